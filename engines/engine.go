@@ -1,0 +1,85 @@
+// Package engines defines the interface between the job event loop (run/)
+// and the I/O engines: io_uring (engines/iouring), null (engines/null) and
+// psync (engines/psync).
+//
+// The interface is ring-shaped so that the hot path allocates nothing: the
+// loop queues requests into numbered slots, submits them in batches and reaps
+// completions into a caller-owned slice. A slot number is what travels as
+// user data; it is never a pointer.
+package engines
+
+import "gofio/jobfile"
+
+// Op is the operation a request performs.
+type Op uint8
+
+// The operations an engine must support. Trim is optional (ErrUnsupported).
+const (
+	OpRead Op = iota
+	OpWrite
+	OpTrim
+	OpFsync
+	OpFdatasync
+)
+
+// Request is one I/O to prepare in a slot.
+type Request struct {
+	Op     Op
+	File   int    // index into Setup.Files
+	Offset uint64 // byte offset in the file
+	Buf    []byte // data buffer: a window of the slot's buffer (len = transfer size)
+	BufOff uint32 // offset of Buf inside the slot's buffer (non-zero when a short I/O is requeued)
+	IOPrio uint16 // sqe->ioprio (cmdprio); 0 = none
+	Async  bool   // IOSQE_ASYNC (force_async)
+}
+
+// Completion is one finished request: the slot it was queued in and the
+// kernel's result (bytes transferred, or a negative errno).
+type Completion struct {
+	Slot uint32
+	Res  int32
+}
+
+// Engine runs requests for one job. One goroutine owns an engine; none of
+// its methods may be called concurrently.
+type Engine interface {
+	// Queue prepares r in slot; it reaches the kernel on the next Submit.
+	Queue(slot uint32, r *Request) error
+	// Submit hands every queued request to the kernel and returns how many
+	// were accepted.
+	Submit() (int, error)
+	// Reap copies up to len(out) completions into out, waiting until at
+	// least min are available (min 0 never blocks).
+	Reap(out []Completion, min int) (int, error)
+	// Close releases rings, registrations and threads. Files are the
+	// caller's.
+	Close() error
+}
+
+// Setup is what an engine gets to open.
+type Setup struct {
+	Job   *jobfile.Job
+	Files []int    // open file descriptors, indexed by Request.File
+	Bufs  [][]byte // one aligned, pinned buffer per slot, each of the job's max bs
+	Depth int      // number of slots, the real queue depth (no rounding)
+}
+
+// Stats are engine-level counters the report shows as gofio extras. Engines
+// that have none return the zero value.
+type Stats struct {
+	SubmitCalls   uint64 // io_uring_enter calls that submitted
+	WaitCalls     uint64 // io_uring_enter calls that waited
+	DroppedCQEs   uint64 // CQEs lost to overflow (should stay 0)
+	OverflowFlush uint64 // CQ overflow flushes
+	SQPollTID     int    // kernel SQPOLL thread id, 0 if none
+	SetupFlags    []string
+	Warnings      []string
+}
+
+// StatsReporter is implemented by engines that keep Stats.
+type StatsReporter interface {
+	Stats() Stats
+}
+
+// Opener opens an engine for a job.
+type Opener func(s Setup) (Engine, error)

@@ -1,0 +1,259 @@
+package jobfile
+
+import "time"
+
+// This file is the contract between the front end and the rest of gofio: the
+// parser fills a Job, and run/, engines/ and report/ read it. Fields may be
+// added; existing ones keep their meaning.
+
+// Dir indexes per-direction values: read, write and trim, in fio's order.
+type Dir int
+
+// The three data directions, in fio's order (DDIR_READ, DDIR_WRITE, DDIR_TRIM).
+const (
+	DirRead Dir = iota
+	DirWrite
+	DirTrim
+	NumDirs
+)
+
+// String returns fio's lower-case name of the direction.
+func (d Dir) String() string {
+	switch d {
+	case DirRead:
+		return "read"
+	case DirWrite:
+		return "write"
+	case DirTrim:
+		return "trim"
+	}
+	return "unknown"
+}
+
+// RW is the I/O pattern of a job, as given by rw= (without the :N suffix).
+type RW string
+
+// The rw= choices fio 3.33 accepts, canonical spelling.
+const (
+	RWRead          RW = "read"
+	RWWrite         RW = "write"
+	RWTrim          RW = "trim"
+	RWRandRead      RW = "randread"
+	RWRandWrite     RW = "randwrite"
+	RWRandTrim      RW = "randtrim"
+	RWReadWrite     RW = "rw" // readwrite is an alias
+	RWRandRW        RW = "randrw"
+	RWTrimWrite     RW = "trimwrite"
+	RWRandTrimWrite RW = "randtrimwrite"
+)
+
+// IsRandom reports whether offsets are chosen at random.
+func (r RW) IsRandom() bool {
+	switch r {
+	case RWRandRead, RWRandWrite, RWRandTrim, RWRandRW, RWRandTrimWrite:
+		return true
+	}
+	return false
+}
+
+// HasRead reports whether the pattern issues reads.
+func (r RW) HasRead() bool {
+	switch r {
+	case RWRead, RWRandRead, RWReadWrite, RWRandRW:
+		return true
+	}
+	return false
+}
+
+// HasWrite reports whether the pattern issues writes.
+func (r RW) HasWrite() bool {
+	switch r {
+	case RWWrite, RWRandWrite, RWReadWrite, RWRandRW, RWTrimWrite, RWRandTrimWrite:
+		return true
+	}
+	return false
+}
+
+// HasTrim reports whether the pattern issues trims.
+func (r RW) HasTrim() bool {
+	switch r {
+	case RWTrim, RWRandTrim, RWTrimWrite, RWRandTrimWrite:
+		return true
+	}
+	return false
+}
+
+// Option is one option as the user typed it, after ${VAR} expansion, with
+// the canonical option name. The report prints these as fio's JSON "job
+// options" and --showcmd prints them back.
+type Option struct {
+	Name     string // canonical name (aliases and command-line prefixes resolved)
+	Value    string // raw text; empty for a flag given without a value
+	HasValue bool
+	File     string // job file it came from, "" for the command line
+	Line     int    // 1-based line in File, 0 for the command line
+}
+
+// BSSplitEntry is one bs/percentage pair of bssplit=.
+type BSSplitEntry struct {
+	BS  uint64
+	Pct uint32 // 0..100 after fio's distribution of unspecified entries
+}
+
+// Distribution is random_distribution= parsed.
+type Distribution struct {
+	Kind  string  // "random", "zipf", "pareto", "normal"
+	Param float64 // theta for zipf, h for pareto, sigma (percent) for normal
+}
+
+// Job is one validated job: a [section] of a job file or a --name= job on
+// the command line, with [global] defaults applied, values converted to
+// their units, and numjobs clones already expanded (each clone is a Job).
+type Job struct {
+	Name         string // name= or the section name
+	Description  string
+	File         string // job file the section came from ("" on the command line)
+	Line         int    // line of the section header
+	GroupID      int    // reporting group, assigned like fio's add_job
+	SubjobNumber int    // clone index 0..numjobs-1
+	JobFileIndex int    // index of the job file on the command line; >0 implies stonewall
+
+	// Options are the options set for this job, in fio's parse order,
+	// globals first. Used for JSON "job options".
+	Options []Option
+
+	// Files and targets.
+	Filenames         []string // explicit filename= list (escapes resolved); empty means generated
+	Directory         []string
+	FilenameFormat    string
+	NrFiles           int
+	OpenFiles         int
+	Size              uint64 // total bytes; 0 means the file/device size
+	SizePercent       int    // size=N% (1..100), 0 if unset
+	FileSizeMin       uint64 // filesize= range; 0 when unset
+	FileSizeMax       uint64
+	IOSize            uint64 // io_size=; 0 means Size
+	Offset            uint64
+	OffsetPercent     int
+	CreateOnOpen      bool
+	Unlink            bool
+	Invalidate        bool
+	AllowMountedWrite bool
+
+	// Engine and queue.
+	IOEngine                string // "io_uring", "null", "psync"
+	IODepth                 int
+	IODepthBatchSubmit      int // already fixed up: 0 or > iodepth becomes iodepth
+	IODepthBatchCompleteMin int
+	IODepthBatchCompleteMax int // already fixed up: < min becomes min
+	IODepthLow              int // already fixed up: 0 or > iodepth becomes iodepth
+	Direct                  bool
+	Thread                  bool
+
+	// Pattern.
+	RW                 RW
+	RWSeqNr            uint64          // rw=randread:N, new random offset every N I/Os (0 = every I/O)
+	RWSeqAdd           uint64          // rw=write:4k, hole added after each sequential I/O
+	RWMixRead          int             // percent of reads for mixed patterns
+	BS                 [NumDirs]uint64 // bs= per direction
+	BSRangeMin         [NumDirs]uint64 // bsrange=; 0 when unset
+	BSRangeMax         [NumDirs]uint64
+	BSSplit            [NumDirs][]BSSplitEntry
+	BlockAlign         [NumDirs]uint64 // 0 means min bs
+	BSUnaligned        bool
+	NoRandomMap        bool
+	RandRepeat         bool
+	RandSeed           uint64
+	RandomGenerator    string
+	RandomDistribution Distribution
+	Loops              int
+	NumberIOs          uint64
+
+	// Time.
+	Runtime    time.Duration
+	TimeBased  bool
+	RampTime   time.Duration
+	StartDelay time.Duration
+
+	// Groups and placement.
+	NumJobs        int // as given; clones already expanded
+	GroupReporting bool
+	Stonewall      bool
+	NewGroup       bool
+	CPUsAllowed    []int // nil means all
+	RateIOPS       [NumDirs]uint64
+
+	// Sync.
+	Fsync     int
+	Fdatasync int
+	EndFsync  bool
+
+	// Buffers and verify.
+	ZeroBuffers     bool
+	RefillBuffers   bool
+	BufferPattern   []byte
+	Verify          string // "" or "0" means off; crc32c, md5, sha256, pattern, ...
+	VerifyPattern   []byte
+	DoVerify        bool
+	ContinueOnError string // none read write io verify all
+
+	// Reporting.
+	ClatPercentiles     bool
+	LatPercentiles      bool
+	SlatPercentiles     bool
+	PercentileList      []float64
+	PercentilePrecision int // decimals to print (largest in the list; 2 by default)
+	SignificantFigures  int
+	KBBase              int // 1024 or 1000
+	UnitBase            int // 0 auto, 8 bytes, 1 bits
+	DisableLat          bool
+	DisableClat         bool
+	DisableSlat         bool
+	GtodReduce          bool
+	WriteLatLog         string
+	WriteBWLog          string
+	WriteIOPSLog        string
+	LogAvgMsec          int
+	BWAvgTime           int // ms
+	IOPSAvgTime         int // ms
+	Stats               bool
+
+	// io_uring engine options.
+	Hipri             bool
+	FixedBufs         bool
+	RegisterFiles     bool
+	SQThreadPoll      bool
+	SQThreadPollCPU   int // -1 when unset
+	NonVectored       int // -1 probe, 0 vectored, 1 non-vectored
+	NoWait            bool
+	ForceAsync        int
+	CmdprioPercentage [NumDirs]int
+	CmdprioClass      [NumDirs]int
+	Cmdprio           [NumDirs]int
+
+	// gofio's own options.
+	TWPriority     bool          // tw_priority=1 (default): completion task-work first
+	SQThreadIdle   time.Duration // sqthread_idle (ms); 0 = kernel default
+	CoopTaskrun    bool
+	DeferTaskrun   bool // implies SingleIssuer
+	SingleIssuer   bool
+	IOWQMaxWorkers [2]uint32 // bounded, unbounded; 0 = leave as is
+}
+
+// MaxBS returns the largest block size the job can issue in any direction.
+func (j *Job) MaxBS() uint64 {
+	var m uint64
+	for d := DirRead; d < NumDirs; d++ {
+		for _, v := range []uint64{j.BS[d], j.BSRangeMax[d]} {
+			if v > m {
+				m = v
+			}
+		}
+		for _, e := range j.BSSplit[d] {
+			if e.BS > m {
+				m = e.BS
+			}
+		}
+	}
+	return m
+}

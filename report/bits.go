@@ -1,0 +1,5 @@
+package report
+
+import "math/bits"
+
+func leadingZeros64(v uint64) int { return bits.LeadingZeros64(v) }

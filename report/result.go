@@ -1,0 +1,171 @@
+package report
+
+import (
+	"time"
+
+	"gofio/jobfile"
+)
+
+// This file is the contract between the run core and the reporters: run/
+// fills a Result, the writers read it. Fields may be added; existing ones
+// keep their meaning.
+
+// Stat is a running min/max/mean/variance over nanosecond samples, kept with
+// Welford's update as fio's add_stat_sample does.
+type Stat struct {
+	Min, Max uint64
+	Mean     float64
+	S        float64 // sum of squared differences from the mean
+	N        uint64
+}
+
+// Add adds one sample.
+func (s *Stat) Add(v uint64) {
+	if s.N == 0 || v < s.Min {
+		s.Min = v
+	}
+	if v > s.Max {
+		s.Max = v
+	}
+	s.N++
+	d := float64(v) - s.Mean
+	s.Mean += d / float64(s.N)
+	s.S += d * (float64(v) - s.Mean)
+}
+
+// Merge folds o into s with the parallel-variance formula (fio's __sum_stat).
+func (s *Stat) Merge(o Stat) {
+	if o.N == 0 {
+		return
+	}
+	if s.N == 0 {
+		*s = o
+		return
+	}
+	if o.Min < s.Min {
+		s.Min = o.Min
+	}
+	if o.Max > s.Max {
+		s.Max = o.Max
+	}
+	n := float64(s.N + o.N)
+	d := o.Mean - s.Mean
+	mean := s.Mean + d*float64(o.N)/n
+	s.S += o.S + d*d*float64(s.N)*float64(o.N)/n
+	s.Mean = mean
+	s.N += o.N
+}
+
+// Stddev returns the sample standard deviation, 0 when N <= 1.
+func (s *Stat) Stddev() float64 {
+	if s.N <= 1 {
+		return 0
+	}
+	return sqrt(s.S / float64(s.N-1))
+}
+
+// DirStats is what one job did in one direction.
+type DirStats struct {
+	IOBytes  uint64
+	TotalIOs uint64
+	ShortIOs uint64
+	DropIOs  uint64
+	Runtime  time.Duration // time the direction was active (fio: ts.runtime[ddir])
+
+	Slat, Clat, Lat             Stat
+	SlatHist, ClatHist, LatHist Hist
+
+	// BW are the bwavgtime samples in KiB/s (or bytes/s unit per kb_base),
+	// IOPS the iopsavgtime samples, as fio's add_bw_samples/add_iops_samples.
+	BW, IOPS Stat
+	// BWSamples and IOPSSamples keep the raw windows for logs (time offset
+	// in ms, value).
+	BWSamples, IOPSSamples []LogSample
+}
+
+// LogSample is one line of a write_*_log file.
+type LogSample struct {
+	Msec   uint64
+	Value  uint64
+	Dir    jobfile.Dir
+	BS     uint64
+	Offset uint64
+}
+
+// ThreadCPU is the CPU time of one thread that worked for the job, read from
+// /proc/self/task/TID/schedstat and stat.
+type ThreadCPU struct {
+	Kind string // "job", "sqpoll", "iowq"
+	TID  int
+	Name string
+	Usr  time.Duration
+	Sys  time.Duration
+}
+
+// JobResult is everything a reporter needs about one finished job (or one
+// merged group when group_reporting is on, see MergeGroup).
+type JobResult struct {
+	Job     *jobfile.Job
+	Name    string
+	GroupID int
+	Members int // jobs merged into this result (fio's "jobs=N")
+	Pid     int
+	Start   time.Time // wall clock when the job started
+	Elapsed time.Duration
+
+	Error     int    // first fatal errno, 0 = ok
+	ErrorText string // fio's verror text
+	TotalErr  uint64 // errors skipped by continue_on_error
+	FirstErr  int
+
+	Dirs     [jobfile.NumDirs]DirStats
+	SyncIOs  uint64
+	SyncLat  Stat
+	SyncHist Hist
+
+	JobRuntime      time.Duration // total_run_time, used for CPU %
+	UsrCPU, SysCPU  time.Duration
+	Ctx, Majf, Minf uint64
+
+	// IODepth counts samples of the in-flight depth at submit time in
+	// fio's buckets 1, 2, 4, 8, 16, 32, >=64; Submit and Complete count
+	// calls by batch size in buckets 0, 4, 8, 16, 32, 64, >=64.
+	IODepth       [7]uint64
+	Submit        [7]uint64
+	Complete      [7]uint64
+	SubmitCalls   uint64
+	CompleteCalls uint64
+	// LatNs, LatUs, LatMs are clat counts in fio's latency distribution
+	// buckets (10, 10 and 12 buckets).
+	LatNs        [10]uint64
+	LatUs        [10]uint64
+	LatMs        [12]uint64
+	LatencyDepth int // the depth the job ran at
+
+	// gofio extras.
+	Policy      string // "priority" or "fifo"
+	TWWait      Stat   // harvest to completion-item run, ns
+	TWWaitHist  Hist
+	Threads     []ThreadCPU
+	DroppedCQEs uint64
+	EngineNotes []string
+}
+
+// DiskStats are the deltas of /sys/block/DEV/stat over a run.
+type DiskStats struct {
+	Name                    string
+	ReadIOs, WriteIOs       uint64
+	ReadMerges, WriteMerges uint64
+	ReadTicks, WriteTicks   uint64
+	InQueue                 uint64
+	Util                    float64
+}
+
+// Result is a whole run: every job, in start order, and the disks under them.
+type Result struct {
+	Version string // "gofio-x.y"
+	Start   time.Time
+	Jobs    []*JobResult
+	Disks   []DiskStats
+	Signal  string // "interrupt" when the run was cut short
+}
