@@ -48,10 +48,11 @@ func (s *Stat) Merge(o Stat) {
 	if o.Max > s.Max {
 		s.Max = o.Max
 	}
-	n := float64(s.N + o.N)
+	// Same operations in the same order as fio's __sum_stat, so merged
+	// figures match fio's to the last bit.
 	d := o.Mean - s.Mean
-	mean := s.Mean + d*float64(o.N)/n
-	s.S += o.S + d*d*float64(s.N)*float64(o.N)/n
+	mean := (o.Mean*float64(o.N) + s.Mean*float64(s.N)) / float64(s.N+o.N)
+	s.S = o.S + s.S + d*d*float64(s.N*o.N)/float64(s.N+o.N)
 	s.Mean = mean
 	s.N += o.N
 }
@@ -149,6 +150,10 @@ type JobResult struct {
 	Threads     []ThreadCPU
 	DroppedCQEs uint64
 	EngineNotes []string
+
+	// Logs holds the samples for write_lat_log, write_bw_log and
+	// write_iops_log; nil when the job asked for no log.
+	Logs *JobLogs
 }
 
 // DiskStats are the deltas of /sys/block/DEV/stat over a run.
@@ -168,4 +173,16 @@ type Result struct {
 	Jobs    []*JobResult
 	Disks   []DiskStats
 	Signal  string // "interrupt" when the run was cut short
+	// End is the wall clock when the run finished; the job headers and
+	// the JSON "time" print it as fio prints the time of its report. Zero
+	// means Start.
+	End time.Time
+	// GlobalOptions are the [global] options (and command-line options
+	// before the first --name), printed as JSON "global options". Job
+	// options equal to this prefix of a Job's Options are not repeated in
+	// its "job options".
+	GlobalOptions []jobfile.Option
+	// Elapsed is the run's wall time; JSON "elapsed" is it in seconds,
+	// rounded up. Zero means the longest job Elapsed.
+	Elapsed time.Duration
 }

@@ -1,0 +1,93 @@
+package compare
+
+import (
+	"gofio/jobfile"
+	"gofio/report"
+)
+
+// measurement is what one run contributes to a comparison side.
+type measurement struct {
+	stats  report.RepeatStats
+	metric string      // "lat" or "clat"
+	hist   report.Hist // the latency histogram, all jobs and directions
+}
+
+// measure merges every job and direction of r. The average latency is fio's
+// total latency (lat, submission to completion) where it was recorded,
+// otherwise the completion latency (clat, e.g. with disable_lat=1).
+// Percentiles come from the matching histogram, or from the other one when
+// the matching one is empty. IOPS is the sum over jobs and directions of
+// I/Os divided by the direction's runtime, as fio's per-direction IOPS
+// summed over the group.
+func measure(r *report.Result, m *measurement) {
+	*m = measurement{}
+	var lat, clat report.Stat
+	var latN, clatN uint64
+	for _, j := range r.Jobs {
+		if j == nil {
+			continue
+		}
+		for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+			ds := &j.Dirs[d]
+			lat.Merge(ds.Lat)
+			clat.Merge(ds.Clat)
+			latN += histCount(&ds.LatHist)
+			clatN += histCount(&ds.ClatHist)
+			m.stats.IOs += ds.TotalIOs
+			if ds.Runtime > 0 {
+				m.stats.IOPS += float64(ds.TotalIOs) / ds.Runtime.Seconds()
+			}
+		}
+	}
+	useLat := lat.N > 0 || clat.N == 0
+	m.metric = "clat"
+	m.stats.AvgLatUs = clat.Mean / 1000
+	if useLat {
+		m.metric = "lat"
+		m.stats.AvgLatUs = lat.Mean / 1000
+	}
+	// Merge the histogram of the chosen kind, or the other if it is empty.
+	fromLat := useLat && latN > 0 || clatN == 0 && latN > 0
+	for _, j := range r.Jobs {
+		if j == nil {
+			continue
+		}
+		for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+			if fromLat {
+				m.hist.Merge(&j.Dirs[d].LatHist)
+			} else {
+				m.hist.Merge(&j.Dirs[d].ClatHist)
+			}
+		}
+	}
+	m.stats.P50Us = percentileUs(&m.hist, 50)
+	m.stats.P99Us = percentileUs(&m.hist, 99)
+}
+
+// histCount returns the number of samples in h.
+func histCount(h *report.Hist) uint64 {
+	var n uint64
+	for _, c := range h {
+		n += c
+	}
+	return n
+}
+
+// percentileUs returns percentile p of h in µs the way fio computes it:
+// the midpoint of the first bucket where the running count reaches
+// p/100 of all samples. It is 0 for an empty histogram.
+func percentileUs(h *report.Hist, p float64) float64 {
+	total := histCount(h)
+	if total == 0 {
+		return 0
+	}
+	want := p / 100 * float64(total)
+	var sum uint64
+	for i, c := range h {
+		sum += c
+		if c > 0 && float64(sum) >= want {
+			return float64(report.HistValue(i)) / 1000
+		}
+	}
+	return float64(report.HistValue(len(h)-1)) / 1000
+}

@@ -1,0 +1,229 @@
+package compare
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"gofio/jobfile"
+	"gofio/report"
+)
+
+// RunFunc runs the job files once with sets applied as --set overrides
+// after the user's own, and returns the run's result. The caller supplies
+// it: gofio's front end parses the jobs with the overrides and runs them.
+type RunFunc func(ctx context.Context, sets []string) (*report.Result, error)
+
+// ErrInterrupted is returned by Run when a run was cut short by a signal
+// (its Result.Signal is set) or ctx was cancelled.
+var ErrInterrupted = errors.New("interrupted")
+
+// Run runs the points in order and folds their results into a Comparison.
+// onResult (may be nil) sees every result as it arrives, for the normal
+// per-job output and --json-dir. Run stops at the first failed run, at a
+// run cut short by a signal, or when ctx is done; it then returns the
+// comparison of the runs that completed together with the error, so the
+// caller can still print what was measured. An interrupted run's figures
+// are not part of the comparison.
+func Run(ctx context.Context, points []Point, run RunFunc, onResult func(Point, *report.Result)) (*report.Comparison, error) {
+	b := newBuilder(points)
+	var m measurement
+	for _, p := range points {
+		if err := ctx.Err(); err != nil {
+			return b.finish(), fmt.Errorf("%s: %w: %w", p, ErrInterrupted, err)
+		}
+		res, err := run(ctx, p.Sets)
+		if err != nil {
+			return b.finish(), fmt.Errorf("%s: %w", p, err)
+		}
+		if res == nil {
+			return b.finish(), fmt.Errorf("%s: the run returned no result", p)
+		}
+		if onResult != nil {
+			onResult(p, res)
+		}
+		if res.Signal != "" {
+			return b.finish(), fmt.Errorf("%s: %w by %s", p, ErrInterrupted, res.Signal)
+		}
+		measure(res, &m)
+		b.add(p, res, &m)
+	}
+	return b.finish(), nil
+}
+
+// kernelRelease returns uname -r; a variable so tests can fix it.
+var kernelRelease = func() string {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return "unknown"
+	}
+	return unix.ByteSliceToString(u.Release[:])
+}
+
+// builder accumulates the runs of a plan into a Comparison.
+type builder struct {
+	c       report.Comparison
+	rows    map[int]int // plan row -> index in c.Rows
+	hists   map[[2]int]*report.Hist
+	metrics map[string]bool
+	titled  bool
+}
+
+func newBuilder(points []Point) *builder {
+	b := &builder{
+		rows:    make(map[int]int),
+		hists:   make(map[[2]int]*report.Hist),
+		metrics: make(map[string]bool),
+	}
+	if len(points) > 0 {
+		p := points[0]
+		b.c.Keys = append([]string(nil), p.Keys...)
+		b.c.Repeat = p.Repeats
+		b.c.Compared = p.Policy != ""
+	}
+	if len(b.c.Keys) == 0 {
+		// Nothing swept: a single row labelled with the job's iodepth.
+		b.c.Keys = []string{"iodepth"}
+	}
+	b.c.Key = strings.Join(b.c.Keys, ",")
+	return b
+}
+
+// add files one measured run under its row and policy.
+func (b *builder) add(p Point, res *report.Result, m *measurement) {
+	job := firstJob(res)
+	if !b.titled && job != nil {
+		b.title(res, job)
+	}
+	ri, ok := b.rows[p.Row]
+	if !ok {
+		values := p.Values
+		if len(values) == 0 {
+			d := 0
+			if job != nil {
+				d = job.IODepth
+			}
+			values = []string{strconv.Itoa(d)}
+		}
+		row := report.ComparisonRow{
+			Value:  strings.Join(values, ","),
+			Values: append([]string(nil), values...),
+		}
+		row.X, _ = numericValue(values[0])
+		row.Priority.Policy = report.PolicyPriority
+		row.Baseline.Policy = report.PolicyFIFO
+		ri = len(b.c.Rows)
+		b.rows[p.Row] = ri
+		b.c.Rows = append(b.c.Rows, row)
+	}
+	policy := p.Policy
+	if policy == "" {
+		policy = resultPolicy(res, job)
+	}
+	side := b.c.Rows[ri].Side(policy)
+	st := m.stats
+	st.Repeat = p.Repeat
+	side.Repeats = append(side.Repeats, st)
+	hk := [2]int{ri, 0}
+	if policy == report.PolicyFIFO {
+		hk[1] = 1
+	}
+	h := b.hists[hk]
+	if h == nil {
+		h = new(report.Hist)
+		b.hists[hk] = h
+	}
+	h.Merge(&m.hist)
+	b.metrics[m.metric] = true
+}
+
+// finish summarizes every row and returns the comparison.
+func (b *builder) finish() *report.Comparison {
+	for ri := range b.c.Rows {
+		row := &b.c.Rows[ri]
+		for k, side := range []*report.ComparisonSide{&row.Priority, &row.Baseline} {
+			side.Summarize()
+			if h := b.hists[[2]int{ri, k}]; h != nil {
+				side.P50Us = percentileUs(h, 50)
+				side.P99Us = percentileUs(h, 99)
+			}
+		}
+		row.Classify()
+	}
+	switch {
+	case len(b.metrics) > 1:
+		b.c.Metric = "mixed"
+	case b.metrics["clat"]:
+		b.c.Metric = "clat"
+	default:
+		b.c.Metric = "lat"
+	}
+	c := b.c
+	c.Rows = append([]report.ComparisonRow(nil), b.c.Rows...)
+	return &c
+}
+
+// title takes the chart and table title from the first job that ran.
+func (b *builder) title(res *report.Result, job *jobfile.Job) {
+	b.titled = true
+	c := &b.c
+	c.Version = res.Version
+	c.Kernel = kernelRelease()
+	c.RW = string(job.RW)
+	c.Engine = job.IOEngine
+	c.SQPoll = "0"
+	if job.SQThreadPoll {
+		c.SQPoll = "1"
+	}
+	d := jobfile.DirRead
+	switch {
+	case job.RW.HasRead():
+	case job.RW.HasWrite():
+		d = jobfile.DirWrite
+	case job.RW.HasTrim():
+		d = jobfile.DirTrim
+	}
+	c.BS = FormatSize(job.BS[d])
+	for _, k := range c.Keys {
+		switch k {
+		case "rw", "readwrite":
+			c.RW = "swept"
+		case "bs", "blocksize":
+			c.BS = "swept"
+		case "ioengine":
+			c.Engine = "swept"
+		case "sqthread_poll", "sqpoll":
+			c.SQPoll = "swept"
+		}
+	}
+}
+
+// firstJob returns the job of the first result that has one.
+func firstJob(res *report.Result) *jobfile.Job {
+	for _, j := range res.Jobs {
+		if j != nil && j.Job != nil {
+			return j.Job
+		}
+	}
+	return nil
+}
+
+// resultPolicy tells which policy a run without --compare used.
+func resultPolicy(res *report.Result, job *jobfile.Job) string {
+	for _, j := range res.Jobs {
+		if j != nil && j.Policy != "" {
+			if j.Policy == report.PolicyFIFO {
+				return report.PolicyFIFO
+			}
+			return report.PolicyPriority
+		}
+	}
+	if job != nil && !job.TWPriority {
+		return report.PolicyFIFO
+	}
+	return report.PolicyPriority
+}

@@ -1,0 +1,340 @@
+package compare
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gofio/jobfile"
+	"gofio/report"
+)
+
+func init() { kernelRelease = func() string { return "6.18.0-test" } }
+
+// fakeRun is a RunFunc that makes up a result from the --set overrides:
+// the job reads at iodepth D with latencies i*D µs for i = 1..100 (so the
+// mean is 50.5*D µs, p50 50*D and p99 99*D), plus slow µs per sample for
+// the FIFO policy, plus drift µs per call so the order of runs shows.
+type fakeRun struct {
+	slow, drift float64
+	noLat       bool // record only clat, as with disable_lat=1
+	calls       [][]string
+	failAt      int // 1-based call that fails; 0 never
+	signalAt    int // 1-based call whose result is interrupted
+	policy      string
+}
+
+func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) {
+	f.calls = append(f.calls, append([]string(nil), sets...))
+	n := len(f.calls)
+	if n == f.failAt {
+		return nil, errors.New("no such file")
+	}
+	job := &jobfile.Job{RW: jobfile.RWRandRead, IOEngine: "io_uring", IODepth: 4, NumJobs: 1, TWPriority: true}
+	job.BS = [jobfile.NumDirs]uint64{4096, 4096, 4096}
+	for _, s := range sets {
+		k, v, _ := strings.Cut(s, "=")
+		switch k {
+		case "iodepth":
+			job.IODepth, _ = strconv.Atoi(v)
+		case "tw_priority":
+			job.TWPriority = v == "1"
+		}
+	}
+	extra := f.drift * float64(n)
+	if !job.TWPriority {
+		extra += f.slow
+	}
+	jr := &report.JobResult{Job: job, Name: "fake", Policy: f.policy}
+	ds := &jr.Dirs[jobfile.DirRead]
+	for i := 1; i <= 100; i++ {
+		ns := uint64((float64(i*job.IODepth) + extra) * 1000)
+		if !f.noLat {
+			ds.Lat.Add(ns)
+			ds.LatHist.Add(ns)
+		}
+		ds.Clat.Add(ns / 2)
+		ds.ClatHist.Add(ns / 2)
+	}
+	ds.TotalIOs = 100
+	ds.Runtime = 50 * time.Millisecond
+	res := &report.Result{Version: "gofio-test", Jobs: []*report.JobResult{jr}}
+	if n == f.signalAt {
+		res.Signal = "interrupt"
+	}
+	return res, nil
+}
+
+// histUs is the value fio reports for a sample of us µs.
+func histUs(us float64) float64 {
+	return float64(report.HistValue(report.HistIndex(uint64(us*1000)))) / 1000
+}
+
+func TestRunCompare(t *testing.T) {
+	sw, err := ParseSweep("iodepth=1,8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	points := Plan([]Sweep{sw}, true, 2)
+	f := &fakeRun{slow: 0.5}
+	var seen []int
+	c, err := Run(context.Background(), points, f.run, func(p Point, r *report.Result) {
+		seen = append(seen, p.Index)
+		if r == nil {
+			t.Error("onResult got a nil result")
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every point ran once, in plan order, with its sets.
+	if len(f.calls) != len(points) || len(seen) != len(points) {
+		t.Fatalf("%d runs, %d results, want %d", len(f.calls), len(seen), len(points))
+	}
+	for i, p := range points {
+		if strings.Join(f.calls[i], " ") != strings.Join(p.Sets, " ") || seen[i] != i {
+			t.Errorf("run %d got sets %v, want %v", i, f.calls[i], p.Sets)
+		}
+	}
+	if c.Key != "iodepth" || !c.Compared || c.Repeat != 2 || c.Metric != "lat" {
+		t.Errorf("comparison header: %+v", c)
+	}
+	if c.RW != "randread" || c.BS != "4k" || c.Engine != "io_uring" || c.SQPoll != "0" ||
+		c.Version != "gofio-test" || c.Kernel != "6.18.0-test" {
+		t.Errorf("title: rw=%s bs=%s engine=%s sqpoll=%s version=%s kernel=%s",
+			c.RW, c.BS, c.Engine, c.SQPoll, c.Version, c.Kernel)
+	}
+	if len(c.Rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(c.Rows))
+	}
+	for i, d := range []float64{1, 8} {
+		r := c.Rows[i]
+		if r.Value != sw.Values[i] || r.X != d {
+			t.Errorf("row %d: value %q x %v", i, r.Value, r.X)
+		}
+		for _, s := range []struct {
+			side  *report.ComparisonSide
+			extra float64
+		}{{&r.Priority, 0}, {&r.Baseline, 0.5}} {
+			if len(s.side.Repeats) != 2 {
+				t.Fatalf("row %d %s: %d repeats, want 2", i, s.side.Policy, len(s.side.Repeats))
+			}
+			for k, rep := range s.side.Repeats {
+				if rep.Repeat != k {
+					t.Errorf("row %d %s: repeat %d has index %d", i, s.side.Policy, k, rep.Repeat)
+				}
+			}
+			if want := 50.5*d + s.extra; math.Abs(s.side.AvgLatUs-want) > 1e-6 {
+				t.Errorf("row %d %s: avg %v, want %v", i, s.side.Policy, s.side.AvgLatUs, want)
+			}
+			if want := histUs(50*d + s.extra); s.side.P50Us != want {
+				t.Errorf("row %d %s: p50 %v, want %v", i, s.side.Policy, s.side.P50Us, want)
+			}
+			if want := histUs(99*d + s.extra); s.side.P99Us != want {
+				t.Errorf("row %d %s: p99 %v, want %v", i, s.side.Policy, s.side.P99Us, want)
+			}
+			if s.side.IOPS != 2000 {
+				t.Errorf("row %d %s: IOPS %v, want 2000", i, s.side.Policy, s.side.IOPS)
+			}
+		}
+		if !r.HasDelta {
+			t.Errorf("row %d has no delta", i)
+		}
+	}
+	// At depth 1 the baseline is 0.5 µs slower with no spread: beyond
+	// noise (ranges disjoint), priority faster by 0.5/51 = 0.98%.
+	if r := c.Rows[0]; r.Noise || math.Abs(r.DeltaPct-(-0.5/51*100)) > 1e-9 {
+		t.Errorf("depth 1: delta %v noise %v", r.DeltaPct, r.Noise)
+	}
+}
+
+// TestRunDriftIsNoise shows why the order alternates: a drift that adds
+// time to every later run spreads both policies' repeats across the same
+// range, so equal policies come out within noise.
+func TestRunDriftIsNoise(t *testing.T) {
+	points := Plan(nil, true, 4)
+	f := &fakeRun{drift: 0.2}
+	c, err := Run(context.Background(), points, f.run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Rows[0]
+	if !r.HasDelta || !r.Noise {
+		t.Errorf("equal policies under drift: delta %v noise %v, want within noise", r.DeltaPct, r.Noise)
+	}
+	if math.Abs(r.Priority.AvgLatUs-r.Baseline.AvgLatUs) > 1e-3 {
+		t.Errorf("alternation should cancel the drift: priority %v fifo %v", r.Priority.AvgLatUs, r.Baseline.AvgLatUs)
+	}
+	// Nothing swept: the row is the job's iodepth.
+	if c.Key != "iodepth" || r.Value != "4" || r.X != 4 {
+		t.Errorf("unswept row: key %q value %q x %v", c.Key, r.Value, r.X)
+	}
+}
+
+func TestRunClatFallback(t *testing.T) {
+	f := &fakeRun{noLat: true}
+	c, err := Run(context.Background(), Plan(nil, true, 1), f.run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Metric != "clat" {
+		t.Errorf("metric %q, want clat", c.Metric)
+	}
+	if got, want := c.Rows[0].Priority.AvgLatUs, 50.5*4/2; math.Abs(got-want) > 1e-3 {
+		t.Errorf("clat avg %v, want %v", got, want)
+	}
+	if c.Rows[0].Priority.P99Us == 0 {
+		t.Error("clat p99 is 0: the clat histogram was not used")
+	}
+}
+
+func TestRunSweepWithoutCompare(t *testing.T) {
+	sw, _ := ParseSweep("iodepth=2,4")
+	for _, tt := range []struct {
+		policy string
+		fifo   bool
+	}{
+		{report.PolicyFIFO, true},      // the job ran with tw_priority=0
+		{report.PolicyPriority, false}, // the default
+		{"", false},                    // engines without a policy count as priority
+	} {
+		f := &fakeRun{policy: tt.policy}
+		c, err := Run(context.Background(), Plan([]Sweep{sw}, false, 1), f.run, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Compared {
+			t.Error("Compared without --compare")
+		}
+		for _, r := range c.Rows {
+			if r.Baseline.Ran() != tt.fifo || r.Priority.Ran() == tt.fifo || r.HasDelta {
+				t.Errorf("policy %q: priority ran %v, fifo ran %v, delta %v", tt.policy, r.Priority.Ran(), r.Baseline.Ran(), r.HasDelta)
+			}
+		}
+	}
+}
+
+func TestRunStops(t *testing.T) {
+	sw, _ := ParseSweep("iodepth=1..4")
+	points := Plan([]Sweep{sw}, true, 1) // 6 runs
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name     string
+		ctx      context.Context
+		f        *fakeRun
+		calls    int    // runs made
+		measured int    // runs in the comparison
+		want     string // in the error
+		interr   bool
+	}{
+		// The third run fails: two measured, the error names the point.
+		{"run error", context.Background(), &fakeRun{failAt: 3}, 3, 2, "iodepth=2 priority: no such file", false},
+		// The fourth run is interrupted: three measured, not the fourth.
+		{"signal", context.Background(), &fakeRun{signalAt: 4}, 4, 3, "interrupted by interrupt", true},
+		// Cancelled before the first run: nothing runs.
+		{"cancelled", cancelled, &fakeRun{}, 0, 0, "context canceled", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Run(tt.ctx, points, tt.f.run, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+			if errors.Is(err, ErrInterrupted) != tt.interr {
+				t.Errorf("errors.Is(err, ErrInterrupted) = %v", !tt.interr)
+			}
+			if c == nil {
+				t.Fatal("no partial comparison")
+			}
+			if len(tt.f.calls) != tt.calls {
+				t.Errorf("%d runs, want %d", len(tt.f.calls), tt.calls)
+			}
+			n := 0
+			for _, r := range c.Rows {
+				n += len(r.Priority.Repeats) + len(r.Baseline.Repeats)
+			}
+			if n != tt.measured {
+				t.Errorf("%d runs measured, want %d", n, tt.measured)
+			}
+		})
+	}
+}
+
+func TestRunTitleSwept(t *testing.T) {
+	sw, _ := ParseSweep("bs=4k,8k")
+	c, err := Run(context.Background(), Plan([]Sweep{sw}, false, 1), (&fakeRun{}).run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BS != "swept" || c.Key != "bs" || c.Rows[1].X != 8192 {
+		t.Errorf("bs sweep: title bs %q key %q x %v", c.BS, c.Key, c.Rows[1].X)
+	}
+}
+
+func TestJSONDirPath(t *testing.T) {
+	res, _ := (&fakeRun{}).run(context.Background(), []string{"iodepth=64"})
+	tests := []struct {
+		p    Point
+		want string
+	}{
+		{Point{Repeats: 1}, "out/randread-64-1.json"},                                          // sweep only
+		{Point{Policy: "priority", Repeats: 1}, "out/priority/randread-64-1.json"},             // compare
+		{Point{Policy: "fifo", Repeat: 1, Repeats: 3}, "out/fifo/repeat-2/randread-64-1.json"}, // repeats
+	}
+	for _, tt := range tests {
+		if got := JSONDirPath("out", tt.p, res); got != tt.want {
+			t.Errorf("JSONDirPath(%v) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+	if got := JSONDirName("randwrite", 16384, 4); got != "randwrite-16384-4.json" {
+		t.Errorf("JSONDirName = %q", got)
+	}
+}
+
+// TestMeasure merges two jobs and two directions of one run.
+func TestMeasure(t *testing.T) {
+	mk := func(reads, writes []uint64, rt time.Duration) *report.JobResult {
+		jr := &report.JobResult{}
+		for d, vs := range [][]uint64{reads, writes} {
+			ds := &jr.Dirs[d]
+			for _, v := range vs {
+				ds.Lat.Add(v)
+				ds.LatHist.Add(v)
+			}
+			ds.TotalIOs = uint64(len(vs))
+			ds.Runtime = rt
+		}
+		return jr
+	}
+	res := &report.Result{Jobs: []*report.JobResult{
+		mk([]uint64{1000, 2000}, []uint64{3000}, time.Second),
+		nil, // a slot without a result is skipped
+		mk([]uint64{4000}, nil, 500*time.Millisecond),
+	}}
+	var m measurement
+	measure(res, &m)
+	if m.stats.AvgLatUs != 2.5 { // (1+2+3+4)/4 µs
+		t.Errorf("avg %v, want 2.5", m.stats.AvgLatUs)
+	}
+	if m.stats.IOPS != 2+1+2 { // 2 reads/s + 1 write/s + 1 read in 0.5 s
+		t.Errorf("IOPS %v, want 5", m.stats.IOPS)
+	}
+	if m.stats.IOs != 4 || m.metric != "lat" {
+		t.Errorf("IOs %d metric %q", m.stats.IOs, m.metric)
+	}
+	// Four samples: p50 is the 2nd (2 µs), p99 the 4th (4 µs), as bucket
+	// midpoints.
+	if m.stats.P50Us != histUs(2) || m.stats.P99Us != histUs(4) {
+		t.Errorf("p50 %v p99 %v, want %v %v", m.stats.P50Us, m.stats.P99Us, histUs(2), histUs(4))
+	}
+	var empty measurement
+	measure(&report.Result{}, &empty)
+	if empty.stats.AvgLatUs != 0 || empty.stats.P99Us != 0 || empty.stats.IOPS != 0 {
+		t.Errorf("empty result measured %+v", empty.stats)
+	}
+}

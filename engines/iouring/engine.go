@@ -1,0 +1,161 @@
+package iouring
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gofio/engines"
+	"gofio/internal/uring"
+	"gofio/jobfile"
+)
+
+// Engine runs one job's requests on one io_uring.
+type Engine struct {
+	ring     *uring.Ring
+	files    []int        // fds, or registered indexes when fixedFile
+	iov      []unix.Iovec // one per slot, for READV/WRITEV
+	scratch  []uring.CompletionQueueEvent
+	depth    int
+	fixedBuf bool
+	fixedFd  bool
+	vectored bool
+	rwFlags  uint32
+	sqpoll   bool // kernel SQPOLL thread
+	iopoll   bool
+
+	forceAsync int
+	asyncCount int
+
+	poller *poller // SQPOLL stand-in when the kernel refused SQPOLL
+
+	setupFlags []string
+	warnings   []string
+	sqpollTID  int
+	dropped    uint64
+	closed     bool
+}
+
+var (
+	_ engines.Engine        = (*Engine)(nil)
+	_ engines.StatsReporter = (*Engine)(nil)
+)
+
+// Open sets up the ring for s and registers what the job asks for. The
+// calling goroutine must be locked to its OS thread (see the package doc).
+func Open(s engines.Setup) (engines.Engine, error) {
+	e, err := open(s)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func open(s engines.Setup) (*Engine, error) {
+	job := s.Job
+	if job == nil {
+		return nil, errors.New("io_uring engine: no job")
+	}
+	if s.Depth < 1 {
+		return nil, fmt.Errorf("io_uring engine: depth %d, want at least 1", s.Depth)
+	}
+	if len(s.Files) == 0 {
+		return nil, errors.New("io_uring engine: no files")
+	}
+	e := &Engine{depth: s.Depth, forceAsync: job.ForceAsync}
+	p, err := e.setupRing(job, s.Depth)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.configure(s, p); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// ringParams builds the setup parameters the job asks for.
+func ringParams(job *jobfile.Job, depth int) (uint32, uring.Params) {
+	entries := uint32(min(depth, uring.MaxEntries))
+	p := uring.Params{Flags: uring.SetupCQSize | uring.SetupNoSQArray, CQEntries: uint32(depth)}
+	if depth > uring.MaxCQEntries {
+		p.Flags |= uring.SetupClamp
+	}
+	if job.Hipri {
+		p.Flags |= uring.SetupIOPoll
+	}
+	if job.SQThreadPoll {
+		p.Flags |= uring.SetupSQPoll
+		if job.SQThreadPollCPU >= 0 {
+			p.Flags |= uring.SetupSQAff
+			p.SQThreadCPU = uint32(job.SQThreadPollCPU)
+		}
+		p.SQThreadIdle = uint32(job.SQThreadIdle / time.Millisecond)
+		return entries, p // the kernel refuses task-run modes with SQPOLL
+	}
+	if job.CoopTaskrun {
+		p.Flags |= uring.SetupCoopTaskrun | uring.SetupTaskrunFlag
+	}
+	if job.DeferTaskrun {
+		p.Flags |= uring.SetupSingleIssuer | uring.SetupDeferTaskrun | uring.SetupTaskrunFlag
+	}
+	if job.SingleIssuer {
+		p.Flags |= uring.SetupSingleIssuer
+	}
+	return entries, p
+}
+
+// setupRing creates the ring, falling back group by group like fio, and to
+// the SQPOLL goroutine when the kernel refuses SQPOLL.
+func (e *Engine) setupRing(job *jobfile.Job, depth int) (uring.Params, error) {
+	entries, p := ringParams(job, depth)
+	if job.SQThreadPoll && (job.CoopTaskrun || job.DeferTaskrun) {
+		e.warnings = append(e.warnings, "coop_taskrun/defer_taskrun ignored: the kernel does not combine them with sqthread_poll")
+	}
+	want := p
+	r := uring.NewRing()
+	dropped, err := r.QueueInitFallback(entries, &p)
+	if err != nil && want.Flags&uring.SetupSQPoll != 0 && sqpollRefused(err) {
+		why := err
+		p = want
+		p.Flags &^= uring.SetupSQPoll | uring.SetupSQAff
+		p.SQThreadIdle, p.SQThreadCPU = 0, 0
+		r = uring.NewRing()
+		dropped, err = r.QueueInitFallback(entries, &p)
+		if err == nil {
+			e.poller = newPoller(r, job.SQThreadIdle, job.SQThreadPollCPU)
+			e.warnings = append(e.warnings, fmt.Sprintf(
+				"sqthread_poll: the kernel refused SQPOLL (%v); a gofio thread does the submitting instead", why))
+		}
+	}
+	if err != nil {
+		return p, fmt.Errorf("io_uring engine: %w", err)
+	}
+	for _, g := range dropped {
+		if g == "NO_SQARRAY" {
+			continue // an optimisation nobody asked for
+		}
+		e.warnings = append(e.warnings, "io_uring: the kernel refused "+g+"; running without it")
+	}
+	e.ring = r
+	e.sqpoll = r.Flags()&uring.SetupSQPoll != 0
+	e.iopoll = r.Flags()&uring.SetupIOPoll != 0
+	e.setupFlags = uring.FlagNames(r.Flags())
+	return p, nil
+}
+
+// sqpollRefused reports whether a setup error is the kernel refusing
+// SQPOLL itself (a security module's EPERM, or EINVAL naming SQPOLL or
+// SQ_AFF on an old kernel) rather than io_uring as a whole.
+func sqpollRefused(err error) bool {
+	var se *uring.SetupError
+	if !errors.As(err, &se) {
+		return false
+	}
+	if errors.Is(err, unix.EINVAL) {
+		return se.Flag == "SQPOLL" || se.Flag == "SQ_AFF"
+	}
+	return errors.Is(err, unix.EPERM)
+}

@@ -1,0 +1,255 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestParseKind(t *testing.T) {
+	cases := []struct {
+		in      string
+		want    Kind
+		errPart string
+	}{
+		{"", KindNone, ""},                    // unset
+		{"0", KindNone, ""},                   // fio's "off"
+		{"crc32c", KindCRC32C, ""},            // the common one
+		{"crc32c-intel", KindCRC32CIntel, ""}, // fio's hardware alias
+		{"md5", KindMD5, ""},
+		{"sha256", KindSHA256, ""},
+		{"meta", KindMeta, ""},
+		{"pattern", KindPattern, ""},
+		{"null", KindNull, ""},
+		{"crc32c:extra", KindCRC32C, ""},                         // fio matches before ':'
+		{"crc64", 0, "fio verify type gofio does not implement"}, // fio has it, gofio not
+		{"xxhash", 0, "fio verify type gofio does not implement"},
+		{"sha512", 0, "fio verify type gofio does not implement"},
+		{"CRC32C", 0, "unknown verify type"}, // fio is case-sensitive
+		{"crc", 0, "unknown verify type"},    // no prefix match
+	}
+	for _, c := range cases {
+		got, err := ParseKind(c.in)
+		if c.errPart != "" {
+			if err == nil || !strings.Contains(err.Error(), c.errPart) || !strings.Contains(err.Error(), "crc32c, crc32c-intel") {
+				t.Errorf("ParseKind(%q) = %v, %v; want error containing %q and the supported list", c.in, got, err, c.errPart)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("ParseKind(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestNewRejects(t *testing.T) {
+	cases := []struct {
+		kind     Kind
+		pattern  []byte
+		interval int
+		errPart  string
+	}{
+		{KindPattern, nil, 0, "needs verify_pattern"},      // nothing to compare with
+		{KindSHA256, nil, 64, "smaller than the 104-byte"}, // header + 64-byte sum do not fit
+		{KindCRC32C, nil, 43, "smaller than the 44-byte"},  // one byte short
+		{KindCRC32C, nil, -1, "must not be negative"},
+	}
+	for _, c := range cases {
+		if _, err := New(c.kind, c.pattern, c.interval); err == nil || !strings.Contains(err.Error(), c.errPart) {
+			t.Errorf("New(%v, %q, %d) = %v, want error containing %q", c.kind, c.pattern, c.interval, err, c.errPart)
+		}
+	}
+	if _, err := New(KindCRC32C, nil, 44); err != nil {
+		t.Errorf("New(crc32c, interval 44) = %v, want ok", err)
+	}
+}
+
+// configs are the verifier set-ups every property test runs over.
+func configs() []*Verifier {
+	pat := []byte{0xde, 0xad, 0xbe, 0xef, 0x01}
+	return []*Verifier{
+		{Kind: KindCRC32C},
+		{Kind: KindCRC32CIntel},
+		{Kind: KindMD5},
+		{Kind: KindSHA256},
+		{Kind: KindMeta},
+		{Kind: KindPattern, Pattern: pat},
+		{Kind: KindCRC32C, Interval: 1024},               // four headers per 4k buffer
+		{Kind: KindMD5, Pattern: pat},                    // pattern data under a checksum
+		{Kind: KindSHA256, Interval: 1024, Pattern: pat}, // both
+	}
+}
+
+func name(v *Verifier) string {
+	return fmt.Sprintf("%s/interval=%d/pattern=%x", v.Kind, v.Interval, v.Pattern)
+}
+
+// TestCleanNeverFlagged fills many buffers with different seeds, offsets and
+// sizes and checks that none is reported.
+func TestCleanNeverFlagged(t *testing.T) {
+	for _, v := range configs() {
+		for _, bs := range []int{512, 4096, 4096 + 512, 65536} {
+			buf := make([]byte, bs)
+			for i := 0; i < 64; i++ {
+				seed := uint64(i)*0x9e3779b97f4a7c15 + 1
+				off := uint64(i) * uint64(bs)
+				v.Fill(buf, off, seed, uint16(i))
+				if err := v.Check(buf, off); err != nil {
+					t.Fatalf("%s bs=%d seed=%d: clean block flagged: %v", name(v), bs, seed, err)
+				}
+			}
+		}
+	}
+}
+
+// TestCorruptByteCaught flips one bit in every byte position of a block in
+// turn and checks that Check reports it, within the right block (and at the
+// exact byte for pattern). verify=meta checks only the header, as in fio, so
+// for it only header bytes must be caught.
+func TestCorruptByteCaught(t *testing.T) {
+	const bs, off = 4096, 1 << 20
+	for _, v := range configs() {
+		clean := make([]byte, bs)
+		v.Fill(clean, off, 42, 7)
+		buf := make([]byte, bs)
+		for i := 0; i < bs; i++ {
+			copy(buf, clean)
+			buf[i] ^= 0x10
+			err := v.Check(buf, off)
+			inc := bs
+			if v.Interval > 0 {
+				inc = v.Interval
+			}
+			inHeader := i%inc < HeaderLen(v.Kind)
+			if v.Kind == KindMeta && !inHeader {
+				if err != nil {
+					t.Fatalf("%s: data byte %d: meta checks headers only, got %v", name(v), i, err)
+				}
+				continue
+			}
+			var m *Mismatch
+			if !errors.As(err, &m) || !errors.Is(err, ErrMismatch) {
+				t.Fatalf("%s: byte %d corrupted, Check = %v, want *Mismatch", name(v), i, err)
+			}
+			wantBlock := uint64(off + i/inc*inc)
+			if m.BlockOffset != wantBlock || m.BlockLen != inc {
+				t.Fatalf("%s: byte %d: block %d+%d, want %d+%d", name(v), i, m.BlockOffset, m.BlockLen, wantBlock, inc)
+			}
+			if m.What == "pattern" && m.Offset != uint64(off+i) {
+				t.Fatalf("%s: byte %d: pattern mismatch at %d, want %d", name(v), i, m.Offset, off+i)
+			}
+		}
+	}
+}
+
+// TestWrongPlace checks the header catches a block read back from another
+// offset, with another block size or written with another verify type.
+func TestWrongPlace(t *testing.T) {
+	buf := make([]byte, 4096)
+	Fill(buf, 8192, KindCRC32C, 1)
+	cases := []struct {
+		name string
+		err  error
+		what string
+	}{
+		{"offset", Check(buf, 4096, KindCRC32C), "header offset"},        // misdirected write/read
+		{"type", Check(buf, 8192, KindMD5), "verify type"},               // written as crc32c, read as md5
+		{"length", Check(buf[:2048], 8192, KindCRC32C), "header length"}, // torn or short block
+		{"zeroes", Check(make([]byte, 4096), 0, KindCRC32C), "magic"},    // never written
+	}
+	for _, c := range cases {
+		var m *Mismatch
+		if !errors.As(c.err, &m) || m.What != c.what {
+			t.Errorf("%s: got %v, want a %q mismatch", c.name, c.err, c.what)
+		}
+	}
+	// crc32c and crc32c-intel share the sum, so each reads the other's blocks.
+	if err := Check(buf, 8192, KindCRC32CIntel); err != nil {
+		t.Errorf("crc32c block read as crc32c-intel: %v", err)
+	}
+}
+
+func TestMismatchMessage(t *testing.T) {
+	buf := make([]byte, 4096)
+	Fill(buf, 4096, KindCRC32C, 99)
+	want := fmt.Sprintf("0x%x", buf[40:44])
+	buf[1000] ^= 0xff
+	err := Check(buf, 4096, KindCRC32C)
+	var m *Mismatch
+	if !errors.As(err, &m) {
+		t.Fatalf("Check = %v", err)
+	}
+	m.File = "/dev/shm/f1"
+	msg := m.Error()
+	for _, part := range []string{"crc32c mismatch", "in file /dev/shm/f1", "at offset 4096", "length 4096", "expected " + want, "got 0x"} {
+		if !strings.Contains(msg, part) {
+			t.Errorf("message %q lacks %q", msg, part)
+		}
+	}
+	if m.Expected == m.Got {
+		t.Errorf("expected and got are both %s", m.Got)
+	}
+}
+
+func TestPatternWithoutPattern(t *testing.T) {
+	buf := make([]byte, 4096)
+	Fill(buf, 0, KindPattern, 5) // fio 3.33: random data, no header
+	if _, ok := ReadHeader(buf); ok {
+		t.Errorf("verify=pattern without verify_pattern wrote a header")
+	}
+	if err := Check(buf, 0, KindPattern); err == nil || !strings.Contains(err.Error(), "needs verify_pattern") {
+		t.Errorf("Check(pattern, no pattern) = %v", err)
+	}
+}
+
+func TestZeroAlloc(t *testing.T) {
+	buf := make([]byte, 4096)
+	for _, v := range configs() {
+		fill := testing.AllocsPerRun(50, func() { v.Fill(buf, 4096, 3, 1) })
+		check := testing.AllocsPerRun(50, func() {
+			if err := v.Check(buf, 4096); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if fill != 0 || check != 0 {
+			t.Errorf("%s: Fill %.0f allocs, Check %.0f allocs, want 0", name(v), fill, check)
+		}
+	}
+	pkg := testing.AllocsPerRun(50, func() {
+		Fill(buf, 0, KindCRC32C, 9)
+		if Check(buf, 0, KindCRC32C) != nil {
+			t.Fatal("clean block flagged")
+		}
+	})
+	if pkg != 0 {
+		t.Errorf("package Fill+Check crc32c: %.0f allocs, want 0", pkg)
+	}
+}
+
+func BenchmarkFill(b *testing.B) {
+	for _, v := range configs()[:4] {
+		b.Run(v.Kind.String(), func(b *testing.B) {
+			buf := make([]byte, 4096)
+			b.SetBytes(int64(len(buf)))
+			for i := 0; b.Loop(); i++ {
+				v.Fill(buf, uint64(i)*4096, uint64(i), 0)
+			}
+		})
+	}
+}
+
+func BenchmarkCheck(b *testing.B) {
+	for _, v := range configs()[:4] {
+		b.Run(v.Kind.String(), func(b *testing.B) {
+			buf := make([]byte, 4096)
+			v.Fill(buf, 0, 1, 0)
+			b.SetBytes(int64(len(buf)))
+			for b.Loop() {
+				if err := v.Check(buf, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,87 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"gofio/jobfile"
+)
+
+// bsRange returns the smallest and largest block size of direction d.
+func bsRange(j *jobfile.Job, d jobfile.Dir) (min, max uint64) {
+	min, max = j.BS[d], j.BS[d]
+	if j.BSRangeMin[d] != 0 {
+		min, max = j.BSRangeMin[d], j.BSRangeMax[d]
+	}
+	if len(j.BSSplit[d]) > 0 {
+		min, max = ^uint64(0), 0
+		for _, e := range j.BSSplit[d] {
+			if e.BS < min {
+				min = e.BS
+			}
+			if e.BS > max {
+				max = e.BS
+			}
+		}
+	}
+	return min, max
+}
+
+// WriteHeader writes the lines fio prints before a run: one description
+// line per job (clones after the first show once as "..."), the version
+// line and "Starting N process(es)". gofio appends the task-work policy to
+// each job line as ", tw=priority" or ", tw=fifo".
+func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
+	bw := bufio.NewWriter(w)
+	threads, procs := 0, 0
+	for _, j := range jobs {
+		if j.Thread {
+			threads++
+		} else {
+			procs++
+		}
+		switch j.SubjobNumber {
+		case 0:
+			i2p := isPow2(kbBase(j))
+			figs := sigFigs(j)
+			var bs [jobfile.NumDirs][2]string
+			for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+				lo, hi := bsRange(j, d)
+				bs[d] = [2]string{Num2Str(lo, figs, 1, i2p, UnitByte), Num2Str(hi, figs, 1, i2p, UnitByte)}
+			}
+			tw := "fifo"
+			if j.TWPriority {
+				tw = "priority"
+			}
+			fmt.Fprintf(bw, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%d, tw=%s\n",
+				j.Name, j.GroupID, j.RW, bs[0][0], bs[0][1], bs[1][0], bs[1][1], bs[2][0], bs[2][1],
+				j.IOEngine, j.IODepth, tw)
+		case 1:
+			fmt.Fprint(bw, "...\n")
+		}
+	}
+	fmt.Fprintf(bw, "%s\n", version)
+	fmt.Fprint(bw, "Starting ")
+	if threads > 0 {
+		fmt.Fprintf(bw, "%d thread%s", threads, plural(threads, "s"))
+	}
+	if procs > 0 {
+		if threads > 0 {
+			fmt.Fprint(bw, " and ")
+		}
+		fmt.Fprintf(bw, "%d process%s", procs, plural(procs, "es"))
+	}
+	fmt.Fprint(bw, "\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write header: %w", err)
+	}
+	return nil
+}
+
+func plural(n int, s string) string {
+	if n > 1 {
+		return s
+	}
+	return ""
+}

@@ -1,0 +1,303 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"gofio/jobfile"
+)
+
+// etaDone is the "eta" fio reports once the run is over (INT_MAX).
+const etaDone = 2147483647
+
+// WriteJSON writes r as fio 3.33's JSON output (--output-format=json), or
+// json+ when plus is set (histogram "bins" next to each "percentile"
+// object). Keys, order, nesting and value types are fio's. Two things are
+// gofio's: "fio version" carries r.Version (for example "gofio-0.1.0"), so
+// a consumer can tell the producer apart, and each job has one extra key,
+// "gofio", last, holding the task-work policy, the tw wait stat, the CPU
+// breakdown by thread kind, dropped CQEs and engine notes.
+func WriteJSON(w io.Writer, r *Result, plus bool) error {
+	bw := bufio.NewWriter(w)
+	printJSON(bw, buildJSON(r, plus), 0)
+	bw.WriteString("\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write json report: %w", err)
+	}
+	return nil
+}
+
+func buildJSON(r *Result, plus bool) *jsonObject {
+	now := reportTime(r)
+	root := &jsonObject{}
+	root.addString("fio version", r.Version)
+	root.addSInt("timestamp", now.Unix())
+	root.addSInt("timestamp_ms", now.UnixMilli())
+	root.addString("time", now.Format(ctimeLayout))
+	if g := optionsObject(r.GlobalOptions); g != nil {
+		root.add("global options", g)
+	}
+	rep := Reported(r)
+	groups := Groups(rep)
+	jobs := jsonArray{}
+	for _, j := range rep {
+		jobs = append(jobs, jobJSON(r, j, &groups[j.GroupID], plus))
+	}
+	root.add("jobs", jobs)
+	if len(r.Disks) > 0 {
+		disks := jsonArray{}
+		for _, d := range r.Disks {
+			o := &jsonObject{}
+			o.addString("name", d.Name)
+			o.addInt("read_ios", d.ReadIOs)
+			o.addInt("write_ios", d.WriteIOs)
+			o.addInt("read_merges", d.ReadMerges)
+			o.addInt("write_merges", d.WriteMerges)
+			o.addInt("read_ticks", d.ReadTicks)
+			o.addInt("write_ticks", d.WriteTicks)
+			o.addInt("in_queue", d.InQueue)
+			o.addFloat("util", d.Util)
+			disks = append(disks, o)
+		}
+		root.add("disk_util", disks)
+	}
+	return root
+}
+
+// optionsObject returns the options as a JSON object of raw strings, with
+// valueless flags dropped as fio drops empty strings; nil when none remain
+// (fio then leaves the key out).
+func optionsObject(opts []jobfile.Option) *jsonObject {
+	o := &jsonObject{}
+	for _, op := range opts {
+		o.addString(op.Name, op.Value)
+	}
+	if len(o.pairs) == 0 {
+		return nil
+	}
+	return o
+}
+
+// jobOptions returns the job's own options: its Options without the
+// leading [global] ones.
+func jobOptions(r *Result, j *jobfile.Job) []jobfile.Option {
+	if j == nil {
+		return nil
+	}
+	opts := j.Options
+	if len(opts) >= len(r.GlobalOptions) {
+		same := true
+		for i, g := range r.GlobalOptions {
+			if opts[i] != g {
+				same = false
+				break
+			}
+		}
+		if same {
+			opts = opts[len(r.GlobalOptions):]
+		}
+	}
+	return opts
+}
+
+// runElapsed returns the run's elapsed seconds, rounded up, as fio's
+// je->elapsed_sec.
+func runElapsed(r *Result) int64 {
+	e := r.Elapsed
+	if e == 0 {
+		for _, j := range r.Jobs {
+			if j.Elapsed > e {
+				e = j.Elapsed
+			}
+		}
+	}
+	ms := e.Milliseconds()
+	return (ms + 999) / 1000
+}
+
+func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
+	o := &jsonObject{}
+	o.addString("jobname", j.Name)
+	o.addSInt("groupid", int64(j.GroupID))
+	o.addSInt("error", int64(j.Error))
+	o.addSInt("eta", etaDone)
+	o.addSInt("elapsed", runElapsed(r))
+	if opts := optionsObject(jobOptions(r, j.Job)); opts != nil {
+		o.add("job options", opts)
+	}
+	slatP, clatP, latP := percentileFlags(j.Job)
+	plist := jobPercentiles(j.Job)
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		o.add(d.String(), dirJSON(j, d, g, slatP, clatP, latP, plist, plus))
+	}
+	sync := &jsonObject{}
+	sync.addInt("total_ios", j.SyncIOs)
+	sync.add("lat_ns", statJSON(j.SyncLat, &j.SyncHist, clatP || latP, plist, plus))
+	o.add("sync", sync)
+
+	usr, sys := cpuPercent(j)
+	o.addInt("job_runtime", uint64(j.JobRuntime.Milliseconds()))
+	o.addFloat("usr_cpu", usr)
+	o.addFloat("sys_cpu", sys)
+	o.addInt("ctx", j.Ctx)
+	o.addInt("majf", j.Majf)
+	o.addInt("minf", j.Minf)
+	total := totalIOs(j)
+	o.add("iodepth_level", bucketsJSON([]string{"1", "2", "4", "8", "16", "32", ">=64"}, depthPercents(j.IODepth[:], total)))
+	calls := []string{"0", "4", "8", "16", "32", "64", ">=64"}
+	o.add("iodepth_submit", bucketsJSON(calls, depthPercents(j.Submit[:], j.SubmitCalls)))
+	o.add("iodepth_complete", bucketsJSON(calls, depthPercents(j.Complete[:], j.CompleteCalls)))
+	lat := []string{"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}
+	o.add("latency_ns", bucketsJSON(lat, latPercents(j.LatNs[:], total)))
+	o.add("latency_us", bucketsJSON(lat, latPercents(j.LatUs[:], total)))
+	o.add("latency_ms", bucketsJSON(append(lat, "2000", ">=2000"), latPercents(j.LatMs[:], total)))
+	if continueOnError(j.Job) {
+		o.addInt("total_err", j.TotalErr)
+		o.addSInt("first_error", int64(j.FirstErr))
+	}
+	if j.LatencyDepth != 0 {
+		o.addSInt("latency_depth", int64(j.LatencyDepth))
+		o.addInt("latency_target", 0)
+		o.addFloat("latency_percentile", 100)
+		o.addInt("latency_window", 0)
+	}
+	if j.Job != nil {
+		o.addString("desc", j.Job.Description)
+	}
+	o.add("gofio", extrasJSON(j, plist))
+	return o
+}
+
+func bucketsJSON(keys []string, vals []float64) *jsonObject {
+	o := &jsonObject{}
+	for i, k := range keys {
+		o.addFloat(k, vals[i])
+	}
+	return o
+}
+
+// statJSON is fio's add_ddir_lat_json: min, max, mean, stddev and N, plus
+// "percentile" when asked for and there are samples, and json+ "bins".
+func statJSON(s Stat, h *Hist, percentiles bool, plist []float64, plus bool) *jsonObject {
+	o := &jsonObject{}
+	var min, max uint64
+	var mean, dev float64
+	if s.N > 0 {
+		min, max, mean, dev = s.Min, s.Max, s.Mean, s.Stddev()
+	}
+	o.addInt("min", min)
+	o.addInt("max", max)
+	o.addFloat("mean", mean)
+	o.addFloat("stddev", dev)
+	o.addInt("N", s.N)
+	if percentiles && s.N > 0 && len(plist) > 0 {
+		vals, _, _ := Percentiles(h, s.N, plist)
+		p := &jsonObject{}
+		for i, v := range vals {
+			p.addInt(strconv.FormatFloat(plist[i], 'f', 6, 64), v)
+		}
+		o.add("percentile", p)
+		if plus {
+			b := &jsonObject{}
+			for i, c := range h {
+				if c != 0 {
+					b.addInt(strconv.FormatUint(HistValue(i), 10), c)
+				}
+			}
+			o.add("bins", b)
+		}
+	}
+	return o
+}
+
+func dirJSON(j *JobResult, d jobfile.Dir, g *GroupStats, slatP, clatP, latP bool, plist []float64, plus bool) *jsonObject {
+	ds := &j.Dirs[d]
+	o := &jsonObject{}
+	var bwBytes uint64
+	var iops float64
+	if rt := runtimeMs(ds); rt != 0 {
+		bwBytes = 1000 * ds.IOBytes / rt
+		iops = 1000.0 * float64(ds.TotalIOs) / float64(rt)
+	}
+	o.addInt("io_bytes", ds.IOBytes)
+	o.addInt("io_kbytes", ds.IOBytes>>10)
+	o.addInt("bw_bytes", bwBytes)
+	o.addInt("bw", bwBytes/1024)
+	o.addFloat("iops", iops)
+	o.addInt("runtime", runtimeMs(ds))
+	o.addInt("total_ios", ds.TotalIOs)
+	o.addInt("short_ios", ds.ShortIOs)
+	o.addInt("drop_ios", ds.DropIOs)
+	o.add("slat_ns", statJSON(ds.Slat, &ds.SlatHist, slatP, plist, plus))
+	o.add("clat_ns", statJSON(ds.Clat, &ds.ClatHist, clatP, plist, plus))
+	o.add("lat_ns", statJSON(ds.Lat, &ds.LatHist, latP, plist, plus))
+	var min, max uint64
+	var agg, mean, dev float64
+	if ds.BW.N > 0 {
+		min, max, mean, dev = ds.BW.Min, ds.BW.Max, ds.BW.Mean, ds.BW.Stddev()
+		agg = aggPercent(g, d, mean)
+	}
+	o.addInt("bw_min", min)
+	o.addInt("bw_max", max)
+	o.addFloat("bw_agg", agg)
+	o.addFloat("bw_mean", mean)
+	o.addFloat("bw_dev", dev)
+	o.addInt("bw_samples", ds.BW.N)
+	min, max, mean, dev = 0, 0, 0, 0
+	if ds.IOPS.N > 0 {
+		min, max, mean, dev = ds.IOPS.Min, ds.IOPS.Max, ds.IOPS.Mean, ds.IOPS.Stddev()
+	}
+	o.addInt("iops_min", min)
+	o.addInt("iops_max", max)
+	o.addFloat("iops_mean", mean)
+	o.addFloat("iops_stddev", dev)
+	o.addInt("iops_samples", ds.IOPS.N)
+	return o
+}
+
+// extrasJSON is the job's "gofio" object.
+func extrasJSON(j *JobResult, plist []float64) *jsonObject {
+	o := &jsonObject{}
+	o.addString("policy", policyName(j))
+	o.add("tw_wait_ns", statJSON(j.TWWait, &j.TWWaitHist, true, plist, false))
+	cpu := &jsonObject{}
+	for _, s := range CPUBreakdown(j) {
+		c := &jsonObject{}
+		c.addInt("threads", uint64(s.Threads))
+		c.addInt("usr_usec", uint64(s.Usr/time.Microsecond))
+		c.addInt("sys_usec", uint64(s.Sys/time.Microsecond))
+		c.addFloat("usr_cpu", finite(s.UsrPct))
+		c.addFloat("sys_cpu", finite(s.SysPct))
+		cpu.add(s.Kind, c)
+	}
+	o.add("cpu", cpu)
+	threads := jsonArray{}
+	for _, t := range j.Threads {
+		th := &jsonObject{}
+		th.addString("kind", t.Kind)
+		th.addSInt("tid", int64(t.TID))
+		th.addString("name", t.Name)
+		th.addInt("usr_usec", uint64(t.Usr/time.Microsecond))
+		th.addInt("sys_usec", uint64(t.Sys/time.Microsecond))
+		threads = append(threads, th)
+	}
+	o.add("threads", threads)
+	o.addInt("dropped_cqes", j.DroppedCQEs)
+	notes := jsonArray{}
+	for _, n := range j.EngineNotes {
+		notes = append(notes, n)
+	}
+	o.add("engine_notes", notes)
+	return o
+}
+
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}

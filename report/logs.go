@@ -1,0 +1,121 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"gofio/jobfile"
+)
+
+// JobLogs are the samples of a job's write_lat_log, write_bw_log and
+// write_iops_log files, in time order with the direction in each sample.
+// The run core fills them while the job runs: for latencies through a
+// LogWindow per kind (raw per-I/O samples, or log_avg_msec averages), for
+// bw and iops with one sample per bwavgtime/iopsavgtime window (or per
+// log_avg_msec window when set). Preallocate the slices with room for the
+// expected samples so the hot path does not grow them.
+type JobLogs struct {
+	Lat, Clat, Slat []LogSample
+	BW, IOPS        []LogSample
+	// LogOffset adds the offset column (log_offset=1).
+	LogOffset bool
+}
+
+// LogWindow collects latency samples for one log, averaging them per
+// direction over AvgMsec windows as fio's add_log_sample does when
+// log_avg_msec is set (the value is the window mean rounded to nearest, bs
+// and offset are 0, the time is the ms at which the window closed).
+type LogWindow struct {
+	AvgMsec uint64
+	Out     *[]LogSample
+	sum     [jobfile.NumDirs]Stat
+	last    [jobfile.NumDirs]uint64
+}
+
+// Add records value at msec since the job started.
+func (l *LogWindow) Add(msec, value uint64, dir jobfile.Dir, bs, offset uint64) {
+	if l.AvgMsec == 0 {
+		*l.Out = append(*l.Out, LogSample{Msec: msec, Value: value, Dir: dir, BS: bs, Offset: offset})
+		return
+	}
+	l.sum[dir].Add(value)
+	if msec < l.last[dir] || msec-l.last[dir] < l.AvgMsec {
+		return
+	}
+	l.flushDir(dir, msec)
+	l.last[dir] = msec - msec%l.AvgMsec
+}
+
+// Flush closes the open windows at msec, as fio does when a job ends.
+func (l *LogWindow) Flush(msec uint64) {
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		l.flushDir(d, msec)
+	}
+}
+
+func (l *LogWindow) flushDir(d jobfile.Dir, msec uint64) {
+	if l.sum[d].N == 0 {
+		return
+	}
+	*l.Out = append(*l.Out, LogSample{Msec: msec, Value: uint64(l.sum[d].Mean + 0.5), Dir: d})
+	l.sum[d] = Stat{}
+}
+
+// WriteLogs writes the log files of every job of r that asked for them into
+// dir, named as fio names them: <prefix>_lat.<N>.log, _clat, _slat, _bw and
+// _iops, where N is the job's 1-based position in the run. Each line is
+// "msec, value, ddir, bs, prio" (with the offset before prio when
+// log_offset=1); gofio has no I/O priorities, so prio is 0.
+func WriteLogs(dir string, r *Result) error {
+	for i, j := range r.Jobs {
+		if j.Job == nil || j.Logs == nil {
+			continue
+		}
+		n := i + 1
+		files := []struct {
+			prefix, kind string
+			samples      []LogSample
+		}{
+			{j.Job.WriteLatLog, "lat", j.Logs.Lat},
+			{j.Job.WriteLatLog, "clat", j.Logs.Clat},
+			{j.Job.WriteLatLog, "slat", j.Logs.Slat},
+			{j.Job.WriteBWLog, "bw", j.Logs.BW},
+			{j.Job.WriteIOPSLog, "iops", j.Logs.IOPS},
+		}
+		for _, f := range files {
+			if f.prefix == "" {
+				continue
+			}
+			name := filepath.Join(dir, fmt.Sprintf("%s_%s.%d.log", f.prefix, f.kind, n))
+			if err := writeLog(name, f.samples, j.Logs.LogOffset); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func writeLog(name string, samples []LogSample, withOffset bool) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("create log: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	for _, s := range samples {
+		if withOffset {
+			fmt.Fprintf(w, "%d, %d, %d, %d, %d, %d\n", s.Msec, s.Value, int(s.Dir), s.BS, s.Offset, 0)
+		} else {
+			fmt.Fprintf(w, "%d, %d, %d, %d, %d\n", s.Msec, s.Value, int(s.Dir), s.BS, 0)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("write log %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("close log %s: %w", name, err)
+	}
+	return nil
+}

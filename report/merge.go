@@ -1,0 +1,280 @@
+package report
+
+import (
+	"gofio/jobfile"
+)
+
+// sumPure adds o into s the way fio sums bw and iops sample stats for
+// group_reporting (stat.c sum_stat with pure_sum): min, max, mean and S are
+// added up, not averaged, so the group shows the aggregate rate.
+func sumPure(s *Stat, o Stat) {
+	if o.N == 0 {
+		return
+	}
+	if s.N == 0 {
+		*s = o
+		return
+	}
+	s.Min += o.Min
+	s.Max += o.Max
+	s.N += o.N
+	s.Mean += o.Mean
+	s.S += o.S
+}
+
+// members returns how many jobs r stands for (fio's "jobs=N").
+func members(r *JobResult) int {
+	if r.Members < 1 {
+		return 1
+	}
+	return r.Members
+}
+
+// statsOn reports whether the job's statistics are reported (stats=1).
+func statsOn(r *JobResult) bool {
+	return r.Job == nil || r.Job.Stats
+}
+
+// groupReporting reports whether r's job asked for group_reporting.
+func groupReporting(r *JobResult) bool {
+	return r.Job != nil && r.Job.GroupReporting
+}
+
+// Reported returns the results a report prints, in order: one per job, or
+// one merged result per run of consecutive group_reporting jobs of the same
+// group, as fio's __show_run_stats walks its threads. Jobs with stats=0 are
+// left out.
+func Reported(r *Result) []*JobResult {
+	var out []*JobResult
+	var cur []*JobResult
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, MergeGroup(cur))
+			cur = nil
+		}
+	}
+	for _, j := range r.Jobs {
+		if !statsOn(j) {
+			continue
+		}
+		if len(cur) > 0 && (!groupReporting(j) || cur[0].GroupID != j.GroupID) {
+			flush()
+		}
+		cur = append(cur, j)
+	}
+	flush()
+	return out
+}
+
+// MergeGroup folds the results of members into one, as fio's
+// sum_thread_stats does for group_reporting: latency stats merge with the
+// parallel-variance formula, bw/iops sample stats are summed, histograms and
+// counters are added, runtimes take the maximum, and the name, pid, start
+// and description are the first member's. A single member is returned as is.
+func MergeGroup(members []*JobResult) *JobResult {
+	if len(members) == 1 {
+		return members[0]
+	}
+	first := members[0]
+	m := &JobResult{
+		Job:     first.Job,
+		Name:    first.Name,
+		GroupID: first.GroupID,
+		Pid:     first.Pid,
+		Start:   first.Start,
+		Policy:  first.Policy,
+	}
+	for _, j := range members {
+		mergeInto(m, j)
+	}
+	return m
+}
+
+// mergeInto adds one member's result to the merged result m.
+func mergeInto(m, j *JobResult) {
+	m.Members += members(j)
+	if j.Elapsed > m.Elapsed {
+		m.Elapsed = j.Elapsed
+	}
+	if m.Error == 0 {
+		switch {
+		case j.Error == 0 && continueOnError(j.Job) && j.FirstErr != 0:
+			m.Error, m.ErrorText = j.FirstErr, j.ErrorText
+		case j.Error != 0:
+			m.Error, m.ErrorText = j.Error, j.ErrorText
+		}
+	}
+	m.TotalErr += j.TotalErr
+	m.FirstErr = j.FirstErr // fio keeps the last member's first_error
+	m.LatencyDepth = j.LatencyDepth
+
+	for d := range m.Dirs {
+		md, jd := &m.Dirs[d], &j.Dirs[d]
+		md.Slat.Merge(jd.Slat)
+		md.Clat.Merge(jd.Clat)
+		md.Lat.Merge(jd.Lat)
+		sumPure(&md.BW, jd.BW)
+		sumPure(&md.IOPS, jd.IOPS)
+		md.SlatHist.Merge(&jd.SlatHist)
+		md.ClatHist.Merge(&jd.ClatHist)
+		md.LatHist.Merge(&jd.LatHist)
+		md.IOBytes += jd.IOBytes
+		md.TotalIOs += jd.TotalIOs
+		md.ShortIOs += jd.ShortIOs
+		md.DropIOs += jd.DropIOs
+		if jd.Runtime > md.Runtime {
+			md.Runtime = jd.Runtime
+		}
+	}
+	m.SyncIOs += j.SyncIOs
+	m.SyncLat.Merge(j.SyncLat)
+	m.SyncHist.Merge(&j.SyncHist)
+
+	m.JobRuntime += j.JobRuntime
+	m.UsrCPU += j.UsrCPU
+	m.SysCPU += j.SysCPU
+	m.Ctx += j.Ctx
+	m.Majf += j.Majf
+	m.Minf += j.Minf
+	for i := range m.IODepth {
+		m.IODepth[i] += j.IODepth[i]
+		m.Submit[i] += j.Submit[i]
+		m.Complete[i] += j.Complete[i]
+	}
+	m.SubmitCalls += j.SubmitCalls
+	m.CompleteCalls += j.CompleteCalls
+	for i := range m.LatNs {
+		m.LatNs[i] += j.LatNs[i]
+		m.LatUs[i] += j.LatUs[i]
+	}
+	for i := range m.LatMs {
+		m.LatMs[i] += j.LatMs[i]
+	}
+
+	m.TWWait.Merge(j.TWWait)
+	m.TWWaitHist.Merge(&j.TWWaitHist)
+	m.Threads = append(m.Threads, j.Threads...)
+	m.DroppedCQEs += j.DroppedCQEs
+	for _, n := range j.EngineNotes {
+		if !contains(m.EngineNotes, n) {
+			m.EngineNotes = append(m.EngineNotes, n)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// continueOnError reports whether the job set continue_on_error to
+// anything but none.
+func continueOnError(j *jobfile.Job) bool {
+	if j == nil {
+		return false
+	}
+	switch j.ContinueOnError {
+	case "", "none", "0":
+		return false
+	}
+	return true
+}
+
+// GroupStats is one "Run status group" of the normal output (fio's
+// group_run_stats), per direction.
+type GroupStats struct {
+	ID       int
+	KBBase   int
+	UnitBase int
+	SigFigs  int
+	// IOBytes is the sum of the members' bytes; Agg is IOBytes*1000/MaxRun
+	// in bytes/s; MinBW and MaxBW are the smallest and largest member
+	// bandwidths in bytes/s; MinRun and MaxRun are in ms.
+	IOBytes, Agg, MinBW, MaxBW, MinRun, MaxRun [jobfile.NumDirs]uint64
+}
+
+// Groups aggregates the reported results into their groups, as
+// __show_run_stats fills runstats: group IDs 0 to the largest one seen, each
+// present even when empty.
+func Groups(reported []*JobResult) []GroupStats {
+	maxID := -1
+	for _, j := range reported {
+		if j.GroupID > maxID {
+			maxID = j.GroupID
+		}
+	}
+	gs := make([]GroupStats, maxID+1)
+	for i := range gs {
+		gs[i].ID = i
+		gs[i].KBBase, gs[i].SigFigs = 1024, 4
+		for d := range gs[i].MinBW {
+			gs[i].MinBW[d] = ^uint64(0)
+			gs[i].MinRun[d] = ^uint64(0)
+		}
+	}
+	for _, j := range reported {
+		g := &gs[j.GroupID]
+		g.KBBase, g.UnitBase, g.SigFigs = kbBase(j.Job), unitBase(j.Job), sigFigs(j.Job)
+		for d := range j.Dirs {
+			rt := runtimeMs(&j.Dirs[d])
+			if rt == 0 {
+				continue
+			}
+			if rt < g.MinRun[d] || g.MinRun[d] == 0 {
+				g.MinRun[d] = rt
+			}
+			if rt > g.MaxRun[d] {
+				g.MaxRun[d] = rt
+			}
+			bw := j.Dirs[d].IOBytes * 1000 / rt
+			if bw < g.MinBW[d] {
+				g.MinBW[d] = bw
+			}
+			if bw > g.MaxBW[d] {
+				g.MaxBW[d] = bw
+			}
+			g.IOBytes[d] += j.Dirs[d].IOBytes
+		}
+	}
+	for i := range gs {
+		for d := range gs[i].Agg {
+			if gs[i].MaxRun[d] != 0 {
+				gs[i].Agg[d] = gs[i].IOBytes[d] * 1000 / gs[i].MaxRun[d]
+			}
+		}
+	}
+	return gs
+}
+
+// runtimeMs is the direction's runtime in whole milliseconds, as fio keeps it.
+func runtimeMs(d *DirStats) uint64 {
+	if d.Runtime <= 0 {
+		return 0
+	}
+	return uint64(d.Runtime.Milliseconds())
+}
+
+func kbBase(j *jobfile.Job) int {
+	if j == nil || j.KBBase == 0 {
+		return 1024
+	}
+	return j.KBBase
+}
+
+func unitBase(j *jobfile.Job) int {
+	if j == nil {
+		return 0
+	}
+	return j.UnitBase
+}
+
+func sigFigs(j *jobfile.Job) int {
+	if j == nil || j.SignificantFigures == 0 {
+		return 4
+	}
+	return j.SignificantFigures
+}

@@ -1,0 +1,373 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The chart of --plot is written by hand rather than with gonum.org/v1/plot:
+// it is one fixed layout of two panels, lines and bars, about 300 lines of
+// code with no new dependency, where gonum/plot would add a module tree
+// (fonts, image libraries) to go.mod, and its SVG backend embeds fonts and
+// floating-point text whose bytes are not stable enough for a golden test.
+// Every coordinate here is printed with two decimals, so the same
+// Comparison always gives the same bytes.
+
+// Chart geometry, in SVG user units.
+const (
+	svgW, svgH            = 860, 640
+	svgLeft, svgRight     = 80.0, 690.0 // plot area, x
+	svgTop, svgBottom     = 70.0, 380.0 // latency panel, y
+	svgDTop, svgDBottom   = 420.0, 530.0
+	svgLegendX            = 710.0
+	svgColorNew           = "#1f77b4"
+	svgColorOld           = "#d62728"
+	svgDash               = "7 4"
+	svgBarBeyond          = "#404040"
+	svgBarNoise           = "#c8c8c8"
+	svgGrid, svgGridMinor = "#d0d0d0", "#ececec"
+)
+
+// WriteSVG draws the comparison as an SVG chart: the average latency
+// against the swept key (log2 x axis when the values are positive numbers,
+// evenly spaced otherwise; log10 y axis), priority solid and baseline
+// dashed, each with its p99 as a thin line of the same style, and below it
+// a strip of Δ% bars with the changes within noise greyed out. The title
+// comes from the job (rw, bs, ioengine, sqthread_poll), the footer names
+// the gofio version and the kernel. The output is deterministic.
+func WriteSVG(w io.Writer, c *Comparison) error {
+	var b strings.Builder
+	title := cmpTitle(c)
+	metric := c.Metric
+	if metric == "" {
+		metric = "lat"
+	}
+	fmt.Fprintf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n",
+		svgW, svgH, svgW, svgH)
+	fmt.Fprintf(&b, "<title>%s</title>\n", svgEsc(title))
+	fmt.Fprintf(&b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", svgW, svgH)
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">%s</text>\n",
+		svgW/2, svgEsc(title))
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"48\" text-anchor=\"middle\" font-size=\"12\">avg %s and p99 against %s</text>\n",
+		svgW/2, svgEsc(metric), svgEsc(c.KeyLabel()))
+
+	xs := newSVGX(c)
+	ys := newSVGY(c)
+	svgLatencyPanel(&b, c, xs, ys, metric)
+	svgDeltaPanel(&b, c, xs)
+	svgXAxis(&b, c, xs)
+	svgLegend(&b)
+
+	fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"600\" font-size=\"11\">%s</text>\n", svgLeft, svgEsc(cmpFooter(c)))
+	rule1, rule2, _ := strings.Cut(NoiseRule, ", or ")
+	for i, line := range []string{"Δ% = (new - old) / old of the avg; " + rule1 + ",", "or " + rule2} {
+		fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"%d\" font-size=\"9\" fill=\"#555555\">%s</text>\n",
+			svgLeft, 616+13*i, svgEsc(line))
+	}
+	b.WriteString("</svg>\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("svg: %w", err)
+	}
+	return nil
+}
+
+// svgX maps rows to x positions: log2 of Row.X when every X is positive
+// and increasing, else the row index.
+type svgX struct {
+	log2   bool
+	lo, hi float64
+	n      int
+}
+
+func newSVGX(c *Comparison) svgX {
+	s := svgX{log2: len(c.Rows) > 0, n: len(c.Rows)}
+	for i, r := range c.Rows {
+		if r.X <= 0 || i > 0 && r.X <= c.Rows[i-1].X {
+			s.log2 = false
+		}
+	}
+	if s.log2 {
+		s.lo, s.hi = math.Log2(c.Rows[0].X), math.Log2(c.Rows[len(c.Rows)-1].X)
+	} else {
+		s.lo, s.hi = 0, float64(len(c.Rows)-1)
+	}
+	if s.hi <= s.lo {
+		s.lo, s.hi = s.lo-1, s.hi+1
+	}
+	return s
+}
+
+// at returns the x coordinate of row i.
+func (s svgX) at(c *Comparison, i int) float64 {
+	v := float64(i)
+	if s.log2 {
+		v = math.Log2(c.Rows[i].X)
+	}
+	pad := (svgRight - svgLeft) * 0.03
+	return svgLeft + pad + (v-s.lo)/(s.hi-s.lo)*(svgRight-svgLeft-2*pad)
+}
+
+// svgY maps µs to y on a log10 scale spanning whole decades.
+type svgY struct{ lo, hi int } // decades: 10^lo .. 10^hi
+
+func newSVGY(c *Comparison) svgY {
+	mn, mx := math.Inf(1), math.Inf(-1)
+	for i := range c.Rows {
+		for _, s := range []*ComparisonSide{&c.Rows[i].Priority, &c.Rows[i].Baseline} {
+			if !s.Ran() {
+				continue
+			}
+			for _, v := range []float64{s.AvgLatUs, s.P99Us} {
+				if v > 0 {
+					mn, mx = math.Min(mn, v), math.Max(mx, v)
+				}
+			}
+		}
+	}
+	if math.IsInf(mn, 1) {
+		return svgY{0, 1}
+	}
+	y := svgY{int(math.Floor(math.Log10(mn))), int(math.Ceil(math.Log10(mx)))}
+	if y.hi <= y.lo {
+		y.hi = y.lo + 1
+	}
+	return y
+}
+
+// at returns the y coordinate of v µs (v > 0).
+func (s svgY) at(v float64) float64 {
+	f := (math.Log10(v) - float64(s.lo)) / float64(s.hi-s.lo)
+	return svgBottom - f*(svgBottom-svgTop)
+}
+
+// svgLatencyPanel draws the grid, the y axis and the four latency lines.
+func svgLatencyPanel(b *strings.Builder, c *Comparison, xs svgX, ys svgY, metric string) {
+	b.WriteString("<g id=\"latency\">\n")
+	for d := ys.lo; d <= ys.hi; d++ {
+		dec := math.Pow(10, float64(d))
+		y := ys.at(dec)
+		fmt.Fprintf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\"/>\n",
+			svgLeft, y, svgRight, y, svgGrid)
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n",
+			svgLeft-6, y+4, strconv.FormatFloat(dec, 'f', -1, 64))
+		if d == ys.hi {
+			break
+		}
+		for _, m := range []float64{2, 5} {
+			y := ys.at(m * dec)
+			fmt.Fprintf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\"/>\n",
+				svgLeft, y, svgRight, y, svgGridMinor)
+		}
+	}
+	for i := range c.Rows {
+		x := xs.at(c, i)
+		fmt.Fprintf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\"/>\n",
+			x, svgTop, x, svgDBottom, svgGridMinor)
+	}
+	fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" stroke=\"#000000\"/>\n",
+		svgLeft, svgTop, svgRight-svgLeft, svgBottom-svgTop)
+	mid := (svgTop + svgBottom) / 2
+	fmt.Fprintf(b, "<text x=\"24\" y=\"%.2f\" text-anchor=\"middle\" transform=\"rotate(-90 24 %.2f)\">avg %s / p99 (usec, log10)</text>\n",
+		mid, mid, svgEsc(metric))
+
+	type series struct {
+		id, color, dash string
+		width           float64
+		side            func(*ComparisonRow) *ComparisonSide
+		val             func(*ComparisonSide) float64
+		marker          bool
+	}
+	newSide := func(r *ComparisonRow) *ComparisonSide { return &r.Priority }
+	oldSide := func(r *ComparisonRow) *ComparisonSide { return &r.Baseline }
+	avg := func(s *ComparisonSide) float64 { return s.AvgLatUs }
+	p99 := func(s *ComparisonSide) float64 { return s.P99Us }
+	for _, s := range []series{
+		{"new-p99", svgColorNew, "", 0.9, newSide, p99, false},
+		{"old-p99", svgColorOld, svgDash, 0.9, oldSide, p99, false},
+		{"new-avg", svgColorNew, "", 2.2, newSide, avg, true},
+		{"old-avg", svgColorOld, svgDash, 2.2, oldSide, avg, true},
+	} {
+		var d strings.Builder
+		var pts [][2]float64
+		pen := false
+		for i := range c.Rows {
+			sd := s.side(&c.Rows[i])
+			v := s.val(sd)
+			if !sd.Ran() || v <= 0 {
+				pen = false
+				continue
+			}
+			x, y := xs.at(c, i), ys.at(v)
+			cmd := "L"
+			if !pen {
+				cmd = "M"
+			}
+			if d.Len() > 0 {
+				d.WriteByte(' ')
+			}
+			fmt.Fprintf(&d, "%s%.2f %.2f", cmd, x, y)
+			pen = true
+			pts = append(pts, [2]float64{x, y})
+		}
+		if d.Len() == 0 {
+			continue
+		}
+		dash := ""
+		if s.dash != "" {
+			dash = fmt.Sprintf(" stroke-dasharray=\"%s\"", s.dash)
+		}
+		fmt.Fprintf(b, "<path id=\"%s\" d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>\n",
+			s.id, d.String(), s.color, s.width, dash)
+		if s.marker {
+			fill := s.color
+			if s.dash != "" {
+				fill = "#ffffff"
+			}
+			for _, p := range pts {
+				fmt.Fprintf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+					p[0], p[1], fill, s.color)
+			}
+		}
+	}
+	b.WriteString("</g>\n")
+}
+
+// svgDeltaPanel draws the Δ% strip: one bar per row, grey when within
+// noise.
+func svgDeltaPanel(b *strings.Builder, c *Comparison, xs svgX) {
+	lim := svgNiceLimit(c)
+	yAt := func(p float64) float64 {
+		mid := (svgDTop + svgDBottom) / 2
+		return mid - p/lim*(svgDBottom-svgDTop)/2
+	}
+	b.WriteString("<g id=\"delta\">\n")
+	for _, p := range []float64{-lim, 0, lim} {
+		y := yAt(p)
+		color := svgGrid
+		if p == 0 {
+			color = "#000000"
+		}
+		fmt.Fprintf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\"/>\n",
+			svgLeft, y, svgRight, y, color)
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s%%</text>\n",
+			svgLeft-6, y+4, strconv.FormatFloat(p, 'f', -1, 64))
+	}
+	fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" stroke=\"#000000\"/>\n",
+		svgLeft, svgDTop, svgRight-svgLeft, svgDBottom-svgDTop)
+	mid := (svgDTop + svgDBottom) / 2
+	fmt.Fprintf(b, "<text x=\"24\" y=\"%.2f\" text-anchor=\"middle\" transform=\"rotate(-90 24 %.2f)\">Δ %%</text>\n",
+		mid, mid)
+	fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"10\" fill=\"#555555\">Δ%% of the avg, new vs old; grey: within noise</text>\n",
+		svgLeft+4, svgDTop-6)
+	width := (svgRight - svgLeft) / float64(max(len(c.Rows), 1)) * 0.5
+	width = math.Min(width, 22)
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if !r.HasDelta {
+			continue
+		}
+		v := math.Max(-lim, math.Min(lim, r.DeltaPct))
+		x, y0, y1 := xs.at(c, i), yAt(0), yAt(v)
+		top, h := math.Min(y0, y1), math.Abs(y1-y0)
+		fill, text := svgBarBeyond, "#000000"
+		if r.Noise {
+			fill, text = svgBarNoise, "#909090"
+		}
+		fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
+			x-width/2, top, width, h, fill)
+		ty := top - 3
+		if v < 0 {
+			ty = top + h + 10
+		}
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"9\" fill=\"%s\">%+.1f</text>\n",
+			x, ty, text, r.DeltaPct)
+	}
+	b.WriteString("</g>\n")
+}
+
+// svgNiceLimit returns the Δ strip's half-range: the largest |Δ| (at least
+// the noise band) rounded up to 1, 2, 2.5 or 5 times a power of ten.
+func svgNiceLimit(c *Comparison) float64 {
+	m := NoiseBandPct
+	for _, r := range c.Rows {
+		if r.HasDelta {
+			m = math.Max(m, math.Abs(r.DeltaPct))
+		}
+	}
+	m = math.Min(m, 1000)
+	p := math.Pow(10, math.Floor(math.Log10(m)))
+	for _, f := range []float64{1, 2, 2.5, 5, 10} {
+		if f*p >= m {
+			return f * p
+		}
+	}
+	return 10 * p
+}
+
+// svgXAxis labels the shared x axis below the Δ strip.
+func svgXAxis(b *strings.Builder, c *Comparison, xs svgX) {
+	step := (len(c.Rows) + 15) / 16
+	for i := range c.Rows {
+		if i%step != 0 && i != len(c.Rows)-1 {
+			continue
+		}
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n",
+			xs.at(c, i), svgDBottom+16, svgEsc(c.Rows[i].Value))
+	}
+	scale := "log2"
+	if !xs.log2 {
+		scale = "evenly spaced"
+	}
+	fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"12\">%s (%s)</text>\n",
+		(svgLeft+svgRight)/2, svgDBottom+36, svgEsc(c.KeyLabel()), scale)
+	if len(c.Rows) == 0 {
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">no data</text>\n",
+			(svgLeft+svgRight)/2, (svgTop+svgBottom)/2)
+	}
+}
+
+// svgLegend explains the line styles and bar shades.
+func svgLegend(b *strings.Builder) {
+	b.WriteString("<g id=\"legend\">\n")
+	y := svgTop + 10
+	for _, e := range []struct {
+		label, color, dash string
+		width              float64
+	}{
+		{"new avg (priority)", svgColorNew, "", 2.2},
+		{"old avg (fifo)", svgColorOld, svgDash, 2.2},
+		{"new p99", svgColorNew, "", 0.9},
+		{"old p99", svgColorOld, svgDash, 0.9},
+	} {
+		dash := ""
+		if e.dash != "" {
+			dash = fmt.Sprintf(" stroke-dasharray=\"%s\"", e.dash)
+		}
+		fmt.Fprintf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>\n",
+			svgLegendX, y, svgLegendX+30, y, e.color, e.width, dash)
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\">%s</text>\n", svgLegendX+36, y+4, e.label)
+		y += 20
+	}
+	y = svgDTop + 10
+	for _, e := range []struct{ label, fill string }{
+		{"beyond noise", svgBarBeyond},
+		{"within noise", svgBarNoise},
+	} {
+		fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
+			svgLegendX+8, y-5, e.fill)
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\">%s</text>\n", svgLegendX+36, y+4, e.label)
+		y += 20
+	}
+	b.WriteString("</g>\n")
+}
+
+// svgEsc escapes text for XML character data and attributes.
+func svgEsc(s string) string {
+	return svgEscaper.Replace(s)
+}
+
+var svgEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "'", "&apos;")
