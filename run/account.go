@@ -1,0 +1,153 @@
+package run
+
+import (
+	"gofio/jobfile"
+	"gofio/report"
+)
+
+// depthBucket returns fio's IO depths bucket for depth d: 1, 2-3, 4-7,
+// 8-15, 16-31, 32-63, >=64.
+func depthBucket(d int) int {
+	switch {
+	case d >= 64:
+		return 6
+	case d >= 32:
+		return 5
+	case d >= 16:
+		return 4
+	case d >= 8:
+		return 3
+	case d >= 4:
+		return 2
+	case d >= 2:
+		return 1
+	}
+	return 0
+}
+
+// batchBucket returns fio's submit/complete bucket for a batch of n: 0,
+// 1-4, 5-8, 9-16, 17-32, 33-64, >64.
+func batchBucket(n int) int {
+	switch {
+	case n > 64:
+		return 6
+	case n > 32:
+		return 5
+	case n > 16:
+		return 4
+	case n > 8:
+		return 3
+	case n > 4:
+		return 2
+	case n > 0:
+		return 1
+	}
+	return 0
+}
+
+// lat1000Bucket maps a value below 1000 to fio's 2, 4, 10, 20, 50, 100,
+// 250, 500, 750, 1000 buckets (io_u_mark_lat_nsec/usec).
+func lat1000Bucket(v uint64) int {
+	switch {
+	case v >= 750:
+		return 9
+	case v >= 500:
+		return 8
+	case v >= 250:
+		return 7
+	case v >= 100:
+		return 6
+	case v >= 50:
+		return 5
+	case v >= 20:
+		return 4
+	case v >= 10:
+		return 3
+	case v >= 4:
+		return 2
+	case v >= 2:
+		return 1
+	}
+	return 0
+}
+
+// markLatency counts a clat sample in fio's latency distribution
+// (io_u_mark_latency): nanosecond buckets below 1 µs, microsecond below
+// 1 ms, millisecond above (the last holding >= 2000 ms).
+func markLatency(r *report.JobResult, ns uint64) {
+	switch {
+	case ns < 1000:
+		r.LatNs[lat1000Bucket(ns)]++
+	case ns < 1000000:
+		r.LatUs[lat1000Bucket(ns/1000)]++
+	default:
+		ms := ns / 1000000
+		switch {
+		case ms >= 2000:
+			r.LatMs[11]++
+		case ms >= 1000:
+			r.LatMs[10]++
+		default:
+			r.LatMs[lat1000Bucket(ms)]++
+		}
+	}
+}
+
+// sampler keeps fio's bw/iops windows (add_bw_samples/add_iops_samples):
+// when at least the averaging time has passed, one sample per direction
+// that moved, the window start advancing by exactly the averaging time.
+type sampler struct {
+	avg    int64 // window in ns
+	last   int64 // window start
+	prev   [jobfile.NumDirs]uint64
+	isBW   bool
+	kbBase uint64
+}
+
+const logMsecSlack = int64(1000000) // fio's LOG_MSEC_SLACK, 1 ms
+
+func (s *sampler) reset(now int64, cur *[jobfile.NumDirs]uint64) {
+	s.last = now
+	s.prev = *cur
+}
+
+// add takes a sample of cur (bytes or I/O counts per direction) at now;
+// start is the stats origin for the log time stamp.
+func (s *sampler) add(r *report.JobResult, now, start int64, cur *[jobfile.NumDirs]uint64) {
+	if s.avg <= 0 {
+		return
+	}
+	spent := now - s.last
+	if spent < s.avg && s.avg-spent > logMsecSlack {
+		return
+	}
+	ms := uint64(spent / 1000000)
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		delta := cur[d] - s.prev[d]
+		if delta == 0 {
+			continue
+		}
+		var rate uint64
+		if ms > 0 {
+			rate = delta * 1000 / ms
+			if s.isBW {
+				rate /= s.kbBase
+			}
+		}
+		smp := report.LogSample{Msec: uint64((now - start) / 1000000), Value: rate, Dir: d}
+		if s.isBW {
+			r.Dirs[d].BW.Add(rate)
+			r.Dirs[d].BWSamples = append(r.Dirs[d].BWSamples, smp)
+		} else {
+			r.Dirs[d].IOPS.Add(rate)
+			r.Dirs[d].IOPSSamples = append(r.Dirs[d].IOPSSamples, smp)
+		}
+		s.prev[d] = cur[d]
+	}
+	s.last += s.avg
+	if now-s.last > s.avg {
+		// More than one window passed without a sample (a stall): restart
+		// the windows from now rather than emit a burst of catch-up samples.
+		s.last = now
+	}
+}

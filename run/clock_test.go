@@ -1,0 +1,118 @@
+package run
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gofio/engines"
+	"gofio/engines/null"
+	"gofio/jobfile"
+)
+
+// fakeClock advances by step on every reading and by d on every sleep,
+// so time-dependent behaviour is deterministic.
+type fakeClock struct {
+	t     atomic.Int64
+	step  int64
+	slept atomic.Int64
+}
+
+func (c *fakeClock) now() int64 { return c.t.Add(c.step) }
+
+func (c *fakeClock) sleep(d time.Duration) {
+	c.slept.Add(int64(d))
+	c.t.Add(int64(d))
+}
+
+func (c *fakeClock) opts() Options { return Options{Now: c.now, Sleep: c.sleep} }
+
+func TestPriorityShortensTWWait(t *testing.T) {
+	// With every clock reading one tick apart, completion items that
+	// queue behind heavy items (fifo) wait longer than completions run
+	// first (priority), and their clat grows by the same amount.
+	var wait, clat [2]float64
+	for i, prio := range []bool{true, false} {
+		j := nullJob(4096, 32, prio)
+		clock := &fakeClock{step: 1}
+		r := mustRun(t, []*jobfile.Job{j}, clock.opts()).Jobs[0]
+		wait[i], clat[i] = r.TWWait.Mean, r.Dirs[0].Clat.Mean
+		if r.TWWait.N != 4096 {
+			t.Fatalf("priority=%v: %d tw wait samples, want 4096", prio, r.TWWait.N)
+		}
+	}
+	t.Logf("tw wait priority %.1f fifo %.1f ticks; clat %.1f vs %.1f", wait[0], wait[1], clat[0], clat[1])
+	if !(wait[0] < wait[1]) || !(clat[0] < clat[1]) {
+		t.Errorf("priority tw wait %.1f / clat %.1f not below fifo %.1f / %.1f", wait[0], clat[0], wait[1], clat[1])
+	}
+}
+
+func TestTimeBasedRampAndSamples(t *testing.T) {
+	j := nullJob(0, 8, true)
+	j.NumberIOs = 0
+	j.TimeBased = true
+	j.Runtime = 2 * time.Second
+	j.RampTime = time.Second
+	clock := &fakeClock{step: int64(50 * time.Microsecond)}
+	r := mustRun(t, []*jobfile.Job{j}, clock.opts()).Jobs[0]
+	ds := r.Dirs[0]
+	if ds.Runtime < 2*time.Second || ds.Runtime > 2*time.Second+10*time.Millisecond {
+		t.Errorf("runtime %v after a 1 s ramp, want 2 s", ds.Runtime)
+	}
+	if r.Elapsed < 3*time.Second {
+		t.Errorf("elapsed %v, want ramp + runtime = 3 s", r.Elapsed)
+	}
+	if ds.Clat.N != ds.TotalIOs || histCount(&ds.ClatHist) != ds.TotalIOs {
+		t.Errorf("after ramp: %d I/Os but %d clat samples", ds.TotalIOs, ds.Clat.N)
+	}
+	// The ramp's I/O is not counted: about 2 of the 3 seconds are.
+	issued := uint64(3 * time.Second / (50 * time.Microsecond))
+	if ds.TotalIOs == 0 || ds.TotalIOs > issued*3/4 {
+		t.Errorf("%d I/Os counted; the ramp's were not reset", ds.TotalIOs)
+	}
+	// bwavgtime=500 ms over 2 s: 4 windows (the last may fall short).
+	if ds.BW.N < 3 || ds.BW.N > 4 || ds.IOPS.N != ds.BW.N || len(ds.BWSamples) != int(ds.BW.N) {
+		t.Errorf("%d bw and %d iops samples (%d logged), want 3 or 4", ds.BW.N, ds.IOPS.N, len(ds.BWSamples))
+	}
+}
+
+func TestRateIOPSAndStartDelay(t *testing.T) {
+	j := nullJob(0, 4, true)
+	j.NumberIOs = 0
+	j.TimeBased = true
+	j.Runtime = 2 * time.Second
+	j.RateIOPS[jobfile.DirRead] = 100
+	j.StartDelay = 300 * time.Millisecond
+	clock := &fakeClock{step: int64(time.Microsecond)}
+	r := mustRun(t, []*jobfile.Job{j}, clock.opts()).Jobs[0]
+	if n := r.Dirs[0].TotalIOs; n < 190 || n > 210 {
+		t.Errorf("rate_iops=100 for 2 s gave %d I/Os, want about 200", n)
+	}
+	if clock.slept.Load() < int64(300*time.Millisecond) {
+		t.Errorf("slept %v, want at least the 300 ms startdelay", time.Duration(clock.slept.Load()))
+	}
+}
+
+func TestCPUsAllowedPinsJobThread(t *testing.T) {
+	var got atomic.Int64
+	got.Store(-1)
+	engs := map[string]engines.Opener{"pin": func(s engines.Setup) (engines.Engine, error) {
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &set); err == nil {
+			got.Store(int64(set.Count()))
+			if !set.IsSet(0) {
+				got.Store(-2)
+			}
+		}
+		return null.Open(s)
+	}}
+	j := nullJob(64, 1, true)
+	j.IOEngine = "pin"
+	j.CPUsAllowed = []int{0}
+	mustRun(t, []*jobfile.Job{j}, Options{Engines: engs})
+	if got.Load() != 1 {
+		t.Errorf("engine opened on a thread allowed %d CPUs, want only CPU 0", got.Load())
+	}
+}

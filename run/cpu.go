@@ -1,0 +1,84 @@
+package run
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gofio/report"
+)
+
+// ioThreads returns the CPU time of the kernel threads that worked for
+// the job thread tid: its SQPOLL thread (iou-sqp-TID) and its io-wq
+// workers (iou-wrk-TID), from /proc/self/task/*/schedstat, whose first
+// field is on-CPU nanoseconds. Those threads run only in the kernel, so
+// the time is reported as system time.
+func ioThreads(tid int) []report.ThreadCPU {
+	ents, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil
+	}
+	suffix := "-" + strconv.Itoa(tid)
+	var out []report.ThreadCPU
+	for _, e := range ents {
+		comm, err := os.ReadFile("/proc/self/task/" + e.Name() + "/comm")
+		if err != nil {
+			continue
+		}
+		name := strings.TrimSpace(string(comm))
+		var kind string
+		switch {
+		case strings.HasPrefix(name, "iou-sqp-") && strings.HasSuffix(name, suffix):
+			kind = "sqpoll"
+		case strings.HasPrefix(name, "iou-wrk-") && strings.HasSuffix(name, suffix):
+			kind = "iowq"
+		default:
+			continue
+		}
+		id, _ := strconv.Atoi(e.Name())
+		out = append(out, report.ThreadCPU{Kind: kind, TID: id, Name: name, Sys: schedstatRuntime(id)})
+	}
+	return out
+}
+
+// schedstatRuntime returns the on-CPU time of thread tid.
+func schedstatRuntime(tid int) time.Duration {
+	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/schedstat")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	ns, _ := strconv.ParseUint(f[0], 10, 64)
+	return time.Duration(ns)
+}
+
+func tvDuration(tv unix.Timeval) time.Duration {
+	return time.Duration(tv.Sec)*time.Second + time.Duration(tv.Usec)*time.Microsecond
+}
+
+// threadUsage fills the job thread's CPU figures from two RUSAGE_THREAD
+// readings.
+func threadUsage(r *report.JobResult, tid int, from, to *unix.Rusage) {
+	r.UsrCPU = tvDuration(to.Utime) - tvDuration(from.Utime)
+	r.SysCPU = tvDuration(to.Stime) - tvDuration(from.Stime)
+	r.Ctx = uint64((to.Nvcsw + to.Nivcsw) - (from.Nvcsw + from.Nivcsw))
+	r.Majf = uint64(to.Majflt - from.Majflt)
+	r.Minf = uint64(to.Minflt - from.Minflt)
+	r.Threads = append(r.Threads, report.ThreadCPU{
+		Kind: "job", TID: tid, Name: threadName(tid), Usr: r.UsrCPU, Sys: r.SysCPU,
+	})
+}
+
+func threadName(tid int) string {
+	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/comm")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}

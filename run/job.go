@@ -1,0 +1,373 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gofio/engines"
+	"gofio/jobfile"
+	"gofio/report"
+	"gofio/sched"
+)
+
+// jobRun is one job of a Run: its plan, its result and its progress.
+type jobRun struct {
+	index   int
+	job     *jobfile.Job
+	targets []*target
+	opener  engines.Opener
+	res     *report.JobResult
+	prog    *report.Progress
+	seed    uint64
+	started bool
+}
+
+// env is what every job goroutine of a Run shares.
+type env struct {
+	opts  *Options
+	stop  *atomic.Bool // set when ctx is cancelled
+	warnM *sync.Mutex  // serialises writes to opts.Warn
+}
+
+func (e *env) warnf(format string, args ...any) {
+	if e.opts.Warn == nil {
+		return
+	}
+	e.warnM.Lock()
+	fmt.Fprintf(e.opts.Warn, format, args...)
+	e.warnM.Unlock()
+}
+
+// lockedWriter serialises the loops' warning lines.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.Write(p)
+}
+
+// jobDepth returns the queue depth the job really runs at: iodepth, not
+// rounded (unlike fio 3.33's io_uring engine).
+func jobDepth(j *jobfile.Job) int {
+	if j.IODepth < 1 {
+		return 1
+	}
+	return j.IODepth
+}
+
+// prepare locks the goroutine to its thread, pins it, maps the buffers and
+// opens the engine. It runs on the job's own goroutine.
+type prepared struct {
+	eng    engines.Engine
+	arena  *arena
+	depth  int
+	syncIO bool
+	tid    int
+	pinned bool
+}
+
+func (jr *jobRun) prepare(e *env) (*prepared, error) {
+	j := jr.job
+	p := &prepared{tid: unix.Gettid()}
+	if len(j.CPUsAllowed) > 0 {
+		var set unix.CPUSet
+		for _, c := range j.CPUsAllowed {
+			set.Set(c)
+		}
+		if err := unix.SchedSetaffinity(0, &set); err != nil {
+			return nil, fmt.Errorf("%s: cpus_allowed=%v: %w", j.Name, j.CPUsAllowed, err)
+		}
+		p.pinned = true
+	}
+	maxBS := j.MaxBS()
+	if maxBS == 0 {
+		return nil, fmt.Errorf("%s: bs=0", j.Name)
+	}
+	depth := jobDepth(j)
+	ar, err := newArena(depth, maxBS)
+	if err != nil {
+		return p, fmt.Errorf("%s: %w", j.Name, err)
+	}
+	p.arena = ar
+	r := newRNG(jr.seed ^ 0xb0f)
+	for _, b := range ar.bufs {
+		fillBuffer(b, j.ZeroBuffers, j.BufferPattern, &r)
+	}
+	fds := make([]int, len(jr.targets))
+	for i, t := range jr.targets {
+		fds[i] = t.fd
+	}
+	setup := engines.Setup{Job: j, Files: fds, Bufs: ar.bufs, Depth: depth}
+	eng, err := jr.opener(setup)
+	if err != nil {
+		return p, fmt.Errorf("%s: ioengine=%s: %w", j.Name, j.IOEngine, err)
+	}
+	if s, ok := eng.(syncEngine); ok && s.SyncIO() {
+		p.syncIO = true
+		if depth > 1 {
+			e.warnf("note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1\n")
+			if err := eng.Close(); err != nil {
+				return p, fmt.Errorf("%s: ioengine=%s: close: %w", j.Name, j.IOEngine, err)
+			}
+			depth = 1
+			setup.Bufs, setup.Depth = ar.bufs[:1], 1
+			if eng, err = jr.opener(setup); err != nil {
+				return p, fmt.Errorf("%s: ioengine=%s: %w", j.Name, j.IOEngine, err)
+			}
+		}
+	}
+	p.eng, p.depth = eng, depth
+	return p, nil
+}
+
+// release closes the engine and unmaps the buffers.
+func (p *prepared) release() error {
+	var errs []error
+	if p.eng != nil {
+		errs = append(errs, p.eng.Close())
+		p.eng = nil
+	}
+	errs = append(errs, p.arena.close())
+	return errors.Join(errs...)
+}
+
+// newLoop builds the event loop of a prepared job.
+func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
+	j := jr.job
+	regions := make([]region, len(jr.targets))
+	for i, t := range jr.targets {
+		regions[i] = t.region
+	}
+	gen, err := newOffsetGen(j, regions, jr.seed)
+	if err != nil {
+		return nil, err
+	}
+	depth := p.depth
+	min := func(a, b int) int {
+		if a < b {
+			return a
+		}
+		return b
+	}
+	l := &loop{
+		job:            j,
+		eng:            p.eng,
+		syncIO:         p.syncIO,
+		now:            e.opts.Now,
+		sleep:          e.opts.Sleep,
+		stop:           e.stop,
+		res:            jr.res,
+		prog:           jr.prog,
+		q:              sched.NewQueue(depth, sched.PolicyFor(j.TWPriority)),
+		batch:          sched.NewBatch(),
+		slots:          make([]slot, depth),
+		bufs:           p.arena.bufs[:depth],
+		files:          jr.targets,
+		gen:            gen,
+		pending:        make([]uint32, depth),
+		depth:          depth,
+		batchSubmit:    j.IODepthBatchSubmit,
+		completeMin:    j.IODepthBatchCompleteMin,
+		low:            j.IODepthLow,
+		numberIOs:      j.NumberIOs,
+		ramping:        j.RampTime > 0,
+		refill:         j.RefillBuffers,
+		zero:           j.ZeroBuffers,
+		pattern:        j.BufferPattern,
+		fillRNG:        newRNG(jr.seed ^ 0xf111),
+		noSlat:         j.DisableSlat || j.GtodReduce || j.SQThreadPoll,
+		noClat:         j.DisableClat || j.GtodReduce,
+		noLat:          j.DisableLat || j.GtodReduce,
+		fsyncEvery:     j.Fsync,
+		fdatasyncEvery: j.Fdatasync,
+		hasRead:        j.RW.HasRead(),
+		hasWrite:       j.RW.HasWrite(),
+		harvestBetween: true,
+		progressEvery:  int64(10 * time.Millisecond),
+	}
+	if e.opts.Warn != nil {
+		l.warn = lockedWriter{mu: e.warnM, w: e.opts.Warn}
+	}
+	if l.batchSubmit <= 0 || l.batchSubmit > depth {
+		l.batchSubmit = depth
+	}
+	if l.low <= 0 || l.low > depth {
+		l.low = depth
+	}
+	max := j.IODepthBatchCompleteMax
+	if max <= 0 || max > depth {
+		max = depth
+	}
+	if l.completeMin > max {
+		max = min(l.completeMin, depth)
+	}
+	l.cqes = make([]engines.Completion, max)
+	switch strings.ToLower(j.ContinueOnError) {
+	case "read":
+		l.coeRead = true
+	case "write":
+		l.coeWrite = true
+	case "io", "all", "1":
+		l.coeRead, l.coeWrite = true, true
+	}
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		if r := j.RateIOPS[d]; r > 0 {
+			l.rateGap[d] = int64(time.Second) / int64(r)
+		}
+	}
+	if !j.TimeBased {
+		var size uint64
+		for _, t := range jr.targets {
+			size += t.region.size
+		}
+		if j.IOSize > 0 {
+			size = j.IOSize
+		}
+		loops := uint64(j.Loops)
+		if loops == 0 {
+			loops = 1
+		}
+		l.budget = size * loops
+	}
+	kb := uint64(j.KBBase)
+	if kb == 0 {
+		kb = 1024
+	}
+	l.bw = sampler{avg: int64(j.BWAvgTime) * int64(time.Millisecond), isBW: true, kbBase: kb}
+	l.iops = sampler{avg: int64(j.IOPSAvgTime) * int64(time.Millisecond)}
+	if d := j.Runtime + j.RampTime; d > 0 && j.BWAvgTime > 0 {
+		n := int(d/(time.Duration(j.BWAvgTime)*time.Millisecond)) + 2
+		for dd := jobfile.DirRead; dd < jobfile.NumDirs; dd++ {
+			if gen.uses(dd) {
+				jr.res.Dirs[dd].BWSamples = make([]report.LogSample, 0, n)
+			}
+		}
+	}
+	if d := j.Runtime + j.RampTime; d > 0 && j.IOPSAvgTime > 0 {
+		n := int(d/(time.Duration(j.IOPSAvgTime)*time.Millisecond)) + 2
+		for dd := jobfile.DirRead; dd < jobfile.NumDirs; dd++ {
+			if gen.uses(dd) {
+				jr.res.Dirs[dd].IOPSSamples = make([]report.LogSample, 0, n)
+			}
+		}
+	}
+	return l, nil
+}
+
+// sleepStop sleeps d in slices, returning early when the run is stopped.
+func sleepStop(e *env, d time.Duration) {
+	for d > 0 && !e.stop.Load() {
+		s := d
+		if s > 50*time.Millisecond {
+			s = 50 * time.Millisecond
+		}
+		e.opts.Sleep(s)
+		d -= s
+	}
+}
+
+// execute runs a prepared job to its end and fills its result.
+func (jr *jobRun) execute(e *env, p *prepared) {
+	j := jr.job
+	res := jr.res
+	if j.StartDelay > 0 {
+		sleepStop(e, j.StartDelay)
+	}
+	res.Start = time.Now()
+	jr.started = true
+	l, err := jr.newLoop(e, p)
+	if err != nil {
+		res.Error = int(unix.EINVAL)
+		res.ErrorText = "func=setup, error=" + err.Error()
+		return
+	}
+	l.run()
+	if j.EndFsync && !l.fatal {
+		for _, t := range jr.targets {
+			if !j.RW.HasWrite() || t.fd < 0 {
+				break
+			}
+			if err := unix.Fsync(t.fd); err != nil {
+				l.setError(errnoOf(err, unix.EIO), "end_fsync", err)
+			}
+		}
+	}
+	var ru unix.Rusage
+	getrusageThread(&ru)
+	threadUsage(res, p.tid, &l.rusageStart, &ru)
+	res.Threads = append(res.Threads, ioThreads(p.tid)...)
+	if sr, ok := p.eng.(engines.StatsReporter); ok {
+		st := sr.Stats()
+		res.DroppedCQEs = st.DroppedCQEs
+		res.EngineNotes = append(res.EngineNotes, st.Warnings...)
+		if len(st.SetupFlags) > 0 {
+			res.EngineNotes = append(res.EngineNotes, "setup flags: "+strings.Join(st.SetupFlags, "|"))
+		}
+		for _, w := range st.Warnings {
+			e.warnf("%s: %s\n", j.Name, w)
+		}
+	}
+	l.publish()
+	res.Elapsed = time.Duration(l.ended - l.started)
+	run := runtimeMsec(l.ended - l.statsStart)
+	res.JobRuntime = run
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		if l.gen.uses(d) {
+			res.Dirs[d].Runtime = run
+		}
+	}
+	if jr.prog != nil {
+		switch {
+		case res.Error != 0:
+			jr.prog.State.Store('X')
+		case e.stop.Load():
+			jr.prog.State.Store('K')
+		default:
+			jr.prog.State.Store('E')
+		}
+	}
+}
+
+// runtimeMsec rounds a run time up to whole milliseconds, as fio's
+// update_runtime does (a 1 s run shows 1001msec).
+func runtimeMsec(ns int64) time.Duration {
+	us := (ns + 999) / 1000
+	ms := (us + 999) / 1000
+	return time.Duration(ms) * time.Millisecond
+}
+
+// goroutine is the body of a job's goroutine: one OS thread, locked before
+// the engine opens, for the life of the engine.
+func (jr *jobRun) goroutine(e *env, ready chan<- error, start <-chan struct{}, abort *atomic.Bool, wg *sync.WaitGroup) {
+	defer wg.Done()
+	runtime.LockOSThread()
+	p, err := jr.prepare(e)
+	pinned := p != nil && p.pinned
+	// A thread whose affinity changed is not handed back to the Go
+	// scheduler: the goroutine exits locked and the runtime ends it.
+	if !pinned {
+		defer runtime.UnlockOSThread()
+	}
+	ready <- err
+	<-start
+	if err == nil && !abort.Load() {
+		jr.execute(e, p)
+	}
+	if p != nil {
+		if cerr := p.release(); cerr != nil {
+			e.warnf("%s: close: %v\n", jr.job.Name, cerr)
+		}
+	}
+}

@@ -1,0 +1,610 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gofio/engines"
+	"gofio/jobfile"
+	"gofio/report"
+	"gofio/sched"
+)
+
+// slot is the state of one I/O slot: what it is doing and its time stamps.
+// A slot index is what travels to the engine as user data.
+type slot struct {
+	op      engines.Op
+	dir     jobfile.Dir
+	file    int32
+	off     uint64 // offset of the current (possibly remainder) request
+	length  uint32 // full length of the I/O
+	done    uint32 // bytes already transferred (short I/O requeue)
+	start   int64  // prepared (fio start_time)
+	issue   int64  // submitted (fio issue_time)
+	res     int32  // result of the harvested CQE
+	ramp    bool   // issued during ramp_time: not accounted
+	requeue bool   // the next heavy item resubmits the remainder
+}
+
+// loop is the event loop of one job: it owns the engine, the slots and the
+// task-work queue, on one goroutine locked to its OS thread.
+type loop struct {
+	job    *jobfile.Job
+	eng    engines.Engine
+	syncIO bool
+	now    func() int64
+	sleep  func(time.Duration)
+	stop   *atomic.Bool
+	warn   io.Writer
+	res    *report.JobResult
+	prog   *report.Progress
+
+	q       *sched.Queue
+	batch   sched.Batch
+	slots   []slot
+	bufs    [][]byte
+	files   []*target
+	gen     *offsetGen
+	req     engines.Request
+	cqes    []engines.Completion
+	pending []uint32 // queued in the engine, not yet submitted, in order
+	pHead   int
+	pN      int
+
+	depth       int
+	inflight    int // submitted and not yet harvested
+	batchSubmit int
+	completeMin int
+	low         int
+
+	// Stop rules.
+	stopIssue bool
+	fatal     bool
+	deadline  int64 // 0 = none
+	budget    uint64
+	issued    uint64 // bytes issued since stats start
+	issuedIOs uint64
+	numberIOs uint64
+	ramping   bool
+	rampEnd   int64
+
+	// Options.
+	refill                     bool
+	zero                       bool
+	pattern                    []byte
+	fillRNG                    rng
+	coeRead, coeWrite          bool
+	noSlat, noClat, noLat      bool
+	fsyncEvery, fdatasyncEvery int
+	writesSinceSync            int
+	rateGap                    [jobfile.NumDirs]int64
+	nextIssue                  [jobfile.NumDirs]int64
+	hasRead, hasWrite          bool
+	bytesDone, iosDone         [jobfile.NumDirs]uint64
+	bw, iops                   sampler
+	statsStart, started, ended int64
+	rusageStart                unix.Rusage
+	harvestBetween             bool
+	lastProgress               int64
+	progressEvery              int64
+}
+
+// pushPending remembers a queued, not yet submitted slot.
+func (l *loop) pushPending(s uint32) {
+	l.pending[(l.pHead+l.pN)%len(l.pending)] = s
+	l.pN++
+}
+
+func (l *loop) popPending() uint32 {
+	s := l.pending[l.pHead]
+	l.pHead++
+	if l.pHead == len(l.pending) {
+		l.pHead = 0
+	}
+	l.pN--
+	return s
+}
+
+// run is the task-work loop: take the next item from the queue (completion
+// items first under the priority policy), run it, and harvest new CQEs
+// between heavy items as an interrupt would; when nothing is runnable,
+// submit what is queued and wait for completions.
+func (l *loop) run() {
+	now := l.now()
+	l.started = now
+	l.statsStart = now
+	if l.ramping {
+		l.rampEnd = now + int64(l.job.RampTime)
+	}
+	if l.job.Runtime > 0 {
+		l.deadline = now + int64(l.job.RampTime) + int64(l.job.Runtime)
+	}
+	for d := range l.nextIssue {
+		l.nextIssue[d] = now
+	}
+	getrusageThread(&l.rusageStart)
+	l.bw.reset(now, &l.bytesDone)
+	l.iops.reset(now, &l.iosDone)
+	l.setState()
+	for i := 0; i < l.depth; i++ {
+		l.q.AddHeavy(uint32(i), now)
+	}
+	for !l.fatal {
+		now = l.now()
+		it, ok := l.q.Next(now)
+		if !ok {
+			if l.pN == 0 && l.inflight == 0 {
+				break
+			}
+			l.wait()
+			continue
+		}
+		if it.Kind == sched.Completion {
+			l.complete(it, now)
+			continue
+		}
+		l.issue(it.Slot, now)
+		if l.harvestBetween && l.inflight > 0 {
+			l.reap(0)
+		}
+	}
+	l.ended = l.now()
+}
+
+// setState publishes fio's run-state character to the progress view.
+func (l *loop) setState() {
+	if l.prog == nil {
+		return
+	}
+	var c int32
+	switch {
+	case l.ramping:
+		c = '/'
+	case l.hasRead && l.hasWrite:
+		c = 'M'
+	case l.hasWrite:
+		c = 'W'
+	default:
+		c = 'R'
+	}
+	if l.job.RW.IsRandom() && c != '/' {
+		c += 'a' - 'A'
+	}
+	l.prog.State.Store(c)
+}
+
+// publish copies the counters into the progress view.
+func (l *loop) publish() {
+	if l.prog == nil {
+		return
+	}
+	for d := 0; d < 3; d++ {
+		l.prog.Bytes[d].Store(l.bytesDone[d])
+		l.prog.IOs[d].Store(l.iosDone[d])
+	}
+}
+
+// canIssue applies the stop rules before a new I/O.
+func (l *loop) canIssue(now int64) bool {
+	if l.stopIssue {
+		return false
+	}
+	if l.stop.Load() {
+		l.stopIssue = true
+		return false
+	}
+	if l.ramping && now >= l.rampEnd {
+		l.endRamp(now)
+	}
+	if l.deadline != 0 && now >= l.deadline {
+		l.stopIssue = true
+		return false
+	}
+	if !l.ramping {
+		if l.budget != 0 && l.issued >= l.budget {
+			l.stopIssue = true
+			return false
+		}
+		if l.numberIOs != 0 && l.issuedIOs >= l.numberIOs {
+			l.stopIssue = true
+			return false
+		}
+	}
+	return true
+}
+
+// issue is the heavy item: choose direction, offset and length, fill the
+// buffer, prepare the request and submit per iodepth_batch_submit.
+func (l *loop) issue(si uint32, now int64) {
+	s := &l.slots[si]
+	if s.requeue {
+		s.requeue = false
+		rest := s.length - s.done
+		l.req = engines.Request{Op: s.op, File: int(s.file), Offset: s.off, Buf: l.bufs[si][s.done : s.done+rest], BufOff: s.done}
+		l.queue(si)
+		return
+	}
+	if !l.canIssue(now) {
+		return
+	}
+	op := engines.OpRead
+	var d jobfile.Dir
+	var n uint64
+	if (l.fsyncEvery > 0 && l.writesSinceSync >= l.fsyncEvery) || (l.fdatasyncEvery > 0 && l.writesSinceSync >= l.fdatasyncEvery) {
+		op = engines.OpFsync
+		if l.fsyncEvery == 0 {
+			op = engines.OpFdatasync
+		}
+		l.writesSinceSync = 0
+		d = jobfile.DirWrite
+	} else {
+		d = l.gen.dir()
+		n = l.gen.blockSize(d)
+		if !l.ramping && l.budget != 0 && l.issued+n > l.budget {
+			if l.issued+l.gen.bsMinFor(d) > l.budget {
+				l.stopIssue = true
+				return
+			}
+			m := l.gen.bsMinFor(d)
+			n = (l.budget - l.issued) / m * m
+		}
+		if gap := l.rateGap[d]; gap > 0 {
+			if wait := l.nextIssue[d] - now; wait > 0 {
+				l.rateWait(si, wait)
+				return
+			}
+			if l.nextIssue[d] < now-int64(time.Second) {
+				l.nextIssue[d] = now
+			}
+			l.nextIssue[d] += gap
+		}
+		if d == jobfile.DirWrite {
+			op = engines.OpWrite
+			l.writesSinceSync++
+		}
+	}
+	var file int
+	var off uint64
+	if op == engines.OpFsync || op == engines.OpFdatasync {
+		file = l.gen.cur
+	} else {
+		file, off = l.gen.next(d, n)
+	}
+	buf := l.bufs[si][:n]
+	if op == engines.OpWrite && l.refill {
+		fillBuffer(buf, l.zero, l.pattern, &l.fillRNG)
+	}
+	*s = slot{op: op, dir: d, file: int32(file), off: off, length: uint32(n), start: now, ramp: l.ramping}
+	l.req = engines.Request{Op: op, File: file, Offset: off, Buf: buf}
+	if !l.ramping && (op == engines.OpRead || op == engines.OpWrite) {
+		l.issued += n
+		l.issuedIOs++
+		l.res.Dirs[d].TotalIOs++
+	}
+	l.queue(si)
+}
+
+// rateWait puts the slot back and sleeps towards the rate_iops time,
+// harvesting what completed meanwhile.
+func (l *loop) rateWait(si uint32, wait int64) {
+	l.q.AddHeavy(si, l.now())
+	if l.pN > 0 {
+		l.submit()
+	}
+	if l.inflight > 0 {
+		l.reap(0)
+		if k, ok := l.q.Peek(); ok && k == sched.Completion {
+			return
+		}
+	}
+	if wait > int64(10*time.Millisecond) {
+		wait = int64(10 * time.Millisecond)
+	}
+	l.sleep(time.Duration(wait))
+}
+
+// queue hands the prepared request in l.req to the engine.
+func (l *loop) queue(si uint32) {
+	if err := l.eng.Queue(si, &l.req); err != nil {
+		l.fail(errnoOf(err, unix.EIO), "io_u queue", err)
+		return
+	}
+	l.pushPending(si)
+	if l.pN >= l.batchSubmit {
+		l.submit()
+	}
+}
+
+// submit hands every queued request to the engine and stamps them: one
+// issue time per submit batch, as fio's commit does.
+func (l *loop) submit() {
+	if l.syncIO {
+		t := l.now()
+		for i := 0; i < l.pN; i++ {
+			l.slots[l.pending[(l.pHead+i)%len(l.pending)]].issue = t
+		}
+	}
+	n, err := l.eng.Submit()
+	if err != nil {
+		l.fail(errnoOf(err, unix.EIO), "io_uring_enter submit", err)
+		return
+	}
+	if n == 0 {
+		l.res.SubmitCalls++
+		l.res.Submit[0]++
+		if l.inflight == 0 {
+			l.fail(int(unix.EBUSY), "submit", errors.New("engine accepted no request with none in flight"))
+			return
+		}
+		l.reap(1)
+		return
+	}
+	t := l.now()
+	l.inflight += n
+	acct := !l.ramping
+	for i := 0; i < n; i++ {
+		si := l.popPending()
+		s := &l.slots[si]
+		if l.syncIO {
+			continue
+		}
+		s.issue = t
+		if acct && !s.ramp && !l.noSlat && s.done == 0 && s.op <= engines.OpWrite {
+			v := uint64(t - s.start)
+			ds := &l.res.Dirs[s.dir]
+			ds.Slat.Add(v)
+			ds.SlatHist.Add(v)
+		}
+	}
+	if acct {
+		l.res.SubmitCalls++
+		l.res.Submit[batchBucket(n)]++
+		l.res.IODepth[depthBucket(l.inflight)] += uint64(n)
+	}
+}
+
+// wait submits what is queued and blocks for completions: min(
+// iodepth_batch_complete_min, in flight) of them (at least 1), and, when the
+// queue was full, keeps reaping until no more than iodepth_low remain, as
+// fio's wait_for_completions does.
+func (l *loop) wait() {
+	if l.pN > 0 {
+		l.submit()
+		if l.fatal {
+			return
+		}
+	}
+	if l.inflight == 0 {
+		return
+	}
+	full := l.inflight == l.depth
+	for {
+		min := l.completeMin
+		if min > l.inflight {
+			min = l.inflight
+		}
+		if min < 1 {
+			min = 1
+		}
+		l.reap(min)
+		if l.fatal || !full || l.inflight <= l.low {
+			return
+		}
+	}
+}
+
+// reap harvests CQEs from the engine (the "irq"): one time stamp per reap
+// batch, and one completion item per CQE, spliced onto the task-work queue.
+// min 0 never blocks.
+func (l *loop) reap(min int) {
+	max := len(l.cqes)
+	if max > l.inflight {
+		max = l.inflight
+	}
+	if min > max {
+		min = max
+	}
+	n, err := l.eng.Reap(l.cqes[:max], min)
+	if err != nil {
+		l.fail(errnoOf(err, unix.EIO), "io_uring_enter getevents", err)
+		return
+	}
+	if n == 0 && min == 0 {
+		return
+	}
+	t := l.now()
+	for i := 0; i < n; i++ {
+		c := l.cqes[i]
+		l.slots[c.Slot].res = c.Res
+		l.q.Add(&l.batch, c.Slot, t)
+	}
+	l.q.AddBatch(&l.batch)
+	l.inflight -= n
+	if !l.ramping {
+		l.res.CompleteCalls++
+		l.res.Complete[batchBucket(n)]++
+	}
+	l.bw.add(l.res, t, l.statsStart, &l.bytesDone)
+	l.iops.add(l.res, t, l.statsStart, &l.iosDone)
+	if t-l.lastProgress >= l.progressEvery {
+		l.lastProgress = t
+		l.publish()
+	}
+}
+
+// complete is the completion item: stamp, account latency and bytes,
+// requeue the remainder of a short I/O or record an error, and free the
+// slot by queueing its next heavy item.
+func (l *loop) complete(it sched.Item, now int64) {
+	si := it.Slot
+	s := &l.slots[si]
+	acct := !s.ramp && !l.ramping
+	if acct {
+		w := uint64(it.Wait)
+		l.res.TWWait.Add(w)
+		l.res.TWWaitHist.Add(w)
+	}
+	res := s.res
+	switch {
+	case res < 0:
+		l.ioError(s, int(-res))
+	case s.op == engines.OpFsync || s.op == engines.OpFdatasync:
+		if acct {
+			v := uint64(now - s.start)
+			l.res.SyncIOs++
+			l.res.SyncLat.Add(v)
+			l.res.SyncHist.Add(v)
+		}
+	default:
+		got := uint32(res)
+		rest := s.length - s.done
+		if got > rest {
+			got = rest
+		}
+		ds := &l.res.Dirs[s.dir]
+		if acct {
+			ds.IOBytes += uint64(got)
+			l.bytesDone[s.dir] += uint64(got)
+		}
+		if got < rest && got > 0 {
+			s.done += got
+			s.off += uint64(got)
+			if acct {
+				ds.ShortIOs++
+			}
+			if s.off < l.files[s.file].region.end {
+				s.requeue = true
+				l.q.AddHeavy(si, now)
+				return
+			}
+		}
+		if acct {
+			l.iosDone[s.dir]++
+			clat := uint64(now - s.issue)
+			lat := uint64(now - s.start)
+			if !l.noClat {
+				ds.Clat.Add(clat)
+				ds.ClatHist.Add(clat)
+			}
+			if !l.noLat {
+				ds.Lat.Add(lat)
+				ds.LatHist.Add(lat)
+			}
+			markLatency(l.res, clat)
+		}
+	}
+	if !l.fatal {
+		l.q.AddHeavy(si, now)
+	}
+}
+
+// ioError handles a failed I/O: errors continue_on_error allows (EIO and
+// EILSEQ, fio's default ignore_error) are counted; any other ends the job.
+func (l *loop) ioError(s *slot, errno int) {
+	e := unix.Errno(errno)
+	allowed := (s.dir == jobfile.DirRead && l.coeRead) || (s.dir == jobfile.DirWrite && l.coeWrite)
+	if allowed && (e == unix.EIO || e == unix.EILSEQ) {
+		l.res.TotalErr++
+		if l.res.FirstErr == 0 {
+			l.res.FirstErr = errno
+		}
+		return
+	}
+	if l.warn != nil && l.res.Error == 0 {
+		name := ""
+		if int(s.file) < len(l.files) {
+			name = l.files[s.file].path
+		}
+		fmt.Fprintf(l.warn, "gofio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
+			name, e.Error(), s.dir, s.off, s.length-s.done)
+	}
+	l.setError(errno, "io_u error", e)
+	l.stopIssue = true
+}
+
+func (l *loop) setError(errno int, fn string, err error) {
+	if l.res.Error != 0 {
+		return
+	}
+	l.res.Error = errno
+	l.res.ErrorText = fmt.Sprintf("func=%s, error=%s", fn, errText(errno, err))
+	if l.prog != nil {
+		l.prog.State.Store('X')
+	}
+}
+
+// fail ends the job on an engine-level error; in-flight I/O is abandoned
+// to the engine's Close.
+func (l *loop) fail(errno int, fn string, err error) {
+	if l.warn != nil && l.res.Error == 0 {
+		fmt.Fprintf(l.warn, "gofio: %s: %s: %v\n", l.job.Name, fn, err)
+	}
+	l.setError(errno, fn, err)
+	l.fatal = true
+	l.stopIssue = true
+}
+
+func errText(errno int, err error) string {
+	var e unix.Errno
+	if errors.As(err, &e) {
+		return e.Error()
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return unix.Errno(errno).Error()
+}
+
+func errnoOf(err error, def unix.Errno) int {
+	var e unix.Errno
+	if errors.As(err, &e) {
+		return int(e)
+	}
+	return int(def)
+}
+
+// endRamp resets every statistic when ramp_time ends, as fio's
+// reset_all_stats does; I/O still in flight from the ramp is not counted.
+func (l *loop) endRamp(now int64) {
+	l.ramping = false
+	r := l.res
+	r.Dirs = [jobfile.NumDirs]report.DirStats{}
+	r.IODepth, r.Submit, r.Complete = [7]uint64{}, [7]uint64{}, [7]uint64{}
+	r.SubmitCalls, r.CompleteCalls = 0, 0
+	r.LatNs, r.LatUs, r.LatMs = [10]uint64{}, [10]uint64{}, [12]uint64{}
+	r.TWWait, r.TWWaitHist = report.Stat{}, report.Hist{}
+	r.SyncIOs, r.SyncLat, r.SyncHist = 0, report.Stat{}, report.Hist{}
+	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
+	l.issued, l.issuedIOs = 0, 0
+	l.statsStart = now
+	l.bw.reset(now, &l.bytesDone)
+	l.iops.reset(now, &l.iosDone)
+	getrusageThread(&l.rusageStart)
+	l.setState()
+}
+
+// bsMinFor is the smallest length blockSize can return for d.
+func (g *offsetGen) bsMinFor(d jobfile.Dir) uint64 {
+	if len(g.split[d]) > 0 {
+		m := uint64(0)
+		for _, e := range g.split[d] {
+			if e.Pct > 0 && (m == 0 || e.BS < m) {
+				m = e.BS
+			}
+		}
+		return m
+	}
+	if g.bsMin[d] > 0 && g.bsMax[d] > g.bsMin[d] {
+		return g.bsMin[d]
+	}
+	return g.bs[d]
+}
+
+func getrusageThread(r *unix.Rusage) {
+	_ = unix.Getrusage(unix.RUSAGE_THREAD, r)
+}

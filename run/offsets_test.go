@@ -1,0 +1,221 @@
+package run
+
+import (
+	"testing"
+
+	"gofio/jobfile"
+)
+
+func TestPermIsBijection(t *testing.T) {
+	tests := []struct {
+		n    uint64
+		seed uint64
+	}{
+		{1, 7},       // a single block
+		{2, 7},       // smallest domain
+		{3, 1},       // odd, below the 4-value minimum domain
+		{1000, 0x89}, // not a power of two
+		{4096, 0x89}, // exact power of two
+		{4097, 5},    // just above one: the widest cycle walk
+		{65521, 99},  // prime
+	}
+	for _, tt := range tests {
+		p := newPerm(tt.n, tt.seed)
+		seen := make([]bool, tt.n)
+		for i := uint64(0); i < tt.n; i++ {
+			v := p.at(i)
+			if v >= tt.n || seen[v] {
+				t.Fatalf("n=%d: at(%d)=%d repeated or out of range", tt.n, i, v)
+			}
+			seen[v] = true
+		}
+	}
+}
+
+// offsets returns the offsets a randread job visits in loops passes.
+func offsets(t *testing.T, j *jobfile.Job, seed uint64, n int) []uint64 {
+	t.Helper()
+	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		_, out[i] = g.next(jobfile.DirRead, 4096)
+	}
+	return out
+}
+
+func TestRandomMapCoversOncePerLoop(t *testing.T) {
+	j := testJob(t.TempDir(), "map", jobfile.RWRandRead, "null")
+	j.Size = 1000 * 4096
+	a := offsets(t, j, jobSeed(j, 0, 0), 3000)
+	for loop := 0; loop < 3; loop++ {
+		seen := map[uint64]bool{}
+		for _, off := range a[loop*1000 : (loop+1)*1000] {
+			if off%4096 != 0 || off >= j.Size || seen[off] {
+				t.Fatalf("loop %d: offset %d repeated, misaligned or out of range", loop, off)
+			}
+			seen[off] = true
+		}
+	}
+	if equal(a[:1000], a[1000:2000]) {
+		t.Error("second loop repeats the first one's order")
+	}
+	// Same seed, same sequence; another randseed, another one.
+	if !equal(a, offsets(t, j, jobSeed(j, 0, 0), 3000)) {
+		t.Error("same seed gave a different sequence")
+	}
+	j2 := *j
+	j2.RandSeed = 1234
+	if equal(a, offsets(t, &j2, jobSeed(&j2, 0, 0), 3000)) {
+		t.Error("randseed=1234 gave the default sequence")
+	}
+	// Clones get their own streams.
+	if equal(a, offsets(t, j, jobSeed(j, 1, 0), 3000)) {
+		t.Error("second job repeats the first job's offsets")
+	}
+}
+
+func TestNoRandomMapAndDistributions(t *testing.T) {
+	tests := []struct {
+		name string
+		dist jobfile.Distribution
+		norm bool
+		// hot is the least share of I/Os the 10% most used blocks get.
+		hot float64
+	}{
+		// norandommap: uniform draws, blocks repeat within a pass.
+		{"norandommap", jobfile.Distribution{Kind: "random"}, true, 0.1},
+		// zipf:1.2 concentrates I/O on few blocks.
+		{"zipf", jobfile.Distribution{Kind: "zipf", Param: 1.2}, false, 0.6},
+		// pareto:0.9 as well.
+		{"pareto", jobfile.Distribution{Kind: "pareto", Param: 0.9}, false, 0.5},
+		// normal:10 keeps most I/O within a few sigma of the middle.
+		{"normal", jobfile.Distribution{Kind: "normal", Param: 5}, false, 0.3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := testJob(t.TempDir(), "d", jobfile.RWRandRead, "null")
+			j.Size = 1000 * 4096
+			j.NoRandomMap = tt.norm
+			j.RandomDistribution = tt.dist
+			offs := offsets(t, j, 42, 20000)
+			count := map[uint64]int{}
+			for _, o := range offs {
+				if o >= j.Size || o%4096 != 0 {
+					t.Fatalf("offset %d out of range or misaligned", o)
+				}
+				count[o]++
+			}
+			// Share of the 100 most used blocks.
+			var top []int
+			for _, c := range count {
+				top = append(top, c)
+			}
+			sortDesc(top)
+			sum := 0
+			for i := 0; i < 100 && i < len(top); i++ {
+				sum += top[i]
+			}
+			share := float64(sum) / float64(len(offs))
+			if share < tt.hot {
+				t.Errorf("top 10%% of blocks got %.2f of I/O, want at least %.2f", share, tt.hot)
+			}
+			if tt.name == "norandommap" && len(count) == 1000 && equal(offs[:1000], offs[1000:2000]) {
+				t.Error("norandommap repeated a permutation")
+			}
+		})
+	}
+}
+
+func TestBlockSizes(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(j *jobfile.Job)
+		ok   func(n uint64) bool
+		all  []uint64 // sizes that must all appear
+	}{
+		// bsrange draws multiples of the minimum inside the range.
+		{"bsrange", func(j *jobfile.Job) {
+			j.BSRangeMin[0], j.BSRangeMax[0] = 4096, 16384
+		}, func(n uint64) bool { return n >= 4096 && n <= 16384 && n%4096 == 0 }, []uint64{4096, 8192, 12288, 16384}},
+		// bssplit picks by weight.
+		{"bssplit", func(j *jobfile.Job) {
+			j.BSSplit[0] = []jobfile.BSSplitEntry{{BS: 4096, Pct: 50}, {BS: 65536, Pct: 50}}
+		}, func(n uint64) bool { return n == 4096 || n == 65536 }, []uint64{4096, 65536}},
+		// bs_unaligned keeps odd sizes.
+		{"unaligned", func(j *jobfile.Job) {
+			j.BSRangeMin[0], j.BSRangeMax[0], j.BSUnaligned = 512, 1024, true
+		}, func(n uint64) bool { return n >= 512 && n <= 1024 }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := testJob(t.TempDir(), "bs", jobfile.RWRead, "null")
+			tt.set(j)
+			g, err := newOffsetGen(j, []region{{size: 1 << 20, end: 1 << 20}}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[uint64]bool{}
+			for i := 0; i < 2000; i++ {
+				n := g.blockSize(jobfile.DirRead)
+				if !tt.ok(n) {
+					t.Fatalf("block size %d not allowed", n)
+				}
+				seen[n] = true
+			}
+			for _, n := range tt.all {
+				if !seen[n] {
+					t.Errorf("size %d never drawn", n)
+				}
+			}
+		})
+	}
+}
+
+func TestSeqSuffix(t *testing.T) {
+	// rw=write:4k leaves a 4k hole after every block.
+	j := testJob(t.TempDir(), "hole", jobfile.RWWrite, "null")
+	j.RWSeqAdd = 4096
+	j.Size = 64 << 10
+	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := uint64(0); i < 8; i++ {
+		if _, off := g.next(jobfile.DirWrite, 4096); off != i*8192 {
+			t.Fatalf("write %d at %d, want %d", i, off, i*8192)
+		}
+	}
+	// rw=randread:4 picks a new random offset every 4 I/Os.
+	j = testJob(t.TempDir(), "seqnr", jobfile.RWRandRead, "null")
+	j.RWSeqNr = 4
+	j.Size = 1 << 20
+	offs := offsets(t, j, 3, 16)
+	for i := 0; i < 16; i++ {
+		if i%4 != 0 && offs[i] != offs[i-1]+4096 {
+			t.Fatalf("I/O %d at %d does not follow %d", i, offs[i], offs[i-1])
+		}
+	}
+}
+
+func equal(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sortDesc(a []int) {
+	for i := 1; i < len(a); i++ {
+		for k := i; k > 0 && a[k] > a[k-1]; k-- {
+			a[k], a[k-1] = a[k-1], a[k]
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package run
+
+import (
+	"io"
+	"time"
+
+	"gofio/engines"
+	"gofio/engines/iouring"
+	"gofio/engines/null"
+	"gofio/engines/psync"
+	"gofio/report"
+)
+
+// Options are the knobs of one Run that do not come from the job files.
+type Options struct {
+	// Engines maps an ioengine= name to its opener. Nil means
+	// DefaultEngines(). Tests inject their own.
+	Engines map[string]engines.Opener
+	// Warn receives fio-style warning lines ("note: ...", I/O error
+	// lines, engine fallbacks). Nil discards them.
+	Warn io.Writer
+	// Info receives the informational lines fio prints on stdout while
+	// running, such as "job: Laying out IO file (1 file / 16MiB)". Nil
+	// discards them.
+	Info io.Writer
+	// OnProgress, if set, is called once before any job starts with one
+	// Progress per job, in job order; the run core updates them with
+	// atomics while the jobs run (at most once per reap batch).
+	OnProgress func([]*report.Progress)
+	// Version is copied into Result.Version.
+	Version string
+	// Now returns the monotonic time in nanoseconds since an arbitrary
+	// origin. Nil means the runtime's monotonic clock (vDSO
+	// CLOCK_MONOTONIC). It is read once per task-work item and once per
+	// submit and reap batch.
+	Now func() int64
+	// Sleep waits for d; nil means time.Sleep. Used by startdelay and
+	// rate_iops.
+	Sleep func(d time.Duration)
+}
+
+// CheckMountedWrite is called for every block device a writing job
+// targets, unless the job sets allow_mounted_write=1; a non-nil error
+// refuses the job before anything is written. The default accepts every
+// device: the lead wires internal/blockdev's mountinfo check here.
+var CheckMountedWrite = func(path string) error { return nil }
+
+// DefaultEngines returns the engines built into gofio, by ioengine= name:
+// "io_uring", "null" and "psync".
+func DefaultEngines() map[string]engines.Opener {
+	return map[string]engines.Opener{
+		"io_uring": iouring.Open,
+		"null":     null.Open,
+		"psync":    psync.Open,
+	}
+}
+
+// syncEngine is implemented by engines whose requests finish inside
+// Submit (psync). The run core caps their depth at 1, stamps the issue
+// time before Submit and records no slat, as fio does for FIO_SYNCIO
+// engines.
+type syncEngine interface {
+	SyncIO() bool
+}
+
+var monoBase = time.Now()
+
+func monotonic() int64 { return int64(time.Since(monoBase)) }

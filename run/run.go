@@ -1,0 +1,313 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gofio/jobfile"
+	"gofio/report"
+)
+
+// Run runs jobs and returns their results, in job order.
+//
+// Jobs run in groups separated by stonewall (or a new job file): every job
+// of a group runs at once, each on its own goroutine, OS thread and engine,
+// and starts after a barrier that all of the group's engines have opened
+// at. A group starts when the previous one has finished.
+//
+// Bad input (unknown engine, missing file without size=, O_DIRECT
+// misalignment, a mounted device for a writing job, trim or verify jobs)
+// is refused with an error before anything is written. An engine that
+// fails to open aborts the run with an error as well, together with the
+// partial Result of the groups that already ran. An I/O error ends only its
+// own job (JobResult.Error), as in fio.
+//
+// Cancelling ctx stops every job: no new I/O is issued after the next
+// task-work item, in-flight I/O is drained and the partial Result comes
+// back with Signal set to "interrupt" and a nil error.
+func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result, error) {
+	if opts.Engines == nil {
+		opts.Engines = DefaultEngines()
+	}
+	if opts.Now == nil {
+		opts.Now = monotonic
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = time.Sleep
+	}
+	res := &report.Result{Version: opts.Version, Start: time.Now()}
+	runs, err := plan(jobs, &opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.OnProgress != nil {
+		ps := make([]*report.Progress, len(runs))
+		for i, jr := range runs {
+			ps[i] = jr.prog
+		}
+		opts.OnProgress(ps)
+	}
+
+	var stop atomic.Bool
+	e := &env{opts: &opts, stop: &stop, warnM: &sync.Mutex{}}
+	done := make(chan struct{})
+	watcher := make(chan struct{})
+	go func() {
+		defer close(watcher)
+		select {
+		case <-ctx.Done():
+			stop.Store(true)
+		case <-done:
+		}
+	}()
+	defer func() {
+		close(done)
+		<-watcher
+	}()
+
+	var runErr error
+	for _, g := range groups(runs) {
+		if stop.Load() {
+			break
+		}
+		if err := runGroup(e, g); err != nil {
+			runErr = err
+			break
+		}
+	}
+	for _, jr := range runs {
+		if jr.started {
+			res.Jobs = append(res.Jobs, jr.res)
+		}
+	}
+	if stop.Load() {
+		res.Signal = "interrupt"
+	}
+	return res, runErr
+}
+
+// plan checks every job and resolves its targets without writing anything.
+func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
+	fallback := uint64(time.Now().UnixNano())
+	runs := make([]*jobRun, len(jobs))
+	for i, j := range jobs {
+		if j == nil {
+			return nil, fmt.Errorf("job %d is nil", i)
+		}
+		if err := checkJob(j); err != nil {
+			return nil, err
+		}
+		op, ok := opts.Engines[j.IOEngine]
+		if !ok {
+			return nil, fmt.Errorf("%s: ioengine=%s is not available (have %s)", j.Name, j.IOEngine, engineNames(opts))
+		}
+		ts, err := planTargets(j)
+		if err != nil {
+			return nil, err
+		}
+		if j.Direct && !diskless(j) {
+			for _, t := range ts {
+				if err := checkExistingDirect(j, t); err != nil {
+					return nil, err
+				}
+			}
+		}
+		jr := &jobRun{
+			index:   i,
+			job:     j,
+			targets: ts,
+			opener:  op,
+			prog:    &report.Progress{},
+			seed:    jobSeed(j, i, fallback),
+			res: &report.JobResult{
+				Job:          j,
+				Name:         j.Name,
+				GroupID:      j.GroupID,
+				Members:      1,
+				LatencyDepth: jobDepth(j),
+				Policy:       policyName(j),
+			},
+		}
+		jr.prog.State.Store('P')
+		if !j.TimeBased {
+			var size uint64
+			for _, t := range ts {
+				size += t.region.size
+			}
+			if j.IOSize > 0 {
+				size = j.IOSize
+			}
+			jr.prog.TotalBytes.Store(size)
+		}
+		runs[i] = jr
+	}
+	return runs, nil
+}
+
+func policyName(j *jobfile.Job) string {
+	if j.TWPriority {
+		return "priority"
+	}
+	return "fifo"
+}
+
+func engineNames(opts *Options) string {
+	var names []string
+	for n := range opts.Engines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return fmt.Sprint(names)
+}
+
+// checkJob refuses what the run core does not do.
+func checkJob(j *jobfile.Job) error {
+	switch {
+	case j.RW.HasTrim():
+		return fmt.Errorf("%s: rw=%s: trim is not supported by gofio", j.Name, j.RW)
+	case j.Verify != "" && j.Verify != "0":
+		return fmt.Errorf("%s: verify=%s is not supported yet", j.Name, j.Verify)
+	case !j.RW.HasRead() && !j.RW.HasWrite():
+		return fmt.Errorf("%s: rw=%q is not a known pattern", j.Name, j.RW)
+	case j.MaxBS() == 0:
+		return fmt.Errorf("%s: bs=0", j.Name)
+	}
+	return nil
+}
+
+// checkExistingDirect checks O_DIRECT alignment of a target that already
+// exists, before anything is laid out.
+func checkExistingDirect(j *jobfile.Job, t *target) error {
+	if !t.exists {
+		return nil
+	}
+	fd, err := unix.Open(t.path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("%s: open %s: %w", j.Name, t.path, err)
+	}
+	defer unix.Close(fd)
+	a, err := dioAlign(fd, t.block)
+	if err != nil {
+		return fmt.Errorf("%s: %s: %w", j.Name, t.path, err)
+	}
+	return checkDirect(j, t, a)
+}
+
+// groups splits the jobs where one waits for the previous ones: stonewall
+// on a job's first clone, or the start of a new job file.
+func groups(runs []*jobRun) [][]*jobRun {
+	var out [][]*jobRun
+	for i, jr := range runs {
+		j := jr.job
+		brk := i == 0 ||
+			(j.Stonewall && j.SubjobNumber == 0) ||
+			j.JobFileIndex != runs[i-1].job.JobFileIndex
+		if brk {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], jr)
+	}
+	return out
+}
+
+// runGroup lays out and opens the group's files, starts one goroutine per
+// job, releases them together once every engine is open, and waits.
+func runGroup(e *env, g []*jobRun) (err error) {
+	fill := make([]byte, 1<<20)
+	var opened []*jobRun
+	defer func() {
+		for _, jr := range opened {
+			closeTargets(e, jr)
+		}
+	}()
+	var runnable []*jobRun
+	for _, jr := range g {
+		j := jr.job
+		r := newRNG(jr.seed ^ 0x1a7)
+		fillBuffer(fill, j.ZeroBuffers, j.BufferPattern, &r)
+		opened = append(opened, jr)
+		if err := openJobTargets(e, jr, fill); err != nil {
+			var errno unix.Errno
+			if errors.As(err, &errno) && !isInputErrno(errno) {
+				// A runtime failure (ENOSPC, EIO) ends only this job.
+				jr.started = true
+				jr.res.Error = int(errno)
+				jr.res.ErrorText = "func=file setup, error=" + err.Error()
+				e.warnf("gofio: %v\n", err)
+				continue
+			}
+			return err
+		}
+		runnable = append(runnable, jr)
+	}
+	if len(runnable) == 0 {
+		return nil
+	}
+	ready := make(chan error, len(runnable))
+	start := make(chan struct{})
+	var abort atomic.Bool
+	var wg sync.WaitGroup
+	for _, jr := range runnable {
+		wg.Add(1)
+		go jr.goroutine(e, ready, start, &abort, &wg)
+	}
+	var first error
+	for range runnable {
+		if err := <-ready; err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		abort.Store(true)
+	}
+	close(start)
+	wg.Wait()
+	return first
+}
+
+// isInputErrno reports errors that mean bad input rather than a failing
+// device: they abort the run instead of ending one job.
+func isInputErrno(e unix.Errno) bool {
+	switch e {
+	case unix.EINVAL, unix.ENOENT, unix.EACCES, unix.EPERM, unix.EISDIR, unix.ENOTDIR, unix.EROFS:
+		return true
+	}
+	return false
+}
+
+// openJobTargets lays out and opens a job's files.
+func openJobTargets(e *env, jr *jobRun, fill []byte) error {
+	for _, t := range jr.targets {
+		if err := layout(jr.job, t, fill, e.opts.Info); err != nil {
+			return err
+		}
+		if err := openTarget(jr.job, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closeTargets closes a job's files and unlinks, with unlink=1, those that
+// gofio created.
+func closeTargets(e *env, jr *jobRun) {
+	for _, t := range jr.targets {
+		if t.fd >= 0 {
+			unix.Close(t.fd)
+			t.fd = -1
+		}
+		if jr.job.Unlink && t.created {
+			if err := os.Remove(t.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				e.warnf("gofio: unlink %s: %v\n", t.path, err)
+			}
+		}
+	}
+}

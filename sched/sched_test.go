@@ -1,0 +1,294 @@
+package sched
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// run executes a script against a queue of 16 slots and returns the order
+// in which items came out. Script words:
+//
+//	hN    add a heavy item for slot N
+//	cN    add a completion for slot N
+//	bN,M  add completions N, M, ... as one harvested batch
+//	n     run one item (records "hN" or "cN", or "-" when empty)
+//	*     run items until the queue is empty
+func run(t *testing.T, p Policy, script string) string {
+	t.Helper()
+	q := NewQueue(16, p)
+	var out []string
+	var now int64
+	next := func() {
+		it, ok := q.Next(now)
+		if !ok {
+			out = append(out, "-")
+			return
+		}
+		out = append(out, fmt.Sprintf("%c%d", it.Kind.String()[0], it.Slot))
+	}
+	for _, w := range strings.Fields(script) {
+		now++
+		switch {
+		case w == "n":
+			next()
+		case w == "*":
+			for q.Len() > 0 {
+				next()
+			}
+		case w[0] == 'h' || w[0] == 'c':
+			n, err := strconv.Atoi(w[1:])
+			if err != nil {
+				t.Fatalf("bad word %q", w)
+			}
+			if w[0] == 'h' {
+				q.AddHeavy(uint32(n), now)
+			} else {
+				q.AddCompletion(uint32(n), now)
+			}
+		case w[0] == 'b':
+			b := NewBatch()
+			for _, f := range strings.Split(w[1:], ",") {
+				n, err := strconv.Atoi(f)
+				if err != nil {
+					t.Fatalf("bad word %q", w)
+				}
+				q.Add(&b, uint32(n), now)
+			}
+			q.AddBatch(&b)
+			if b.Len() != 0 {
+				t.Fatalf("batch not emptied after AddBatch")
+			}
+		default:
+			t.Fatalf("bad word %q", w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func TestQueueOrder(t *testing.T) {
+	tests := []struct {
+		name     string
+		script   string
+		priority string
+		fifo     string
+	}{
+		// An empty queue yields nothing under both policies.
+		{"empty", "n n", "- -", "- -"},
+		// Heavy items alone keep arrival order.
+		{"heavy only", "h0 h1 h2 *", "h0 h1 h2", "h0 h1 h2"},
+		// Completions alone keep arrival order.
+		{"completions only", "c3 c1 c2 *", "c3 c1 c2", "c3 c1 c2"},
+		// A completion arriving behind queued heavy work jumps ahead
+		// under priority and waits its turn under fifo: the patch's
+		// timeline.
+		{"irq behind heavy", "h0 h1 h2 c5 *", "c5 h0 h1 h2", "h0 h1 h2 c5"},
+		// A burst of completions between heavy items: priority drains
+		// the whole burst first.
+		{"burst", "h0 h1 c2 c3 c4 h5 *", "c2 c3 c4 h0 h1 h5", "h0 h1 c2 c3 c4 h5"},
+		// A harvested batch enters as one splice, in harvest order.
+		{"batch", "h0 b4,2,7 h1 *", "c4 c2 c7 h0 h1", "h0 c4 c2 c7 h1"},
+		// Two batches merge in order behind each other.
+		{"batch merge order", "b1,2 h0 b3,4 *", "c1 c2 c3 c4 h0", "c1 c2 h0 c3 c4"},
+		// Interleaved running: a completion added after one heavy ran
+		// still runs before the remaining heavy items under priority.
+		{"interleaved", "h0 h1 h2 n c6 n n n", "h0 c6 h1 h2", "h0 h1 h2 c6"},
+		// Running past the end yields nothing.
+		{"drain past end", "c1 n n", "c1 -", "c1 -"},
+	}
+	for _, tt := range tests {
+		for _, pc := range []struct {
+			p    Policy
+			want string
+		}{{Priority, tt.priority}, {FIFO, tt.fifo}} {
+			t.Run(tt.name+"/"+pc.p.String(), func(t *testing.T) {
+				if got := run(t, pc.p, tt.script); got != pc.want {
+					t.Errorf("script %q: got %q, want %q", tt.script, got, pc.want)
+				}
+			})
+		}
+	}
+}
+
+func TestQueueEmptyBatch(t *testing.T) {
+	for _, p := range []Policy{Priority, FIFO} {
+		q := NewQueue(4, p)
+		b := NewBatch()
+		q.AddHeavy(0, 1)
+		q.AddBatch(&b)
+		q.AddHeavy(1, 2)
+		if q.Len() != 2 {
+			t.Fatalf("%v: len %d after empty batch, want 2", p, q.Len())
+		}
+		if c, h := q.Pending(); c != 0 || h != 2 {
+			t.Fatalf("%v: pending %d/%d, want 0/2", p, c, h)
+		}
+	}
+}
+
+func TestQueueWait(t *testing.T) {
+	// The tw wait of an item is the Next time minus its add time.
+	q := NewQueue(4, FIFO)
+	q.AddHeavy(0, 100)
+	q.AddCompletion(1, 150)
+	if it, _ := q.Next(400); it.Wait != 300 || it.Slot != 0 {
+		t.Fatalf("first item %+v, want slot 0 wait 300", it)
+	}
+	if it, _ := q.Next(410); it.Wait != 260 || it.Kind != Completion {
+		t.Fatalf("second item %+v, want completion wait 260", it)
+	}
+}
+
+func TestQueuePending(t *testing.T) {
+	for _, p := range []Policy{Priority, FIFO} {
+		q := NewQueue(8, p)
+		q.AddHeavy(0, 0)
+		q.AddCompletion(1, 0)
+		q.AddCompletion(2, 0)
+		if c, h := q.Pending(); c != 2 || h != 1 {
+			t.Errorf("%v: pending %d/%d, want 2/1", p, c, h)
+		}
+		k, ok := q.Peek()
+		want := Completion
+		if p == FIFO {
+			want = Heavy
+		}
+		if !ok || k != want {
+			t.Errorf("%v: peek %v, want %v", p, k, want)
+		}
+	}
+}
+
+func TestListOps(t *testing.T) {
+	k := NewLinks(10)
+	collect := func(l List) string {
+		var s []string
+		for i := l.head; i != None; i = k.Next(i) {
+			s = append(s, strconv.Itoa(int(i)))
+		}
+		return strings.Join(s, ",")
+	}
+	tests := []struct {
+		name string
+		do   func() List
+		want string
+		n    int
+	}{
+		// Push order is kept.
+		{"push", func() List { l := NewList(); k.PushBack(&l, 1); k.PushBack(&l, 2); return l }, "1,2", 2},
+		// PushFront goes ahead.
+		{"push front", func() List { l := NewList(); k.PushBack(&l, 1); k.PushFront(&l, 0); return l }, "0,1", 2},
+		// PushFront onto an empty list sets the tail too.
+		{"push front empty", func() List { l := NewList(); k.PushFront(&l, 3); k.PushBack(&l, 4); return l }, "3,4", 2},
+		// Splicing an empty list is a no-op.
+		{"splice empty", func() List { l, e := NewList(), NewList(); k.PushBack(&l, 1); k.Splice(&l, &e); return l }, "1", 1},
+		// Splicing onto an empty list takes the source whole.
+		{"splice into empty", func() List {
+			l, s := NewList(), NewList()
+			k.PushBack(&s, 5)
+			k.PushBack(&s, 6)
+			k.Splice(&l, &s)
+			return l
+		}, "5,6", 2},
+		// Merge puts the first list ahead of the second.
+		{"merge", func() List {
+			a, b := NewList(), NewList()
+			k.PushBack(&a, 7)
+			k.PushBack(&b, 8)
+			k.PushBack(&a, 9)
+			return k.Merge(&a, &b)
+		}, "7,9,8", 3},
+		// Reverse flips the order and fixes the tail.
+		{"reverse", func() List {
+			l := NewList()
+			for i := uint32(0); i < 4; i++ {
+				k.PushBack(&l, i)
+			}
+			k.Reverse(&l)
+			k.PushBack(&l, 9)
+			return l
+		}, "3,2,1,0,9", 5},
+		// Popping the last element leaves a usable empty list.
+		{"pop to empty", func() List {
+			l := NewList()
+			k.PushBack(&l, 1)
+			k.PopFront(&l)
+			if _, ok := k.PopFront(&l); ok {
+				panic("pop from empty list succeeded")
+			}
+			k.PushBack(&l, 2)
+			return l
+		}, "2", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := tt.do()
+			if got := collect(l); got != tt.want || l.Len() != tt.n {
+				t.Errorf("got %q len %d, want %q len %d", got, l.Len(), tt.want, tt.n)
+			}
+		})
+	}
+}
+
+func testHandoff(t *testing.T, h Handoff) {
+	const producers, per = 4, 500
+	done := make(chan struct{})
+	for p := 0; p < producers; p++ {
+		go func(p int) {
+			for i := 0; i < per; i++ {
+				h.Push(uint32(p*per + i))
+			}
+			done <- struct{}{}
+		}(p)
+	}
+	seen := make([]int, producers*per)
+	last := make([]int, producers)
+	for i := range last {
+		last[i] = -1
+	}
+	finished, got := 0, 0
+	for got < producers*per {
+		l := NewList()
+		h.TakeAll(&l)
+		for {
+			i, ok := h.PopFront(&l)
+			if !ok {
+				break
+			}
+			seen[i]++
+			got++
+			p, k := int(i)/per, int(i)%per
+			if k <= last[p] {
+				t.Fatalf("producer %d: item %d after %d, push order lost", p, k, last[p])
+			}
+			last[p] = k
+		}
+		select {
+		case <-done:
+			finished++
+		default:
+		}
+	}
+	for i, n := range seen {
+		if n != 1 {
+			t.Fatalf("slot %d taken %d times", i, n)
+		}
+	}
+	for ; finished < producers; finished++ {
+		<-done
+	}
+}
+
+func TestLockedHandoff(t *testing.T) { testHandoff(t, NewLockedList(NewLinks(2000))) }
+
+func TestLockFreeHandoff(t *testing.T) { testHandoff(t, NewLockFreeList(2000)) }
+
+func TestPolicyNames(t *testing.T) {
+	if PolicyFor(true) != Priority || PolicyFor(false) != FIFO {
+		t.Fatal("PolicyFor mapping wrong")
+	}
+	if Priority.String() != "priority" || FIFO.String() != "fifo" {
+		t.Fatal("policy names wrong")
+	}
+}
