@@ -133,6 +133,7 @@ type Job struct {
 	FileSizeMin       uint64 // filesize= range; 0 when unset
 	FileSizeMax       uint64
 	IOSize            uint64 // io_size=; 0 means Size
+	IOSizePercent     int    // io_size=N% (1..100), 0 if unset
 	Offset            uint64
 	OffsetPercent     int
 	CreateOnOpen      bool
@@ -238,6 +239,8 @@ type Job struct {
 	DeferTaskrun   bool // implies SingleIssuer
 	SingleIssuer   bool
 	IOWQMaxWorkers [2]uint32 // bounded, unbounded; 0 = leave as is
+
+	refillSet bool // refill_buffers was given explicitly (verify only forces it otherwise)
 }
 
 // MaxBS returns the largest block size the job can issue in any direction.

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"gofio/jobfile"
+)
+
+// argKind says whether a gofio flag takes a value.
+type argKind int
+
+const (
+	argNone     argKind = iota // --showcmd
+	argRequired                // --output=FILE or --output FILE
+	argOptional                // --cmdhelp or --cmdhelp=OPT
+)
+
+// gofioFlags are gofio's own flags; everything else starting with '-' is a
+// fio job option.
+var gofioFlags = map[string]argKind{
+	"output-format": argRequired, "output": argRequired, "parse-only": argNone, "showcmd": argNone,
+	"section": argRequired, "cmdhelp": argOptional, "enghelp": argOptional, "eta": argRequired,
+	"version": argNone, "help": argNone, "set": argRequired, "compare": argNone, "repeat": argRequired,
+	"sweep": argRequired, "compare-csv": argRequired, "json-dir": argRequired, "plot": argRequired,
+	"fail-if-slower": argRequired,
+}
+
+// splitArgs is argv split the way fio's getopt_long_only sees it.
+type splitArgs struct {
+	flags   []string // gofio's flags, normalised to --name=value, for urfave/cli
+	jobOpts []string // fio job options in order, canonical --name[=value]
+	files   []string // job files in order
+}
+
+// splitArgv separates gofio's flags, fio job options and job files.
+// Options may come after job files (GNU getopt permutes argv), take one or
+// two dashes, and may be abbreviated to a unique prefix.
+func splitArgv(args []string) (*splitArgs, error) {
+	out := &splitArgs{}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			out.files = append(out.files, args[i+1:]...)
+			break
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			out.files = append(out.files, a)
+			continue
+		}
+		if a == "-h" {
+			out.flags = append(out.flags, "--help")
+			continue
+		}
+		text := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		name, value, has := strings.Cut(text, "=")
+		flag, spec, err := classify(a, name)
+		if err != nil {
+			return nil, err
+		}
+		next := func() (string, error) {
+			if i+1 >= len(args) {
+				return "", fmt.Errorf("option '%s' requires an argument", a)
+			}
+			i++
+			return args[i], nil
+		}
+		if flag != "" {
+			switch gofioFlags[flag] {
+			case argNone:
+				if has {
+					return nil, fmt.Errorf("option '--%s' doesn't allow an argument", flag)
+				}
+				out.flags = append(out.flags, "--"+flag)
+				continue
+			case argRequired:
+				if !has {
+					if value, err = next(); err != nil {
+						return nil, err
+					}
+				}
+			case argOptional:
+				if !has {
+					value = optionalDefault(flag)
+				}
+			}
+			out.flags = append(out.flags, "--"+flag+"="+value)
+			continue
+		}
+		if !has && (spec.Type != jobfile.TypeFlag || spec.Name == "name") {
+			if value, err = next(); err != nil {
+				return nil, err
+			}
+			has = true
+		}
+		if has {
+			out.jobOpts = append(out.jobOpts, "--"+spec.Name+"="+value)
+		} else {
+			out.jobOpts = append(out.jobOpts, "--"+spec.Name)
+		}
+	}
+	return out, nil
+}
+
+// optionalDefault is the value of an optional-argument flag given bare.
+func optionalDefault(flag string) string {
+	if flag == "cmdhelp" {
+		return "all"
+	}
+	return ""
+}
+
+// classify resolves an argument name to a gofio flag or a job option: an
+// exact name wins, otherwise the prefix must be unique across both.
+func classify(arg, name string) (string, *jobfile.OptionSpec, error) {
+	if _, ok := gofioFlags[name]; ok {
+		return name, nil, nil
+	}
+	if o, ok := jobfile.Lookup(name); ok {
+		return "", o, nil
+	}
+	var flags []string
+	for f := range gofioFlags {
+		if name != "" && strings.HasPrefix(f, name) {
+			flags = append(flags, f)
+		}
+	}
+	specs := jobfile.CmdlineMatches(name)
+	switch {
+	case len(flags) == 1 && len(specs) == 0:
+		return flags[0], nil, nil
+	case len(flags) == 0 && len(specs) == 1:
+		return "", specs[0], nil
+	case len(flags) == 0 && len(specs) == 0:
+		_, err := jobfile.ResolveCmdline(arg) // words the error (did you mean ...)
+		return "", nil, err
+	}
+	var names []string
+	for _, f := range flags {
+		names = append(names, "'--"+f+"'")
+	}
+	for _, s := range specs {
+		names = append(names, "'--"+s.Name+"'")
+	}
+	sort.Strings(names)
+	return "", nil, fmt.Errorf("option '%s' is ambiguous; possibilities: %s", arg, strings.Join(names, " "))
+}

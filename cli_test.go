@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCmd runs a whole gofio command in-process.
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	st := &State{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) (string, bool) { return "", false }}
+	code := runState(context.Background(), st, append([]string{"gofio"}, args...))
+	return code, out.String(), errb.String()
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.fio")
+	if err := os.WriteFile(good, []byte("[j]\nioengine=null\nsize=1m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.fio")
+	if err := os.WriteFile(bad, []byte("[j]\nioengine=null\nsqthread_pol=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // substring expected on stdout
+		stderr string // substring expected on stderr
+	}{
+		// Help and version exit 0 and print to stdout.
+		{"version", []string{"--version"}, ExitOK, "gofio-" + Version, ""},
+		{"help", []string{"--help"}, ExitOK, "--output-format", ""},
+		{"cmdhelp one", []string{"--cmdhelp=bs"}, ExitOK, "alias: blocksize", ""},
+		{"cmdhelp all", []string{"--cmdhelp"}, ExitOK, "iodepth", ""},
+		{"enghelp", []string{"--enghelp=io_uring"}, ExitOK, "sqthread_poll", ""},
+		{"enghelp list", []string{"--enghelp"}, ExitOK, "Available IO engines", ""},
+		// --showcmd prints fio's line; options may follow the job file.
+		{"showcmd", []string{good, "--showcmd"}, ExitOK, "fio --name=j --ioengine=null --size=1m \n", ""},
+		{"showcmd with --set", []string{"--showcmd", "--set", "bs=8k", good}, ExitOK, "--size=1m --bs=8k \n", ""},
+		// A single dash and a unique prefix work, as with getopt_long_only.
+		{"prefix job option", []string{"-parse-only", "--name=x", "--ioengine=null", "--runt=1", "--size=1m"}, ExitOK, "", ""},
+		{"ambiguous prefix", []string{"--sqthread_pol=1", good}, ExitBadInput, "", "ambiguous"},
+		{"unknown option", []string{"--sqpol2=1", good}, ExitBadInput, "", "did you mean"},
+		{"bad job file", []string{"--parse-only", bad}, ExitBadInput, "", "bad.fio:3: bad option <sqthread_pol=1>: did you mean sqthread_poll?"},
+		{"missing job file", []string{"--parse-only", filepath.Join(dir, "nope.fio")}, ExitBadInput, "", "does not exist"},
+		{"bad output format", []string{"--output-format=xml", good}, ExitBadInput, "", "invalid --output-format"},
+		{"comma output formats", []string{"--output-format=json,terse", "--parse-only", good}, ExitOK, "", ""},
+		{"bad eta", []string{"--eta=sometimes", good}, ExitBadInput, "", "invalid --eta"},
+		{"section global", []string{"--section=global", good}, ExitBadInput, "", "can't use global"},
+		{"bad sweep", []string{"--sweep=iodepth", good}, ExitBadInput, "", "KEY=LIST"},
+		{"no jobs", nil, ExitBadInput, "", "no job(s) defined"},
+		{"flag with argument", []string{"--showcmd=x", good}, ExitBadInput, "", "doesn't allow an argument"},
+		{"missing argument", []string{good, "--output"}, ExitBadInput, "", "requires an argument"},
+		// The patch's own job file parses (fio rejects its sqpoll=1).
+		{"patch job", []string{"--parse-only", "examples/randread.fio"}, ExitOK, "", ""},
+		// --set wins, and is checked like any option.
+		{"bad set", []string{"--parse-only", "--set", "iodepth=0", good}, ExitBadInput, "", "--set: iodepth=0: min value out of range"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runCmd(t, tt.args...)
+			if code != tt.code || !strings.Contains(out, tt.stdout) || !strings.Contains(errs, tt.stderr) {
+				t.Errorf("gofio %v = %d\nstdout: %q\nstderr: %q\nwant %d, stdout ~ %q, stderr ~ %q",
+					tt.args, code, out, errs, tt.code, tt.stdout, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestSplitArgv checks the split of argv into gofio flags, job options and
+// job files.
+func TestSplitArgv(t *testing.T) {
+	sp, err := splitArgv([]string{"gofio", "a.fio", "--name", "x", "-rw=read", "--time_based", "--output", "o.json",
+		"--cmdhelp", "-", "--set=bs=4k", "--", "--weird.fio"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := splitArgs{
+		flags:   []string{"--output=o.json", "--cmdhelp=all", "--set=bs=4k"},
+		jobOpts: []string{"--name=x", "--rw=read", "--time_based"},
+		files:   []string{"a.fio", "-", "--weird.fio"},
+	}
+	if strings.Join(sp.flags, " ") != strings.Join(want.flags, " ") ||
+		strings.Join(sp.jobOpts, " ") != strings.Join(want.jobOpts, " ") ||
+		strings.Join(sp.files, " ") != strings.Join(want.files, " ") {
+		t.Errorf("splitArgv = %+v, want %+v", *sp, want)
+	}
+}

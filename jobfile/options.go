@@ -1,0 +1,567 @@
+package jobfile
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OptionTable returns the option table: every job, io_uring engine and gofio
+// option, in fio's --cmdhelp order. Callers must not modify it.
+func OptionTable() []OptionSpec { return optionTable }
+
+// lookup maps every option name and alias to its spec.
+var lookup = func() map[string]*OptionSpec {
+	m := map[string]*OptionSpec{}
+	for i := range optionTable {
+		o := &optionTable[i]
+		m[o.Name] = o
+		for _, a := range o.Aliases {
+			m[a] = o
+		}
+	}
+	return m
+}()
+
+// Lookup returns the option spec named name (or one of its aliases).
+func Lookup(name string) (*OptionSpec, bool) {
+	o, ok := lookup[name]
+	return o, ok
+}
+
+var rwChoices = []Choice{
+	{"read", "Sequential read"},
+	{"write", "Sequential write"},
+	{"trim", "Sequential trim"},
+	{"randread", "Random read"},
+	{"randwrite", "Random write"},
+	{"randtrim", "Random trim"},
+	{"rw", "Sequential read and write mix"},
+	{"readwrite", "Sequential read and write mix"},
+	{"randrw", "Random read and write mix"},
+	{"trimwrite", "Trim and write mix, trims preceding writes"},
+	{"randtrimwrite", "Randomly trim and write mix, trims preceding writes"},
+}
+
+var engineChoices = []Choice{
+	{"sync", "Use read/write"},
+	{"psync", "Use pread/pwrite"},
+	{"vsync", "Use readv/writev"},
+	{"pvsync", "Use preadv/pwritev"},
+	{"pvsync2", "Use preadv2/pwritev2"},
+	{"libaio", "Linux native asynchronous IO"},
+	{"io_uring", "Fast Linux native aio"},
+	{"posixaio", "POSIX asynchronous IO"},
+	{"rbd", "Rados Block Device asynchronous IO"},
+	{"mmap", "Memory mapped IO"},
+	{"splice", "splice/vmsplice based IO"},
+	{"netsplice", "splice/vmsplice to/from the network"},
+	{"sg", "SCSI generic v3 IO"},
+	{"null", "Testing engine (no data transfer)"},
+	{"net", "Network IO"},
+	{"cpuio", "CPU cycle burner engine"},
+	{"rdma", "RDMA IO engine"},
+	{"e4defrag", "ext4 defrag engine"},
+	{"falloc", "fallocate() file based engine"},
+	{"gfapi", "Glusterfs libgfapi(sync) based engine"},
+	{"gfapi_async", "Glusterfs libgfapi(async) based engine"},
+	{"pmemblk", "PMDK libpmemblk based IO engine"},
+	{"dev-dax", "DAX Device based IO engine"},
+	{"filecreate", "File creation engine"},
+	{"external", "Load external engine (append name)"},
+	{"libpmem", "PMDK libpmem based IO engine"},
+	{"nbd", "Network Block Device (NBD) IO engine"},
+}
+
+// SupportedEngines are the ioengine names gofio runs.
+var SupportedEngines = []string{"io_uring", "null", "psync"}
+
+var verifyChoices = []Choice{
+	{"0", "Don't do IO verification"},
+	{"md5", "Use md5 checksums for verification"},
+	{"crc64", "Use crc64 checksums for verification"},
+	{"crc32", "Use crc32 checksums for verification"},
+	{"crc32c-intel", "Use crc32c checksums for verification (hw assisted, if available)"},
+	{"crc32c", "Use crc32c checksums for verification (hw assisted, if available)"},
+	{"crc16", "Use crc16 checksums for verification"},
+	{"crc7", "Use crc7 checksums for verification"},
+	{"sha1", "Use sha1 checksums for verification"},
+	{"sha256", "Use sha256 checksums for verification"},
+	{"sha512", "Use sha512 checksums for verification"},
+	{"sha3-224", "Use sha3-224 checksums for verification"},
+	{"sha3-256", "Use sha3-256 checksums for verification"},
+	{"sha3-384", "Use sha3-384 checksums for verification"},
+	{"sha3-512", "Use sha3-512 checksums for verification"},
+	{"xxhash", "Use xxhash checksums for verification"},
+	{"meta", "Use io information for verification. Now is implied by default, thus option is obsolete, don't use it"},
+	{"pattern", "Verify strict pattern"},
+	{"null", "Pretend to verify"},
+}
+
+var distChoices = []Choice{{"random", "Completely random"}, {"zipf", "Zipf distribution"},
+	{"pareto", "Pareto distribution"}, {"normal", "Normal (Gaussian) distribution"},
+	{"zoned", "Zoned random distribution"}, {"zoned_abs", "Zoned absolute random distribution"}}
+
+// SupportedVerify are the verify= methods gofio implements.
+var SupportedVerify = []string{"0", "crc32c", "crc32c-intel", "md5", "sha256", "pattern", "null"}
+
+var continueChoices = []Choice{
+	{"none", "Exit when an error is encountered"},
+	{"read", "Continue on read errors only"},
+	{"write", "Continue on write errors only"},
+	{"io", "Continue on any IO errors"},
+	{"verify", "Continue on verify errors only"},
+	{"all", "Continue on all io and verify errors"},
+	{"0", "Alias for 'none'"},
+	{"1", "Alias for 'all'"},
+}
+
+// optionTable is the one option table, in fio's --cmdhelp=all order, io_uring
+// engine options and gofio's own options last.
+var optionTable = []OptionSpec{
+	{Name: "description", Type: TypeString, Help: "Text job description",
+		custom: func(j *Job, v string) error { j.Description = v; return nil }},
+	{Name: "name", Type: TypeString, Help: "Name of this job",
+		custom: func(j *Job, v string) error { j.Name = v; return nil }},
+	{Name: "filename", Type: TypeString, Prio: -1, Help: "File(s) to use for the workload",
+		Note:   "':'-separated list; write '\\:' for a literal colon",
+		custom: func(j *Job, v string) error { j.Filenames = splitFilenames(v); return nil }},
+	{Name: "directory", Type: TypeString, Help: "Directory to store files in",
+		custom: func(j *Job, v string) error { j.Directory = splitFilenames(v); return nil }},
+	{Name: "filename_format", Type: TypeString, Prio: -1, Default: "$jobname.$jobnum.$filenum",
+		Help:   "Override default $jobname.$jobnum.$filenum naming",
+		custom: func(j *Job, v string) error { j.FilenameFormat = v; return nil }},
+	{Name: "rw", Aliases: []string{"readwrite"}, Type: TypeChoice, Default: "read", Choices: rwChoices,
+		Help: "IO direction", custom: setRW},
+	{Name: "bs", Aliases: []string{"blocksize"}, Type: TypeInt, Default: "4096", Min: 1, Max: Unbounded, Dirs: 3,
+		Parent: "rw", Help: "Block size unit", Note: "R,W,T values separated by commas; bs=4k-16k is rejected (use bsrange)",
+		dirs64: func(j *Job) *[NumDirs]uint64 { return &j.BS }},
+	{Name: "ba", Aliases: []string{"blockalign"}, Type: TypeInt, Min: 1, Max: Unbounded, Dirs: 3, Parent: "rw",
+		Help: "IO block offset alignment", dirs64: func(j *Job) *[NumDirs]uint64 { return &j.BlockAlign }},
+	{Name: "bsrange", Aliases: []string{"blocksize_range"}, Type: TypeRange, Min: 1, Dirs: 3, Parent: "rw",
+		Help: "Set block size range (in more detail than bs)", custom: setBSRange},
+	{Name: "bssplit", Type: TypeString, Parent: "rw", Help: "Set a specific mix of block sizes", custom: setBSSplit},
+	{Name: "bs_unaligned", Aliases: []string{"blocksize_unaligned"}, Type: TypeFlag, Parent: "rw",
+		Help: "Don't sector align IO buffer sizes", boolp: func(j *Job) *bool { return &j.BSUnaligned }},
+	{Name: "randrepeat", Type: TypeBool, Default: "1", Min: 0, Max: 1, Parent: "rw",
+		Help: "Use repeatable random IO pattern", boolp: func(j *Job) *bool { return &j.RandRepeat }},
+	{Name: "randseed", Type: TypeStrVal, Default: "0x89", Parent: "rw", Help: "Set the random generator seed value",
+		custom: func(j *Job, v string) error {
+			n, _, err := parseSize(v, j.KBBase, false)
+			j.RandSeed, j.RandRepeat = n, false
+			return err
+		}},
+	{Name: "norandommap", Type: TypeFlag, Parent: "rw", Help: "Accept potential duplicate random blocks",
+		boolp: func(j *Job) *bool { return &j.NoRandomMap }},
+	{Name: "ioengine", Type: TypeChoice, Default: "psync", Choices: engineChoices, Help: "IO engine to use",
+		Note:   "gofio runs io_uring, null and psync; other fio engines are rejected",
+		custom: func(j *Job, v string) error { j.IOEngine = v; return nil }},
+	{Name: "iodepth", Type: TypeInt, Default: "1", Min: 1, Max: Unbounded, Help: "Number of IO buffers to keep in flight",
+		Note: "not rounded to a power of 2 (fio 3.33's io_uring engine rounds it up)",
+		intp: func(j *Job) *int { return &j.IODepth }},
+	{Name: "iodepth_batch", Aliases: []string{"iodepth_batch_submit"}, Type: TypeInt, Default: "1", Min: 0, Max: Unbounded,
+		Parent: "iodepth", Help: "Number of IO buffers to submit in one go",
+		intp: func(j *Job) *int { return &j.IODepthBatchSubmit }},
+	{Name: "iodepth_batch_complete_min", Aliases: []string{"iodepth_batch_complete"}, Type: TypeInt, Default: "1", Min: 0,
+		Max: Unbounded, Parent: "iodepth", Help: "Min number of IO buffers to retrieve in one go",
+		intp: func(j *Job) *int { return &j.IODepthBatchCompleteMin }},
+	{Name: "iodepth_batch_complete_max", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "iodepth",
+		Help: "Max number of IO buffers to retrieve in one go", intp: func(j *Job) *int { return &j.IODepthBatchCompleteMax }},
+	{Name: "iodepth_low", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "iodepth", Help: "Low water mark for queuing depth",
+		intp: func(j *Job) *int { return &j.IODepthLow }},
+	{Name: "size", Type: TypeSize, Help: "Total size of device or files", custom: func(j *Job, v string) error {
+		n, pct, err := parseSize(v, j.KBBase, true)
+		j.Size, j.SizePercent = n, pct
+		return err
+	}},
+	{Name: "io_size", Aliases: []string{"io_limit"}, Type: TypeSize, Help: "Total size of I/O to be performed",
+		custom: func(j *Job, v string) error {
+			n, pct, err := parseSize(v, j.KBBase, true)
+			j.IOSize, j.IOSizePercent = n, pct
+			return err
+		}},
+	{Name: "filesize", Type: TypeRange, TypeHelp: "string (opt=bla)", Min: 1, Help: "Size of individual files",
+		custom: func(j *Job, v string) error {
+			lo, hi, err := parseRange(v, j.KBBase)
+			if err == nil && lo == 0 {
+				err = errors.New("min value out of range: 0 (1 min)")
+			}
+			j.FileSizeMin, j.FileSizeMax = lo, hi
+			return err
+		}},
+	{Name: "offset", Aliases: []string{"fileoffset"}, Type: TypeSize, Default: "0", Help: "Start IO from this offset",
+		custom: func(j *Job, v string) error {
+			n, pct, err := parseSize(v, j.KBBase, true)
+			j.Offset, j.OffsetPercent = n, pct
+			return err
+		}},
+	{Name: "number_ios", Type: TypeStrVal, Default: "0", Help: "Force job completion after this number of IOs",
+		custom: func(j *Job, v string) error {
+			n, _, err := parseSize(v, j.KBBase, false)
+			j.NumberIOs = n
+			return err
+		}},
+	{Name: "random_generator", Type: TypeChoice, Default: "tausworthe", Help: "Type of random number generator to use",
+		Choices: []Choice{{"tausworthe", "Strong Tausworthe generator"}, {"lfsr", "Variable length LFSR"},
+			{"tausworthe64", "64-bit Tausworthe variant"}},
+		custom: func(j *Job, v string) error { j.RandomGenerator = v; return nil }},
+	{Name: "random_distribution", Type: TypeChoice, Default: "random", Help: "Random offset distribution generator",
+		Choices: distChoices,
+		Note:    "zoned and zoned_abs are not supported by gofio", custom: setDistribution},
+	{Name: "nrfiles", Aliases: []string{"nr_files"}, Type: TypeInt, Default: "1", Min: 0, Max: Unbounded,
+		Help: "Split job workload between this number of files", intp: func(j *Job) *int { return &j.NrFiles }},
+	{Name: "openfiles", Type: TypeInt, Min: 0, Max: Unbounded, Help: "Number of files to keep open at the same time",
+		intp: func(j *Job) *int { return &j.OpenFiles }},
+	{Name: "fsync", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Help: "Issue fsync for writes every given number of blocks",
+		intp: func(j *Job) *int { return &j.Fsync }},
+	{Name: "fdatasync", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded,
+		Help: "Issue fdatasync for writes every given number of blocks", intp: func(j *Job) *int { return &j.Fdatasync }},
+	{Name: "direct", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Use O_DIRECT IO (negates buffered)",
+		boolp: func(j *Job) *bool { return &j.Direct }},
+	{Name: "buffered", Type: TypeBool, Default: "1", Min: 0, Max: 1, Neg: true, Help: "Use buffered IO (negates direct)",
+		boolp: func(j *Job) *bool { return &j.Direct }},
+	{Name: "loops", Type: TypeInt, Default: "1", Min: 0, Max: Unbounded, Help: "Number of times to run the job",
+		intp: func(j *Job) *int { return &j.Loops }},
+	{Name: "numjobs", Type: TypeInt, Default: "1", Min: 0, Max: Unbounded, Help: "Duplicate this job this many times",
+		Note: "numjobs=0 is an error (fio clones until it runs out of job slots)", intp: func(j *Job) *int { return &j.NumJobs }},
+	{Name: "startdelay", Type: TypeTime, Default: "0", Unit: time.Second, Help: "Only start job when this period has passed",
+		durp: func(j *Job) *time.Duration { return &j.StartDelay }},
+	{Name: "runtime", Aliases: []string{"timeout"}, Type: TypeTime, Default: "0", Unit: time.Second,
+		Help: "Stop workload when this amount of time has passed", durp: func(j *Job) *time.Duration { return &j.Runtime }},
+	{Name: "time_based", Type: TypeFlag, Help: "Keep running until runtime/timeout is met",
+		Note: "without a runtime it is an error (fio warns and drops the flag)", boolp: func(j *Job) *bool { return &j.TimeBased }},
+	{Name: "ramp_time", Type: TypeTime, Unit: time.Second, Help: "Ramp up time before measuring performance",
+		durp: func(j *Job) *time.Duration { return &j.RampTime }},
+	{Name: "verify", Type: TypeChoice, Default: "0", Choices: verifyChoices, Help: "Verify data written",
+		Note: "gofio implements 0, crc32c, md5, sha256, pattern and null", custom: setVerify},
+	{Name: "do_verify", Type: TypeBool, Default: "1", Min: 0, Max: 1, Parent: "verify", Help: "Run verification stage after write",
+		boolp: func(j *Job) *bool { return &j.DoVerify }},
+	{Name: "verify_pattern", Type: TypeString, Parent: "verify", Help: "Fill pattern for IO buffers",
+		custom: func(j *Job, v string) error {
+			p, err := parsePattern(v)
+			j.VerifyPattern = p
+			return err
+		}},
+	{Name: "rwmixread", Type: TypeInt, Default: "50", Min: 0, Max: 100, Help: "Percentage of mixed workload that is reads",
+		custom: func(j *Job, v string) error { n, _ := strconv.Atoi(v); j.RWMixRead = n; return nil }},
+	{Name: "rwmixwrite", Type: TypeInt, Default: "50", Min: 0, Max: 100, Help: "Percentage of mixed workload that is writes",
+		custom: func(j *Job, v string) error { n, _ := strconv.Atoi(v); j.RWMixRead = 100 - n; return nil }},
+	{Name: "rate_iops", Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Help: "Limit IO used to this number of IO operations/sec",
+		dirs64: func(j *Job) *[NumDirs]uint64 { return &j.RateIOPS }},
+	{Name: "invalidate", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Invalidate buffer/page cache prior to running job",
+		boolp: func(j *Job) *bool { return &j.Invalidate }},
+	{Name: "create_on_open", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Create files when they are opened for IO",
+		boolp: func(j *Job) *bool { return &j.CreateOnOpen }},
+	{Name: "allow_mounted_write", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Allow writes to a mounted partition",
+		boolp: func(j *Job) *bool { return &j.AllowMountedWrite }},
+	{Name: "cpus_allowed", Type: TypeString, Help: "Set CPUs allowed", custom: func(j *Job, v string) error {
+		c, err := parseCPUList(v)
+		j.CPUsAllowed = c
+		return err
+	}},
+	{Name: "end_fsync", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Include fsync at the end of job",
+		boolp: func(j *Job) *bool { return &j.EndFsync }},
+	{Name: "unlink", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Unlink created files after job has completed",
+		boolp: func(j *Job) *bool { return &j.Unlink }},
+	{Name: "stonewall", Aliases: []string{"wait_for_previous"}, Type: TypeFlag, Help: "Insert a hard barrier between this job and previous",
+		boolp: func(j *Job) *bool { return &j.Stonewall }},
+	{Name: "new_group", Type: TypeFlag, Help: "Mark the start of a new group (for reporting)",
+		boolp: func(j *Job) *bool { return &j.NewGroup }},
+	{Name: "thread", Type: TypeFlag, Help: "Use threads instead of processes",
+		Note:  "gofio always runs jobs as goroutines; the flag only changes the report wording",
+		boolp: func(j *Job) *bool { return &j.Thread }},
+	{Name: "write_bw_log", Type: TypeString, Help: "Write log of bandwidth during run",
+		custom: func(j *Job, v string) error { j.WriteBWLog = v; return nil }},
+	{Name: "bwavgtime", Type: TypeInt, Default: "500", Min: 0, Max: Unbounded, Parent: "write_bw_log",
+		Help: "Time window over which to calculate bandwidth (msec)", intp: func(j *Job) *int { return &j.BWAvgTime }},
+	{Name: "write_lat_log", Type: TypeString, Help: "Write log of latency during run",
+		custom: func(j *Job, v string) error { j.WriteLatLog = v; return nil }},
+	{Name: "write_iops_log", Type: TypeString, Help: "Write log of IOPS during run",
+		custom: func(j *Job, v string) error { j.WriteIOPSLog = v; return nil }},
+	{Name: "iopsavgtime", Type: TypeInt, Default: "500", Min: 0, Max: Unbounded, Parent: "write_iops_log",
+		Help: "Time window over which to calculate IOPS (msec)", intp: func(j *Job) *int { return &j.IOPSAvgTime }},
+	{Name: "log_avg_msec", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Help: "Average bw/iops/lat logs over this period of time",
+		intp: func(j *Job) *int { return &j.LogAvgMsec }},
+	{Name: "group_reporting", Type: TypeFlag, Help: "Do reporting on a per-group basis",
+		boolp: func(j *Job) *bool { return &j.GroupReporting }},
+	{Name: "stats", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Enable collection of stats",
+		boolp: func(j *Job) *bool { return &j.Stats }},
+	{Name: "zero_buffers", Type: TypeFlag, Help: "Init IO buffers to all zeroes",
+		boolp: func(j *Job) *bool { return &j.ZeroBuffers }},
+	{Name: "refill_buffers", Type: TypeFlag, Help: "Refill IO buffers on every IO submit",
+		custom: func(j *Job, v string) error { j.RefillBuffers, j.refillSet = v == "1", true; return nil }},
+	{Name: "buffer_pattern", Type: TypeString, Help: "Fill pattern for IO buffers",
+		Note: "0x hex bytes and \"string\" parts; fio's decimal and 'file' parts are not supported",
+		custom: func(j *Job, v string) error {
+			p, err := parsePattern(v)
+			j.BufferPattern = p
+			return err
+		}},
+	{Name: "clat_percentiles", Type: TypeBool, Default: "1", Min: 0, Max: 1,
+		Help: "Enable the reporting of completion latency percentiles", boolp: func(j *Job) *bool { return &j.ClatPercentiles }},
+	{Name: "lat_percentiles", Type: TypeBool, Default: "0", Min: 0, Max: 1,
+		Help: "Enable the reporting of IO latency percentiles", boolp: func(j *Job) *bool { return &j.LatPercentiles }},
+	{Name: "slat_percentiles", Type: TypeBool, Default: "0", Min: 0, Max: 1,
+		Help: "Enable the reporting of submission latency percentiles", boolp: func(j *Job) *bool { return &j.SlatPercentiles }},
+	{Name: "percentile_list", Type: TypeFloatList, Default: "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99",
+		FMin: 0, FMax: 100, Help: "Specify a custom list of percentiles to report for completion latency and block errors",
+		Note: "every bad entry is an error (fio only fails on the first)",
+		custom: func(j *Job, v string) error {
+			l, prec, err := parseFloatList(v)
+			j.PercentileList, j.PercentilePrecision = l, prec
+			return err
+		}},
+	{Name: "significant_figures", Type: TypeInt, Default: "4", Min: 1, Max: 10,
+		Help: "Significant figures for output-format set to normal", intp: func(j *Job) *int { return &j.SignificantFigures }},
+	{Name: "gtod_reduce", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Greatly reduce number of gettimeofday() calls",
+		boolp: func(j *Job) *bool { return &j.GtodReduce }},
+	{Name: "disable_lat", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "gtod_reduce", Help: "Disable latency numbers",
+		boolp: func(j *Job) *bool { return &j.DisableLat }},
+	{Name: "disable_clat", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "gtod_reduce",
+		Help: "Disable completion latency numbers", boolp: func(j *Job) *bool { return &j.DisableClat }},
+	{Name: "disable_slat", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "gtod_reduce",
+		Help: "Disable submission latency numbers", boolp: func(j *Job) *bool { return &j.DisableSlat }},
+	{Name: "continue_on_error", Type: TypeChoice, Default: "none", Choices: continueChoices,
+		Help: "Continue on non-fatal errors during IO", custom: func(j *Job, v string) error {
+			switch v {
+			case "0":
+				v = "none"
+			case "1":
+				v = "all"
+			}
+			j.ContinueOnError = v
+			return nil
+		}},
+	{Name: "kb_base", Type: TypeChoice, Default: "1024", Prio: 1,
+		Help: "Unit prefix interpretation for quantities of data (IEC and SI)",
+		Choices: []Choice{{"1024", "Inputs invert IEC and SI prefixes (for compatibility); outputs prefer binary"},
+			{"1000", "Inputs use IEC and SI prefixes; outputs prefer SI"}},
+		custom: func(j *Job, v string) error { j.KBBase, _ = strconv.Atoi(v); return nil }},
+	{Name: "unit_base", Type: TypeChoice, Prio: 1, Help: "Bit multiple of result summary data (8 for byte, 1 for bit)",
+		Choices: []Choice{{"0", "Auto-detect"}, {"8", "Normal (byte based)"}, {"1", "Bit based"}},
+		custom:  func(j *Job, v string) error { j.UnitBase, _ = strconv.Atoi(v); return nil }},
+
+	// gofio's own job option.
+	{Name: "tw_priority", Type: TypeBool, Default: "1", Min: 0, Max: 1, Gofio: true,
+		Help:  "Run completion task-work before queued issue work (1) or in FIFO order (0)",
+		boolp: func(j *Job) *bool { return &j.TWPriority }},
+
+	// io_uring engine options (fio's engines/io_uring.c).
+	{Name: "hipri", Type: TypeFlag, Engine: "io_uring", Help: "Use polled IO completions",
+		boolp: func(j *Job) *bool { return &j.Hipri }},
+	{Name: "cmdprio_percentage", Type: TypeInt, Min: 0, Max: 100, Dirs: 2, Engine: "io_uring",
+		Help: "Send high priority I/O this percentage of the time", dirsp: func(j *Job) *[NumDirs]int { return &j.CmdprioPercentage }},
+	{Name: "cmdprio_class", Type: TypeInt, Min: 1, Max: 3, Dirs: 2, Engine: "io_uring",
+		Help: "Set asynchronous IO priority class", dirsp: func(j *Job) *[NumDirs]int { return &j.CmdprioClass }},
+	{Name: "cmdprio", Type: TypeInt, Min: 0, Max: 7, Dirs: 2, Engine: "io_uring",
+		Help: "Set asynchronous IO priority level", dirsp: func(j *Job) *[NumDirs]int { return &j.Cmdprio }},
+	{Name: "fixedbufs", Type: TypeFlag, Engine: "io_uring", Help: "Pre map IO buffers",
+		boolp: func(j *Job) *bool { return &j.FixedBufs }},
+	{Name: "registerfiles", Type: TypeFlag, Engine: "io_uring", Help: "Pre-open/register files",
+		boolp: func(j *Job) *bool { return &j.RegisterFiles }},
+	{Name: "sqthread_poll", Aliases: []string{"sqpoll"}, Type: TypeFlag, Engine: "io_uring",
+		Help:  "Offload submission/completion to kernel thread",
+		Note:  "alias sqpoll is gofio's (the patch's job file uses it; fio rejects it)",
+		boolp: func(j *Job) *bool { return &j.SQThreadPoll }},
+	{Name: "sqthread_poll_cpu", Type: TypeInt, Engine: "io_uring", Help: "What CPU to run SQ thread polling on",
+		custom: func(j *Job, v string) error {
+			n, _ := strconv.Atoi(v)
+			if n < 0 {
+				return fmt.Errorf("min value out of range: %d (0 min)", n)
+			}
+			j.SQThreadPollCPU = n
+			return nil
+		}},
+	{Name: "nonvectored", Type: TypeInt, Default: "-1", Engine: "io_uring", Help: "Use non-vectored read/write commands",
+		custom: func(j *Job, v string) error {
+			n, _ := strconv.Atoi(v)
+			if n < -1 || n > 1 {
+				return errors.New("want -1 (probe), 0 (vectored) or 1 (non-vectored)")
+			}
+			j.NonVectored = n
+			return nil
+		}},
+	{Name: "nowait", Type: TypeBool, Engine: "io_uring", Help: "Use RWF_NOWAIT for reads/writes",
+		boolp: func(j *Job) *bool { return &j.NoWait }},
+	{Name: "force_async", Type: TypeInt, Engine: "io_uring", Help: "Set IOSQE_ASYNC every N requests",
+		custom: func(j *Job, v string) error {
+			n, _ := strconv.Atoi(v)
+			if n < 0 {
+				return fmt.Errorf("min value out of range: %d (0 min)", n)
+			}
+			j.ForceAsync = n
+			return nil
+		}},
+
+	// gofio's own io_uring options.
+	{Name: "sqthread_idle", Type: TypeTime, Unit: time.Millisecond, Engine: "io_uring", Gofio: true,
+		Help: "SQPOLL thread idle time before it sleeps (ms unless a unit is given)",
+		durp: func(j *Job) *time.Duration { return &j.SQThreadIdle }},
+	{Name: "coop_taskrun", Type: TypeFlag, Engine: "io_uring", Gofio: true,
+		Help: "Set IORING_SETUP_COOP_TASKRUN", boolp: func(j *Job) *bool { return &j.CoopTaskrun }},
+	{Name: "defer_taskrun", Type: TypeFlag, Engine: "io_uring", Gofio: true,
+		Help: "Set IORING_SETUP_DEFER_TASKRUN (implies single_issuer)", boolp: func(j *Job) *bool { return &j.DeferTaskrun }},
+	{Name: "single_issuer", Type: TypeFlag, Engine: "io_uring", Gofio: true,
+		Help: "Set IORING_SETUP_SINGLE_ISSUER", boolp: func(j *Job) *bool { return &j.SingleIssuer }},
+	{Name: "iowq_max_workers", Type: TypeString, Engine: "io_uring", Gofio: true,
+		Help: "Limit io-wq workers: BOUND,UNBOUND (0 leaves one as is)", custom: setIOWQ},
+}
+
+// splitFilenames splits a ':' list where "\:" is a literal colon, skipping
+// empty elements as fio's get_next_str does.
+func splitFilenames(v string) []string {
+	var out []string
+	var cur strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '\\' && i+1 < len(v) && v[i+1] == ':':
+			cur.WriteByte(':')
+			i++
+		case v[i] == ':':
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+		default:
+			cur.WriteByte(v[i])
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// setRW reads rw=PATTERN[:N]. For random patterns N is the number of I/Os
+// per random offset; for sequential ones it is a hole added after each I/O.
+func setRW(j *Job, v string) error {
+	name, rest, _ := choiceIn(rwChoices, v)
+	if name == "readwrite" {
+		name = "rw"
+	}
+	j.RW = RW(name)
+	j.RWSeqNr, j.RWSeqAdd = 0, 0
+	if rest == "" {
+		return nil
+	}
+	if rest[0] != ':' || len(rest) == 1 {
+		return fmt.Errorf("want %s[:N]", name)
+	}
+	if j.RW.IsRandom() {
+		n, err := strconv.ParseUint(rest[1:], 10, 32)
+		if err != nil {
+			return fmt.Errorf("%s:N wants a whole number of I/Os", name)
+		}
+		j.RWSeqNr = n
+		return nil
+	}
+	n, _, err := parseSize(rest[1:], j.KBBase, false)
+	j.RWSeqAdd = n
+	return err
+}
+
+func setBSRange(j *Job, v string) error {
+	parts, err := splitDirs(v, 3)
+	if err != nil {
+		return err
+	}
+	for d := DirRead; d < NumDirs; d++ {
+		if parts[d] == "" {
+			continue
+		}
+		lo, hi, err := parseRange(parts[d], j.KBBase)
+		if err != nil {
+			return err
+		}
+		if lo == 0 {
+			return errors.New("min value out of range: 0 (1 min)")
+		}
+		j.BSRangeMin[d], j.BSRangeMax[d] = lo, hi
+	}
+	return nil
+}
+
+func setBSSplit(j *Job, v string) error {
+	parts, err := splitDirs(v, 3)
+	if err != nil {
+		return err
+	}
+	for d := DirRead; d < NumDirs; d++ {
+		if parts[d] == "" {
+			continue
+		}
+		s, err := parseBSSplit(parts[d], j.KBBase)
+		if err != nil {
+			return err
+		}
+		j.BSSplit[d] = s
+	}
+	return nil
+}
+
+// setDistribution reads random_distribution=KIND[:PARAM] with fio's
+// defaults (zipf 1.1, pareto 0.2, normal 0).
+func setDistribution(j *Job, v string) error {
+	kind, rest, _ := choiceIn(distChoices, v)
+	d := Distribution{Kind: kind}
+	switch kind {
+	case "zoned", "zoned_abs":
+		return fmt.Errorf("%s is not supported by gofio (use random, zipf, pareto or normal)", kind)
+	case "zipf":
+		d.Param = 1.1
+	case "pareto":
+		d.Param = 0.2
+	}
+	if rest != "" {
+		if rest[0] != ':' || kind == "random" {
+			return fmt.Errorf("want %s", map[bool]string{true: "random", false: kind + "[:value]"}[kind == "random"])
+		}
+		f, err := strconv.ParseFloat(rest[1:], 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", rest[1:])
+		}
+		d.Param = f
+	}
+	switch {
+	case kind == "zipf" && (d.Param == 1.0 || d.Param <= 0):
+		return errors.New("zipf theta must be positive and different from 1.0")
+	case kind == "pareto" && (d.Param <= 0 || d.Param >= 1):
+		return errors.New("pareto h must be between 0 and 1")
+	case kind == "normal" && (d.Param < 0 || d.Param > 100):
+		return errors.New("normal sigma must be 0..100 (percent)")
+	}
+	j.RandomDistribution = d
+	return nil
+}
+
+func setVerify(j *Job, v string) error {
+	name, _, _ := choiceIn(verifyChoices, v)
+	ok := false
+	for _, s := range SupportedVerify {
+		ok = ok || s == name
+	}
+	if !ok {
+		return fmt.Errorf("verify=%s is not supported by gofio (supported: %s)", name, strings.Join(SupportedVerify, ", "))
+	}
+	j.Verify = name
+	return nil
+}
+
+func setIOWQ(j *Job, v string) error {
+	b, u, found := strings.Cut(v, ",")
+	if !found {
+		return errors.New("want BOUND,UNBOUND")
+	}
+	var out [2]uint32
+	for i, s := range []string{b, u} {
+		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 32)
+		if err != nil {
+			return fmt.Errorf("want BOUND,UNBOUND worker counts: %q is not a number", s)
+		}
+		out[i] = uint32(n)
+	}
+	j.IOWQMaxWorkers = out
+	return nil
+}

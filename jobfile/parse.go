@@ -1,0 +1,399 @@
+package jobfile
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Input is everything the front end reads: job files, command-line job
+// options and gofio's overrides.
+type Input struct {
+	Files    []string                    // job files in order; "-" = stdin
+	CmdLine  []string                    // fio-style job options from argv in order (--name=a --rw=read ...), gofio's own flags removed
+	Sections []string                    // --section
+	Sets     []string                    // --set KEY=VALUE overrides, in order; they win over every job file and command-line value
+	Getenv   func(string) (string, bool) // ${VAR} lookup; nil means every variable is unset
+	Stdin    io.Reader                   // read for the job file "-"
+	Warn     io.Writer                   // warnings (e.g. unset ${VAR}) go here; nil discards them
+	Host     *Host                       // $ncpus, $pagesize, $mb_memory; nil detects this machine
+}
+
+// entry is one option of a section resolved against the option table.
+type entry struct {
+	rawEntry
+	spec *OptionSpec
+}
+
+// option returns the entry as a Job option.
+func (e entry) option() Option {
+	return Option{Name: e.spec.Name, Value: e.value, HasValue: e.has, File: e.file, Line: e.line}
+}
+
+// dump returns the entry as fio's --showcmd prints it.
+func (e entry) dump() string {
+	if !e.has {
+		return "--" + e.spec.Name + " "
+	}
+	if strings.ContainsRune(e.value, ' ') {
+		return "--" + e.spec.Name + "=\"" + e.value + "\" " // fio quotes values with blanks
+	}
+	return "--" + e.spec.Name + "=" + e.value + " "
+}
+
+// section is a job-file section or a command-line job with its entries in
+// fio's parse order: job options by priority, then engine options.
+type section struct {
+	name      string
+	global    bool
+	file      string
+	line      int
+	fileIndex int
+	cmdline   bool
+	entries   []entry
+	engineAt  string // for a global section: the ioengine in effect after it
+}
+
+func (s *section) main() []entry   { return s.split(false) }
+func (s *section) engine() []entry { return s.split(true) }
+
+func (s *section) split(engine bool) []entry {
+	var out []entry
+	for _, e := range s.entries {
+		if (e.spec.Engine != "") == engine {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// resolve turns raw entries into table entries sorted the way fio parses
+// them (sort_options by priority, engine options in a second pass).
+func resolve(raw *rawSection, global bool) (*section, error) {
+	s := &section{name: raw.name, global: global, file: raw.file, line: raw.line}
+	for _, re := range raw.entries {
+		spec, ok := lookup[re.key]
+		if !ok {
+			return nil, unknownOption(re.file, re.line, re.text(), re.key)
+		}
+		s.entries = append(s.entries, entry{rawEntry: re, spec: spec})
+	}
+	sort.SliceStable(s.entries, func(a, b int) bool {
+		ea, eb := s.entries[a].spec, s.entries[b].spec
+		if (ea.Engine != "") != (eb.Engine != "") {
+			return ea.Engine == ""
+		}
+		return ea.Prio > eb.Prio
+	})
+	return s, nil
+}
+
+// loaded is the parsed input before jobs are built: sections per source and
+// the global lists in effect.
+type loaded struct {
+	jobs  []jobSource // every job section with its globals snapshot
+	dumps []string    // --showcmd line per job file
+	sets  []entry
+}
+
+// jobSource is a job section and the [global] sections in effect for it.
+type jobSource struct {
+	globals   []*section
+	own       *section
+	stonewall bool // first job of a later job file
+}
+
+// load reads every source, resolves the options, checks each value and
+// records the jobs in fio's order: command-line jobs first, then each file.
+func load(in Input) (*loaded, error) {
+	host := DetectHostOnce(in.Host)
+	l := &loaded{}
+	for _, s := range in.Sets {
+		e, err := parseSet(s)
+		if err != nil {
+			return nil, err
+		}
+		l.sets = append(l.sets, e)
+	}
+	cmdSecs, err := cmdlineSections(in.CmdLine)
+	if err != nil {
+		return nil, err
+	}
+	var globals []*section
+	addGlobal := func(g *section) error {
+		scratch := newJob()
+		for _, gs := range append(globals, g) {
+			if err := applyEntries(scratch, gs.main()); err != nil {
+				return err
+			}
+		}
+		g.engineAt = scratch.IOEngine
+		if err := checkEngineEntries(g, scratch.IOEngine); err != nil {
+			return err
+		}
+		for _, gs := range append(globals, g) {
+			if gs.engineAt == scratch.IOEngine {
+				if err := applyEntries(scratch, gs.engine()); err != nil {
+					return err
+				}
+			}
+		}
+		globals = append(globals, g)
+		return nil
+	}
+	for _, s := range cmdSecs {
+		if s.global {
+			if err := addGlobal(s); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		l.jobs = append(l.jobs, jobSource{globals: clone(globals), own: s})
+	}
+	for fi, file := range in.Files {
+		if fi > 0 {
+			globals = nil // fio resets def_thread before each further file
+		}
+		pp := &prepass{in: &in, host: host}
+		data, err := pp.readJobFile(file)
+		if err != nil {
+			return nil, err
+		}
+		if err := pp.parse(file, data, false); err != nil {
+			return nil, err
+		}
+		raws, err := structure(pp.sections)
+		if err != nil {
+			return nil, err
+		}
+		var dump strings.Builder
+		stonewall := fi > 0
+		for _, raw := range raws {
+			if !raw.global() && skipSection(in.Sections, raw.name) {
+				continue // fio does not parse sections that --section skips
+			}
+			s, err := resolve(raw, raw.global())
+			if err != nil {
+				return nil, err
+			}
+			s.fileIndex = fi
+			if s.global {
+				if err := addGlobal(s); err != nil {
+					return nil, err
+				}
+				for _, g := range globals {
+					for _, e := range g.entries {
+						dump.WriteString(e.dump())
+					}
+				}
+				continue
+			}
+			dump.WriteString("--name=" + s.name + " ")
+			for _, e := range s.entries {
+				dump.WriteString(e.dump())
+			}
+			for _, e := range l.sets {
+				dump.WriteString(e.dump())
+			}
+			l.jobs = append(l.jobs, jobSource{globals: clone(globals), own: s, stonewall: stonewall})
+			stonewall = false
+		}
+		if dump.Len() > 0 {
+			l.dumps = append(l.dumps, "fio "+dump.String()+"\n")
+		}
+	}
+	return l, nil
+}
+
+func clone(s []*section) []*section { return append([]*section(nil), s...) }
+
+// skipSection reports whether --section excludes the job section name.
+func skipSection(only []string, name string) bool {
+	if len(only) == 0 {
+		return false
+	}
+	for _, o := range only {
+		if o == name {
+			return false
+		}
+	}
+	return true
+}
+
+// checkEngineEntries rejects engine options in a section whose engine does
+// not have them.
+func checkEngineEntries(s *section, engine string) error {
+	for _, e := range s.engine() {
+		if e.spec.Engine != engine {
+			return &Error{File: e.file, Line: e.line, Option: e.text(),
+				Msg: fmt.Sprintf("option %s needs ioengine=%s (the engine here is %s)", e.spec.Name, e.spec.Engine, engine)}
+		}
+	}
+	return nil
+}
+
+// applyEntries applies entries to j, wrapping value errors with file:line.
+func applyEntries(j *Job, es []entry) error {
+	for _, e := range es {
+		if err := e.spec.set(j, e.value, e.has); err != nil {
+			return &Error{File: e.file, Line: e.line, Option: e.text(), Msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+// parseSet reads one --set KEY=VALUE.
+func parseSet(s string) (entry, error) {
+	key, value, has := strings.Cut(s, "=")
+	key = strings.TrimSpace(key)
+	re := rawEntry{key: key, value: strings.TrimSpace(value), has: has, file: "--set"}
+	spec, ok := lookup[key]
+	if !ok {
+		return entry{}, unknownOption("--set", 0, s, key)
+	}
+	return entry{rawEntry: re, spec: spec}, nil
+}
+
+// DetectHostOnce returns *h, or this machine's values when h is nil.
+func DetectHostOnce(h *Host) Host {
+	if h != nil {
+		return *h
+	}
+	return DetectHost()
+}
+
+// build makes the Job of one job source: defaults, globals, own options,
+// then --set, and fio's fixups.
+func build(src jobSource, sets []entry) (*Job, error) {
+	j := newJob()
+	j.Name = src.own.name
+	j.File, j.Line, j.JobFileIndex = src.own.file, src.own.line, src.own.fileIndex
+	for _, g := range src.globals {
+		if err := applyEntries(j, g.main()); err != nil {
+			return nil, err
+		}
+	}
+	if err := applyEntries(j, src.own.main()); err != nil {
+		return nil, err
+	}
+	engine := j.IOEngine
+	for _, g := range src.globals {
+		for _, e := range g.main() {
+			j.Options = append(j.Options, e.option())
+		}
+		if g.engineAt != engine {
+			continue // fio only inherits engine options for the same engine
+		}
+		if err := applyEntries(j, g.engine()); err != nil {
+			return nil, err
+		}
+		for _, e := range g.engine() {
+			j.Options = append(j.Options, e.option())
+		}
+	}
+	if err := checkEngineEntries(src.own, engine); err != nil {
+		return nil, err
+	}
+	if err := applyEntries(j, src.own.engine()); err != nil {
+		return nil, err
+	}
+	for _, e := range src.own.entries {
+		j.Options = append(j.Options, e.option())
+	}
+	if err := applyEntries(j, sets); err != nil {
+		return nil, err
+	}
+	for _, e := range sets {
+		j.Options = append(j.Options, e.option())
+	}
+	if src.stonewall {
+		j.Stonewall = true
+	}
+	fixup(j)
+	return j, nil
+}
+
+// MaxJobs is the most jobs (numjobs clones included) one run may define,
+// fio's default max_jobs.
+const MaxJobs = 4096
+
+// Parse reads the input and returns the validated jobs in run order, with
+// numjobs clones expanded and reporting groups assigned as fio's add_job
+// does. It fails on the first bad file, option or value, and on engines
+// and option combinations gofio cannot run.
+func Parse(in Input) ([]*Job, error) {
+	l, err := load(in)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.jobs) == 0 {
+		return nil, &Error{File: strings.Join(in.Files, " "), Msg: "no job(s) defined"}
+	}
+	var jobs []*Job
+	for _, src := range l.jobs {
+		j, err := build(src, l.sets)
+		if err != nil {
+			return nil, err
+		}
+		if err := validate(j, src.own); err != nil {
+			return nil, err
+		}
+		if len(jobs)+j.NumJobs > MaxJobs {
+			return nil, &Error{File: src.own.file, Line: src.own.line, Option: fmt.Sprintf("numjobs=%d", j.NumJobs),
+				Msg: fmt.Sprintf("maximum number of jobs (%d) reached", MaxJobs)}
+		}
+		jobs = append(jobs, j)
+		for k := 1; k < j.NumJobs; k++ {
+			c := *j
+			c.SubjobNumber, c.Stonewall, c.NewGroup = k, false, false
+			jobs = append(jobs, &c)
+		}
+	}
+	assignGroups(jobs)
+	return jobs, nil
+}
+
+// assignGroups numbers reporting groups like fio's add_job: a stonewall or
+// new_group job starts a new group unless the current one is still empty.
+func assignGroups(jobs []*Job) {
+	group, inGroup := 0, 0
+	for _, j := range jobs {
+		if (j.Stonewall || j.NewGroup) && inGroup > 0 {
+			group++
+			inGroup = 0
+		}
+		j.GroupID = group
+		inGroup++
+	}
+}
+
+// ParseOnly checks the input like Parse, including what fio's --parse-only
+// skips: the engine name and the cross-option rules.
+func ParseOnly(in Input) error {
+	_, err := Parse(in)
+	return err
+}
+
+// ShowCmd writes fio 3.33's --showcmd output for the job files of in: one
+// line per file, "fio " and --key=value for every option in parse order,
+// --name=SECTION before each job, and each [global] repeating every global
+// option so far. Values are checked as fio checks them; engines and
+// cross-option rules are not. --set overrides are appended to every job.
+func ShowCmd(in Input, w io.Writer) error {
+	l, err := load(in)
+	if err != nil {
+		return err
+	}
+	for _, src := range l.jobs {
+		if _, err := build(src, l.sets); err != nil {
+			return err
+		}
+	}
+	for _, d := range l.dumps {
+		if _, err := io.WriteString(w, d); err != nil {
+			return fmt.Errorf("write showcmd: %w", err)
+		}
+	}
+	return nil
+}

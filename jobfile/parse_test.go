@@ -1,0 +1,198 @@
+package jobfile
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeJob writes a job file into a temp dir and returns its path.
+func writeJob(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestParseJobs(t *testing.T) {
+	a := writeJob(t, "a.fio", "[global]\nioengine=null\nsize=1m\n[j1]\n[global]\nbs=8k\n[j2]\nnumjobs=3\ngroup_reporting\n[j3]\nnew_group\n")
+	b := writeJob(t, "b.fio", "[k1]\nioengine=null\nsize=2m\n")
+	jobs, err := Parse(Input{Files: []string{a, b}, CmdLine: []string{"--iodepth=4", "--name=cmd", "--ioengine=null", "--size=1m"},
+		Sets: []string{"runtime=2"}, Host: &testHost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		name           string
+		sub, group, bs int
+		iodepth        int
+	}
+	want := []row{
+		{"cmd", 0, 0, 4096, 4}, // command-line job first, with the command-line globals
+		{"j1", 0, 0, 4096, 4},  // command-line globals apply to the first file
+		{"j2", 0, 0, 8192, 4},  // later [global] only affects later jobs
+		{"j2", 1, 0, 8192, 4},  // numjobs clones keep the name
+		{"j2", 2, 0, 8192, 4},  // ...
+		{"j3", 0, 1, 8192, 4},  // new_group starts group 1
+		{"k1", 0, 2, 4096, 1},  // second file: stonewall, fresh globals
+	}
+	if len(jobs) != len(want) {
+		t.Fatalf("got %d jobs, want %d", len(jobs), len(want))
+	}
+	for i, w := range want {
+		j := jobs[i]
+		got := row{j.Name, j.SubjobNumber, j.GroupID, int(j.BS[DirRead]), j.IODepth}
+		if got != w {
+			t.Errorf("job %d = %+v, want %+v", i, got, w)
+		}
+		if j.Runtime != 2*time.Second {
+			t.Errorf("job %d runtime = %v, want --set's 2s", i, j.Runtime)
+		}
+	}
+	if !jobs[6].Stonewall || jobs[6].JobFileIndex != 1 {
+		t.Errorf("first job of the second file: stonewall=%v index=%d", jobs[6].Stonewall, jobs[6].JobFileIndex)
+	}
+	if got := jobs[3].GeneratedFilename(0); got != "j2.1.0" {
+		t.Errorf("clone file name = %q, want j2.1.0", got)
+	}
+}
+
+func TestParseSemantics(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		check func(*Job) bool
+	}{
+		// The patch's job: sqpoll alias, tw_priority defaults to 1, registerfiles implied.
+		{"sqpoll alias", "[j]\nioengine=io_uring\nsqpoll=1\nsize=1m\n", func(j *Job) bool {
+			return j.SQThreadPoll && j.RegisterFiles && j.TWPriority
+		}},
+		// Engine options may precede ioengine= in a section.
+		{"engine option order", "[j]\nfixedbufs\nioengine=io_uring\nsize=1m\n", func(j *Job) bool { return j.FixedBufs }},
+		// Engine options in [global] are dropped for a job on another engine, as in fio.
+		{"engine inheritance", "[global]\nioengine=io_uring\nfixedbufs\nsize=1m\n[j]\nioengine=null\n", func(j *Job) bool {
+			return !j.FixedBufs && j.IOEngine == "null"
+		}},
+		// kb_base is parsed before size, whatever the order in the section.
+		{"kb_base priority", "[j]\nioengine=null\nsize=1m\nkb_base=1000\n", func(j *Job) bool { return j.Size == 1000000 }},
+		// rwmixwrite sets rwmixread; the later one wins.
+		{"rwmix", "[j]\nioengine=null\nsize=1m\nrw=randrw\nrwmixread=10\nrwmixwrite=30\n", func(j *Job) bool { return j.RWMixRead == 70 }},
+		// iodepth_batch fixups.
+		{"batch fixups", "[j]\nioengine=io_uring\nsize=1m\niodepth=8\niodepth_batch=0\niodepth_batch_complete_max=0\n", func(j *Job) bool {
+			return j.IODepthBatchSubmit == 8 && j.IODepthBatchCompleteMax == 1 && j.IODepthLow == 8
+		}},
+		// rw suffixes.
+		{"rw suffix", "[j]\nioengine=null\nsize=1m\nrw=randread:8\n", func(j *Job) bool { return j.RW == RWRandRead && j.RWSeqNr == 8 }},
+		// Verify forces refill_buffers unless it was given.
+		{"verify refill", "[j]\nioengine=null\nsize=1m\nrw=write\nverify=crc32c\n", func(j *Job) bool { return j.RefillBuffers }},
+		// defer_taskrun implies single_issuer.
+		{"defer", "[j]\nioengine=io_uring\nsize=1m\ndefer_taskrun\n", func(j *Job) bool { return j.SingleIssuer }},
+		// gofio options.
+		{"gofio options", "[j]\nioengine=io_uring\nsize=1m\ntw_priority=0\nsqthread_idle=20\niowq_max_workers=4,8\n", func(j *Job) bool {
+			return !j.TWPriority && j.SQThreadIdle == 20*time.Millisecond && j.IOWQMaxWorkers == [2]uint32{4, 8}
+		}},
+		// $ncpus arithmetic, as fio does through bc.
+		{"keywords", "[j]\nioengine=null\nsize=1m\niodepth=$ncpus*2\n", func(j *Job) bool { return j.IODepth == 8 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			jobs, err := Parse(Input{Files: []string{writeJob(t, "j.fio", tt.text)}, Host: &testHost})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(jobs[len(jobs)-1]) {
+				t.Errorf("%s: unexpected job %+v", tt.name, *jobs[len(jobs)-1])
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want string // substring of the error
+	}{
+		{"unknown", "[j]\nsqpol=1\n", "j.fio:2: bad option <sqpol=1>: did you mean sqpoll?"},
+		{"fio-only option", "[j]\nrate=1m\n", "fio option rate is not supported by gofio"},
+		{"bad value", "[j]\ndirect=2\n", "j.fio:2: direct=2: max value out of range: 2 (1 max)"},
+		{"min value", "[j]\niodepth=0\n", "iodepth=0: min value out of range: 0 (1 min)"},
+		{"outside", "bs=4k\n[j]\n", "j.fio:1: bs=4k: option outside of [] job section"},
+		{"engine", "[j]\nioengine=libaio\n", "engine libaio is not supported by gofio"},
+		{"time_based", "[j]\nioengine=null\nsize=1m\ntime_based\n", "time_based needs a runtime"},
+		{"registerfiles", "[j]\nioengine=io_uring\nsize=1m\nnrfiles=2\nopenfiles=1\nsqthread_poll\n", "openfiles=1 equal to nrfiles=2"},
+		{"iodepth max", "[j]\nioengine=io_uring\nsize=1m\niodepth=65536\n", "io_uring maximum of 32768"},
+		{"direct alignment", "[j]\nioengine=io_uring\nsize=1m\ndirect=1\nbs=1000\n", "multiple of 512"},
+		{"size too small", "[j]\nioengine=null\nsize=1k\n", "size too small"},
+		{"numjobs zero", "[j]\nioengine=null\nsize=1m\nnumjobs=0\n", "numjobs must be at least 1"},
+		{"too many jobs", "[j]\nioengine=null\nsize=1m\nnumjobs=5000\n", "maximum number of jobs"},
+		{"bs range", "[j]\nbs=4k-16k\n", "use bsrange"},
+		{"fraction", "[j]\nbs=1.5k\n", "fractions are not allowed"},
+		{"time suffix", "[j]\nruntime=3fortnights\n", "unknown time suffix"},
+		{"no section end", "[j\nbs=4k\n", "lacks the closing ]"},
+		{"include loop", "[j]\ninclude j.fio\n", "include loop"},
+		{"missing include", "[j]\ninclude nope.inc\n", "cannot read include file nope.inc"},
+		{"no jobs", "[global]\nbs=4k\n", "no job(s) defined"},
+		{"binary", "[j]\n\x00\x01\n", "NUL bytes"},
+		{"not utf8", "[j]\nname=\xff\n", "not valid UTF-8"},
+		{"huge line", "[j]\nname=" + strings.Repeat("x", 9000) + "\n", "line longer than"},
+		{"engine option on psync", "[j]\nioengine=psync\nhipri\n", "option hipri needs ioengine=io_uring"},
+		{"hipri buffered", "[j]\nioengine=io_uring\nsize=1m\nhipri\n", "needs direct=1"},
+		{"filename directory", "[j]\nioengine=null\nsize=1m\nfilename=/tmp\n", "is a directory"},
+		{"flag needs arg", "[j]\ndirect\n", "option requires an argument"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(Input{Files: []string{writeJob(t, "j.fio", tt.text)}, Host: &testHost})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want %q", err, tt.want)
+			}
+			if _, ok := err.(*Error); err != nil && !ok {
+				t.Errorf("err is %T, want *Error", err)
+			}
+		})
+	}
+}
+
+func TestSectionsStdinAndWarnings(t *testing.T) {
+	var warn bytes.Buffer
+	in := Input{Files: []string{"-"}, Stdin: strings.NewReader("[a]\nioengine=null\nsize=${NOPE}1m\n[b]\nioengine=null\nsize=1m\n"),
+		Sections: []string{"b"}, Warn: &warn, Host: &testHost}
+	jobs, err := Parse(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 1 || jobs[0].Name != "b" {
+		t.Errorf("--section=b gave %d jobs", len(jobs))
+	}
+	if !strings.Contains(warn.String(), "${NOPE} is not set") {
+		t.Errorf("no warning for an unset variable: %q", warn.String())
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var b bytes.Buffer
+	if err := CmdHelp(&b, "direct"); err != nil {
+		t.Fatal(err)
+	}
+	want := "              direct: Use O_DIRECT IO (negates buffered)\n                type: boolean value (opt=1)\n             default: 0\n               range: min=0, max=1\n\n"
+	if b.String() != want {
+		t.Errorf("--cmdhelp=direct:\n%q\nwant\n%q", b.String(), want)
+	}
+	b.Reset()
+	if err := CmdHelp(&b, "bsz"); err != nil || !strings.HasPrefix(b.String(), "No such command: bsz - showing closest match\n                  bs:") {
+		t.Errorf("--cmdhelp=bsz: %q, %v", b.String(), err)
+	}
+	b.Reset()
+	if err := EngHelp(&b, "io_uring"); err != nil || !strings.Contains(b.String(), "sqthread_poll           : Offload") {
+		t.Errorf("--enghelp=io_uring: %q, %v", b.String(), err)
+	}
+	if err := EngHelp(&b, "libaio"); err == nil {
+		t.Error("--enghelp=libaio: no error")
+	}
+}

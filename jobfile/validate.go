@@ -1,0 +1,66 @@
+package jobfile
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// MaxIODepth is the largest iodepth the io_uring engine accepts: the
+// kernel's IORING_MAX_ENTRIES.
+const MaxIODepth = 32768
+
+// validate applies the cross-option rules fio checks at job setup (or not
+// at all), so that a bad job fails before anything runs.
+func validate(j *Job, s *section) error {
+	bad := func(option, format string, args ...any) error {
+		return &Error{File: s.file, Line: s.line, Option: option, Msg: fmt.Sprintf(format, args...)}
+	}
+	supported := false
+	for _, e := range SupportedEngines {
+		supported = supported || e == j.IOEngine
+	}
+	if !supported {
+		return bad("ioengine="+j.IOEngine, "engine %s is not supported by gofio (supported: %s)",
+			j.IOEngine, strings.Join(SupportedEngines, ", "))
+	}
+	switch {
+	case j.NumJobs < 1:
+		return bad("numjobs=0", "numjobs must be at least 1")
+	case j.TimeBased && j.Runtime <= 0:
+		return bad("time_based", "time_based needs a runtime (runtime=10s); fio would drop time_based with a warning")
+	case j.RegisterFiles && j.OpenFiles != j.NrFiles:
+		return bad("registerfiles", "registered files (registerfiles, or sqthread_poll which implies it) need openfiles=%d equal to nrfiles=%d",
+			j.OpenFiles, j.NrFiles)
+	case j.IOEngine == "io_uring" && j.IODepth > MaxIODepth:
+		return bad(fmt.Sprintf("iodepth=%d", j.IODepth), "iodepth above the io_uring maximum of %d entries", MaxIODepth)
+	case j.Hipri && !j.Direct:
+		return bad("hipri", "polled I/O (hipri) needs direct=1")
+	case j.DeferTaskrun && j.SQThreadPoll:
+		return bad("defer_taskrun", "defer_taskrun cannot be combined with sqthread_poll (the kernel rejects the pair)")
+	case j.Verify == "pattern" && len(j.VerifyPattern) == 0:
+		return bad("verify=pattern", "verify=pattern needs verify_pattern=")
+	case j.Verify != "" && !j.RW.HasWrite() && !j.RW.HasRead():
+		return bad("verify="+j.Verify, "verify needs a pattern that writes or reads")
+	}
+	minBS := j.MinBS()
+	if j.Direct && !j.BSUnaligned {
+		for d := DirRead; d < NumDirs; d++ {
+			if j.usesDir(d) && j.BS[d]%512 != 0 && len(j.BSSplit[d]) == 0 && j.BSRangeMin[d] == 0 {
+				return bad(fmt.Sprintf("bs=%d", j.BS[d]), "with direct=1 the %s block size must be a multiple of 512", d)
+			}
+		}
+	}
+	if j.Size > 0 && minBS > 0 && j.Size < minBS {
+		return bad(fmt.Sprintf("size=%d", j.Size), "size too small, must not be less than minimum block size: %d < %d", j.Size, minBS)
+	}
+	for _, f := range j.Filenames {
+		if f == "-" {
+			return bad("filename=-", "stdin/stdout as a target is not supported by gofio")
+		}
+		if st, err := os.Stat(f); err == nil && st.IsDir() {
+			return bad("filename="+f, "%s is a directory; use directory= for a place to create files", f)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,388 @@
+package jobfile
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// errFraction is returned for sizes like 1.5k, which fio silently reads as 1.
+var errFraction = errors.New("fractions are not allowed in sizes (fio would read this as a whole number and drop the rest)")
+
+// splitNumber cuts s into its leading unsigned number (decimal, or hex with a
+// 0x prefix) and the rest.
+func splitNumber(s string) (uint64, string, error) {
+	if s == "" {
+		return 0, "", errors.New("empty value")
+	}
+	base, digits := 10, s
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		base, digits = 16, s[2:]
+	}
+	n := 0
+	for n < len(digits) && isDigitIn(digits[n], base) {
+		n++
+	}
+	if n == 0 {
+		return 0, "", fmt.Errorf("%q is not a number", s)
+	}
+	v, err := strconv.ParseUint(digits[:n], base, 64)
+	if err != nil {
+		return 0, "", fmt.Errorf("%q is out of range", s)
+	}
+	rest := digits[n:]
+	if base == 10 && strings.HasPrefix(rest, ".") {
+		return 0, "", errFraction
+	}
+	return v, rest, nil
+}
+
+func isDigitIn(c byte, base int) bool {
+	if c >= '0' && c <= '9' {
+		return true
+	}
+	if base == 16 {
+		c |= 0x20
+		return c >= 'a' && c <= 'f'
+	}
+	return false
+}
+
+// sizeMultiplier returns the multiplier of a size suffix as fio's
+// __get_mult_bytes reads it: Xib is the base opposite to kb_base, X, Xb and Xi
+// follow kb_base, b or nothing is 1. Unlike fio, an unknown suffix is an error.
+func sizeMultiplier(suffix string, kbBase int) (uint64, error) {
+	s := strings.ToLower(suffix)
+	if s == "" || s == "b" {
+		return 1, nil
+	}
+	const units = "kmgtp"
+	i := strings.IndexByte(units, s[0])
+	if i < 0 {
+		return 0, fmt.Errorf("unknown size suffix %q (want k, m, g, t, p with optional b, i or ib)", suffix)
+	}
+	base := uint64(kbBase)
+	switch s[1:] {
+	case "", "b", "i":
+	case "ib":
+		if kbBase == 1000 {
+			base = 1024
+		} else {
+			base = 1000
+		}
+	default:
+		return 0, fmt.Errorf("unknown size suffix %q (want k, m, g, t, p with optional b, i or ib)", suffix)
+	}
+	m := uint64(1)
+	for k := 0; k <= i; k++ {
+		m *= base
+	}
+	return m, nil
+}
+
+// parseSize reads a size such as 4k, 1MiB, 0x1000 or 512. With allowPct, N%
+// (1..100) is returned as pct instead. Leading and trailing blanks are
+// ignored (fio reads "size = 1m" as 1 byte).
+func parseSize(s string, kbBase int, allowPct bool) (v uint64, pct int, err error) {
+	s = strings.TrimSpace(s)
+	n, rest, err := splitNumber(s)
+	if err != nil {
+		return 0, 0, err
+	}
+	if rest == "%" {
+		if !allowPct {
+			return 0, 0, errors.New("a percentage is not allowed here")
+		}
+		if n < 1 || n > 100 {
+			return 0, 0, fmt.Errorf("percentage %d%% is outside 1..100", n)
+		}
+		return 0, int(n), nil
+	}
+	m, err := sizeMultiplier(rest, kbBase)
+	if err != nil {
+		return 0, 0, err
+	}
+	if n != 0 && m > math.MaxUint64/n {
+		return 0, 0, fmt.Errorf("%q overflows 64 bits", s)
+	}
+	return n * m, 0, nil
+}
+
+// parseInt reads an integer option value: a size-style number (fio allows
+// suffixes on integers too), with an optional leading minus sign.
+func parseInt(s string, kbBase int) (int64, error) {
+	s = strings.TrimSpace(s)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	v, _, err := parseSize(s, kbBase, false)
+	if err != nil {
+		return 0, err
+	}
+	if v > math.MaxInt64 {
+		return 0, fmt.Errorf("%q is out of range", s)
+	}
+	if neg {
+		return -int64(v), nil
+	}
+	return int64(v), nil
+}
+
+// parseBool reads 0 or 1 (fio's BOOL). true/false/yes/no are rejected, as
+// in fio.
+func parseBool(s string) (bool, error) {
+	v, err := parseInt(s, 1024)
+	if err != nil {
+		return false, fmt.Errorf("want 0 or 1: %w", err)
+	}
+	switch v {
+	case 0:
+		return false, nil
+	case 1:
+		return true, nil
+	}
+	return false, fmt.Errorf("max value out of range: %d (1 max)", v)
+}
+
+// parseFlag reads the value of a valueless-capable flag (fio's STR_SET): no
+// value means set, otherwise any non-negative number, non-zero meaning set.
+func parseFlag(s string, has bool) (bool, error) {
+	if !has {
+		return true, nil
+	}
+	v, err := parseInt(s, 1024)
+	if err != nil || v < 0 {
+		return false, errors.New("want nothing, 0 or 1")
+	}
+	return v != 0, nil
+}
+
+// timeUnits maps the time suffixes gofio accepts to their length. fio
+// accepts us, ms, s, m, h, d and reads anything else (sec, min) as
+// microseconds; gofio accepts the spelled-out forms and rejects the rest.
+var timeUnits = map[string]time.Duration{
+	"ns": time.Nanosecond, "nsec": time.Nanosecond,
+	"us": time.Microsecond, "usec": time.Microsecond, "usecs": time.Microsecond,
+	"ms": time.Millisecond, "msec": time.Millisecond, "msecs": time.Millisecond,
+	"s": time.Second, "sec": time.Second, "secs": time.Second,
+	"m": time.Minute, "min": time.Minute, "mins": time.Minute,
+	"h": time.Hour, "hr": time.Hour, "hour": time.Hour, "hours": time.Hour,
+	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+}
+
+// parseTime reads a time such as 10, 1500ms, 2m or 1.5s. A bare number is
+// in unit (seconds for runtime, microseconds for fio's other times).
+func parseTime(s string, unit time.Duration) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("%q is not a time (want a number with us, ms, s, m, h or d)", s)
+	}
+	f, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a time: %w", s, err)
+	}
+	if suf := strings.ToLower(s[i:]); suf != "" {
+		u, ok := timeUnits[suf]
+		if !ok {
+			return 0, fmt.Errorf("unknown time suffix %q (want us, ms, s, m, h or d)", s[i:])
+		}
+		unit = u
+	}
+	d := f * float64(unit)
+	if d > math.MaxInt64 {
+		return 0, fmt.Errorf("%q is too long", s)
+	}
+	return time.Duration(d), nil
+}
+
+// splitDirs splits a per-direction value (read,write,trim) the way fio's
+// handle_option does: the last piece given also fills the directions after
+// it, an empty piece keeps the default. It returns, per direction, the text
+// to apply ("" keeps the default).
+func splitDirs(s string, dirs int) ([NumDirs]string, error) {
+	var out [NumDirs]string
+	parts := strings.Split(s, ",")
+	if len(parts) > dirs {
+		return out, fmt.Errorf("at most %d comma-separated values (read,write,trim)", dirs)
+	}
+	for i, p := range parts {
+		if p == "" {
+			continue
+		}
+		out[i] = p
+		if i == len(parts)-1 {
+			for k := i + 1; k < dirs; k++ {
+				out[k] = p
+			}
+		}
+	}
+	return out, nil
+}
+
+// parseRange reads lo-hi or lo:hi (or a single value) and orders the ends.
+func parseRange(s string, kbBase int) (lo, hi uint64, err error) {
+	cut := strings.IndexAny(s, "-:")
+	if cut < 0 {
+		v, _, err := parseSize(s, kbBase, false)
+		return v, v, err
+	}
+	if lo, _, err = parseSize(s[:cut], kbBase, false); err != nil {
+		return 0, 0, err
+	}
+	if hi, _, err = parseSize(s[cut+1:], kbBase, false); err != nil {
+		return 0, 0, err
+	}
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return lo, hi, nil
+}
+
+// parseFloatList reads a ':'-separated list of percentiles in [0,100], at
+// most 20 entries. It also returns the number of decimals to print: the
+// largest number of decimals in any entry.
+func parseFloatList(s string) ([]float64, int, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) > 20 {
+		return nil, 0, fmt.Errorf("at most 20 values, got %d", len(parts))
+	}
+	out := make([]float64, 0, len(parts))
+	prec := 0
+	for _, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(f) {
+			return nil, 0, fmt.Errorf("%q is not a number", p)
+		}
+		if f < 0 || f > 100 {
+			return nil, 0, fmt.Errorf("value out of range: %f (range 0..100)", f)
+		}
+		if i := strings.IndexByte(p, '.'); i >= 0 {
+			prec = max(prec, len(strings.TrimSpace(p))-i-1)
+		}
+		out = append(out, f)
+	}
+	return out, prec, nil
+}
+
+// parseBSSplit reads one direction of bssplit: bs/pct:bs/pct. Entries without
+// a percentage share what is left of 100, as fio's bssplit_ddir does.
+func parseBSSplit(s string, kbBase int) ([]BSSplitEntry, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) > 64 {
+		return nil, errors.New("at most 64 bs/percentage entries")
+	}
+	out := make([]BSSplitEntry, 0, len(parts))
+	var sum uint32
+	missing := 0
+	for _, p := range parts {
+		bsText, pctText, _ := strings.Cut(p, "/")
+		bs, _, err := parseSize(bsText, kbBase, false)
+		if err != nil {
+			return nil, fmt.Errorf("entry %q: %w", p, err)
+		}
+		if bs == 0 {
+			return nil, fmt.Errorf("entry %q: block size must be at least 1", p)
+		}
+		var pct uint32
+		if pctText != "" {
+			v, err := strconv.ParseUint(pctText, 10, 32)
+			if err != nil {
+				return nil, fmt.Errorf("entry %q: percentage is not a number", p)
+			}
+			pct = uint32(min(v, 100))
+		}
+		if pct == 0 {
+			missing++
+		}
+		sum += pct
+		out = append(out, BSSplitEntry{BS: bs, Pct: pct})
+	}
+	if missing > 0 {
+		if sum > 100 && missing >= 2 {
+			return nil, errors.New("bssplit percentages add to more than 100%")
+		}
+		var share uint32
+		if sum < 100 {
+			share = (100 - sum) / uint32(missing)
+		}
+		for i := range out {
+			if out[i].Pct == 0 {
+				out[i].Pct = share
+			}
+		}
+	}
+	return out, nil
+}
+
+// parseCPUList reads a CPU list such as 0,5,8-15.
+func parseCPUList(s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(p, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("%q is not a CPU number", p)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a {
+				return nil, fmt.Errorf("%q is not a CPU range", p)
+			}
+		}
+		if b-a > 1<<16 || b > 1<<20 {
+			return nil, fmt.Errorf("%q is too large", p)
+		}
+		for c := a; c <= b; c++ {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// parsePattern reads a buffer or verify pattern: 0x hex bytes and "string"
+// parts, concatenated.
+func parsePattern(s string) ([]byte, error) {
+	var out []byte
+	for s != "" {
+		switch {
+		case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+			n := 2
+			for n < len(s) && isDigitIn(s[n], 16) {
+				n++
+			}
+			hex := s[2:n]
+			if hex == "" {
+				return nil, errors.New("0x without hex digits")
+			}
+			if len(hex)%2 == 1 {
+				hex = "0" + hex
+			}
+			for i := 0; i < len(hex); i += 2 {
+				b, _ := strconv.ParseUint(hex[i:i+2], 16, 8)
+				out = append(out, byte(b))
+			}
+			s = s[n:]
+		case s[0] == '"':
+			end := strings.IndexByte(s[1:], '"')
+			if end < 0 {
+				return nil, errors.New("unterminated string")
+			}
+			out = append(out, s[1:1+end]...)
+			s = s[end+2:]
+		default:
+			return nil, fmt.Errorf("%q: want 0x hex bytes or \"string\" parts", s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("empty pattern")
+	}
+	return out, nil
+}
