@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -64,6 +65,13 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 			disks = append(disks, o)
 		}
 		root.add("disk_util", disks)
+	}
+	if r.Comparison != nil {
+		raw, err := json.Marshal(CompareJSON(r.Comparison))
+		if err != nil {
+			panic(fmt.Sprintf("report: comparison json: %v", err))
+		}
+		root.add(CompareJSONKey, jsonRaw(raw))
 	}
 	return root
 }

@@ -2,8 +2,11 @@ package report
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // jsonValue is a node of fio's JSON tree (json.c): objects keep insertion
@@ -19,6 +22,10 @@ type jsonPair struct {
 type jsonObject struct{ pairs []jsonPair }
 
 type jsonArray []jsonValue
+
+// jsonRaw is a value already encoded by encoding/json; it is re-indented
+// to its nesting level.
+type jsonRaw []byte
 
 // jsonFloat prints as C's "%f".
 type jsonFloat float64
@@ -79,6 +86,13 @@ func printJSON(w *bufio.Writer, v jsonValue, level int) {
 		w.WriteString(strconv.FormatInt(t, 10))
 	case jsonFloat:
 		w.WriteString(strconv.FormatFloat(float64(t), 'f', 6, 64))
+	case jsonRaw:
+		var buf bytes.Buffer
+		pre := strings.Repeat("  ", level)
+		if err := json.Indent(&buf, t, pre, "  "); err != nil {
+			panic(fmt.Sprintf("report: embedded JSON: %v", err))
+		}
+		w.Write(buf.Bytes())
 	default:
 		panic(fmt.Sprintf("report: unexpected JSON value %T", v))
 	}

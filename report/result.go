@@ -173,6 +173,9 @@ type Result struct {
 	Jobs    []*JobResult
 	Disks   []DiskStats
 	Signal  string // "interrupt" when the run was cut short
+	// Comparison, when set, is printed by WriteJSON under the top-level
+	// key CompareJSONKey, after fio's own keys (--compare, --sweep).
+	Comparison *Comparison
 	// End is the wall clock when the run finished; the job headers and
 	// the JSON "time" print it as fio prints the time of its report. Zero
 	// means Start.

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"gofio/compare"
+	"gofio/jobfile"
+	"gofio/report"
+	gofiorun "gofio/run"
+)
+
+// execute runs the parsed jobs and writes the reports: a plain run, or a
+// --compare/--sweep plan of runs folded into a comparison.
+func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
+	if cfg.Compare || len(cfg.Sweeps) > 0 {
+		return executeCompare(ctx, st, cfg, in)
+	}
+	out, closeOut, err := openOutput(st, cfg)
+	if err != nil {
+		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+		return ExitBadInput
+	}
+	defer closeOut()
+	if hasFormat(cfg, "normal") {
+		if err := report.WriteHeader(out, jobs, versionString()); err != nil {
+			fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+		}
+	}
+	res, err := runJobs(ctx, st, cfg, jobs, out)
+	if res == nil {
+		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+		return ExitBadInput
+	}
+	if code := writeReports(st, cfg, out, res); code != ExitOK {
+		return code
+	}
+	if err != nil {
+		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+		return ExitBadInput
+	}
+	return exitCode(res)
+}
+
+// runJobs runs jobs once with the ETA line where --eta asks for it. Layout
+// notes ("Laying out IO file") go to info when the normal format is on.
+func runJobs(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, info io.Writer) (*report.Result, error) {
+	opts := gofiorun.Options{Warn: st.Stderr, Info: io.Discard, Version: versionString()}
+	if hasFormat(cfg, "normal") {
+		opts.Info = info
+	}
+	var eta *report.ETA
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	if etaWanted(st, cfg) && len(jobs) > 0 {
+		opts.OnProgress = func(ps []*report.Progress) {
+			eta = report.NewETA(st.Stderr, ps, jobs[0].KBBase, jobs[0].UnitBase)
+			go func() {
+				defer close(done)
+				eta.Run(stop, time.Now(), time.Second)
+			}()
+		}
+	}
+	res, err := gofiorun.Run(ctx, jobs, opts)
+	if eta != nil {
+		close(stop)
+		<-done
+	}
+	return res, err
+}
+
+// writeReports writes res in every requested format, in fio's order (terse,
+// json, normal), and the write_*_log files.
+func writeReports(st *State, cfg *Config, out io.Writer, res *report.Result) int {
+	var errs []error
+	if hasFormat(cfg, "terse") {
+		errs = append(errs, report.WriteTerse(out, res))
+	}
+	if hasFormat(cfg, "json+") {
+		errs = append(errs, report.WriteJSON(out, res, true))
+	} else if hasFormat(cfg, "json") {
+		errs = append(errs, report.WriteJSON(out, res, false))
+	}
+	if hasFormat(cfg, "normal") {
+		errs = append(errs, report.WriteNormal(out, res))
+	}
+	if wantsLogs(res) {
+		errs = append(errs, report.WriteLogs(".", res))
+	}
+	if err := errors.Join(errs...); err != nil {
+		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+		return ExitBadInput
+	}
+	return ExitOK
+}
+
+// executeCompare runs the --compare/--sweep plan: every point is parsed
+// first, so a bad value exits 1 before any I/O, then run in plan order.
+func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Input) int {
+	fail := func(err error) int {
+		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+		return ExitBadInput
+	}
+	sweeps, err := compare.ParseSweeps(cfg.Sweeps, canonicalOption)
+	if err != nil {
+		return fail(err)
+	}
+	points := compare.Plan(sweeps, cfg.Compare, cfg.Repeat)
+	parsed := make(map[string][]*jobfile.Job, len(points))
+	for _, p := range points {
+		key := fmt.Sprint(p.Sets)
+		if _, ok := parsed[key]; ok {
+			continue
+		}
+		jobs, err := parsePoint(in, p.Sets)
+		if err != nil {
+			return fail(fmt.Errorf("%s: %w", p, err))
+		}
+		parsed[key] = jobs
+	}
+	out, closeOut, err := openOutput(st, cfg)
+	if err != nil {
+		return fail(err)
+	}
+	defer closeOut()
+
+	normal := hasFormat(cfg, "normal")
+	var all report.Result
+	runPoint := func(ctx context.Context, sets []string) (*report.Result, error) {
+		jobs := parsed[fmt.Sprint(sets)]
+		res, err := runJobs(ctx, st, cfg, jobs, io.Discard)
+		if res == nil {
+			return nil, err
+		}
+		return res, err
+	}
+	var writeErrs []error
+	onResult := func(p compare.Point, res *report.Result) {
+		fmt.Fprintf(st.Stderr, "gofio: ran %s\n", p)
+		if normal {
+			fmt.Fprintf(out, "\ngofio point: %s\n", p)
+			writeErrs = append(writeErrs, report.WriteNormal(out, res))
+		}
+		if cfg.JSONDir != "" {
+			writeErrs = append(writeErrs, writeJSONFile(compare.JSONDirPath(cfg.JSONDir, p, res), res))
+		}
+		if all.Version == "" {
+			all = report.Result{Version: res.Version, Start: res.Start, GlobalOptions: res.GlobalOptions}
+		}
+		all.Jobs = append(all.Jobs, res.Jobs...)
+		all.Disks = res.Disks
+		all.End = res.End
+		all.Signal = res.Signal
+	}
+	cmp, runErr := compare.Run(ctx, points, runPoint, onResult)
+	if cmp != nil {
+		if normal || hasFormat(cfg, "compare") {
+			fmt.Fprintln(out)
+			writeErrs = append(writeErrs, report.WriteCompareTable(out, cmp))
+		}
+		if hasFormat(cfg, "json") || hasFormat(cfg, "json+") {
+			all.Comparison = cmp
+			writeErrs = append(writeErrs, report.WriteJSON(out, &all, hasFormat(cfg, "json+")))
+		}
+		if cfg.CompareCSV != "" {
+			writeErrs = append(writeErrs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, cmp) }))
+		}
+		if cfg.Plot != "" {
+			writeErrs = append(writeErrs, writeFile(cfg.Plot, func(w io.Writer) error { return report.WriteSVG(w, cmp) }))
+		}
+	}
+	if err := errors.Join(writeErrs...); err != nil {
+		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+		return ExitBadInput
+	}
+	switch {
+	case errors.Is(runErr, compare.ErrInterrupted):
+		fmt.Fprintf(st.Stderr, "gofio: %v\n", runErr)
+		return ExitInterrupted
+	case runErr != nil:
+		return fail(runErr)
+	}
+	if code := exitCode(&all); code != ExitOK {
+		return code
+	}
+	if cfg.FailIfSlower >= 0 {
+		if err := compare.CheckSlower(cmp, cfg.FailIfSlower); err != nil {
+			fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+			return ExitSlower
+		}
+	}
+	return ExitOK
+}
+
+// parsePoint parses the jobs with a sweep point's overrides after the
+// user's own --set values.
+func parsePoint(in jobfile.Input, sets []string) ([]*jobfile.Job, error) {
+	in.Sets = append(append([]string(nil), in.Sets...), sets...)
+	in.Warn = io.Discard // warnings were printed by the first parse
+	return jobfile.Parse(in)
+}
+
+// canonicalOption resolves a --sweep key through the option table.
+func canonicalOption(key string) (string, error) {
+	spec, ok := jobfile.Lookup(key)
+	if !ok {
+		return "", fmt.Errorf("unknown option %q", key)
+	}
+	return spec.Name, nil
+}
+
+// exitCode is fio's: the number of jobs that ended with an error, or
+// ExitInterrupted when a signal cut the run short.
+func exitCode(res *report.Result) int {
+	if res.Signal != "" {
+		return ExitInterrupted
+	}
+	failed := 0
+	for _, j := range res.Jobs {
+		if j.Error != 0 {
+			failed++
+		}
+	}
+	return min(failed, ExitJobErrorsMax)
+}
+
+// openOutput returns where the reports go: --output=FILE or stdout.
+func openOutput(st *State, cfg *Config) (io.Writer, func(), error) {
+	if cfg.Output == "" {
+		return st.Stdout, func() {}, nil
+	}
+	f, err := os.Create(cfg.Output)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open --output: %w", err)
+	}
+	return f, func() {
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(st.Stderr, "gofio: close --output: %v\n", err)
+		}
+	}, nil
+}
+
+// writeFile creates path and fills it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeJSONFile writes res as fio JSON to path, creating its directory.
+func writeJSONFile(path string, res *report.Result) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create --json-dir: %w", err)
+	}
+	return writeFile(path, func(w io.Writer) error { return report.WriteJSON(w, res, false) })
+}
+
+func hasFormat(cfg *Config, f string) bool {
+	for _, v := range cfg.OutputFormats {
+		if v == f {
+			return true
+		}
+	}
+	return false
+}
+
+// etaWanted decides whether the status line is printed: --eta=always, or
+// auto with stderr on a terminal and the normal format on.
+func etaWanted(st *State, cfg *Config) bool {
+	switch cfg.Eta {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return st.StderrIsTerminal && hasFormat(cfg, "normal")
+}
+
+func wantsLogs(res *report.Result) bool {
+	for _, j := range res.Jobs {
+		if j.Job != nil && (j.Job.WriteLatLog != "" || j.Job.WriteBWLog != "" || j.Job.WriteIOPSLog != "") {
+			return true
+		}
+	}
+	return false
+}
+
+func versionString() string { return "gofio-" + Version }
