@@ -33,10 +33,17 @@ func TestZeroAllocsPerIO(t *testing.T) {
 					}
 				})
 			}
+			// The runtime now and then allocates a few objects of its own
+			// during a run (a new M for a locked thread); the least of
+			// three tries, and a slack far below one allocation per I/O
+			// (64512 more I/Os), keep that from failing the test.
 			small, big := allocs(1<<10), allocs(1<<16)
+			for i := 0; i < 2; i++ {
+				small, big = min(small, allocs(1<<10)), min(big, allocs(1<<16))
+			}
 			perIO := (big - small) / float64(1<<16-1<<10)
 			t.Logf("depth %d priority=%v: %.0f allocs for 1k I/Os, %.0f for 64k: %.4f per I/O", depth, policy, small, big, perIO)
-			if big > small+2 {
+			if big > small+16 {
 				t.Errorf("depth %d: %.0f allocs for 64k I/Os vs %.0f for 1k: the hot path allocates", depth, big, small)
 			}
 		}

@@ -64,10 +64,50 @@
 // $jobname.$jobnum.$filenum under directory=, round-robin over clones);
 // missing or short files are created and, for reading jobs, filled; an
 // existing file is never truncated, and unlink=1 removes only files gofio
-// created. Block devices are sized with BLKGETSIZE64, and writing to one
-// goes through CheckMountedWrite. direct=1 checks every block size and the
-// offset against the target's O_DIRECT alignment (statx dio_offset_align,
-// or the logical block size). The null engine touches no file.
+// created. A job that only reads opens its targets read-only; the one
+// exception is laying out a missing or short regular file. Block devices
+// are sized with BLKGETSIZE64.
+//
+// Everything that can refuse a job is checked for every job before any
+// target is created or opened for writing: a writing job on a block
+// device goes through CheckMountedWrite (blockdev's mountinfo, swap and
+// exclusive-open check, which also catches a mounted partition of the
+// target or the whole disk of a target partition) unless
+// allow_mounted_write=1; direct=1 checks every block size and the offset
+// against the target's O_DIRECT alignment (the logical block size of a
+// device, statx dio_offset_align of a file, and for a file still to be
+// created that of an unnamed O_TMPFILE in its directory; filesystems that
+// report none, such as tmpfs, get 512), so a bad bs writes nothing. The
+// null engine touches no file.
+//
+// # Disk stats
+//
+// Result.Disks holds, for every distinct whole disk under the targets (a
+// block device itself, or the disk of a file's filesystem, partitions
+// counted as their disk), the deltas of /sys/block/NAME/stat from before
+// the first group to after the last. Targets on tmpfs have none.
+//
+// # Verify
+//
+// verify= (crc32c, crc32c-intel, md5, sha256, meta, pattern, null) fills
+// every write buffer through internal/verify (fio's header and checksum)
+// and, with do_verify=1, reads every block written in the job's last pass
+// back after the write phase and checks it; those reads are accounted as
+// read statistics, as in fio. A reading job with verify= checks every
+// block it reads, which verifies a file written earlier. A mismatch names
+// file, offset, expected and found on Warn and ends the job with EILSEQ
+// (continue_on_error=verify or all counts it instead). See verify.go for
+// the rules on passes and overlapping writes.
+//
+// # Faults
+//
+// A short read or write is requeued for its remainder; an I/O that moved
+// nothing short of the end of its target (the target shrank or went away)
+// fails with EIO, as fio's "full resid"; -EAGAIN is resubmitted up to 64
+// times per I/O (the count goes to EngineNotes) and then ends the job;
+// EIO and EILSEQ are skipped and counted under continue_on_error; any
+// other error, ENOSPC among them, ends only its own job. A failure to lay
+// a file out (ENOSPC) ends that job as well.
 //
 // Random offsets cover every block (blockalign, or the smallest block
 // size) exactly once per loop through a keyed Feistel permutation over the

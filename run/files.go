@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gofio/internal/blockdev"
 	"gofio/jobfile"
 )
 
@@ -187,12 +188,15 @@ func diskless(j *jobfile.Job) bool { return j.IOEngine == "null" }
 
 // dioAlign returns the O_DIRECT alignment of the open fd: the logical
 // block size of a block device, or statx's dio_offset_align for a file (0
-// when the filesystem has no O_DIRECT).
+// when the filesystem has no O_DIRECT). A filesystem that does not report
+// STATX_DIOALIGN (tmpfs, which takes any alignment, among them) gets 512,
+// the sector size every device accepts, so that a job that passes here
+// also runs on a real disk.
 func dioAlign(fd int, block bool) (uint64, error) {
 	if block {
-		v, err := unix.IoctlGetInt(fd, unix.BLKSSZGET)
+		v, err := blockdev.LogicalBlockSize(fd)
 		if err != nil {
-			return 0, fmt.Errorf("BLKSSZGET: %w", err)
+			return 0, err
 		}
 		return uint64(v), nil
 	}
@@ -204,6 +208,31 @@ func dioAlign(fd int, block bool) (uint64, error) {
 		return 512, nil
 	}
 	return uint64(stx.Dio_offset_align), nil
+}
+
+// newFileAlign returns the O_DIRECT alignment a file not yet created in
+// dir will have, without creating it: statx of an unnamed O_TMPFILE in
+// dir (never linked into the directory, gone on close), or, where the
+// filesystem has no O_TMPFILE, the logical block size of the disk under
+// dir, or 512.
+func newFileAlign(dir string) uint64 {
+	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
+	if err == nil {
+		a, err := dioAlign(fd, false)
+		unix.Close(fd)
+		if err == nil {
+			return a
+		}
+	}
+	if disk, ok := blockdev.DiskFor(dir); ok {
+		b, err := os.ReadFile(filepath.Join("/sys/block", disk, "queue", "logical_block_size"))
+		if err == nil {
+			if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 {
+				return v
+			}
+		}
+	}
+	return 512
 }
 
 // checkDirect refuses a direct=1 job whose sizes or offsets are not

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"gofio/engines"
+	"gofio/internal/verify"
 	"gofio/jobfile"
 	"gofio/report"
 	"gofio/sched"
@@ -28,6 +29,7 @@ type jobRun struct {
 	prog    *report.Progress
 	seed    uint64
 	started bool
+	ver     *verify.Verifier // nil without verify=
 }
 
 // env is what every job goroutine of a Run shares.
@@ -200,6 +202,8 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	if e.opts.Warn != nil {
 		l.warn = lockedWriter{mu: e.warnM, w: e.opts.Warn}
 	}
+	l.sample = e.opts.sample
+	l.setupVerify(j, jr.ver, regions)
 	if l.batchSubmit <= 0 || l.batchSubmit > depth {
 		l.batchSubmit = depth
 	}
@@ -304,6 +308,21 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 			}
 		}
 	}
+	if l.wlog != nil && !l.fatal && res.Error == 0 && !e.stop.Load() {
+		if hook := e.opts.BeforeVerify; hook != nil {
+			if err := hook(j); err != nil {
+				l.setError(errnoOf(err, unix.EIO), "verify setup", err)
+			}
+		}
+		if res.Error == 0 {
+			l.runVerify()
+		}
+	}
+	if l.eagain > 0 {
+		note := fmt.Sprintf("%d I/Os completed with EAGAIN and were resubmitted", l.eagain)
+		res.EngineNotes = append(res.EngineNotes, note)
+		e.warnf("%s: %s\n", j.Name, note)
+	}
 	var ru unix.Rusage
 	getrusageThread(&ru)
 	threadUsage(res, p.tid, &l.rusageStart, &ru)
@@ -324,7 +343,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	run := runtimeMsec(l.ended - l.statsStart)
 	res.JobRuntime = run
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		if l.gen.uses(d) {
+		if l.gen.uses(d) || (d == jobfile.DirRead && l.verified) {
 			res.Dirs[d].Runtime = run
 		}
 	}

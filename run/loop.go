@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"gofio/engines"
+	"gofio/internal/verify"
 	"gofio/jobfile"
 	"gofio/report"
 	"gofio/sched"
@@ -27,9 +28,15 @@ type slot struct {
 	start   int64  // prepared (fio start_time)
 	issue   int64  // submitted (fio issue_time)
 	res     int32  // result of the harvested CQE
+	slat    int64  // accounted slat, -1 when none was taken
 	ramp    bool   // issued during ramp_time: not accounted
 	requeue bool   // the next heavy item resubmits the remainder
+	retries uint8  // -EAGAIN completions resubmitted so far
 }
+
+// maxEAGAINRetries bounds how often one I/O that completes with -EAGAIN
+// (nowait, a busy device) is resubmitted before the error ends the job.
+const maxEAGAINRetries = 64
 
 // loop is the event loop of one job: it owns the engine, the slots and the
 // task-work queue, on one goroutine locked to its OS thread.
@@ -92,6 +99,18 @@ type loop struct {
 	harvestBetween             bool
 	lastProgress               int64
 	progressEvery              int64
+
+	// Verify (see verify.go).
+	ver        *verify.Verifier // nil without verify=
+	checkReads bool             // check every completed read against ver
+	wlog       *writeLog        // writes to read back in the verify phase
+	verifying  bool             // the verify phase is running
+	verified   bool             // the verify phase ran
+	vNext      int              // next wlog entry the verify phase reads
+	coeVerify  bool             // continue_on_error covers verify errors
+	eagain     uint64           // -EAGAIN completions resubmitted
+
+	sample func(d jobfile.Dir, slat, clat, lat int64) // Options.sample
 }
 
 // pushPending remembers a queued, not yet submitted slot.
@@ -134,8 +153,15 @@ func (l *loop) run() {
 	for i := 0; i < l.depth; i++ {
 		l.q.AddHeavy(uint32(i), now)
 	}
+	l.drive()
+	l.ended = l.now()
+}
+
+// drive runs task-work items until no slot has work left or the job
+// failed.
+func (l *loop) drive() {
 	for !l.fatal {
-		now = l.now()
+		now := l.now()
 		it, ok := l.q.Next(now)
 		if !ok {
 			if l.pN == 0 && l.inflight == 0 {
@@ -153,7 +179,6 @@ func (l *loop) run() {
 			l.reap(0)
 		}
 	}
-	l.ended = l.now()
 }
 
 // setState publishes fio's run-state character to the progress view.
@@ -229,6 +254,10 @@ func (l *loop) issue(si uint32, now int64) {
 		l.queue(si)
 		return
 	}
+	if l.verifying {
+		l.issueVerify(si, now)
+		return
+	}
 	if !l.canIssue(now) {
 		return
 	}
@@ -276,10 +305,15 @@ func (l *loop) issue(si uint32, now int64) {
 		file, off = l.gen.next(d, n)
 	}
 	buf := l.bufs[si][:n]
-	if op == engines.OpWrite && l.refill {
-		fillBuffer(buf, l.zero, l.pattern, &l.fillRNG)
+	if op == engines.OpWrite {
+		switch {
+		case l.ver != nil:
+			l.ver.Fill(buf, off, l.fillRNG.next(), uint16(l.issuedIOs))
+		case l.refill:
+			fillBuffer(buf, l.zero, l.pattern, &l.fillRNG)
+		}
 	}
-	*s = slot{op: op, dir: d, file: int32(file), off: off, length: uint32(n), start: now, ramp: l.ramping}
+	*s = slot{op: op, dir: d, file: int32(file), off: off, length: uint32(n), start: now, slat: -1, ramp: l.ramping}
 	l.req = engines.Request{Op: op, File: file, Offset: off, Buf: buf}
 	if !l.ramping && (op == engines.OpRead || op == engines.OpWrite) {
 		l.issued += n
@@ -354,7 +388,8 @@ func (l *loop) submit() {
 			continue
 		}
 		s.issue = t
-		if acct && !s.ramp && !l.noSlat && s.done == 0 && s.op <= engines.OpWrite {
+		if acct && !s.ramp && !l.noSlat && s.done == 0 && s.retries == 0 && s.op <= engines.OpWrite {
+			s.slat = t - s.start
 			v := uint64(t - s.start)
 			ds := &l.res.Dirs[s.dir]
 			ds.Slat.Add(v)
@@ -451,8 +486,15 @@ func (l *loop) complete(it sched.Item, now int64) {
 	}
 	res := s.res
 	switch {
+	case res == -int32(unix.EAGAIN) && s.retries < maxEAGAINRetries:
+		// Resubmit what is left, as for a short I/O.
+		s.retries++
+		l.eagain++
+		s.requeue = true
+		l.q.AddHeavy(si, now)
+		return
 	case res < 0:
-		l.ioError(s, int(-res))
+		l.ioError(s, int(-res), "io_u error")
 	case s.op == engines.OpFsync || s.op == engines.OpFdatasync:
 		if acct {
 			v := uint64(now - s.start)
@@ -467,6 +509,12 @@ func (l *loop) complete(it sched.Item, now int64) {
 			got = rest
 		}
 		ds := &l.res.Dirs[s.dir]
+		if got == 0 && rest > 0 && s.off < l.files[s.file].region.end {
+			// Nothing moved short of the end of the target: it shrank or
+			// went away. fio fails such an I/O with EIO ("full resid").
+			l.ioError(s, int(unix.EIO), "full resid")
+			break
+		}
 		if acct {
 			ds.IOBytes += uint64(got)
 			l.bytesDone[s.dir] += uint64(got)
@@ -496,6 +544,12 @@ func (l *loop) complete(it sched.Item, now int64) {
 				ds.LatHist.Add(lat)
 			}
 			markLatency(l.res, clat)
+			if l.sample != nil {
+				l.sample(s.dir, s.slat, int64(clat), int64(lat))
+			}
+		}
+		if s.done+got == s.length {
+			l.completeData(s, si)
 		}
 	}
 	if !l.fatal {
@@ -504,8 +558,9 @@ func (l *loop) complete(it sched.Item, now int64) {
 }
 
 // ioError handles a failed I/O: errors continue_on_error allows (EIO and
-// EILSEQ, fio's default ignore_error) are counted; any other ends the job.
-func (l *loop) ioError(s *slot, errno int) {
+// EILSEQ, fio's default ignore_error) are counted; any other ends the job
+// with fn as the failing function of its error text.
+func (l *loop) ioError(s *slot, errno int, fn string) {
 	e := unix.Errno(errno)
 	allowed := (s.dir == jobfile.DirRead && l.coeRead) || (s.dir == jobfile.DirWrite && l.coeWrite)
 	if allowed && (e == unix.EIO || e == unix.EILSEQ) {
@@ -523,7 +578,7 @@ func (l *loop) ioError(s *slot, errno int) {
 		fmt.Fprintf(l.warn, "gofio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
 			name, e.Error(), s.dir, s.off, s.length-s.done)
 	}
-	l.setError(errno, "io_u error", e)
+	l.setError(errno, fn, e)
 	l.stopIssue = true
 }
 

@@ -8,6 +8,8 @@ import (
 	"gofio/engines/iouring"
 	"gofio/engines/null"
 	"gofio/engines/psync"
+	"gofio/internal/blockdev"
+	"gofio/jobfile"
 	"gofio/report"
 )
 
@@ -37,13 +39,25 @@ type Options struct {
 	// Sleep waits for d; nil means time.Sleep. Used by startdelay and
 	// rate_iops.
 	Sleep func(d time.Duration)
+	// BeforeVerify, if set, is called on the job's goroutine between the
+	// write phase and the verify phase of a job with verify= and
+	// do_verify=1, after every write has completed. A non-nil error ends
+	// the job with that error instead of verifying. Tests use it to
+	// corrupt a block; nil does nothing.
+	BeforeVerify func(job *jobfile.Job) error
+
+	// sample, if set, sees every accounted read or write completion:
+	// slat (-1 when not measured), clat and lat in ns. Tests only.
+	sample func(d jobfile.Dir, slat, clat, lat int64)
 }
 
 // CheckMountedWrite is called for every block device a writing job
 // targets, unless the job sets allow_mounted_write=1; a non-nil error
-// refuses the job before anything is written. The default accepts every
-// device: the lead wires internal/blockdev's mountinfo check here.
-var CheckMountedWrite = func(path string) error { return nil }
+// refuses the job before any target is opened for writing. The default is
+// blockdev.CheckMountedWrite: the device, a partition of it, its whole
+// disk or a holder stacked on them mounted or used as swap, or held
+// exclusively by the kernel. Tests may replace it.
+var CheckMountedWrite = blockdev.CheckMountedWrite
 
 // DefaultEngines returns the engines built into gofio, by ioengine= name:
 // "io_uring", "null" and "psync".

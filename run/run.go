@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gofio/internal/verify"
 	"gofio/jobfile"
 	"gofio/report"
 )
@@ -24,8 +26,9 @@ import (
 // at. A group starts when the previous one has finished.
 //
 // Bad input (unknown engine, missing file without size=, O_DIRECT
-// misalignment, a mounted device for a writing job, trim or verify jobs)
-// is refused with an error before anything is written. An engine that
+// misalignment, a mounted device for a writing job, trim, a verify= that
+// cannot be checked) is refused with an error, for every job, before any
+// file is created or opened for writing. An engine that
 // fails to open aborts the run with an error as well, together with the
 // partial Result of the groups that already ran. An I/O error ends only its
 // own job (JobResult.Error), as in fio.
@@ -73,6 +76,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 		<-watcher
 	}()
 
+	disks := startDisks(runs)
 	var runErr error
 	for _, g := range groups(runs) {
 		if stop.Load() {
@@ -83,6 +87,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 			break
 		}
 	}
+	res.Disks = disks.stop()
 	for _, jr := range runs {
 		if jr.started {
 			res.Jobs = append(res.Jobs, jr.res)
@@ -113,9 +118,13 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		if err != nil {
 			return nil, err
 		}
+		ver, err := planVerify(j, i)
+		if err != nil {
+			return nil, err
+		}
 		if j.Direct && !diskless(j) {
 			for _, t := range ts {
-				if err := checkExistingDirect(j, t); err != nil {
+				if err := checkPlannedDirect(j, t); err != nil {
 					return nil, err
 				}
 			}
@@ -127,6 +136,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 			opener:  op,
 			prog:    &report.Progress{},
 			seed:    jobSeed(j, i, fallback),
+			ver:     ver,
 			res: &report.JobResult{
 				Job:          j,
 				Name:         j.Name,
@@ -173,8 +183,6 @@ func checkJob(j *jobfile.Job) error {
 	switch {
 	case j.RW.HasTrim():
 		return fmt.Errorf("%s: rw=%s: trim is not supported by gofio", j.Name, j.RW)
-	case j.Verify != "" && j.Verify != "0":
-		return fmt.Errorf("%s: verify=%s is not supported yet", j.Name, j.Verify)
 	case !j.RW.HasRead() && !j.RW.HasWrite():
 		return fmt.Errorf("%s: rw=%q is not a known pattern", j.Name, j.RW)
 	case j.MaxBS() == 0:
@@ -183,11 +191,40 @@ func checkJob(j *jobfile.Job) error {
 	return nil
 }
 
-// checkExistingDirect checks O_DIRECT alignment of a target that already
-// exists, before anything is laid out.
-func checkExistingDirect(j *jobfile.Job, t *target) error {
+// planVerify returns the job's verifier, or nil without verify=, and
+// refuses what cannot be verified: an unknown or unimplemented type, an
+// engine that moves no data, and blocks too small for the header.
+func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
+	kind, err := verify.ParseKind(j.Verify)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", j.Name, err)
+	}
+	if kind == verify.KindNone {
+		return nil, nil
+	}
+	if diskless(j) && kind != verify.KindNull {
+		return nil, fmt.Errorf("%s: verify=%s needs an engine that moves data; ioengine=%s does not", j.Name, j.Verify, j.IOEngine)
+	}
+	if hl := uint64(verify.HeaderLen(kind)); hl > 0 {
+		if m := jobMinBS(j); m < hl {
+			return nil, fmt.Errorf("%s: verify=%s needs blocks of at least %d bytes for its header; the smallest block size is %d", j.Name, kind, hl, m)
+		}
+	}
+	v, err := verify.New(kind, j.VerifyPattern, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", j.Name, err)
+	}
+	v.Thread = uint16(index)
+	return v, nil
+}
+
+// checkPlannedDirect checks the O_DIRECT alignment of a target before
+// anything is laid out or opened for writing: an existing file or device
+// through a read-only open, a file still to be created through its
+// directory (newFileAlign), so that a bad bs writes nothing.
+func checkPlannedDirect(j *jobfile.Job, t *target) error {
 	if !t.exists {
-		return nil
+		return checkDirect(j, t, newFileAlign(filepath.Dir(t.path)))
 	}
 	fd, err := unix.Open(t.path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {

@@ -1,0 +1,56 @@
+package run
+
+import (
+	"os"
+	"path/filepath"
+
+	"gofio/internal/blockdev"
+	"gofio/report"
+)
+
+// diskSet samples /sys/block statistics of the disks under a run's
+// targets, as fio's disk_util does: a file's filesystem disk or the device
+// itself, a partition counted as its whole disk, each disk once.
+type diskSet struct {
+	samplers []*blockdev.DiskSampler
+}
+
+// startDisks takes the first reading of every disk under the jobs' targets.
+// Targets on tmpfs or other diskless filesystems, and null-engine jobs,
+// have none. A disk whose statistics cannot be read is left out.
+func startDisks(runs []*jobRun) *diskSet {
+	ds := &diskSet{}
+	seen := map[string]bool{}
+	for _, jr := range runs {
+		if diskless(jr.job) {
+			continue
+		}
+		for _, t := range jr.targets {
+			p := t.path
+			if _, err := os.Stat(p); err != nil {
+				p = filepath.Dir(p) // laid out later: its directory's disk
+			}
+			name, ok := blockdev.DiskFor(p)
+			if !ok || seen[name] {
+				continue
+			}
+			seen[name] = true
+			if s, err := blockdev.StartDiskSampler(name); err == nil {
+				ds.samplers = append(ds.samplers, s)
+			}
+		}
+	}
+	return ds
+}
+
+// stop takes the second reading and returns the deltas, in the order the
+// disks were first met.
+func (ds *diskSet) stop() []report.DiskStats {
+	var out []report.DiskStats
+	for _, s := range ds.samplers {
+		if d, err := s.Stop(); err == nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}

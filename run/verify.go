@@ -1,0 +1,209 @@
+package run
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+
+	"golang.org/x/sys/unix"
+
+	"gofio/engines"
+	"gofio/internal/verify"
+	"gofio/jobfile"
+)
+
+// Verify, as gofio runs it:
+//
+//   - A job with verify= that writes fills every write buffer through its
+//     verify.Verifier (fio's header, then the checksum of the rest of the
+//     block) instead of refill_buffers, and logs each write that completed
+//     in full.
+//   - With do_verify=1 (the default), once the write phase has drained
+//     (and end_fsync has run), the verify phase reads every logged block
+//     back through the same engine and slots and checks it. Its reads are
+//     accounted as read statistics, as fio's are.
+//   - A job that only reads (rw=read or randread) with verify= checks
+//     every block it reads, so a file written earlier by a verify job is
+//     checked by a read-only job, as with fio.
+//   - Mixed jobs (rw=rw, randrw) fill their writes and verify them after
+//     the mixed phase; their reads during the mixed phase are not checked.
+//   - The log keeps the last pass only: once the job has written as many
+//     bytes as its regions hold (time_based, loops, io_size beyond size),
+//     the next write starts a new log. Where blocks of one pass overlap
+//     (norandommap, bssplit), the one that completed last is read back.
+//     Overlapping writes in flight at the same time may tear, as in fio.
+//   - A mismatch names the file, offset, expected and found values (on
+//     Warn, and as the job's error, EILSEQ like fio's), and ends the job
+//     unless continue_on_error is verify or all, which counts it instead.
+
+// written is one logged write.
+type written struct {
+	off  uint64
+	n    uint32
+	file int32
+	seq  uint64
+}
+
+// writeLog records the blocks a verifying job wrote in its last pass.
+type writeLog struct {
+	ents  []written
+	bytes uint64 // bytes logged in this pass
+	pass  uint64 // bytes in one pass: the sum of the region sizes
+	seq   uint64
+}
+
+func newWriteLog(regions []region, minBS uint64) *writeLog {
+	w := &writeLog{}
+	for _, r := range regions {
+		w.pass += r.size
+	}
+	n := uint64(1024)
+	if minBS > 0 && w.pass/minBS+1 < 1<<16 {
+		n = w.pass/minBS + 1
+	}
+	w.ents = make([]written, 0, n)
+	return w
+}
+
+// add logs a completed write, starting a new pass when this one is full.
+func (w *writeLog) add(file int32, off uint64, n uint32) {
+	if w.pass > 0 && w.bytes+uint64(n) > w.pass {
+		w.ents, w.bytes = w.ents[:0], 0
+	}
+	w.ents = append(w.ents, written{off: off, n: n, file: file, seq: w.seq})
+	w.seq++
+	w.bytes += uint64(n)
+}
+
+// finish sorts the log by file and offset and keeps, where blocks overlap,
+// only the one that completed last.
+func (w *writeLog) finish() {
+	slices.SortFunc(w.ents, func(a, b written) int {
+		if c := cmp.Compare(a.file, b.file); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.off, b.off); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	out := w.ents[:0]
+	for _, e := range w.ents {
+		keep := true
+		for len(out) > 0 {
+			last := out[len(out)-1]
+			if last.file != e.file || last.off+uint64(last.n) <= e.off {
+				break
+			}
+			if last.seq > e.seq {
+				keep = false // e was overwritten by a later write
+				break
+			}
+			out = out[:len(out)-1]
+		}
+		if keep {
+			out = append(out, e)
+		}
+	}
+	w.ents = out
+}
+
+// setupVerify gives the loop the job's verifier and, for a writing job
+// with do_verify=1, a write log.
+func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []region) {
+	if v == nil {
+		return
+	}
+	l.ver = v
+	l.checkReads = !l.hasWrite
+	if l.hasWrite && j.DoVerify {
+		l.wlog = newWriteLog(regions, l.gen.bsMinFor(jobfile.DirWrite))
+	}
+	switch j.ContinueOnError {
+	case "verify", "all", "1":
+		l.coeVerify = true
+	}
+}
+
+// completeData runs after a read or write moved all its bytes: it logs a
+// verifying job's write, or checks a read.
+func (l *loop) completeData(s *slot, si uint32) {
+	orig := s.off - uint64(s.done)
+	switch {
+	case s.op == engines.OpWrite && l.wlog != nil:
+		l.wlog.add(s.file, orig, s.length)
+	case s.op == engines.OpRead && l.checkReads:
+		if err := l.ver.Check(l.bufs[si][:s.length], orig); err != nil {
+			l.verifyFail(s, err)
+		}
+	}
+}
+
+// verifyFail reports a bad block: a warning line naming file, offset,
+// expected and found, and the job's error unless continue_on_error covers
+// verify errors.
+func (l *loop) verifyFail(s *slot, err error) {
+	name := l.files[s.file].path
+	var m *verify.Mismatch
+	if errors.As(err, &m) {
+		m.File = name
+	} else {
+		err = fmt.Errorf("%w (file %s)", err, name)
+	}
+	if l.warn != nil && (l.coeVerify || l.res.Error == 0) {
+		fmt.Fprintf(l.warn, "gofio: %s: %v\n", l.job.Name, err)
+	}
+	if l.coeVerify {
+		l.res.TotalErr++
+		if l.res.FirstErr == 0 {
+			l.res.FirstErr = int(unix.EILSEQ)
+		}
+		return
+	}
+	if l.res.Error == 0 {
+		l.res.Error = int(unix.EILSEQ)
+		l.res.ErrorText = "func=verify, error=" + err.Error()
+		if l.prog != nil {
+			l.prog.State.Store('X')
+		}
+	}
+	l.stopIssue = true
+}
+
+// runVerify is the verify phase: every logged write is read back, in file
+// and offset order, through the same slots and engine, and checked.
+func (l *loop) runVerify() {
+	l.wlog.finish()
+	now := l.now()
+	if l.ramping {
+		l.endRamp(now)
+	}
+	l.verifying, l.verified, l.checkReads, l.stopIssue = true, true, true, false
+	l.vNext = 0
+	if l.prog != nil {
+		l.prog.State.Store('V')
+	}
+	for i := 0; i < l.depth; i++ {
+		l.q.AddHeavy(uint32(i), now)
+	}
+	l.drive()
+	l.verifying = false
+	l.ended = l.now()
+}
+
+// issueVerify is the heavy item of the verify phase: read the next logged
+// block back.
+func (l *loop) issueVerify(si uint32, now int64) {
+	if l.stopIssue || l.stop.Load() || l.vNext >= len(l.wlog.ents) {
+		l.stopIssue = true
+		return
+	}
+	e := l.wlog.ents[l.vNext]
+	l.vNext++
+	s := &l.slots[si]
+	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1}
+	l.req = engines.Request{Op: engines.OpRead, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
+	l.res.Dirs[jobfile.DirRead].TotalIOs++
+	l.queue(si)
+}
