@@ -351,12 +351,31 @@ func openTarget(j *jobfile.Job, t *target) error {
 		}
 	}
 	if j.Invalidate && !t.block {
-		_ = unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED)
+		dropPageCache(fd)
 	}
 	if t.region.end < t.curSize {
 		t.region.end = t.curSize
 	}
 	return nil
+}
+
+// dropPageCache asks the kernel to drop the file's cached pages (fio's
+// invalidate=1). Dirty pages are only written back, as with fio.
+func dropPageCache(fd int) {
+	_ = fadvise(fd, 0, 0, unix.FADV_DONTNEED)
+}
+
+// fadvise is unix.Fadvise; a variable so tests can count the drops.
+var fadvise = unix.Fadvise
+
+// dropPageCache drops the page cache of every buffered regular file of
+// the job, at the start of a new pass.
+func (l *loop) dropPageCache() {
+	for _, t := range l.files {
+		if !t.block && t.fd > 0 {
+			dropPageCache(t.fd)
+		}
+	}
 }
 
 // sizeString prints a byte count the way fio's layout line does: the

@@ -156,6 +156,10 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	if err != nil {
 		return nil, err
 	}
+	var passSize uint64
+	for _, r := range regions {
+		passSize += r.size
+	}
 	depth := p.depth
 	min := func(a, b int) int {
 		if a < b {
@@ -198,6 +202,11 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		hasWrite:       j.RW.HasWrite(),
 		harvestBetween: true,
 		progressEvery:  int64(10 * time.Millisecond),
+		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
+	}
+	l.passSize = passSize
+	if l.passSize == 0 {
+		l.invalidate = false
 	}
 	if e.opts.Warn != nil {
 		l.warn = lockedWriter{mu: e.warnM, w: e.opts.Warn}

@@ -110,6 +110,13 @@ type loop struct {
 	coeVerify  bool             // continue_on_error covers verify errors
 	eagain     uint64           // -EAGAIN completions resubmitted
 
+	// invalidate=1 on buffered files drops the page cache again after
+	// every pass over the job's files, as fio's do_io loop does when it
+	// starts a new loop (time_based, loops=N).
+	invalidate bool
+	passSize   uint64 // bytes in one pass over every region
+	passBytes  uint64 // bytes issued in the current pass
+
 	sample func(d jobfile.Dir, slat, clat, lat int64) // Options.sample
 }
 
@@ -319,6 +326,13 @@ func (l *loop) issue(si uint32, now int64) {
 		l.issued += n
 		l.issuedIOs++
 		l.res.Dirs[d].TotalIOs++
+	}
+	if l.invalidate {
+		if l.passBytes >= l.passSize {
+			l.passBytes = 0
+			l.dropPageCache()
+		}
+		l.passBytes += n
 	}
 	l.queue(si)
 }

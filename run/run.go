@@ -142,6 +142,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 				Name:         j.Name,
 				GroupID:      j.GroupID,
 				Members:      1,
+				Pid:          os.Getpid(),
 				LatencyDepth: jobDepth(j),
 				Policy:       policyName(j),
 			},
