@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// compareFlags are the flags of the comparison.
+type compareFlags struct {
+	gofio, fio        string
+	pairs             int
+	runtime           time.Duration
+	quick             bool
+	cases             string
+	results           string
+	shmDir, rootDir   string
+	tmpfsMiB, rootMiB int64
+	install, floor    bool
+	verbose           bool
+}
+
+// parseCompareFlags reads the comparison's flags. GOFIO and FIO in the
+// environment set the default binaries.
+func parseCompareFlags(args []string, stderr io.Writer) (compareFlags, error) {
+	var f compareFlags
+	fs := flag.NewFlagSet("compare-fio", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.gofio, "gofio", os.Getenv("GOFIO"), "gofio binary (default: go build -o bench/out/gofio . from the module root; env GOFIO)")
+	fs.StringVar(&f.fio, "fio", envOr("FIO", "/usr/bin/fio"), "fio binary (env FIO)")
+	fs.IntVar(&f.pairs, "pairs", 5, "gofio/fio pairs per case")
+	fs.DurationVar(&f.runtime, "runtime", 2*time.Second, "runtime of each run")
+	fs.BoolVar(&f.quick, "quick", false, "smoke test: 1 pair of 1s runs, results to bench/out/results-quick.md")
+	fs.StringVar(&f.cases, "cases", "", "run only the cases whose name matches this regexp")
+	fs.StringVar(&f.results, "results", "", "markdown file to write (default bench/results.md)")
+	fs.StringVar(&f.shmDir, "shmdir", "/dev/shm", "tmpfs directory for the tmpfs scratch file")
+	fs.StringVar(&f.rootDir, "rootdir", "/var/tmp", "directory on the root filesystem for the device-bound scratch file")
+	fs.Int64Var(&f.tmpfsMiB, "tmpfs-size", 256, "tmpfs scratch file size in MiB")
+	fs.Int64Var(&f.rootMiB, "root-size", 1024, "root-filesystem scratch file size in MiB")
+	fs.BoolVar(&f.install, "install", true, "apt-get install fio and liburing-dev when absent")
+	fs.BoolVar(&f.floor, "floor", true, "run bench/liburing/run.sh when present")
+	fs.BoolVar(&f.verbose, "v", false, "print every command")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if f.quick {
+		if !set["pairs"] {
+			f.pairs = 1
+		}
+		if !set["runtime"] {
+			f.runtime = time.Second
+		}
+		if !set["results"] {
+			f.results = "bench/out/results-quick.md"
+		}
+	}
+	if f.results == "" {
+		f.results = "bench/results.md"
+	}
+	if f.pairs < 1 {
+		return f, fmt.Errorf("-pairs %d: need at least 1", f.pairs)
+	}
+	if f.runtime < time.Second || f.runtime%time.Millisecond != 0 {
+		return f, fmt.Errorf("-runtime %s: need a whole number of ms, at least 1s", f.runtime)
+	}
+	return f, nil
+}
+
+// envOr returns the environment variable key, or def when it is unset.
+func envOr(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+// runCompare is the comparison: set up, run every case, print and write
+// the table, clean up.
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	f, err := parseCompareFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "compare-fio: %v\n", err)
+		}
+		return exitUsage
+	}
+	re, err := regexp.Compile(f.cases)
+	if err != nil {
+		fmt.Fprintf(stderr, "compare-fio: -cases: %v\n", err)
+		return exitUsage
+	}
+	if len(SelectCases(BuildCases(Layout{Runtime: f.runtime}), re)) == 0 {
+		fmt.Fprintf(stderr, "compare-fio: -cases %q matches no case\n", f.cases)
+		return exitUsage
+	}
+	say := logf(stderr)
+	verbose := func(string, ...any) {}
+	if f.verbose {
+		verbose = say
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+	root, err := FindModuleRoot(cwd)
+	if err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+	if f.install {
+		if err := EnsurePackages(ctx, f.fio, stderr); err != nil {
+			say("compare-fio: %v", err)
+			return exitSetup
+		}
+	}
+	if f.gofio == "" {
+		f.gofio = filepath.Join(root, "bench/out/gofio")
+		say("building gofio: go build -o bench/out/gofio .")
+		if err := BuildGofio(ctx, root, f.gofio, stderr); err != nil {
+			say("compare-fio: %v", err)
+			return exitSetup
+		}
+	}
+	if f.gofio, err = filepath.Abs(f.gofio); err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+
+	scratch, err := NewScratch(f.shmDir, f.rootDir)
+	if err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+	defer scratch.Remove()
+	l := Layout{
+		TmpfsFile: filepath.Join(scratch.ShmDir, "randread.dat"), TmpfsSize: f.tmpfsMiB << 20,
+		RootFile: filepath.Join(scratch.RootDir, "device.dat"), RootSize: f.rootMiB << 20,
+		Runtime: f.runtime,
+	}
+	cases := SelectCases(BuildCases(l), re)
+	if err := layOutFor(cases, &l, say); err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+	// The O_DIRECT probe may have changed the layout: rebuild the cases.
+	cases = SelectCases(BuildCases(l), re)
+
+	rep := Report{
+		Command:   shellCommand("bench/compare-fio", args),
+		Machine:   DescribeMachine(),
+		GofioPath: f.gofio, GofioVersion: ToolVersion(ctx, f.gofio),
+		FioPath: f.fio, FioVersion: ToolVersion(ctx, f.fio),
+		Pairs: f.pairs, Runtime: f.runtime, Layout: l,
+		RootFS: FilesystemType(scratch.RootDir), Cases: cases,
+	}
+	say("gofio: %s (%s); fio: %s (%s)", f.gofio, rep.GofioVersion, f.fio, rep.FioVersion)
+	say("%d cases x %d pairs x %s, about %s", len(cases), f.pairs, f.runtime,
+		(time.Duration(2*len(cases)*f.pairs) * (f.runtime + 300*time.Millisecond)).Round(time.Second))
+	r := Runner{Dir: scratch.ShmDir, LogDir: filepath.Join(root, "bench/out/compare-fio"), Runtime: f.runtime, Verbose: verbose}
+	if err := os.MkdirAll(r.LogDir, 0o755); err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+	rep.Rows = r.RunCases(ctx, Tool{"gofio", f.gofio}, Tool{"fio", f.fio}, cases, f.pairs, func(m string) { say("%s", m) })
+	if f.floor && ctx.Err() == nil && usesTmpfs(cases) {
+		rep.Floor = RunFloor(ctx, root, l, f.pairs, []int{1, 16, 128, 1024})
+	}
+
+	fmt.Fprintln(stdout)
+	if err := WriteText(stdout, rep.Rows); err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+	for _, line := range rep.Floor.Lines {
+		fmt.Fprintf(stdout, "liburing floor: %s\n", line)
+	}
+	for _, line := range rep.floorRatios() {
+		fmt.Fprintf(stdout, "liburing floor: %s\n", line)
+	}
+	if rep.Floor.Err != nil {
+		say("liburing floor: %v", rep.Floor.Err)
+	}
+	if ctx.Err() != nil {
+		say("compare-fio: interrupted; %s not written", f.results)
+		return exitFailures
+	}
+	out := f.results
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	if err := writeFile(out, func(w io.Writer) error { return WriteResults(w, rep) }); err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+	say("wrote %s; raw outputs in %s", out, r.LogDir)
+	for _, row := range rep.Rows {
+		if len(row.Failures) > 0 {
+			return exitFailures
+		}
+	}
+	return exitOK
+}
+
+// usesTmpfs reports whether any selected case reads the tmpfs file, which
+// the floor reuses.
+func usesTmpfs(cs []Case) bool {
+	for _, c := range cs {
+		if strings.Contains(c.Name, "tmpfs") {
+			return true
+		}
+	}
+	return false
+}
+
+// layOutFor creates the scratch files the selected cases need and probes
+// O_DIRECT on tmpfs, setting l.TmpfsDirect.
+func layOutFor(cases []Case, l *Layout, say func(string, ...any)) error {
+	var tmpfs, rootfs bool
+	for _, c := range cases {
+		tmpfs = tmpfs || strings.Contains(c.Name, "tmpfs")
+		rootfs = rootfs || strings.Contains(c.Name, "rootfs")
+	}
+	if tmpfs {
+		say("laying out %s (%d MiB)", l.TmpfsFile, l.TmpfsSize>>20)
+		if err := LayOut(l.TmpfsFile, l.TmpfsSize, 1); err != nil {
+			return err
+		}
+		ok, err := DirectWorks(l.TmpfsFile)
+		l.TmpfsDirect = ok
+		if !ok {
+			say("O_DIRECT on tmpfs does not work here (%v): tmpfs cases use direct=0", err)
+		}
+	}
+	if rootfs {
+		say("laying out %s (%d MiB)", l.RootFile, l.RootSize>>20)
+		if err := LayOut(l.RootFile, l.RootSize, 2); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile writes path through fn, replacing it only when fn succeeds.
+func writeFile(path string, fn func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := fn(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// shellCommand renders name and args as one shell command line, quoting
+// the arguments that need it.
+func shellCommand(name string, args []string) string {
+	out := []string{name}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?[]{}~#!") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out = append(out, a)
+	}
+	return strings.Join(out, " ")
+}

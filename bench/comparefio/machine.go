@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Machine describes where the figures were taken.
+type Machine struct {
+	Kernel   string
+	CPUs     int
+	CPUModel string
+	MemTotal string
+	Date     time.Time
+}
+
+// DescribeMachine reads the kernel release, CPU count, CPU model and
+// memory size of this machine.
+func DescribeMachine() Machine {
+	m := Machine{CPUs: runtime.NumCPU(), Date: time.Now().UTC(), Kernel: "unknown", CPUModel: "unknown", MemTotal: "unknown"}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	m.CPUModel = procField("/proc/cpuinfo", "model name")
+	if kb := procField("/proc/meminfo", "MemTotal"); kb != "unknown" {
+		if n, err := strconv.ParseInt(strings.TrimSuffix(kb, " kB"), 10, 64); err == nil {
+			m.MemTotal = strconv.FormatInt(n>>20, 10) + " GiB"
+		}
+	}
+	return m
+}
+
+// procField returns the value of the first "key : value" line of a /proc
+// file whose key is key.
+func procField(path, key string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
+}
+
+// ToolVersion returns the first line of `path --version`.
+func ToolVersion(ctx context.Context, path string) string {
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return "unknown (" + err.Error() + ")"
+	}
+	return firstLine(string(out))
+}

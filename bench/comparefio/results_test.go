@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// TestWriteResultsGolden renders a fixed report and compares it with
+// testdata/results.golden.md.
+func TestWriteResultsGolden(t *testing.T) {
+	rep := Report{
+		Command:   "bench/compare-fio -pairs 3",
+		Machine:   Machine{Kernel: "6.18.0", CPUs: 2, CPUModel: "Test CPU", MemTotal: "4 GiB", Date: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)},
+		GofioPath: "/bin/gofio", GofioVersion: "gofio-0.1",
+		FioPath: "/usr/bin/fio", FioVersion: "fio-3.33",
+		Pairs: 3, Runtime: 2 * time.Second, Layout: testLayout, RootFS: "ext4",
+		Cases: SelectCases(BuildCases(testLayout), mustRegexp(`qd1$`)),
+		Rows: []Row{
+			{Case: "null-randread-4k-qd1", Metric: metricIOPS, Gofio: []float64{5e6, 5.2e6, 4.9e6}, Fio: []float64{4.8e6, 5e6, 5.1e6}},
+			{Case: "uring-tmpfs-randread-4k-qd1", Metric: metricIOPS, Gofio: []float64{120e3, 118e3}, Fio: []float64{110e3, 111e3},
+				Failures: []string{"fio: exit status 1: fio: pid=1, err=5/file:io_u.c"}},
+			{Case: "uring-tmpfs-randread-4k-qd1", Metric: metricLat, Gofio: []float64{7.5, 7.7}, Fio: []float64{8.1, 8.0}},
+		},
+		Floor: FloorResult{Ran: true, Lines: []string{"depth=1 iops=130000"}, IOPS: map[int]float64{1: 130000}},
+	}
+	var b bytes.Buffer
+	if err := WriteResults(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	const golden = "testdata/results.golden.md"
+	if *update {
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("results differ from %s (go test -update to accept):\n%s", golden, b.String())
+	}
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"math"
+	"testing"
+)
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{3}, 3},             // one value
+		{[]float64{3, 1, 2}, 2},       // odd count, unsorted
+		{[]float64{4, 1, 3, 2}, 2.5},  // even count: mean of the middle two
+		{[]float64{5, 5, 1, 9, 5}, 5}, // ties
+	} {
+		if got := Median(c.in); got != c.want {
+			t.Errorf("Median(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+	if !math.IsNaN(Median(nil)) {
+		t.Error("Median(nil) is not NaN")
+	}
+	in := []float64{3, 1, 2}
+	Median(in)
+	if in[0] != 3 {
+		t.Error("Median sorted its input")
+	}
+}
+
+func TestRow(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		row           Row
+		ratio, lo, hi float64
+		status        string
+	}{
+		// IOPS better than fio in every pair.
+		{"iops ok", Row{Metric: metricIOPS, Gofio: []float64{110, 120, 100}, Fio: []float64{100, 100, 100}}, 1.1, 1.0, 1.2, "ok"},
+		// Latency higher than fio's: a gap.
+		{"lat gap", Row{Metric: metricLat, Gofio: []float64{12, 11}, Fio: []float64{10, 10}}, 1.15, 1.1, 1.2, "gap"},
+		// Device-bound target is 0.98.
+		{"device within 2%", Row{Metric: metricIOPSDevice, Gofio: []float64{99}, Fio: []float64{100}}, 0.99, 0.99, 0.99, "ok"},
+		// The ratio is of the medians, not the median of the ratios.
+		{"ratio of medians", Row{Metric: metricIOPS, Gofio: []float64{1, 4, 9}, Fio: []float64{2, 2, 2}}, 2, 0.5, 4.5, "ok"},
+	} {
+		lo, hi := c.row.RatioRange()
+		if !near(c.row.Ratio(), c.ratio) || !near(lo, c.lo) || !near(hi, c.hi) || c.row.Status() != c.status {
+			t.Errorf("%s: ratio %v [%v, %v] %s, want %v [%v, %v] %s", c.name, c.row.Ratio(), lo, hi, c.row.Status(), c.ratio, c.lo, c.hi, c.status)
+		}
+	}
+	empty := Row{Metric: metricIOPS}
+	if lo, _ := empty.RatioRange(); !math.IsNaN(lo) || empty.Status() != "n/a" {
+		t.Errorf("empty row: lo %v status %s", lo, empty.Status())
+	}
+}
