@@ -41,6 +41,11 @@ func runState(ctx context.Context, st *State, args []string) int {
 		return nil
 	})
 	if err := app.RunContext(ctx, append([]string{"gofio"}, sp.flags...)); err != nil {
+		// The action reports its own errors and exits with an empty message.
+		var ec cli.ExitCoder
+		if errors.As(err, &ec) && ec.Error() == "" {
+			return ec.ExitCode()
+		}
 		return fail(err)
 	}
 	return code
@@ -77,7 +82,7 @@ func newApp(st *State, action func(*cli.Context, *Config) error) *cli.App {
 			&cli.StringFlag{Name: "compare-csv", Usage: "write the comparison table as CSV to `FILE`"},
 			&cli.StringFlag{Name: "json-dir", Usage: "write one fio-shaped JSON file per sweep point into `DIR`"},
 			&cli.StringFlag{Name: "plot", Usage: "draw avg latency against iodepth into `FILE.svg`"},
-			&cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 3 if priority is slower than baseline by more than `PCT` beyond noise"},
+			&cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if priority is slower than baseline by more than `PCT` beyond noise"},
 		},
 		Action: func(c *cli.Context) error {
 			cfg, err := configFrom(c)

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"gofio/compare"
@@ -21,18 +23,25 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 	if cfg.Compare || len(cfg.Sweeps) > 0 {
 		return executeCompare(ctx, st, cfg, in)
 	}
+	if err := checkDevTargets(jobs); err != nil {
+		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+		return ExitBadInput
+	}
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
 		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
 		return ExitBadInput
 	}
 	defer closeOut()
+	// The header waits until the run core has checked every job, so a job
+	// it refuses leaves stdout empty.
+	var header bytes.Buffer
 	if hasFormat(cfg, "normal") {
-		if err := report.WriteHeader(out, jobs, versionString()); err != nil {
+		if err := report.WriteHeader(&header, jobs, versionString()); err != nil {
 			fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
 		}
 	}
-	res, err := runJobs(ctx, st, cfg, jobs, out)
+	res, err := runJobs(ctx, st, cfg, jobs, out, header.Bytes())
 	if res == nil {
 		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
 		return ExitBadInput
@@ -47,9 +56,16 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 	return exitCode(res)
 }
 
-// runJobs runs jobs once with the ETA line where --eta asks for it. Layout
-// notes ("Laying out IO file") go to info when the normal format is on.
-func runJobs(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, info io.Writer) (*report.Result, error) {
+// runEngine runs validated jobs: the run core. It is a variable only so
+// that the root package's tests can drive --compare and --fail-if-slower
+// with results they choose; nothing else assigns it.
+var runEngine = gofiorun.Run
+
+// runJobs runs jobs once with the ETA line where --eta asks for it. header
+// is written to info once the run core has accepted every job, before any
+// starts; layout notes ("Laying out IO file") go to info when the normal
+// format is on.
+func runJobs(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, info io.Writer, header []byte) (*report.Result, error) {
 	opts := gofiorun.Options{Warn: st.Stderr, Info: io.Discard, Version: versionString()}
 	if hasFormat(cfg, "normal") {
 		opts.Info = info
@@ -57,8 +73,15 @@ func runJobs(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 	var eta *report.ETA
 	stop := make(chan struct{})
 	done := make(chan struct{})
-	if etaWanted(st, cfg) && len(jobs) > 0 {
+	wantETA := etaWanted(st, cfg) && len(jobs) > 0
+	if wantETA || len(header) > 0 {
 		opts.OnProgress = func(ps []*report.Progress) {
+			if _, err := info.Write(header); err != nil {
+				fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+			}
+			if !wantETA {
+				return
+			}
 			eta = report.NewETA(st.Stderr, ps, jobs[0].KBBase, jobs[0].UnitBase)
 			go func() {
 				defer close(done)
@@ -66,7 +89,7 @@ func runJobs(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 			}()
 		}
 	}
-	res, err := gofiorun.Run(ctx, jobs, opts)
+	res, err := runEngine(ctx, jobs, opts)
 	if eta != nil {
 		close(stop)
 		<-done
@@ -118,6 +141,9 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 			continue
 		}
 		jobs, err := parsePoint(in, p.Sets)
+		if err == nil {
+			err = checkDevTargets(jobs)
+		}
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", p, err))
 		}
@@ -133,7 +159,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 	var all report.Result
 	runPoint := func(ctx context.Context, sets []string) (*report.Result, error) {
 		jobs := parsed[fmt.Sprint(sets)]
-		res, err := runJobs(ctx, st, cfg, jobs, io.Discard)
+		res, err := runJobs(ctx, st, cfg, jobs, io.Discard, nil)
 		if res == nil {
 			return nil, err
 		}
@@ -300,3 +326,74 @@ func wantsLogs(res *report.Result) bool {
 }
 
 func versionString() string { return "gofio-" + Version }
+
+// checkDevTargets refuses a job whose target lies under /dev (outside the
+// tmpfs /dev/shm) and does not exist: a mistyped device name. fio would lay
+// out a regular file there, in the RAM of devtmpfs; gofio stops before
+// anything is created. The null engine touches no file and is skipped.
+func checkDevTargets(jobs []*jobfile.Job) error {
+	for _, j := range jobs {
+		if j.IOEngine == "null" {
+			continue
+		}
+		dirs := j.Directory
+		if len(dirs) == 0 {
+			dirs = []string{""}
+		}
+		for _, d := range dirs {
+			if len(j.Filenames) == 0 {
+				if underDev(d) {
+					if _, err := os.Stat(d); err != nil {
+						return devError(j, "directory", d, err)
+					}
+				}
+				continue
+			}
+			for _, f := range j.Filenames {
+				p := f
+				if d != "" && !filepath.IsAbs(f) {
+					p = filepath.Join(d, f)
+				}
+				if !underDev(p) {
+					continue
+				}
+				if _, err := os.Stat(p); err != nil {
+					return devError(j, "filename", p, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// underDev reports whether path resolves under /dev but not /dev/shm.
+func underDev(path string) bool {
+	if path == "" {
+		return false
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	if abs == "/dev/shm" || strings.HasPrefix(abs, "/dev/shm/") {
+		return false
+	}
+	return abs == "/dev" || strings.HasPrefix(abs, "/dev/")
+}
+
+// devError words a missing /dev target with the file and line of the
+// option that named it.
+func devError(j *jobfile.Job, option, path string, err error) error {
+	msg := "does not exist"
+	if !errors.Is(err, os.ErrNotExist) {
+		msg = err.Error()
+	}
+	e := &jobfile.Error{File: j.File, Line: j.Line, Option: option,
+		Msg: fmt.Sprintf("%s %s; gofio never creates files under /dev (is the device name right?)", path, msg)}
+	for _, o := range j.Options {
+		if o.Name == option {
+			e.File, e.Line, e.Option = o.File, o.Line, o.Name+"="+o.Value
+		}
+	}
+	return fmt.Errorf("%s: %w", j.Name, e)
+}

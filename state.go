@@ -6,12 +6,13 @@ import (
 )
 
 // Exit codes. A run whose jobs hit I/O errors exits with the number of
-// failed jobs, as fio does (capped at ExitJobErrorsMax).
+// failed jobs, as fio does, capped at ExitJobErrorsMax so that it never
+// reads as one of the named codes above it.
 const (
 	ExitOK           = 0
 	ExitBadInput     = 1   // bad job file, option, value or command line
-	ExitSlower       = 3   // --fail-if-slower: priority lost beyond noise
-	ExitJobErrorsMax = 125 // N failed jobs exit min(N, 125)
+	ExitJobErrorsMax = 100 // N failed jobs exit min(N, 100)
+	ExitSlower       = 101 // --fail-if-slower: priority lost beyond noise
 	ExitInterrupted  = 130 // SIGINT or SIGTERM
 )
 

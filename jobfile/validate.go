@@ -14,7 +14,16 @@ const MaxIODepth = 32768
 // at all), so that a bad job fails before anything runs.
 func validate(j *Job, s *section) error {
 	bad := func(option, format string, args ...any) error {
-		return &Error{File: s.file, Line: s.line, Option: option, Msg: fmt.Sprintf(format, args...)}
+		e := &Error{File: s.file, Line: s.line, Option: option, Msg: fmt.Sprintf(format, args...)}
+		// Point at where the option was last set (file:line, --set or the
+		// command line) when the job set it explicitly.
+		name, _, _ := strings.Cut(option, "=")
+		for _, o := range j.Options {
+			if o.Name == name {
+				e.File, e.Line = o.File, o.Line
+			}
+		}
+		return e
 	}
 	supported := false
 	for _, e := range SupportedEngines {
