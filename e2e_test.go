@@ -263,11 +263,7 @@ func diffKeys(a, b map[string]bool) (onlyA, onlyB []string) {
 // knownKeyGaps are key paths gofio's JSON still lacks against fio's, each
 // with the reason; the cross-check logs them instead of failing. Remove an
 // entry when the gap is closed.
-var knownKeyGaps = map[string]string{
-	// fio lists --name=X among a command-line job's "job options"; gofio's
-	// jobfile does not record the name as an option.
-	"/jobs[]/job options/name": "command-line --name missing from job options",
-}
+var knownKeyGaps = map[string]string{}
 
 // TestJSONKeysMatchFioCLI runs the same tiny null-engine job with real fio
 // and through gofio's whole command line, as a job file and as command-line

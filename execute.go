@@ -255,20 +255,47 @@ func exitCode(res *report.Result) int {
 	return min(failed, ExitJobErrorsMax)
 }
 
-// openOutput returns where the reports go: --output=FILE or stdout.
+// openOutput returns where the reports go: --output=FILE or stdout. The
+// file is created on the first write, so a run refused before it reports
+// anything leaves no file behind.
 func openOutput(st *State, cfg *Config) (io.Writer, func(), error) {
 	if cfg.Output == "" {
 		return st.Stdout, func() {}, nil
 	}
-	f, err := os.Create(cfg.Output)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open --output: %w", err)
+	if st, err := os.Stat(filepath.Dir(cfg.Output)); err != nil || !st.IsDir() {
+		return nil, nil, fmt.Errorf("--output %s: no such directory", cfg.Output)
 	}
-	return f, func() {
-		if err := f.Close(); err != nil {
+	lf := &lazyFile{path: cfg.Output}
+	return lf, func() {
+		if err := lf.Close(); err != nil {
 			fmt.Fprintf(st.Stderr, "gofio: close --output: %v\n", err)
 		}
 	}, nil
+}
+
+// lazyFile is an io.Writer that creates its file on the first write.
+type lazyFile struct {
+	path string
+	f    *os.File
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if l.f == nil {
+		f, err := os.Create(l.path)
+		if err != nil {
+			return 0, fmt.Errorf("open --output: %w", err)
+		}
+		l.f = f
+	}
+	return l.f.Write(p)
+}
+
+// Close closes the file if it was created.
+func (l *lazyFile) Close() error {
+	if l.f == nil {
+		return nil
+	}
+	return l.f.Close()
 }
 
 // writeFile creates path and fills it with write.

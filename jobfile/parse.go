@@ -298,6 +298,11 @@ func build(src jobSource, sets []entry) (*Job, error) {
 	if err := applyEntries(j, src.own.engine()); err != nil {
 		return nil, err
 	}
+	if src.own.cmdline {
+		// fio's command line stores --name=X as the job's first option,
+		// so its JSON "job options" start with "name".
+		j.Options = append(j.Options, Option{Name: "name", Value: src.own.name, HasValue: true})
+	}
 	for _, e := range src.own.entries {
 		j.Options = append(j.Options, e.option())
 	}
