@@ -66,7 +66,13 @@
 // existing file is never truncated, and unlink=1 removes only files gofio
 // created. A job that only reads opens its targets read-only; the one
 // exception is laying out a missing or short regular file. Block devices
-// are sized with BLKGETSIZE64.
+// are sized with BLKGETSIZE64. Before laying a job's files out gofio
+// prints fio's line on Options.Info, word for word: "job: Laying out IO
+// file (1 file / 64MiB)", or "job: Laying out IO files (3 files / total
+// 192MiB)", counting the files to create or extend and the sum of their
+// regions' ends in whole MiB, rounded down. Progress.OpenFiles (the f= of
+// the status line) counts a job's files from their open to the job's end;
+// the null engine's count too, as in fio.
 //
 // Everything that can refuse a job is checked for every job before any
 // target is created or opened for writing: a writing job on a block
@@ -78,7 +84,19 @@
 // device, statx dio_offset_align of a file, and for a file still to be
 // created that of an unnamed O_TMPFILE in its directory; filesystems that
 // report none, such as tmpfs, get 512), so a bad bs writes nothing. The
-// null engine touches no file.
+// null engine touches no file. Bad input found there is returned as
+// Run's error, with no Result and nothing written.
+//
+// What goes wrong once the run is under way is no input error and ends
+// only its own job, as fio's file setup and td_io_init failures do: a
+// target that cannot be examined, opened or laid out (EACCES, EPERM on an
+// immutable file, ENOSPC, a path that was there when the run started and
+// is gone), an engine or buffers that cannot be set up. The job is in
+// Result.Jobs with JobResult.Error set to the errno and ErrorText in
+// fio's verror shape ("func=open(/x), error=Permission denied"), a line
+// naming job, option and path ("job bad: filename=/x: open: permission
+// denied") goes to Options.Warn, the other jobs run, and the exit status
+// counts the job as failed.
 //
 // # Disk stats
 //
@@ -107,7 +125,7 @@
 // times per I/O (the count goes to EngineNotes) and then ends the job;
 // EIO and EILSEQ are skipped and counted under continue_on_error; any
 // other error, ENOSPC among them, ends only its own job. A failure to lay
-// a file out (ENOSPC) ends that job as well.
+// a file out (ENOSPC) ends that job as well, with func=write.
 //
 // Random offsets cover every block (blockalign, or the smallest block
 // size) exactly once per loop through a keyed Feistel permutation over the

@@ -170,11 +170,12 @@ func TestENOSPCOnFullTmpfs(t *testing.T) {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		r := res.Jobs[0]
-		if r.Error != int(unix.ENOSPC) || !strings.Contains(r.ErrorText, "no space left on device") {
+		if r.Error != int(unix.ENOSPC) || !strings.HasSuffix(r.ErrorText, ", error=No space left on device") {
 			t.Errorf("%s: err=%d %q; want ENOSPC", tt.name, r.Error, r.ErrorText)
 		}
-		if tt.setup != strings.Contains(r.ErrorText, "file setup") {
-			t.Errorf("%s: error text %q", tt.name, r.ErrorText)
+		// fio's verror: func=write for the layout, io_u error for I/O.
+		if want := map[bool]string{true: "func=write,", false: "func=io_u error,"}[tt.setup]; !strings.HasPrefix(r.ErrorText, want) {
+			t.Errorf("%s: error text %q, want it to start with %q", tt.name, r.ErrorText, want)
 		}
 		if !tt.setup && (r.Dirs[1].IOBytes == 0 || r.Dirs[1].IOBytes > 1<<20) {
 			t.Errorf("%s: wrote %d bytes before ENOSPC; want some, at most the 1 MiB the filesystem holds", tt.name, r.Dirs[1].IOBytes)

@@ -3,7 +3,6 @@ package run
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 // target is one file or block device a job works on.
 type target struct {
 	path    string
+	label   string // the option and path, for messages: "filename=/x"
 	block   bool
 	exists  bool   // existed before the run
 	curSize uint64 // size before the run (device size for block devices)
@@ -31,10 +31,7 @@ type target struct {
 // generated names ($jobname.$jobnum.$filenum by default), in the
 // directory= entry handed to this clone round-robin.
 func fileNames(j *jobfile.Job) []string {
-	dir := ""
-	if len(j.Directory) > 0 {
-		dir = j.Directory[j.SubjobNumber%len(j.Directory)]
-	}
+	dir := jobDir(j)
 	join := func(name string) string {
 		if dir == "" || filepath.IsAbs(name) {
 			return name
@@ -68,6 +65,33 @@ func fileNames(j *jobfile.Job) []string {
 	return out
 }
 
+// jobDir returns the directory= entry of this clone, or "".
+func jobDir(j *jobfile.Job) string {
+	if len(j.Directory) == 0 {
+		return ""
+	}
+	return j.Directory[j.SubjobNumber%len(j.Directory)]
+}
+
+// targetLabel names the option a target of job j comes from, with its
+// path: "filename=/x" for a filename= entry, "directory=/d: file
+// /d/job.0.0" or "file job.0.0" for a generated name.
+func targetLabel(j *jobfile.Job, path string) string {
+	switch {
+	case len(j.Filenames) > 0:
+		return "filename=" + path
+	case jobDir(j) != "":
+		return "directory=" + jobDir(j) + ": file " + path
+	}
+	return "file " + path
+}
+
+// badTarget returns an input error about target t of job j, in the shape
+// of every target error: "job NAME: filename=PATH: what".
+func badTarget(j *jobfile.Job, t *target, format string, args ...any) error {
+	return fmt.Errorf("job %s: %s: "+format, append([]any{j.Name, t.label}, args...)...)
+}
+
 // blkGetSize64 returns the size of the block device open as fd.
 func blkGetSize64(fd int) (uint64, error) {
 	var sz uint64
@@ -78,7 +102,10 @@ func blkGetSize64(fd int) (uint64, error) {
 }
 
 // planTargets resolves the files of job j and their regions without
-// writing anything, so that bad input is refused before any I/O.
+// writing anything, so that bad input is refused before any I/O. An
+// error is bad input, except a *jobError: a target that exists but cannot
+// be examined (stat, open or size a device), which ends only this job
+// when its group starts.
 func planTargets(j *jobfile.Job) ([]*target, error) {
 	names := fileNames(j)
 	writes := j.RW.HasWrite()
@@ -93,41 +120,44 @@ func planTargets(j *jobfile.Job) ([]*target, error) {
 			if m := jobMinBS(j); sz < m {
 				return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, sz, m)
 			}
-			ts[i] = &target{path: name, fd: -1, region: region{base: j.Offset, size: sz, end: j.Offset + sz}}
+			ts[i] = &target{path: name, label: targetLabel(j, name), fd: -1, region: region{base: j.Offset, size: sz, end: j.Offset + sz}}
 		}
 		return ts, nil
 	}
+	var deferred *jobError
 	for i, name := range names {
-		t := &target{path: name, fd: -1}
+		t := &target{path: name, label: targetLabel(j, name), fd: -1}
+		ts[i] = t
 		st, err := os.Stat(name)
 		switch {
 		case err == nil && st.IsDir():
-			return nil, fmt.Errorf("%s: filename %q is a directory", j.Name, name)
+			return nil, badTarget(j, t, "is a directory; use directory= for a place to create files")
 		case err == nil && st.Mode()&os.ModeDevice != 0 && st.Mode()&os.ModeCharDevice == 0:
 			t.block, t.exists = true, true
-			fd, err := unix.Open(name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				return nil, fmt.Errorf("%s: open %s: %w", j.Name, name, err)
-			}
-			t.curSize, err = blkGetSize64(fd)
-			unix.Close(fd)
-			if err != nil {
-				return nil, fmt.Errorf("%s: BLKGETSIZE64 %s: %w", j.Name, name, err)
+			if je := sizeDevice(j, t); je != nil {
+				if deferred == nil {
+					deferred = je
+				}
+				continue
 			}
 			if writes && !j.AllowMountedWrite {
 				if err := CheckMountedWrite(name); err != nil {
-					return nil, fmt.Errorf("%s: %w", j.Name, err)
+					return nil, badTarget(j, t, "%w", err)
 				}
 			}
 		case err == nil && st.Mode().IsRegular():
 			t.exists, t.curSize = true, uint64(st.Size())
 		case err == nil:
-			return nil, fmt.Errorf("%s: %s is neither a regular file nor a block device", j.Name, name)
+			return nil, badTarget(j, t, "is neither a regular file nor a block device")
 		case errors.Is(err, os.ErrNotExist):
 		default:
-			return nil, fmt.Errorf("%s: %w", j.Name, err)
+			if deferred == nil {
+				deferred = targetError(j.Name, t, "stat", "stat("+name+")", unix.EIO, err)
+			}
 		}
-		ts[i] = t
+	}
+	if deferred != nil {
+		return nil, deferred
 	}
 	// Sizes: size= is split over the files; without it each file's own
 	// size is used.
@@ -150,15 +180,15 @@ func planTargets(j *jobfile.Job) ([]*target, error) {
 		case t.exists && t.curSize > r.base:
 			r.size = t.curSize - r.base
 		case t.exists:
-			return nil, fmt.Errorf("%s: offset=%d is beyond the end of %s (%d bytes)", j.Name, r.base, t.path, t.curSize)
+			return nil, badTarget(j, t, "offset=%d is beyond its end (%d bytes)", r.base, t.curSize)
 		default:
-			return nil, fmt.Errorf("%s: %s does not exist and no size= was given to lay it out", j.Name, t.path)
+			return nil, badTarget(j, t, "does not exist and no size= was given to lay it out")
 		}
 		if m := jobMinBS(j); r.size < m {
 			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, m)
 		}
 		if t.block && r.base+r.size > t.curSize {
-			return nil, fmt.Errorf("%s: offset=%d + size=%d is beyond the end of %s (%d bytes)", j.Name, r.base, r.size, t.path, t.curSize)
+			return nil, badTarget(j, t, "offset=%d + size=%d is beyond the end of the device (%d bytes)", r.base, r.size, t.curSize)
 		}
 		r.end = r.base + r.size
 		if t.curSize > r.end {
@@ -166,6 +196,22 @@ func planTargets(j *jobfile.Job) ([]*target, error) {
 		}
 	}
 	return ts, nil
+}
+
+// sizeDevice reads the size of block device t through a read-only open;
+// a device that cannot be opened or sized (no medium, EACCES) fails the
+// job, not the run.
+func sizeDevice(j *jobfile.Job, t *target) *jobError {
+	fd, err := unix.Open(t.path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
+	}
+	defer unix.Close(fd)
+	t.curSize, err = blkGetSize64(fd)
+	if err != nil {
+		return targetError(j.Name, t, "BLKGETSIZE64", "ioctl(BLKGETSIZE64)", unix.EIO, err)
+	}
+	return nil
 }
 
 // jobMinBS returns the smallest block size over the directions the job
@@ -238,12 +284,20 @@ func newFileAlign(dir string) uint64 {
 // checkDirect refuses a direct=1 job whose sizes or offsets are not
 // multiples of the target's O_DIRECT alignment.
 func checkDirect(j *jobfile.Job, t *target, align uint64) error {
+	if err := directProblem(j, t, align); err != nil {
+		return badTarget(j, t, "%w", err)
+	}
+	return nil
+}
+
+// directProblem says what keeps job j from O_DIRECT on t, or nil.
+func directProblem(j *jobfile.Job, t *target, align uint64) error {
 	if align == 0 {
-		return fmt.Errorf("%s: direct=1: the filesystem of %s does not support O_DIRECT; try direct=0", j.Name, t.path)
+		return errors.New("direct=1: the filesystem does not support O_DIRECT; try direct=0")
 	}
 	check := func(what string, v uint64) error {
 		if v%align != 0 {
-			return fmt.Errorf("%s: direct=1 needs %s=%d to be a multiple of the %d-byte O_DIRECT alignment of %s", j.Name, what, v, align, t.path)
+			return fmt.Errorf("direct=1 needs %s=%d to be a multiple of the %d-byte O_DIRECT alignment", what, v, align)
 		}
 		return nil
 	}
@@ -267,63 +321,10 @@ func checkDirect(j *jobfile.Job, t *target, align uint64) error {
 	return check("offset", t.region.base)
 }
 
-// layout creates or extends the file so that the job's region exists. A
-// reading job gets the missing part filled with data; a writing job gets a
-// sparse extension. Nothing is ever truncated.
-func layout(j *jobfile.Job, t *target, fill []byte, info io.Writer) error {
-	if t.block || diskless(j) {
-		return nil
-	}
-	need := t.region.base + t.region.size
-	if t.exists && t.curSize >= need {
-		return nil
-	}
-	if info != nil {
-		fmt.Fprintf(info, "%s: Laying out IO file (1 file / %s)\n", j.Name, sizeString(need))
-	}
-	fd, err := unix.Open(t.path, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o644)
-	if err != nil {
-		return fmt.Errorf("%s: lay out %s: %w", j.Name, t.path, err)
-	}
-	defer unix.Close(fd)
-	if !t.exists {
-		t.created = true
-	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return fmt.Errorf("%s: lay out %s: %w", j.Name, t.path, err)
-	}
-	cur := uint64(st.Size)
-	if cur >= need {
-		return nil
-	}
-	if !j.RW.HasRead() {
-		if err := unix.Ftruncate(fd, int64(need)); err != nil {
-			return fmt.Errorf("%s: extend %s to %d bytes: %w", j.Name, t.path, need, err)
-		}
-		t.curSize = need
-		return nil
-	}
-	for off := cur; off < need; {
-		n := uint64(len(fill))
-		if need-off < n {
-			n = need - off
-		}
-		w, err := unix.Pwrite(fd, fill[:n], int64(off))
-		if err != nil {
-			return fmt.Errorf("%s: lay out %s at offset %d: %w", j.Name, t.path, off, err)
-		}
-		off += uint64(w)
-	}
-	if err := unix.Fsync(fd); err != nil {
-		return fmt.Errorf("%s: lay out %s: fsync: %w", j.Name, t.path, err)
-	}
-	t.curSize = need
-	return nil
-}
-
-// openTarget opens t with the job's flags and checks O_DIRECT alignment.
-func openTarget(j *jobfile.Job, t *target) error {
+// openTarget opens t with the job's flags and checks its O_DIRECT
+// alignment again, now that a created file exists. Every failure ends
+// only this job.
+func openTarget(j *jobfile.Job, t *target) *jobError {
 	if diskless(j) {
 		return nil
 	}
@@ -338,16 +339,16 @@ func openTarget(j *jobfile.Job, t *target) error {
 	}
 	fd, err := unix.Open(t.path, flags, 0)
 	if err != nil {
-		return fmt.Errorf("%s: open %s: %w", j.Name, t.path, err)
+		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
 	}
 	t.fd = fd
 	if j.Direct {
 		a, err := dioAlign(fd, t.block)
 		if err != nil {
-			return fmt.Errorf("%s: %s: %w", j.Name, t.path, err)
+			return targetError(j.Name, t, "O_DIRECT alignment", "statx", unix.EIO, err)
 		}
-		if err := checkDirect(j, t, a); err != nil {
-			return err
+		if err := directProblem(j, t, a); err != nil {
+			return &jobError{job: j.Name, where: t.label, fn: "open(" + t.path + ")", errno: unix.EINVAL, err: err}
 		}
 	}
 	if j.Invalidate && !t.block {
@@ -376,16 +377,4 @@ func (l *loop) dropPageCache() {
 			dropPageCache(t.fd)
 		}
 	}
-}
-
-// sizeString prints a byte count the way fio's layout line does: the
-// largest binary unit that divides it (16MiB, 4KiB, 1000B).
-func sizeString(n uint64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	i := 0
-	for n >= 1024 && n%1024 == 0 && i < len(units)-1 {
-		n /= 1024
-		i++
-	}
-	return strconv.FormatUint(n, 10) + units[i]
 }

@@ -30,6 +30,8 @@ type jobRun struct {
 	seed    uint64
 	started bool
 	ver     *verify.Verifier // nil without verify=
+	failed  *jobError        // a target planning could not examine: the job fails at its start
+	closed  bool             // closeTargets ran
 }
 
 // env is what every job goroutine of a Run shares.
@@ -80,27 +82,27 @@ type prepared struct {
 	pinned bool
 }
 
-func (jr *jobRun) prepare(e *env) (*prepared, error) {
+func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	j := jr.job
 	p := &prepared{tid: unix.Gettid()}
+	fail := func(where, op, fn string, errno unix.Errno, err error) *jobError {
+		return &jobError{job: j.Name, where: where, op: op, fn: fn, errno: errno, err: err}
+	}
 	if len(j.CPUsAllowed) > 0 {
 		var set unix.CPUSet
 		for _, c := range j.CPUsAllowed {
 			set.Set(c)
 		}
 		if err := unix.SchedSetaffinity(0, &set); err != nil {
-			return nil, fmt.Errorf("%s: cpus_allowed=%v: %w", j.Name, j.CPUsAllowed, err)
+			return p, fail(fmt.Sprintf("cpus_allowed=%v", j.CPUsAllowed), "sched_setaffinity", "cpu_set_affinity", unix.Errno(errnoOf(err, unix.EINVAL)), err)
 		}
 		p.pinned = true
 	}
 	maxBS := j.MaxBS()
-	if maxBS == 0 {
-		return nil, fmt.Errorf("%s: bs=0", j.Name)
-	}
 	depth := jobDepth(j)
 	ar, err := newArena(depth, maxBS)
 	if err != nil {
-		return p, fmt.Errorf("%s: %w", j.Name, err)
+		return p, fail(fmt.Sprintf("iodepth=%d", depth), "buffers", "iomem allocation", unix.Errno(errnoOf(err, unix.ENOMEM)), err)
 	}
 	p.arena = ar
 	r := newRNG(jr.seed ^ 0xb0f)
@@ -111,22 +113,25 @@ func (jr *jobRun) prepare(e *env) (*prepared, error) {
 	for i, t := range jr.targets {
 		fds[i] = t.fd
 	}
+	engineFail := func(op string, err error) *jobError {
+		return fail("ioengine="+j.IOEngine, op, "engine "+op, engineErrno(err), err)
+	}
 	setup := engines.Setup{Job: j, Files: fds, Bufs: ar.bufs, Depth: depth}
 	eng, err := jr.opener(setup)
 	if err != nil {
-		return p, fmt.Errorf("%s: ioengine=%s: %w", j.Name, j.IOEngine, err)
+		return p, engineFail("init", err)
 	}
 	if s, ok := eng.(syncEngine); ok && s.SyncIO() {
 		p.syncIO = true
 		if depth > 1 {
 			e.warnf("note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1\n")
 			if err := eng.Close(); err != nil {
-				return p, fmt.Errorf("%s: ioengine=%s: close: %w", j.Name, j.IOEngine, err)
+				return p, engineFail("close", err)
 			}
 			depth = 1
 			setup.Bufs, setup.Depth = ar.bufs[:1], 1
 			if eng, err = jr.opener(setup); err != nil {
-				return p, fmt.Errorf("%s: ioengine=%s: %w", j.Name, j.IOEngine, err)
+				return p, engineFail("init", err)
 			}
 		}
 	}
@@ -302,8 +307,8 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	jr.started = true
 	l, err := jr.newLoop(e, p)
 	if err != nil {
-		res.Error = int(unix.EINVAL)
-		res.ErrorText = "func=setup, error=" + err.Error()
+		// plan checked the offset rules already (checkOffsets).
+		failJob(e, jr, &jobError{job: j.Name, op: "offsets", fn: "setup", errno: unix.EINVAL, err: err})
 		return
 	}
 	l.run()
@@ -377,25 +382,29 @@ func runtimeMsec(ns int64) time.Duration {
 }
 
 // goroutine is the body of a job's goroutine: one OS thread, locked before
-// the engine opens, for the life of the engine.
-func (jr *jobRun) goroutine(e *env, ready chan<- error, start <-chan struct{}, abort *atomic.Bool, wg *sync.WaitGroup) {
+// the engine opens, for the life of the engine. It signals ready once the
+// engine is open (or failed to open, which ends only this job) and runs
+// the job when start is closed. The job's files are closed when it ends,
+// as fio closes them, so that the status line's f= drops.
+func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}, wg *sync.WaitGroup) {
 	defer wg.Done()
 	runtime.LockOSThread()
-	p, err := jr.prepare(e)
-	pinned := p != nil && p.pinned
+	p, je := jr.prepare(e)
 	// A thread whose affinity changed is not handed back to the Go
 	// scheduler: the goroutine exits locked and the runtime ends it.
-	if !pinned {
+	if !p.pinned {
 		defer runtime.UnlockOSThread()
 	}
-	ready <- err
+	if je != nil {
+		failJob(e, jr, je)
+	}
+	ready <- struct{}{}
 	<-start
-	if err == nil && !abort.Load() {
+	if je == nil {
 		jr.execute(e, p)
 	}
-	if p != nil {
-		if cerr := p.release(); cerr != nil {
-			e.warnf("%s: close: %v\n", jr.job.Name, cerr)
-		}
+	if err := p.release(); err != nil {
+		e.warnf("gofio: job %s: ioengine=%s: close: %v\n", jr.job.Name, jr.job.IOEngine, err)
 	}
+	closeTargets(e, jr)
 }

@@ -590,7 +590,7 @@ func (l *loop) ioError(s *slot, errno int, fn string) {
 			name = l.files[s.file].path
 		}
 		fmt.Fprintf(l.warn, "gofio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-			name, e.Error(), s.dir, s.off, s.length-s.done)
+			name, strerror(e), s.dir, s.off, s.length-s.done)
 	}
 	l.setError(errno, fn, e)
 	l.stopIssue = true
@@ -618,15 +618,18 @@ func (l *loop) fail(errno int, fn string, err error) {
 	l.stopIssue = true
 }
 
+// errText returns the error= part of a job's error text: the C library's
+// text of the errno err carries (fio prints strerror), else err's own
+// text, else that of errno.
 func errText(errno int, err error) string {
 	var e unix.Errno
 	if errors.As(err, &e) {
-		return e.Error()
+		return strerror(e)
 	}
 	if err != nil {
 		return err.Error()
 	}
-	return unix.Errno(errno).Error()
+	return strerror(unix.Errno(errno))
 }
 
 func errnoOf(err error, def unix.Errno) int {

@@ -116,17 +116,9 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64) (*offsetGen, er
 			g.align[d] = minBS(j, d)
 		}
 	}
-	g.minAlign = 0
-	for _, d := range []jobfile.Dir{jobfile.DirRead, jobfile.DirWrite} {
-		if !g.uses(d) {
-			continue
-		}
-		if g.align[d] == 0 {
-			return nil, fmt.Errorf("%s: no block size for direction %s", j.Name, d)
-		}
-		if g.minAlign == 0 || g.align[d] < g.minAlign {
-			g.minAlign = g.align[d]
-		}
+	var err error
+	if g.minAlign, err = offsetAlign(j); err != nil {
+		return nil, err
 	}
 	if k := j.RandomDistribution.Kind; k != "" && k != "random" {
 		g.randomMap = false
@@ -142,12 +134,59 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64) (*offsetGen, er
 		if k := j.RandomDistribution.Kind; g.random && k != "" && k != "random" {
 			d, ok := newDist(k, j.RandomDistribution.Param, r.nblocks, fseed)
 			if !ok {
-				return nil, fmt.Errorf("%s: random_distribution=%s is not supported", j.Name, k)
+				return nil, distError(j)
 			}
 			r.dist, r.hasDist = d, true
 		}
 	}
 	return g, nil
+}
+
+// offsetAlign returns the unit offsets are chosen in: the smallest
+// blockalign (or, without it, the smallest block size) over the
+// directions the job issues.
+func offsetAlign(j *jobfile.Job) (uint64, error) {
+	var m uint64
+	for _, d := range []jobfile.Dir{jobfile.DirRead, jobfile.DirWrite} {
+		if (d == jobfile.DirRead && !j.RW.HasRead()) || (d == jobfile.DirWrite && !j.RW.HasWrite()) {
+			continue
+		}
+		a := j.BlockAlign[d]
+		if a == 0 {
+			a = minBS(j, d)
+		}
+		if a == 0 {
+			return 0, fmt.Errorf("%s: no block size for direction %s", j.Name, d)
+		}
+		if m == 0 || a < m {
+			m = a
+		}
+	}
+	return m, nil
+}
+
+// checkOffsets refuses, before any job starts, what newOffsetGen would
+// refuse at the job's start: a direction without a block size, a region
+// smaller than the offset unit, an unknown random_distribution.
+func checkOffsets(j *jobfile.Job, regions []region) error {
+	a, err := offsetAlign(j)
+	if err != nil {
+		return err
+	}
+	for _, r := range regions {
+		if r.size < a {
+			return fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, a)
+		}
+	}
+	switch k := j.RandomDistribution.Kind; {
+	case !j.RW.IsRandom(), k == "", k == "random", k == "zipf", k == "pareto", k == "normal":
+		return nil
+	}
+	return distError(j)
+}
+
+func distError(j *jobfile.Job) error {
+	return fmt.Errorf("%s: random_distribution=%s is not supported", j.Name, j.RandomDistribution.Kind)
 }
 
 func (g *offsetGen) uses(d jobfile.Dir) bool {

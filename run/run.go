@@ -25,13 +25,17 @@ import (
 // and starts after a barrier that all of the group's engines have opened
 // at. A group starts when the previous one has finished.
 //
-// Bad input (unknown engine, missing file without size=, O_DIRECT
-// misalignment, a mounted device for a writing job, trim, a verify= that
-// cannot be checked) is refused with an error, for every job, before any
-// file is created or opened for writing. An engine that
-// fails to open aborts the run with an error as well, together with the
-// partial Result of the groups that already ran. An I/O error ends only its
-// own job (JobResult.Error), as in fio.
+// Bad input (unknown engine, a directory or missing file without size=,
+// O_DIRECT misalignment, a mounted device for a writing job, trim, a
+// verify= that cannot be checked) is refused with an error and a nil
+// Result, for every job, before any file is created or opened for
+// writing. Everything that goes wrong once the run is under way ends only
+// its own job, as in fio: a target that cannot be examined, opened or laid
+// out (EACCES, ENOSPC, a path that went away), an engine or buffers that
+// cannot be set up, an I/O error. Such a job is in Result.Jobs with
+// JobResult.Error and ErrorText (fio's verror shape, "func=open(PATH),
+// error=Permission denied"), a line naming job, option and path goes to
+// Options.Warn, and the other jobs run; Run then returns a nil error.
 //
 // Cancelling ctx stops every job: no new I/O is issued after the next
 // task-work item, in-flight I/O is drained and the partial Result comes
@@ -77,15 +81,11 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	}()
 
 	disks := startDisks(runs)
-	var runErr error
 	for _, g := range groups(runs) {
 		if stop.Load() {
 			break
 		}
-		if err := runGroup(e, g); err != nil {
-			runErr = err
-			break
-		}
+		runGroup(e, g)
 	}
 	res.Disks = disks.stop()
 	for _, jr := range runs {
@@ -96,7 +96,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if stop.Load() {
 		res.Signal = "interrupt"
 	}
-	return res, runErr
+	return res, nil
 }
 
 // plan checks every job and resolves its targets without writing anything.
@@ -114,20 +114,13 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: ioengine=%s is not available (have %s)", j.Name, j.IOEngine, engineNames(opts))
 		}
-		ts, err := planTargets(j)
+		ts, failed, err := planJobTargets(j)
 		if err != nil {
 			return nil, err
 		}
 		ver, err := planVerify(j, i)
 		if err != nil {
 			return nil, err
-		}
-		if j.Direct && !diskless(j) {
-			for _, t := range ts {
-				if err := checkPlannedDirect(j, t); err != nil {
-					return nil, err
-				}
-			}
 		}
 		jr := &jobRun{
 			index:   i,
@@ -137,6 +130,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 			prog:    &report.Progress{},
 			seed:    jobSeed(j, i, fallback),
 			ver:     ver,
+			failed:  failed,
 			res: &report.JobResult{
 				Job:          j,
 				Name:         j.Name,
@@ -219,24 +213,59 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 	return v, nil
 }
 
+// planJobTargets resolves job j's targets and checks what can be checked
+// before any job starts: O_DIRECT alignment and the offset generator's
+// block rules. An input error comes back as err; a target that cannot be
+// examined now comes back as failed, to end the job when its group
+// starts, with ts nil.
+func planJobTargets(j *jobfile.Job) (ts []*target, failed *jobError, err error) {
+	ts, err = planTargets(j)
+	if errors.As(err, &failed) {
+		return nil, failed, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if j.Direct && !diskless(j) {
+		for _, t := range ts {
+			je, err := checkPlannedDirect(j, t)
+			if err != nil {
+				return nil, nil, err
+			}
+			if je != nil {
+				return nil, je, nil
+			}
+		}
+	}
+	regions := make([]region, len(ts))
+	for i, t := range ts {
+		regions[i] = t.region
+	}
+	if err := checkOffsets(j, regions); err != nil {
+		return nil, nil, err
+	}
+	return ts, nil, nil
+}
+
 // checkPlannedDirect checks the O_DIRECT alignment of a target before
 // anything is laid out or opened for writing: an existing file or device
 // through a read-only open, a file still to be created through its
-// directory (newFileAlign), so that a bad bs writes nothing.
-func checkPlannedDirect(j *jobfile.Job, t *target) error {
+// directory (newFileAlign), so that a bad bs writes nothing. A target that
+// cannot be opened or examined fails only its job (je).
+func checkPlannedDirect(j *jobfile.Job, t *target) (je *jobError, err error) {
 	if !t.exists {
-		return checkDirect(j, t, newFileAlign(filepath.Dir(t.path)))
+		return nil, checkDirect(j, t, newFileAlign(filepath.Dir(t.path)))
 	}
 	fd, err := unix.Open(t.path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return fmt.Errorf("%s: open %s: %w", j.Name, t.path, err)
+		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err), nil
 	}
 	defer unix.Close(fd)
 	a, err := dioAlign(fd, t.block)
 	if err != nil {
-		return fmt.Errorf("%s: %s: %w", j.Name, t.path, err)
+		return targetError(j.Name, t, "O_DIRECT alignment", "statx", unix.EIO, err), nil
 	}
-	return checkDirect(j, t, a)
+	return nil, checkDirect(j, t, a)
 }
 
 // groups splits the jobs where one waits for the previous ones: stonewall
@@ -257,8 +286,10 @@ func groups(runs []*jobRun) [][]*jobRun {
 }
 
 // runGroup lays out and opens the group's files, starts one goroutine per
-// job, releases them together once every engine is open, and waits.
-func runGroup(e *env, g []*jobRun) (err error) {
+// job, releases them together once every engine is open, and waits. A job
+// whose targets or engine cannot be set up ends with its error; the others
+// run.
+func runGroup(e *env, g []*jobRun) {
 	fill := make([]byte, 1<<20)
 	var opened []*jobRun
 	defer func() {
@@ -268,75 +299,61 @@ func runGroup(e *env, g []*jobRun) (err error) {
 	}()
 	var runnable []*jobRun
 	for _, jr := range g {
+		if jr.failed != nil {
+			failJob(e, jr, jr.failed)
+			continue
+		}
 		j := jr.job
 		r := newRNG(jr.seed ^ 0x1a7)
 		fillBuffer(fill, j.ZeroBuffers, j.BufferPattern, &r)
 		opened = append(opened, jr)
-		if err := openJobTargets(e, jr, fill); err != nil {
-			var errno unix.Errno
-			if errors.As(err, &errno) && !isInputErrno(errno) {
-				// A runtime failure (ENOSPC, EIO) ends only this job.
-				jr.started = true
-				jr.res.Error = int(errno)
-				jr.res.ErrorText = "func=file setup, error=" + err.Error()
-				e.warnf("gofio: %v\n", err)
-				continue
-			}
-			return err
+		if je := openJobTargets(e, jr, fill); je != nil {
+			failJob(e, jr, je)
+			continue
 		}
 		runnable = append(runnable, jr)
 	}
 	if len(runnable) == 0 {
-		return nil
+		return
 	}
-	ready := make(chan error, len(runnable))
+	ready := make(chan struct{}, len(runnable))
 	start := make(chan struct{})
-	var abort atomic.Bool
 	var wg sync.WaitGroup
 	for _, jr := range runnable {
 		wg.Add(1)
-		go jr.goroutine(e, ready, start, &abort, &wg)
+		go jr.goroutine(e, ready, start, &wg)
 	}
-	var first error
 	for range runnable {
-		if err := <-ready; err != nil && first == nil {
-			first = err
-		}
-	}
-	if first != nil {
-		abort.Store(true)
+		<-ready
 	}
 	close(start)
 	wg.Wait()
-	return first
 }
 
-// isInputErrno reports errors that mean bad input rather than a failing
-// device: they abort the run instead of ending one job.
-func isInputErrno(e unix.Errno) bool {
-	switch e {
-	case unix.EINVAL, unix.ENOENT, unix.EACCES, unix.EPERM, unix.EISDIR, unix.ENOTDIR, unix.EROFS:
-		return true
+// openJobTargets lays out and opens a job's files, counting them in the
+// job's Progress.OpenFiles (the f= of the status line; the null engine's
+// files count too, as in fio).
+func openJobTargets(e *env, jr *jobRun, fill []byte) *jobError {
+	if je := layoutJob(jr, fill, e.opts.Info); je != nil {
+		return je
 	}
-	return false
-}
-
-// openJobTargets lays out and opens a job's files.
-func openJobTargets(e *env, jr *jobRun, fill []byte) error {
 	for _, t := range jr.targets {
-		if err := layout(jr.job, t, fill, e.opts.Info); err != nil {
-			return err
+		if je := openTarget(jr.job, t); je != nil {
+			return je
 		}
-		if err := openTarget(jr.job, t); err != nil {
-			return err
-		}
+		jr.prog.OpenFiles.Add(1)
 	}
 	return nil
 }
 
-// closeTargets closes a job's files and unlinks, with unlink=1, those that
-// gofio created.
+// closeTargets closes a job's files, takes them off its Progress.OpenFiles
+// and unlinks, with unlink=1, those that gofio created. It runs when the
+// job ends, and again, doing nothing, when its group ends.
 func closeTargets(e *env, jr *jobRun) {
+	if jr.closed {
+		return
+	}
+	jr.closed = true
 	for _, t := range jr.targets {
 		if t.fd >= 0 {
 			unix.Close(t.fd)
@@ -344,8 +361,9 @@ func closeTargets(e *env, jr *jobRun) {
 		}
 		if jr.job.Unlink && t.created {
 			if err := os.Remove(t.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				e.warnf("gofio: unlink %s: %v\n", t.path, err)
+				e.warnf("gofio: job %s: %s: unlink: %v\n", jr.job.Name, t.label, err)
 			}
 		}
 	}
+	jr.prog.OpenFiles.Store(0)
 }

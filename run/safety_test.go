@@ -155,10 +155,12 @@ func TestReadOnlyJobsNeverOpenForWriting(t *testing.T) {
 			t.Errorf("%s %s: read %d bytes, want the whole 256 KiB file", tt.rw, tt.engine, got)
 		}
 	}
+	// A write job on it cannot open it: the job ends with EPERM.
 	j := testJob(dir, "rw", jobfile.RWWrite, "psync")
 	j.Filenames = []string{path}
-	if _, err := Run(context.Background(), []*jobfile.Job{j}, Options{}); !errors.Is(err, unix.EPERM) {
-		t.Errorf("a write job on the immutable file: error %v, want EPERM", err)
+	res, err := Run(context.Background(), []*jobfile.Job{j}, Options{})
+	if err != nil || len(res.Jobs) != 1 || res.Jobs[0].Error != int(unix.EPERM) {
+		t.Errorf("a write job on the immutable file: %v, %+v; want the job ended with EPERM", err, res)
 	}
 	if hashFile(t, path) != before {
 		t.Fatal("the file changed")

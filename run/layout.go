@@ -1,0 +1,127 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"gofio/jobfile"
+)
+
+// layoutJob lays out, at the start of job jr, every regular file that is
+// missing or shorter than the end of the job's region, after one line on
+// info in fio's words (setup_files): "job: Laying out IO file (1 file /
+// 64MiB)", or "job: Laying out IO files (3 files / total 192MiB)", the
+// size being the sum of the regions' ends in whole MiB, rounded down as
+// fio does. A target that existed when the run was planned and is gone
+// now ends the job with ENOENT rather than being created again.
+func layoutJob(jr *jobRun, fill []byte, info io.Writer) *jobError {
+	j := jr.job
+	if diskless(j) {
+		return nil
+	}
+	var todo []*target
+	var total uint64
+	for _, t := range jr.targets {
+		if t.block {
+			continue
+		}
+		need := t.region.base + t.region.size
+		st, err := os.Stat(t.path)
+		switch {
+		case err == nil && uint64(st.Size()) >= need:
+			t.curSize = uint64(st.Size())
+			continue
+		case err == nil:
+			t.curSize = uint64(st.Size())
+		case errors.Is(err, os.ErrNotExist) && t.exists:
+			return targetError(j.Name, t, "open", "open("+t.path+")", unix.ENOENT, err)
+		case errors.Is(err, os.ErrNotExist):
+			t.curSize = 0
+		default:
+			return targetError(j.Name, t, "stat", "stat("+t.path+")", unix.EIO, err)
+		}
+		todo = append(todo, t)
+		total += need
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	if info != nil {
+		fmt.Fprint(info, layoutLine(j.Name, len(todo), total))
+	}
+	for _, t := range todo {
+		if je := layout(j, t, fill); je != nil {
+			return je
+		}
+	}
+	return nil
+}
+
+// layoutLine returns fio's "Laying out IO file" line for n files of total
+// bytes.
+func layoutLine(name string, n int, total uint64) string {
+	s, tot := "", ""
+	if n > 1 {
+		s, tot = "s", "total "
+	}
+	return fmt.Sprintf("%s: Laying out IO file%s (%d file%s / %s%dMiB)\n", name, s, n, s, tot, total>>20)
+}
+
+// layout creates or extends one file so that the job's region exists. A
+// reading job gets the missing part filled with data; a writing job gets a
+// sparse extension. Nothing is ever truncated, and a file that existed
+// when the run was planned is never created again.
+func layout(j *jobfile.Job, t *target, fill []byte) *jobError {
+	need := t.region.base + t.region.size
+	flags := unix.O_RDWR | unix.O_CLOEXEC
+	if !t.exists {
+		flags |= unix.O_CREAT
+	}
+	fd, err := unix.Open(t.path, flags, 0o644)
+	if err != nil {
+		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
+	}
+	defer unix.Close(fd)
+	if !t.exists {
+		t.created = true
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return targetError(j.Name, t, "lay out: fstat", "fstat", unix.EIO, err)
+	}
+	cur := uint64(st.Size)
+	if cur >= need {
+		t.curSize = cur
+		return nil
+	}
+	if !j.RW.HasRead() {
+		if err := unix.Ftruncate(fd, int64(need)); err != nil {
+			return targetError(j.Name, t, fmt.Sprintf("lay out: extend to %d bytes", need), "ftruncate", unix.EIO, err)
+		}
+		t.curSize = need
+		return nil
+	}
+	for off := cur; off < need; {
+		n := uint64(len(fill))
+		if need-off < n {
+			n = need - off
+		}
+		w, err := unix.Pwrite(fd, fill[:n], int64(off))
+		if err == nil && w == 0 {
+			err = io.ErrShortWrite
+		}
+		if err != nil {
+			return targetError(j.Name, t, fmt.Sprintf("lay out: write at offset %d", off), "write", unix.ENOSPC, err)
+		}
+		off += uint64(w)
+	}
+	if err := unix.Fsync(fd); err != nil {
+		return targetError(j.Name, t, "lay out: fsync", "fsync", unix.EIO, err)
+	}
+	t.curSize = need
+	return nil
+}
