@@ -1,10 +1,20 @@
 /*
  * uring_floor: the C liburing floor for internal/uring's benchmarks.
- * It runs the same two loops as BenchmarkNop and BenchmarkRead4KDirect
- * and prints Go-benchmark-style lines (name, iterations, ns/op).
+ * It runs the same loops as BenchmarkNop, BenchmarkNopRegRing,
+ * BenchmarkNopSubmitThenWait, BenchmarkRead4KDirect and
+ * BenchmarkRead4KDirectRegRing, and prints Go-benchmark-style lines
+ * (name, iterations, ns/op, and the process's CPU time per op as cpu-ns/op). Each case takes the Go benchmark's name, so
+ * bench/liburing/run.sh can run one case at a time in both languages.
+ *
+ * Rings are set up with io_uring_queue_init(entries, &ring, 0), as the Go
+ * benchmarks do. The plain cases enter with the ring fd (liburing does not
+ * register it by itself); the RegRing cases call io_uring_register_ring_fd
+ * first, so liburing enters with IORING_ENTER_REGISTERED_RING, as the Go
+ * RegRing cases do after RegisterRingFd. liburing 2.3 issues its syscalls
+ * with inline asm, with no libc wrapper in between.
  *
  * Build: gcc -O2 -o uring_floor uring_floor.c -luring
- * Usage: uring_floor SECONDS TMPFS_FILE
+ * Usage: uring_floor SECONDS TMPFS_FILE [CASE...]   (no CASE: all of them)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,21 +35,47 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* cpu_ns is the process's CPU time (all threads, io-wq workers included). */
+static double cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* report prints one Go-benchmark-style line: ns/op and cpu-ns/op. */
+static void report(const char *name, unsigned long ops, double wall, double cpu)
+{
+	printf("%s\t%lu\t%.2f ns/op\t%.2f cpu-ns/op\n", name, ops, wall / ops, cpu / ops);
+}
+
 static void die(const char *what, int err)
 {
 	fprintf(stderr, "uring_floor: %s: %s\n", what, strerror(err < 0 ? -err : err));
 	exit(1);
 }
 
-static void bench_nop(unsigned batch, double secs)
+static void ring_init(struct io_uring *ring, unsigned entries, int regring)
+{
+	int ret = io_uring_queue_init(entries, ring, 0);
+	if (ret < 0)
+		die("queue_init", ret);
+	if (regring) {
+		ret = io_uring_register_ring_fd(ring);
+		if (ret != 1)
+			die("register_ring_fd", ret < 0 ? ret : EINVAL);
+	}
+}
+
+/* nop: batch NOPs per io_uring_submit_and_wait (one enter), then reap. */
+static void bench_nop(const char *name, unsigned batch, int regring, double secs)
 {
 	struct io_uring ring;
 	struct io_uring_cqe *cqe;
 	unsigned long ops = 0;
-	int ret = io_uring_queue_init(batch, &ring, 0);
-	if (ret < 0)
-		die("queue_init", ret);
-	double start = now_ns(), end = start + secs * 1e9, t;
+	int ret;
+	ring_init(&ring, batch, regring);
+	double cpu = cpu_ns(), start = now_ns(), end = start + secs * 1e9, t;
 	do {
 		for (int k = 0; k < 1024; k++) {
 			for (unsigned i = 0; i < batch; i++)
@@ -55,25 +90,56 @@ static void bench_nop(unsigned batch, double secs)
 		}
 		t = now_ns();
 	} while (t < end);
-	printf("BenchmarkNop/batch=%u\t%lu\t%.2f ns/op\n", batch, ops, (t - start) / ops);
+	report(name, ops, t - start, cpu_ns() - cpu);
 	io_uring_queue_exit(&ring);
 }
 
-static void bench_read(const char *path, double secs)
+/*
+ * nop_split: one NOP per io_uring_submit (no wait), then io_uring_wait_cqe,
+ * which finds the CQE already posted: the shape of fio's io_uring engine,
+ * which submits and reaps in separate calls.
+ */
+static void bench_nop_split(const char *name, double secs)
+{
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	unsigned long ops = 0;
+	int ret;
+	ring_init(&ring, 1, 0);
+	double cpu = cpu_ns(), start = now_ns(), end = start + secs * 1e9, t;
+	do {
+		for (int k = 0; k < 1024; k++) {
+			io_uring_prep_nop(io_uring_get_sqe(&ring));
+			ret = io_uring_submit(&ring);
+			if (ret != 1)
+				die("submit", ret < 0 ? ret : EIO);
+			ret = io_uring_wait_cqe(&ring, &cqe);
+			if (ret < 0)
+				die("wait_cqe", ret);
+			io_uring_cqe_seen(&ring, cqe);
+			ops++;
+		}
+		t = now_ns();
+	} while (t < end);
+	report(name, ops, t - start, cpu_ns() - cpu);
+	io_uring_queue_exit(&ring);
+}
+
+/* read: one 4 KiB O_DIRECT read per submit_and_wait, then wait_cqe. */
+static void bench_read(const char *name, const char *path, int regring, double secs)
 {
 	struct io_uring ring;
 	struct io_uring_cqe *cqe;
 	unsigned long ops = 0;
 	void *buf;
+	int ret;
 	int fd = open(path, O_RDONLY | O_DIRECT);
 	if (fd < 0)
 		die(path, errno);
 	if (posix_memalign(&buf, 4096, 4096))
 		die("posix_memalign", ENOMEM);
-	int ret = io_uring_queue_init(1, &ring, 0);
-	if (ret < 0)
-		die("queue_init", ret);
-	double start = now_ns(), end = start + secs * 1e9, t;
+	ring_init(&ring, 1, regring);
+	double cpu = cpu_ns(), start = now_ns(), end = start + secs * 1e9, t;
 	do {
 		for (int k = 0; k < 1024; k++) {
 			io_uring_prep_read(io_uring_get_sqe(&ring), fd, buf, 4096,
@@ -89,22 +155,68 @@ static void bench_read(const char *path, double secs)
 		}
 		t = now_ns();
 	} while (t < end);
-	printf("BenchmarkRead4KDirect\t%lu\t%.2f ns/op\n", ops, (t - start) / ops);
+	report(name, ops, t - start, cpu_ns() - cpu);
 	io_uring_queue_exit(&ring);
 	close(fd);
 	free(buf);
 }
 
+enum kind { NOP, NOP_SPLIT, READ };
+
+static const struct bench_case {
+	const char *name;
+	enum kind kind;
+	unsigned batch;
+	int regring;
+} cases[] = {
+	{ "BenchmarkNop/batch=1", NOP, 1, 0 },
+	{ "BenchmarkNop/batch=8", NOP, 8, 0 },
+	{ "BenchmarkNop/batch=32", NOP, 32, 0 },
+	{ "BenchmarkNop/batch=128", NOP, 128, 0 },
+	{ "BenchmarkNopRegRing/batch=1", NOP, 1, 1 },
+	{ "BenchmarkNopSubmitThenWait", NOP_SPLIT, 1, 0 },
+	{ "BenchmarkRead4KDirect", READ, 1, 0 },
+	{ "BenchmarkRead4KDirectRegRing", READ, 1, 1 },
+};
+
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+static void run_case(const struct bench_case *c, const char *path, double secs)
+{
+	switch (c->kind) {
+	case NOP:
+		bench_nop(c->name, c->batch, c->regring, secs);
+		break;
+	case NOP_SPLIT:
+		bench_nop_split(c->name, secs);
+		break;
+	case READ:
+		bench_read(c->name, path, c->regring, secs);
+		break;
+	}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: uring_floor SECONDS TMPFS_FILE\n");
+	if (argc < 3) {
+		fprintf(stderr, "usage: uring_floor SECONDS TMPFS_FILE [CASE...]\n");
 		return 2;
 	}
 	double secs = atof(argv[1]);
-	unsigned batches[] = {1, 8, 32, 128};
-	for (int i = 0; i < 4; i++)
-		bench_nop(batches[i], secs);
-	bench_read(argv[2], secs);
+	if (argc == 3) {
+		for (size_t i = 0; i < NCASES; i++)
+			run_case(&cases[i], argv[2], secs);
+		return 0;
+	}
+	for (int a = 3; a < argc; a++) {
+		size_t i;
+		for (i = 0; i < NCASES && strcmp(cases[i].name, argv[a]); i++)
+			;
+		if (i == NCASES) {
+			fprintf(stderr, "uring_floor: unknown case %s\n", argv[a]);
+			return 2;
+		}
+		run_case(&cases[i], argv[2], secs);
+	}
 	return 0;
 }

@@ -1,7 +1,6 @@
 package uring
 
 import (
-	"errors"
 	"fmt"
 	"time"
 	"unsafe"
@@ -24,7 +23,7 @@ func (r *Ring) peek() (*CompletionQueueEvent, uint32) {
 	if avail == 0 {
 		return nil, 0
 	}
-	return &cq.cqes[(head&cq.mask)<<cq.shift], avail
+	return cq.cqeAt(head), avail
 }
 
 // CQAdvance marks n CQEs as consumed (store-release of the CQ head). Copy
@@ -58,13 +57,13 @@ func (r *Ring) PeekBatchCQE(cqes []*CompletionQueueEvent) uint32 {
 		r.GetEvents()
 		ready = r.CQReady()
 	}
-	n := min(ready, uint32(len(cqes)))
+	dst := cqes[:min(int(ready), len(cqes))]
 	cq := &r.cq
 	head := *cq.khead
-	for i := uint32(0); i < n; i++ {
-		cqes[i] = &cq.cqes[((head+i)&cq.mask)<<cq.shift]
+	for i := range dst {
+		dst[i] = cq.cqeAt(head + uint32(i))
 	}
-	return n
+	return uint32(len(dst))
 }
 
 // CopyCQEs copies up to len(out) ready CQEs into out, advances the CQ head
@@ -73,24 +72,33 @@ func (r *Ring) PeekBatchCQE(cqes []*CompletionQueueEvent) uint32 {
 func (r *Ring) CopyCQEs(out []CompletionQueueEvent) int {
 	cq := &r.cq
 	head := *cq.khead
-	n := min(atomicLoad(cq.ktail)-head, uint32(len(out)))
-	for i := uint32(0); i < n; i++ {
-		out[i] = cq.cqes[((head+i)&cq.mask)<<cq.shift]
+	dst := out[:min(int(atomicLoad(cq.ktail)-head), len(out))]
+	for i := range dst {
+		dst[i] = *cq.cqeAt(head + uint32(i))
 	}
-	if n > 0 {
-		atomicStore(cq.khead, head+n)
+	if len(dst) > 0 {
+		atomicStore(cq.khead, head+uint32(len(dst)))
 	}
-	return int(n)
+	return len(dst)
 }
 
-// WaitCQE waits for one CQE and returns it (not consumed).
-func (r *Ring) WaitCQE() (*CompletionQueueEvent, error) { return r.WaitCQENr(1) }
+// WaitCQE waits for one CQE and returns it (not consumed). When one is
+// ready it returns it inline, with no call and no syscall.
+func (r *Ring) WaitCQE() (*CompletionQueueEvent, error) {
+	if cqe, _ := r.peek(); cqe != nil {
+		return cqe, nil
+	}
+	return r.getCQE(0, 1, nil, 0)
+}
 
 // WaitCQENr waits until at least waitNr CQEs are ready and returns the
 // first. EINTR is retried. Overflowed CQEs are flushed on the way. An EBADR
 // from the kernel (CQEs dropped) is returned as an error wrapping
 // ErrCQEDropped.
 func (r *Ring) WaitCQENr(waitNr uint32) (*CompletionQueueEvent, error) {
+	if cqe, avail := r.peek(); cqe != nil && avail >= waitNr {
+		return cqe, nil
+	}
 	return r.getCQE(0, waitNr, nil, 0)
 }
 
@@ -110,13 +118,13 @@ func (r *Ring) WaitCQETimeout(d time.Duration) (*CompletionQueueEvent, error) {
 // overflow list, without waiting.
 func (r *Ring) GetEvents() error {
 	for {
-		_, err := r.enter(0, 0, EnterGetEvents, nil, 0)
-		if errors.Is(err, unix.EINTR) {
+		_, errno := r.enter(0, 0, EnterGetEvents, atomicLoad(r.sq.kflags), nil, 0)
+		if errno == unix.EINTR {
 			r.stats.Retries++
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("io_uring_enter(GETEVENTS): %w", err)
+		if errno != 0 {
+			return fmt.Errorf("io_uring_enter(GETEVENTS): %w", r.enterErr(errno))
 		}
 		return nil
 	}
@@ -124,15 +132,20 @@ func (r *Ring) GetEvents() error {
 
 // getCQE is liburing's _io_uring_get_cqe: it enters only when it has to
 // (waitNr more than ready, or held-back CQEs), retries EINTR, and returns
-// EAGAIN for a peek that finds nothing.
+// EAGAIN for a peek that finds nothing. sq_flags is loaded once per round,
+// and only when the CQ alone cannot answer.
 func (r *Ring) getCQE(submit, waitNr uint32, arg unsafe.Pointer, argSz uintptr) (*CompletionQueueEvent, error) {
 	looped := false
 	for {
 		cqe, avail := r.peek()
+		if cqe != nil && waitNr <= avail && submit == 0 {
+			return cqe, nil // the common case: no flags to look at
+		}
+		sqFlags := atomicLoad(r.sq.kflags)
 		var flags uint32
 		needEnter := false
 		if cqe == nil && waitNr == 0 && submit == 0 {
-			if looped || !r.cqNeedsEnter() {
+			if looped || !r.cqNeedsEnterFlags(sqFlags) {
 				return nil, unix.EAGAIN
 			}
 			needEnter = true
@@ -141,7 +154,7 @@ func (r *Ring) getCQE(submit, waitNr uint32, arg unsafe.Pointer, argSz uintptr) 
 			flags = EnterGetEvents
 			needEnter = true
 		}
-		if r.sqNeedsEnter(submit, &flags) {
+		if r.sqNeedsEnter(submit, sqFlags, &flags) {
 			needEnter = true
 		}
 		if !needEnter {
@@ -150,16 +163,17 @@ func (r *Ring) getCQE(submit, waitNr uint32, arg unsafe.Pointer, argSz uintptr) 
 		if arg != nil {
 			flags |= EnterExtArg
 		}
-		n, err := r.enter(submit, waitNr, flags, arg, argSz)
-		if errors.Is(err, unix.EINTR) {
+		n, errno := r.enter(submit, waitNr, flags, sqFlags, arg, argSz)
+		switch errno {
+		case 0:
+		case unix.EINTR:
 			r.stats.Retries++
 			continue
-		}
-		if err != nil {
-			if errors.Is(err, unix.ETIME) {
-				return nil, unix.ETIME
-			}
-			if errors.Is(err, ErrCQEDropped) {
+		case unix.ETIME:
+			return nil, unix.ETIME
+		default:
+			err := r.enterErr(errno)
+			if errno == unix.EBADR {
 				return nil, err
 			}
 			return nil, fmt.Errorf("io_uring_enter(wait=%d): %w", waitNr, err)

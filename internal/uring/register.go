@@ -181,6 +181,7 @@ func (r *Ring) RegisterRingFd() error {
 		return fmt.Errorf("io_uring: register RING_FDS registered %d rings", n)
 	}
 	r.enterFd = int(u.Offset)
+	r.enterFlags = EnterRegisteredRing
 	r.intFlags |= intFlagRegRing
 	return nil
 }
@@ -196,6 +197,7 @@ func (r *Ring) UnregisterRingFd() error {
 		return fmt.Errorf("io_uring: unregister RING_FDS: %w", err)
 	}
 	r.enterFd = r.fd
+	r.enterFlags = 0
 	r.intFlags &^= intFlagRegRing
 	return nil
 }

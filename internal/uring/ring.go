@@ -14,14 +14,15 @@ import (
 // SINGLE_ISSUER, DEFER_TASKRUN or RegisterRingFd are used; no method may be
 // called concurrently unless its doc says so.
 type Ring struct {
-	sq       submissionQueue
-	cq       completionQueue
-	flags    uint32
-	features uint32
-	fd       int
-	enterFd  int
-	intFlags uint32
-	setupTID int
+	sq         submissionQueue
+	cq         completionQueue
+	flags      uint32
+	features   uint32
+	fd         int
+	enterFd    int    // fd or registered index that enters use
+	enterFlags uint32 // EnterRegisteredRing after RegisterRingFd, else 0
+	intFlags   uint32
+	setupTID   int
 
 	ringMem []byte // SQ ring (and CQ ring with FeatSingleMmap)
 	cqMem   []byte // separate CQ ring mapping, nil with FeatSingleMmap
@@ -29,6 +30,7 @@ type Ring struct {
 
 	params   Params // what the kernel returned
 	stats    Stats
+	waitPred waitPredictor // whether SubmitAndWait splits its enter
 	waitArg  geteventsArg  // EXT_ARG block, kept here so it never lives on a stack
 	waitTS   unix.Timespec // its timeout
 	bufsReg  bool
@@ -43,12 +45,18 @@ type submissionQueue struct {
 	kflags   *uint32
 	kdropped *uint32
 	array    []uint32
-	sqes     []SubmissionQueueEntry
+	sqes     unsafe.Pointer // first SQE in the mapping (never Go memory)
 	sqeHead  uint32
 	sqeTail  uint32
 	mask     uint32
 	entries  uint32
 	shift    uint32
+}
+
+// sqeAt returns SQE slot i of the mapping. Callers pass (index&mask)<<shift,
+// which is always inside it, so no bounds check is needed on the hot path.
+func (sq *submissionQueue) sqeAt(i uint32) *SubmissionQueueEntry {
+	return (*SubmissionQueueEntry)(unsafe.Add(sq.sqes, uintptr(i)*unsafe.Sizeof(SubmissionQueueEntry{})))
 }
 
 // completionQueue holds pointers into the CQ ring mapping.
@@ -57,10 +65,16 @@ type completionQueue struct {
 	ktail     *uint32
 	kflags    *uint32
 	koverflow *uint32
-	cqes      []CompletionQueueEvent
+	cqes      unsafe.Pointer // first CQE in the mapping (never Go memory)
 	mask      uint32
 	entries   uint32
 	shift     uint32
+}
+
+// cqeAt returns the CQE at ring position pos (head or a later index), taking
+// the mask and the CQE32 shift into account, without a bounds check.
+func (cq *completionQueue) cqeAt(pos uint32) *CompletionQueueEvent {
+	return (*CompletionQueueEvent)(unsafe.Add(cq.cqes, uintptr((pos&cq.mask)<<cq.shift)*unsafe.Sizeof(CompletionQueueEvent{})))
 }
 
 // Internal flags (liburing int_flags.h).
@@ -78,6 +92,7 @@ type Stats struct {
 	OverflowFlushes uint64 // enters made because CQ_OVERFLOW was set
 	DroppedReports  uint64 // EBADR results: the kernel dropped CQEs
 	Retries         uint64 // EINTR/EAGAIN retries
+	NoWaitEnters    uint64 // enters that could not sleep, made without the runtime's syscall hand-off
 }
 
 // NewRing returns an unset Ring; call QueueInit or QueueInitParams next.
@@ -187,7 +202,7 @@ func (r *Ring) mapRings(fd int, p *Params) error {
 	sq.mask = *u32(ringMem, p.SQOff.RingMask)
 	sq.entries = *u32(ringMem, p.SQOff.RingEntries)
 	sq.shift = sqShift
-	sq.sqes = unsafe.Slice((*SubmissionQueueEntry)(unsafe.Pointer(&sqeMem[0])), uintptr(sqeLen)/unsafe.Sizeof(SubmissionQueueEntry{}))
+	sq.sqes = unsafe.Pointer(&sqeMem[0])
 	sq.sqeHead, sq.sqeTail = 0, 0
 	sq.array = nil
 	if p.Flags&SetupNoSQArray == 0 {
@@ -207,7 +222,7 @@ func (r *Ring) mapRings(fd int, p *Params) error {
 	cq.mask = *u32(cqMem, p.CQOff.RingMask)
 	cq.entries = *u32(cqMem, p.CQOff.RingEntries)
 	cq.shift = cqShift
-	cq.cqes = unsafe.Slice((*CompletionQueueEvent)(unsafe.Pointer(&cqMem[p.CQOff.CQEs])), uintptr(cq.entries)<<cqShift)
+	cq.cqes = unsafe.Pointer(&cqMem[p.CQOff.CQEs])
 
 	r.fd, r.enterFd = fd, fd
 	r.flags, r.features = p.Flags, p.Features
@@ -218,6 +233,7 @@ func (r *Ring) mapRings(fd int, p *Params) error {
 	}
 	r.params = *p
 	r.stats = Stats{}
+	r.waitPred = waitPredictor{}
 	return nil
 }
 
@@ -258,6 +274,7 @@ func (r *Ring) QueueExit() error {
 	r.sqeMem, r.cqMem, r.ringMem = nil, nil, nil
 	r.sq, r.cq = submissionQueue{}, completionQueue{}
 	r.fd, r.enterFd = -1, -1
+	r.enterFlags, r.intFlags = 0, 0
 	return errors.Join(errs...)
 }
 

@@ -11,20 +11,19 @@ import (
 // the SQ is full. The SQE reaches the kernel on the next Submit.
 func (r *Ring) GetSQE() *SubmissionQueueEntry {
 	sq := &r.sq
+	tail := sq.sqeTail
 	// Acquire: with SQPOLL (or a submitting helper thread) the kernel may
 	// still be reading older SQEs; on amd64 this is a plain load anyway.
-	head := atomicLoad(sq.khead)
-	next := sq.sqeTail + 1
-	if next-head > sq.entries {
+	if tail-atomicLoad(sq.khead) >= sq.entries {
 		return nil
 	}
-	i := (sq.sqeTail & sq.mask) << sq.shift
-	sqe := &sq.sqes[i]
-	*sqe = SubmissionQueueEntry{}
+	sqe := sq.sqeAt((tail & sq.mask) << sq.shift)
 	if sq.shift != 0 {
-		sq.sqes[i+1] = SubmissionQueueEntry{}
+		*(*[2]SubmissionQueueEntry)(unsafe.Pointer(sqe)) = [2]SubmissionQueueEntry{}
+	} else {
+		*sqe = SubmissionQueueEntry{}
 	}
-	sq.sqeTail = next
+	sq.sqeTail = tail + 1
 	return sqe
 }
 

@@ -1,10 +1,10 @@
 package uring
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -67,65 +67,105 @@ func (r *Ring) cqNeedsFlush() bool {
 // cqNeedsEnter adds IOPOLL without SQPOLL, where completions are only
 // found by entering (liburing cq_ring_needs_enter).
 func (r *Ring) cqNeedsEnter() bool {
-	return r.flags&(SetupIOPoll|SetupSQPoll) == SetupIOPoll || r.cqNeedsFlush()
+	return r.cqNeedsEnterFlags(atomicLoad(r.sq.kflags))
+}
+
+// cqNeedsEnterFlags is cqNeedsEnter on an sq_flags word already loaded.
+func (r *Ring) cqNeedsEnterFlags(sqFlags uint32) bool {
+	return r.flags&(SetupIOPoll|SetupSQPoll) == SetupIOPoll || sqFlags&(SQCQOverflow|SQTaskrun) != 0
 }
 
 // sqNeedsEnter reports whether submitting needs a syscall and adds
-// SQ_WAKEUP to flags when the SQPOLL thread sleeps. The tail was stored with
-// a sequentially consistent atomic before this load, which gives the full
-// barrier the SQPOLL protocol needs.
-func (r *Ring) sqNeedsEnter(submit uint32, flags *uint32) bool {
+// SQ_WAKEUP to flags when the SQPOLL thread sleeps. sqFlags must have been
+// loaded after the SQ tail was stored: both are sequentially consistent
+// atomics, which gives the full barrier the SQPOLL protocol needs.
+func (r *Ring) sqNeedsEnter(submit, sqFlags uint32, flags *uint32) bool {
 	if submit == 0 {
 		return false
 	}
 	if r.flags&SetupSQPoll == 0 {
 		return true
 	}
-	if atomicLoad(r.sq.kflags)&SQNeedWakeup != 0 {
+	if sqFlags&SQNeedWakeup != 0 {
 		*flags |= EnterSQWakeup
 		return true
 	}
 	return false
 }
 
-// enter calls io_uring_enter on the ring (through the registered index when
-// RegisterRingFd was used) and counts the call.
-func (r *Ring) enter(toSubmit, minComplete, flags uint32, arg unsafe.Pointer, argSz uintptr) (uint32, error) {
-	fd := r.fd
-	if r.intFlags&intFlagRegRing != 0 {
-		fd = r.enterFd
-		flags |= EnterRegisteredRing
-	}
+// enter calls io_uring_enter on the ring (through the registered index
+// after RegisterRingFd) and counts the call. sqFlags is the sq_flags word
+// the caller decided on. An enter that cannot sleep (enterMayBlock) skips
+// the runtime's syscall hand-off. EBADR (CQEs dropped) is counted here;
+// turn errno into an error with enterErr.
+func (r *Ring) enter(toSubmit, minComplete, flags, sqFlags uint32, arg unsafe.Pointer, argSz uintptr) (uint32, unix.Errno) {
+	flags |= r.enterFlags
 	if flags&EnterExtArg == 0 {
 		argSz = 8 // _NSIG/8 for a (nil) sigset
 	}
-	r.stats.Enters++
+	st := &r.stats
+	st.Enters++
 	if toSubmit > 0 {
-		r.stats.SubmitEnters++
+		st.SubmitEnters++
 	}
+	ready := uint32(0)
 	if flags&EnterGetEvents != 0 {
-		r.stats.WaitEnters++
-		if atomicLoad(r.sq.kflags)&SQCQOverflow != 0 {
-			r.stats.OverflowFlushes++
+		st.WaitEnters++
+		if sqFlags&SQCQOverflow != 0 {
+			st.OverflowFlushes++
+		}
+		if minComplete > 0 {
+			ready = r.CQReady()
 		}
 	}
 	if flags&EnterSQWakeup != 0 {
-		r.stats.WakeupEnters++
+		st.WakeupEnters++
 	}
-	n, err := sysEnter(fd, toSubmit, minComplete, flags, arg, argSz)
-	if err == unix.EBADR {
-		r.stats.DroppedReports++
-		return n, fmt.Errorf("%w (%d dropped in total)", ErrCQEDropped, r.CQOverflowCount())
+	// The syscalls are spelled out rather than called through sysEnter and
+	// sysEnterNoWait, which are just over the compiler's inlining budget.
+	var n uintptr
+	var errno unix.Errno
+	if enterMayBlock(r.flags, toSubmit, minComplete, flags, ready) {
+		n, _, errno = syscall.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.enterFd), uintptr(toSubmit),
+			uintptr(minComplete), uintptr(flags), uintptr(arg), argSz)
+	} else {
+		st.NoWaitEnters++
+		n, _, errno = syscall.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.enterFd), uintptr(toSubmit),
+			uintptr(minComplete), uintptr(flags), uintptr(arg), argSz)
 	}
-	return n, err
+	if errno == unix.EBADR {
+		st.DroppedReports++
+	}
+	return uint32(n), errno
+}
+
+// enterErr turns a failed enter's errno into an error: EBADR becomes one
+// that wraps ErrCQEDropped with the kernel's drop count.
+func (r *Ring) enterErr(errno unix.Errno) error {
+	if errno == unix.EBADR {
+		return fmt.Errorf("%w (%d dropped in total)", ErrCQEDropped, r.CQOverflowCount())
+	}
+	return errno
 }
 
 // Enter is the raw io_uring_enter(2) with a nil signal mask, for callers
 // that drive the protocol themselves (for example a submitting helper
 // thread). It does not update Stats and may be called from any goroutine
-// unless the ring is SINGLE_ISSUER or uses a registered ring fd.
+// unless the ring is SINGLE_ISSUER or uses a registered ring fd. Like the
+// ring's own enters, one that cannot sleep (no wait, at most 256 SQEs)
+// skips the runtime's syscall hand-off.
 func (r *Ring) Enter(toSubmit, minComplete, flags uint32) (uint32, error) {
-	return sysEnter(r.fd, toSubmit, minComplete, flags, nil, 8)
+	var n uintptr
+	var errno unix.Errno
+	if enterMayBlock(r.flags, toSubmit, minComplete, flags, 0) {
+		n, errno = sysEnter(r.fd, toSubmit, minComplete, flags, nil, 8)
+	} else {
+		n, errno = sysEnterNoWait(r.fd, toSubmit, minComplete, flags, nil, 8)
+	}
+	if errno != 0 {
+		return uint32(n), errno
+	}
+	return uint32(n), nil
 }
 
 // Submit publishes the prepared SQEs and submits them (io_uring_submit).
@@ -137,8 +177,10 @@ func (r *Ring) Submit() (uint, error) {
 	return r.submit(r.FlushSQ(), 0, false)
 }
 
-// SubmitAndWait is Submit plus waiting for at least waitNr CQEs in the same
-// syscall (io_uring_submit_and_wait). If the wait is interrupted after
+// SubmitAndWait is Submit plus waiting for at least waitNr CQEs
+// (io_uring_submit_and_wait). Like liburing it submits and waits in one
+// syscall, except while the ring's SQEs complete inline (see submit), where
+// the submitting enter alone is enough. If the wait is interrupted after
 // something was submitted, it returns the submit count and no error: do not
 // assume waitNr CQEs are ready.
 func (r *Ring) SubmitAndWait(waitNr uint32) (uint, error) {
@@ -154,25 +196,40 @@ func (r *Ring) SubmitAndGetEvents() (uint, error) {
 // submit implements liburing's __io_uring_submit plus the retry rules: a
 // partial submit loops for the rest, EINTR is retried, EAGAIN is retried a
 // bounded number of times (or returned at once if CQEs are ready to reap).
+// It loads sq_flags once per enter, after FlushSQ stored the tail.
+//
+// A submit that must also wait (waitNr > 0) may be split, as waitPredictor
+// decides: the SQEs go in alone on the raw path, and the blocking wait
+// follows only if they did not complete inside that enter. Ops that
+// complete inline (NOPs, reads served from the page cache) then cost one
+// enter without the runtime's hand-off; ops that go async cost one blocking
+// enter, as in liburing, plus a raw one each time the split is retried.
 func (r *Ring) submit(submitted, waitNr uint32, getEvents bool) (uint, error) {
 	var done uint
 	eagain := 0
 	for {
 		var flags uint32
-		cqEnter := getEvents || waitNr > 0 || r.cqNeedsEnter()
-		if !r.sqNeedsEnter(submitted, &flags) && !cqEnter {
+		sqFlags := atomicLoad(r.sq.kflags)
+		cqFlush := r.cqNeedsEnterFlags(sqFlags)
+		cqEnter := getEvents || waitNr > 0 || cqFlush
+		if !r.sqNeedsEnter(submitted, sqFlags, &flags) && !cqEnter {
 			return done + uint(submitted), nil
 		}
-		if cqEnter {
+		wait := waitNr
+		split := waitNr > 0 && submitted > 0 && !getEvents && !cqFlush &&
+			r.flags&(SetupSQPoll|SetupIOPoll) == 0 && r.CQReady() < waitNr && r.waitPred.trySplit()
+		if split {
+			wait = 0
+		} else if cqEnter {
 			flags |= EnterGetEvents
 		}
-		n, err := r.enter(submitted, waitNr, flags, nil, 0)
+		n, errno := r.enter(submitted, wait, flags, sqFlags, nil, 0)
 		switch {
-		case err == nil:
-		case errors.Is(err, unix.EINTR):
+		case errno == 0:
+		case errno == unix.EINTR:
 			r.stats.Retries++
 			continue
-		case errors.Is(err, unix.EAGAIN) && eagain < maxEAgainRetries:
+		case errno == unix.EAGAIN && eagain < maxEAgainRetries:
 			if r.CQReady() > 0 {
 				return done, nil // let the caller reap, then submit again
 			}
@@ -181,14 +238,56 @@ func (r *Ring) submit(submitted, waitNr uint32, getEvents bool) (uint, error) {
 			runtime.Gosched()
 			continue
 		default:
-			return done, fmt.Errorf("io_uring_enter(submit=%d, wait=%d): %w", submitted, waitNr, err)
+			return done, fmt.Errorf("io_uring_enter(submit=%d, wait=%d): %w", submitted, wait, r.enterErr(errno))
 		}
 		done += uint(n)
+		if split && n == submitted {
+			inline := r.CQReady() >= waitNr
+			r.waitPred.record(inline)
+			if inline {
+				return done, nil
+			}
+			submitted = 0 // the wait alone, on the blocking path
+			continue
+		}
+		// A short submit skips the kernel's wait (as in liburing): submit
+		// the rest, then wait.
 		if r.flags&SetupSQPoll != 0 || n >= submitted || n == 0 {
 			return done, nil
 		}
 		submitted -= n // partial submit: the rest stay in the SQ
 		getEvents = false
+	}
+}
+
+// splitRetryAfter is how many submit-and-waits go in as one blocking enter
+// after a split found its SQEs still in flight, before the split is tried
+// again: a ring whose ops never complete inline pays the extra raw enter on
+// one wait in 64.
+const splitRetryAfter = 63
+
+// waitPredictor decides whether a submit-and-wait is split into a raw
+// submit and, if still needed, a blocking wait. It splits while the SQEs
+// keep completing inside the submitting enter, and after one that did not,
+// goes back to liburing's single enter for splitRetryAfter calls.
+type waitPredictor struct {
+	skip uint32 // single-enter calls left before the next split
+}
+
+// trySplit reports whether this submit-and-wait should be split.
+func (p *waitPredictor) trySplit() bool {
+	if p.skip == 0 {
+		return true
+	}
+	p.skip--
+	return false
+}
+
+// record takes the outcome of a split: whether the wait was already
+// satisfied when the submitting enter returned.
+func (p *waitPredictor) record(inline bool) {
+	if !inline {
+		p.skip = splitRetryAfter
 	}
 }
 
@@ -204,13 +303,13 @@ func (r *Ring) SQRingWait() error {
 		if r.SQNeedsWakeup() {
 			flags |= EnterSQWakeup
 		}
-		_, err := r.enter(0, 0, flags, nil, 0)
-		if errors.Is(err, unix.EINTR) {
+		_, errno := r.enter(0, 0, flags, 0, nil, 0)
+		if errno == unix.EINTR {
 			r.stats.Retries++
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("io_uring_enter(SQ_WAIT): %w", err)
+		if errno != 0 {
+			return fmt.Errorf("io_uring_enter(SQ_WAIT): %w", r.enterErr(errno))
 		}
 		return nil
 	}
