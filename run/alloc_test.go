@@ -68,6 +68,10 @@ func BenchmarkNullLoop(b *testing.B) {
 			if got := res.Jobs[0].Dirs[0].TotalIOs; got != uint64(b.N) {
 				b.Fatalf("%d I/Os, want %d", got, b.N)
 			}
+			// The job thread's CPU time per I/O: unlike ns/op it does not
+			// grow while the thread waits for a CPU on a loaded machine.
+			cpu := res.Jobs[0].UsrCPU + res.Jobs[0].SysCPU
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -116,3 +116,73 @@ func TestCPUsAllowedPinsJobThread(t *testing.T) {
 		t.Errorf("engine opened on a thread allowed %d CPUs, want only CPU 0", got.Load())
 	}
 }
+
+// TestClockReadsPerIO pins the clock budget of the event loop on the null
+// engine with one I/O per submit and per reap: one reading for the heavy
+// item (start), one per submit batch (issue), one per harvest, whose stamp
+// the next task-work item reuses instead of reading again. Three per I/O,
+// under either policy, as fio's start, issue and completion stamps.
+func TestClockReadsPerIO(t *testing.T) {
+	const n = 4096
+	for _, c := range []struct {
+		depth int
+		prio  bool
+	}{
+		{1, true},   // one slot: heavy, submit, harvest, completion
+		{16, true},  // completions run first, right after their harvest
+		{16, false}, // fifo: the next heavy item runs after the harvest
+	} {
+		clock := &fakeClock{step: 1}
+		r := mustRun(t, []*jobfile.Job{nullJob(n, c.depth, c.prio)}, clock.opts()).Jobs[0]
+		if r.Dirs[0].TotalIOs != n {
+			t.Fatalf("depth %d priority=%v: %d I/Os, want %d", c.depth, c.prio, r.Dirs[0].TotalIOs, n)
+		}
+		// Setup, the end of the run and the fifo completions that run
+		// back to back (one reading each, no harvest between) add a few
+		// readings per depth, never per I/O.
+		reads := clock.t.Load()
+		if limit := int64(3*n + 2*c.depth + 16); reads > limit {
+			t.Errorf("depth %d priority=%v: %d clock readings for %d I/Os (%.2f per I/O), want at most %d",
+				c.depth, c.prio, reads, n, float64(reads)/n, limit)
+		}
+	}
+}
+
+func TestTSCConversion(t *testing.T) {
+	c := tscClock{baseTSC: 1000, baseNs: 5, mult: 3 << 31} // 1.5 ns per tick
+	for _, r := range []struct {
+		tick uint64
+		want int64
+	}{
+		{1000, 5},                         // the base itself
+		{1002, 8},                         // two ticks: 3 ns
+		{999, 5},                          // a counter behind the base counts as the base
+		{1000 + 1<<40, 5 + 3<<39},         // a product beyond 64 bits
+		{1000 + 1<<50, 5 + 3*(1<<49)},     // years of ticks
+		{1000 + 1<<62 - 1, 5 + 3<<61 - 2}, // the last tick before the sign bit: 1.5 ns each, the half rounded down
+	} {
+		if got := c.ns(r.tick); got != r.want {
+			t.Errorf("ns(%d) = %d, want %d", r.tick, got, r.want)
+		}
+	}
+}
+
+// TestTSCMatchesNanotime checks the calibrated counter against the
+// runtime's clock: a TSC reading lies between two nanotime readings taken
+// around it, give or take the calibration's error (a part in 10^4 of the
+// time since calibration, plus 2 µs). Preemption only widens the bracket.
+func TestTSCMatchesNanotime(t *testing.T) {
+	c := processTSC()
+	if c == nil {
+		t.Skip("no usable invariant TSC here: the loop reads nanotime")
+	}
+	for i := 0; i < 1000; i++ {
+		a := nanotime()
+		got := c.now()
+		b := nanotime()
+		slack := (b-c.baseNs)/10000 + 2000
+		if got < a-slack || got > b+slack {
+			t.Fatalf("tsc %d outside nanotime bracket [%d, %d] +- %d", got, a, b, slack)
+		}
+	}
+}

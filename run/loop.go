@@ -41,15 +41,17 @@ const maxEAGAINRetries = 64
 // loop is the event loop of one job: it owns the engine, the slots and the
 // task-work queue, on one goroutine locked to its OS thread.
 type loop struct {
-	job    *jobfile.Job
-	eng    engines.Engine
-	syncIO bool
-	now    func() int64
-	sleep  func(time.Duration)
-	stop   *atomic.Bool
-	warn   io.Writer
-	res    *report.JobResult
-	prog   *report.Progress
+	job     *jobfile.Job
+	eng     engines.Engine
+	syncIO  bool
+	fakeNow func() int64 // Options.Now; nil: the TSC or nanotime (see clock)
+	tsc     *tscClock    // calibrated TSC, nil: nanotime
+	lastTSC int64        // last TSC reading, which the next never goes below
+	sleep   func(time.Duration)
+	stop    *atomic.Bool
+	warn    io.Writer
+	res     *report.JobResult
+	prog    *report.Progress
 
 	q       *sched.Queue
 	batch   sched.Batch
@@ -97,8 +99,13 @@ type loop struct {
 	statsStart, started, ended int64
 	rusageStart                unix.Rusage
 	harvestBetween             bool
-	lastProgress               int64
-	progressEvery              int64
+	// reapStamp is the time stamp of the last harvest; reapFresh says
+	// nothing but queue bookkeeping ran since, so the next task-work item
+	// takes it as its now instead of reading the clock again.
+	reapStamp     int64
+	reapFresh     bool
+	lastProgress  int64
+	progressEvery int64
 
 	// Verify (see verify.go).
 	ver        *verify.Verifier // nil without verify=
@@ -141,7 +148,7 @@ func (l *loop) popPending() uint32 {
 // between heavy items as an interrupt would; when nothing is runnable,
 // submit what is queued and wait for completions.
 func (l *loop) run() {
-	now := l.now()
+	now := l.clock()
 	l.started = now
 	l.statsStart = now
 	if l.ramping {
@@ -161,14 +168,23 @@ func (l *loop) run() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
-	l.ended = l.now()
+	l.ended = l.clock()
 }
 
 // drive runs task-work items until no slot has work left or the job
 // failed.
 func (l *loop) drive() {
+	l.reapFresh = false
 	for !l.fatal {
-		now := l.now()
+		var now int64
+		if l.reapFresh {
+			// A harvest just stamped the time: one clock reading serves
+			// both (under the priority policy the item is the first
+			// completion of that harvest, so its tw wait is 0).
+			now, l.reapFresh = l.reapStamp, false
+		} else {
+			now = l.clock()
+		}
 		it, ok := l.q.Next(now)
 		if !ok {
 			if l.pN == 0 && l.inflight == 0 {
@@ -340,7 +356,7 @@ func (l *loop) issue(si uint32, now int64) {
 // rateWait puts the slot back and sleeps towards the rate_iops time,
 // harvesting what completed meanwhile.
 func (l *loop) rateWait(si uint32, wait int64) {
-	l.q.AddHeavy(si, l.now())
+	l.q.AddHeavy(si, l.clock())
 	if l.pN > 0 {
 		l.submit()
 	}
@@ -354,6 +370,7 @@ func (l *loop) rateWait(si uint32, wait int64) {
 		wait = int64(10 * time.Millisecond)
 	}
 	l.sleep(time.Duration(wait))
+	l.reapFresh = false
 }
 
 // queue hands the prepared request in l.req to the engine.
@@ -372,7 +389,7 @@ func (l *loop) queue(si uint32) {
 // issue time per submit batch, as fio's commit does.
 func (l *loop) submit() {
 	if l.syncIO {
-		t := l.now()
+		t := l.clock()
 		for i := 0; i < l.pN; i++ {
 			l.slots[l.pending[(l.pHead+i)%len(l.pending)]].issue = t
 		}
@@ -392,28 +409,39 @@ func (l *loop) submit() {
 		l.reap(1)
 		return
 	}
-	t := l.now()
 	l.inflight += n
 	acct := !l.ramping
-	for i := 0; i < n; i++ {
-		si := l.popPending()
-		s := &l.slots[si]
-		if l.syncIO {
-			continue
+	if l.syncIO {
+		// Stamped before Submit; no slat, as fio's sync engines.
+		for i := 0; i < n; i++ {
+			l.popPending()
 		}
-		s.issue = t
-		if acct && !s.ramp && !l.noSlat && s.done == 0 && s.retries == 0 && s.op <= engines.OpWrite {
-			s.slat = t - s.start
-			v := uint64(t - s.start)
-			ds := &l.res.Dirs[s.dir]
-			ds.Slat.Add(v)
-			ds.SlatHist.Add(v)
-		}
+	} else {
+		l.stampIssued(n, acct)
 	}
 	if acct {
 		l.res.SubmitCalls++
 		l.res.Submit[batchBucket(n)]++
 		l.res.IODepth[depthBucket(l.inflight)] += uint64(n)
+	}
+}
+
+// stampIssued pops the n submitted slots off the pending ring and stamps
+// them with one issue time, accounting slat for first submissions of reads
+// and writes when acct (not ramping) and slat is on.
+func (l *loop) stampIssued(n int, acct bool) {
+	t := l.clock()
+	slat := acct && !l.noSlat
+	for i := 0; i < n; i++ {
+		s := &l.slots[l.popPending()]
+		s.issue = t
+		if slat && !s.ramp && s.done == 0 && s.retries == 0 && s.op <= engines.OpWrite {
+			v := t - s.start
+			s.slat = v
+			ds := &l.res.Dirs[s.dir]
+			ds.Slat.Add(uint64(v))
+			ds.SlatHist.Add(uint64(v))
+		}
 	}
 }
 
@@ -466,7 +494,8 @@ func (l *loop) reap(min int) {
 	if n == 0 && min == 0 {
 		return
 	}
-	t := l.now()
+	t := l.clock()
+	l.reapStamp, l.reapFresh = t, true
 	for i := 0; i < n; i++ {
 		c := l.cqes[i]
 		l.slots[c.Slot].res = c.Res

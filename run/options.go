@@ -33,8 +33,9 @@ type Options struct {
 	Version string
 	// Now returns the monotonic time in nanoseconds since an arbitrary
 	// origin. Nil means the runtime's monotonic clock (vDSO
-	// CLOCK_MONOTONIC). It is read once per task-work item and once per
-	// submit and reap batch.
+	// CLOCK_MONOTONIC), read directly. It is read once per submit and
+	// reap batch and once per task-work item that does not run straight
+	// after a harvest (see the package doc).
 	Now func() int64
 	// Sleep waits for d; nil means time.Sleep. Used by startdelay and
 	// rate_iops.
@@ -76,7 +77,3 @@ func DefaultEngines() map[string]engines.Opener {
 type syncEngine interface {
 	SyncIO() bool
 }
-
-var monoBase = time.Now()
-
-func monotonic() int64 { return int64(time.Since(monoBase)) }

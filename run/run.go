@@ -44,9 +44,6 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if opts.Engines == nil {
 		opts.Engines = DefaultEngines()
 	}
-	if opts.Now == nil {
-		opts.Now = monotonic
-	}
 	if opts.Sleep == nil {
 		opts.Sleep = time.Sleep
 	}

@@ -175,7 +175,7 @@ func (l *loop) verifyFail(s *slot, err error) {
 // and offset order, through the same slots and engine, and checked.
 func (l *loop) runVerify() {
 	l.wlog.finish()
-	now := l.now()
+	now := l.clock()
 	if l.ramping {
 		l.endRamp(now)
 	}
@@ -189,7 +189,7 @@ func (l *loop) runVerify() {
 	}
 	l.drive()
 	l.verifying = false
-	l.ended = l.now()
+	l.ended = l.clock()
 }
 
 // issueVerify is the heavy item of the verify phase: read the next logged
