@@ -197,7 +197,8 @@ func parseTime(s string, unit time.Duration) (time.Duration, error) {
 		unit = u
 	}
 	d := f * float64(unit)
-	if d > math.MaxInt64 {
+	// float64(math.MaxInt64) rounds up to 2^63, which no longer fits.
+	if d >= math.MaxInt64 {
 		return 0, fmt.Errorf("%q is too long", s)
 	}
 	return time.Duration(d), nil
