@@ -76,6 +76,13 @@ func fixup(j *Job) {
 	if j.SQThreadPoll {
 		j.RegisterFiles = true // fio's io_uring engine forces it
 	}
+	j.TaskrunAuto = true
+	for _, o := range j.Options {
+		switch o.Name {
+		case "coop_taskrun", "defer_taskrun", "single_issuer":
+			j.TaskrunAuto = false
+		}
+	}
 	if j.DeferTaskrun {
 		j.SingleIssuer = true
 	}

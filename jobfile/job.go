@@ -233,11 +233,16 @@ type Job struct {
 	Cmdprio           [NumDirs]int
 
 	// gofio's own options.
-	TWPriority     bool          // tw_priority=1 (default): completion task-work first
-	SQThreadIdle   time.Duration // sqthread_idle (ms); 0 = kernel default
-	CoopTaskrun    bool
-	DeferTaskrun   bool // implies SingleIssuer
-	SingleIssuer   bool
+	TWPriority   bool          // tw_priority=1 (default): completion task-work first
+	SQThreadIdle time.Duration // sqthread_idle (ms); 0 = kernel default
+	CoopTaskrun  bool
+	DeferTaskrun bool // implies SingleIssuer
+	SingleIssuer bool
+	// TaskrunAuto is set when none of coop_taskrun, defer_taskrun and
+	// single_issuer was given: the engine then asks for fio's own ring
+	// flags (DEFER_TASKRUN+SINGLE_ISSUER and COOP_TASKRUN) and drops them
+	// group by group where the kernel refuses them, as fio does.
+	TaskrunAuto    bool
 	IOWQMaxWorkers [2]uint32 // bounded, unbounded; 0 = leave as is
 
 	refillSet bool // refill_buffers was given explicitly (verify only forces it otherwise)

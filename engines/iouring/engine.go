@@ -95,6 +95,10 @@ func ringParams(job *jobfile.Job, depth int) (uint32, uring.Params) {
 		p.SQThreadIdle = uint32(job.SQThreadIdle / time.Millisecond)
 		return entries, p // the kernel refuses task-run modes with SQPOLL
 	}
+	if job.TaskrunAuto {
+		// fio's flags; QueueInitFallback drops them group by group.
+		p.Flags |= uring.SetupCoopTaskrun | uring.SetupSingleIssuer | uring.SetupDeferTaskrun
+	}
 	if job.CoopTaskrun {
 		p.Flags |= uring.SetupCoopTaskrun | uring.SetupTaskrunFlag
 	}
