@@ -88,7 +88,11 @@ func WriteLogs(dir string, r *Result) error {
 			if f.prefix == "" {
 				continue
 			}
-			name := filepath.Join(dir, fmt.Sprintf("%s_%s.%d.log", f.prefix, f.kind, n))
+			name := fmt.Sprintf("%s_%s.%d.log", f.prefix, f.kind, n)
+			if !filepath.IsAbs(name) {
+				// An absolute prefix names the file itself, as in fio.
+				name = filepath.Join(dir, name)
+			}
 			if err := writeLog(name, f.samples, j.Logs.LogOffset); err != nil {
 				return err
 			}

@@ -102,6 +102,9 @@ type sampler struct {
 	prev   [jobfile.NumDirs]uint64
 	isBW   bool
 	kbBase uint64
+	// log, when set, receives every sample as a write_bw_log or
+	// write_iops_log line (log_avg_msec windows, bs 0).
+	log *[]report.LogSample
 }
 
 const logMsecSlack = int64(1000000) // fio's LOG_MSEC_SLACK, 1 ms
@@ -141,6 +144,9 @@ func (s *sampler) add(r *report.JobResult, now, start int64, cur *[jobfile.NumDi
 		} else {
 			r.Dirs[d].IOPS.Add(rate)
 			r.Dirs[d].IOPSSamples = append(r.Dirs[d].IOPSSamples, smp)
+		}
+		if s.log != nil {
+			*s.log = append(*s.log, smp)
 		}
 		s.prev[d] = cur[d]
 	}

@@ -266,16 +266,17 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	}
 	l.bw = sampler{avg: int64(j.BWAvgTime) * int64(time.Millisecond), isBW: true, kbBase: kb}
 	l.iops = sampler{avg: int64(j.IOPSAvgTime) * int64(time.Millisecond)}
-	if d := j.Runtime + j.RampTime; d > 0 && j.BWAvgTime > 0 {
-		n := int(d/(time.Duration(j.BWAvgTime)*time.Millisecond)) + 2
+	l.logs = newJobLogger(j, jr.res, &l.bw, &l.iops, l.noClat, l.noLat)
+	if d := j.Runtime + j.RampTime; d > 0 && l.bw.avg > 0 {
+		n := int(d/time.Duration(l.bw.avg)) + 2
 		for dd := jobfile.DirRead; dd < jobfile.NumDirs; dd++ {
 			if gen.uses(dd) {
 				jr.res.Dirs[dd].BWSamples = make([]report.LogSample, 0, n)
 			}
 		}
 	}
-	if d := j.Runtime + j.RampTime; d > 0 && j.IOPSAvgTime > 0 {
-		n := int(d/(time.Duration(j.IOPSAvgTime)*time.Millisecond)) + 2
+	if d := j.Runtime + j.RampTime; d > 0 && l.iops.avg > 0 {
+		n := int(d/time.Duration(l.iops.avg)) + 2
 		for dd := jobfile.DirRead; dd < jobfile.NumDirs; dd++ {
 			if gen.uses(dd) {
 				jr.res.Dirs[dd].IOPSSamples = make([]report.LogSample, 0, n)
@@ -354,6 +355,9 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		}
 	}
 	l.publish()
+	if l.logs != nil {
+		l.logs.finish(uint64((l.ended - l.statsStart) / int64(time.Millisecond)))
+	}
 	res.Elapsed = time.Duration(l.ended - l.started)
 	run := runtimeMsec(l.ended - l.statsStart)
 	res.JobRuntime = run

@@ -125,6 +125,7 @@ type loop struct {
 	passBytes  uint64 // bytes issued in the current pass
 
 	sample func(d jobfile.Dir, slat, clat, lat int64) // Options.sample
+	logs   *jobLogger                                 // nil without write_*_log
 }
 
 // pushPending remembers a queued, not yet submitted slot.
@@ -441,6 +442,9 @@ func (l *loop) stampIssued(n int, acct bool) {
 			ds := &l.res.Dirs[s.dir]
 			ds.Slat.Add(uint64(v))
 			ds.SlatHist.Add(uint64(v))
+			if l.logs != nil {
+				l.logs.issued(uint64((t-l.statsStart)/1000000), s.dir, uint64(v), uint64(s.length), s.off)
+			}
 		}
 	}
 }
@@ -589,6 +593,9 @@ func (l *loop) complete(it sched.Item, now int64) {
 			markLatency(l.res, clat)
 			if l.sample != nil {
 				l.sample(s.dir, s.slat, int64(clat), int64(lat))
+			}
+			if l.logs != nil {
+				l.logs.completed(ds, uint64((now-l.statsStart)/1000000), s.dir, clat, lat, uint64(s.length), s.off-uint64(s.done))
 			}
 		}
 		if s.done+got == s.length {

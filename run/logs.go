@@ -1,0 +1,137 @@
+package run
+
+import (
+	"time"
+
+	"gofio/jobfile"
+	"gofio/report"
+)
+
+// perIOLogCap is the first capacity of a per-I/O log: appends past it grow
+// the slice by doubling, so the cost per I/O stays amortised.
+const perIOLogCap = 1 << 14
+
+// jobLogger fills a job's write_lat_log, write_bw_log and write_iops_log
+// samples (report.JobLogs) as fio 3.33 does (stat.c):
+//   - without log_avg_msec every log gets one line per I/O: lat, clat and
+//     slat in ns, bw as bytes*1e6/clat, iops as 1, each with the I/O's size
+//     and offset; the per-I/O bw and iops values are also the job's bw and
+//     iops statistics samples (per_unit_log), and the periodic windows of
+//     that kind stop;
+//   - with log_avg_msec the latency logs hold per-direction means over
+//     log_avg_msec windows (report.LogWindow, closed by the first I/O past
+//     the window and once more when the job ends), and bw and iops are
+//     sampled every log_avg_msec instead of every bwavgtime/iopsavgtime,
+//     each window a log line with bs 0.
+//
+// A job that asks for no log has no jobLogger (nil), so the hot path costs
+// one nil check and allocates nothing.
+type jobLogger struct {
+	out             *report.JobLogs
+	lat, clat, slat report.LogWindow
+	latOn           bool // write_lat_log is set
+	noClat, noLat   bool // disable_clat, disable_lat or gtod_reduce
+	bwUnit          bool // per-I/O bw log
+	iopsUnit        bool // per-I/O iops log
+}
+
+// newJobLogger returns the logger for j, or nil when j writes no log. It
+// points the bw and iops samplers at the logs when they are averaged and
+// disables them when the logs are per I/O. res receives the samples.
+func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noClat, noLat bool) *jobLogger {
+	if j.WriteLatLog == "" && j.WriteBWLog == "" && j.WriteIOPSLog == "" {
+		return nil
+	}
+	avg := uint64(max(j.LogAvgMsec, 0))
+	lg := &jobLogger{out: &report.JobLogs{}, noClat: noClat, noLat: noLat}
+	res.Logs = lg.out
+	// Windows per direction for the averaged logs: the run time over the
+	// window, with room for the first and the closing window.
+	windows := 0
+	if avg > 0 {
+		if d := j.Runtime + j.RampTime; d > 0 {
+			windows = int(d/(time.Duration(avg)*time.Millisecond)) + 2
+		}
+		windows *= int(jobfile.NumDirs)
+	}
+	capFor := func() int {
+		if avg > 0 {
+			return windows
+		}
+		return perIOLogCap
+	}
+	if j.WriteLatLog != "" {
+		lg.latOn = true
+		lg.out.Lat = make([]report.LogSample, 0, capFor())
+		lg.out.Clat = make([]report.LogSample, 0, capFor())
+		lg.out.Slat = make([]report.LogSample, 0, capFor())
+		lg.lat = report.LogWindow{AvgMsec: avg, Out: &lg.out.Lat}
+		lg.clat = report.LogWindow{AvgMsec: avg, Out: &lg.out.Clat}
+		lg.slat = report.LogWindow{AvgMsec: avg, Out: &lg.out.Slat}
+	}
+	if j.WriteBWLog != "" {
+		lg.out.BW = make([]report.LogSample, 0, capFor())
+		if avg > 0 {
+			bw.avg = int64(avg) * int64(time.Millisecond)
+			bw.log = &lg.out.BW
+		} else {
+			lg.bwUnit = true
+			bw.avg = 0
+		}
+	}
+	if j.WriteIOPSLog != "" {
+		lg.out.IOPS = make([]report.LogSample, 0, capFor())
+		if avg > 0 {
+			iops.avg = int64(avg) * int64(time.Millisecond)
+			iops.log = &lg.out.IOPS
+		} else {
+			lg.iopsUnit = true
+			iops.avg = 0
+		}
+	}
+	return lg
+}
+
+// issued logs the slat of an I/O at its submission, as fio's
+// add_slat_sample does; msec counts from the stats origin.
+func (lg *jobLogger) issued(msec uint64, d jobfile.Dir, slat, bs, off uint64) {
+	if lg.latOn {
+		lg.slat.Add(msec, slat, d, bs, off)
+	}
+}
+
+// completed logs one accounted completion of bs bytes at offset off and
+// takes the per-I/O bw and iops statistics samples into ds; msec counts
+// from the stats origin.
+func (lg *jobLogger) completed(ds *report.DirStats, msec uint64, d jobfile.Dir, clat, lat, bs, off uint64) {
+	if lg.latOn {
+		if !lg.noClat {
+			lg.clat.Add(msec, clat, d, bs, off)
+		}
+		if !lg.noLat {
+			lg.lat.Add(msec, lat, d, bs, off)
+		}
+	}
+	if lg.bwUnit {
+		var rate uint64
+		if clat > 0 {
+			rate = bs * 1000000 / clat
+		}
+		ds.BW.Add(rate)
+		lg.out.BW = append(lg.out.BW, report.LogSample{Msec: msec, Value: rate, Dir: d, BS: bs, Offset: off})
+	}
+	if lg.iopsUnit {
+		ds.IOPS.Add(1)
+		lg.out.IOPS = append(lg.out.IOPS, report.LogSample{Msec: msec, Value: 1, Dir: d, BS: bs, Offset: off})
+	}
+}
+
+// finish closes the open latency windows at msec, as fio's finalize_logs
+// does when the job ends.
+func (lg *jobLogger) finish(msec uint64) {
+	if lg.latOn && lg.lat.AvgMsec > 0 {
+		lg.lat.Flush(msec)
+		lg.clat.Flush(msec)
+		lg.slat.Flush(msec)
+	}
+}

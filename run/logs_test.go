@@ -1,0 +1,130 @@
+package run
+
+import (
+	"testing"
+	"time"
+
+	"gofio/jobfile"
+	"gofio/report"
+)
+
+// TestJobLoggerSetup checks which logs a job gets and how the bw and iops
+// samplers change with them.
+func TestJobLoggerSetup(t *testing.T) {
+	ms := int64(time.Millisecond)
+	cases := []struct {
+		name                   string
+		lat, bw, iops          string
+		avg                    int
+		wantNil                bool
+		wantBWAvg, wantIOPSAv  int64
+		wantBWUnit, wantIOUnit bool
+	}{
+		// No log option: no logger, samplers keep bwavgtime/iopsavgtime.
+		{name: "none", wantNil: true, wantBWAvg: 500 * ms, wantIOPSAv: 500 * ms},
+		// Latency log only: the samplers are untouched.
+		{name: "lat", lat: "x", wantBWAvg: 500 * ms, wantIOPSAv: 500 * ms},
+		// Per-I/O bw log: the bw windows stop, iops keep theirs.
+		{name: "bw unit", bw: "x", wantBWAvg: 0, wantIOPSAv: 500 * ms, wantBWUnit: true},
+		// Per-I/O iops log: the iops windows stop.
+		{name: "iops unit", iops: "x", wantBWAvg: 500 * ms, wantIOPSAv: 0, wantIOUnit: true},
+		// log_avg_msec replaces the window of the logged kind only.
+		{name: "iops avg", iops: "x", avg: 200, wantBWAvg: 500 * ms, wantIOPSAv: 200 * ms},
+		{name: "both avg", bw: "x", iops: "x", avg: 1000, wantBWAvg: 1000 * ms, wantIOPSAv: 1000 * ms},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			j := &jobfile.Job{WriteLatLog: c.lat, WriteBWLog: c.bw, WriteIOPSLog: c.iops, LogAvgMsec: c.avg, Runtime: time.Second}
+			res := &report.JobResult{}
+			bw := sampler{avg: 500 * ms, isBW: true}
+			iops := sampler{avg: 500 * ms}
+			lg := newJobLogger(j, res, &bw, &iops, false, false)
+			if (lg == nil) != c.wantNil || (res.Logs == nil) != c.wantNil {
+				t.Fatalf("logger %v, Logs %v, want nil %v", lg, res.Logs, c.wantNil)
+			}
+			if bw.avg != c.wantBWAvg || iops.avg != c.wantIOPSAv {
+				t.Errorf("windows bw %d iops %d, want %d %d", bw.avg, iops.avg, c.wantBWAvg, c.wantIOPSAv)
+			}
+			if lg == nil {
+				return
+			}
+			if lg.bwUnit != c.wantBWUnit || lg.iopsUnit != c.wantIOUnit {
+				t.Errorf("per-I/O bw %v iops %v, want %v %v", lg.bwUnit, lg.iopsUnit, c.wantBWUnit, c.wantIOUnit)
+			}
+			if (bw.log != nil) != (c.bw != "" && c.avg > 0) || (iops.log != nil) != (c.iops != "" && c.avg > 0) {
+				t.Errorf("sampler logs bw %v iops %v", bw.log != nil, iops.log != nil)
+			}
+		})
+	}
+}
+
+// TestJobLoggerPerIO checks the per-I/O lines of every log without
+// log_avg_msec, and the bw and iops statistics samples they take.
+func TestJobLoggerPerIO(t *testing.T) {
+	j := &jobfile.Job{WriteLatLog: "l", WriteBWLog: "b", WriteIOPSLog: "i"}
+	res := &report.JobResult{}
+	var bw, iops sampler
+	lg := newJobLogger(j, res, &bw, &iops, false, false)
+	lg.issued(0, jobfile.DirRead, 1500, 4096, 8192)
+	lg.completed(&res.Dirs[jobfile.DirRead], 0, jobfile.DirRead, 40000, 41500, 4096, 8192)
+	lg.issued(3, jobfile.DirWrite, 2000, 8192, 0)
+	lg.completed(&res.Dirs[jobfile.DirWrite], 7, jobfile.DirWrite, 80000, 82000, 8192, 0)
+	lg.finish(9) // no windows: adds nothing
+	L := res.Logs
+	want := map[string][]report.LogSample{
+		"slat": {{Msec: 0, Value: 1500, Dir: jobfile.DirRead, BS: 4096, Offset: 8192}, {Msec: 3, Value: 2000, Dir: jobfile.DirWrite, BS: 8192}},
+		"clat": {{Msec: 0, Value: 40000, Dir: jobfile.DirRead, BS: 4096, Offset: 8192}, {Msec: 7, Value: 80000, Dir: jobfile.DirWrite, BS: 8192}},
+		"lat":  {{Msec: 0, Value: 41500, Dir: jobfile.DirRead, BS: 4096, Offset: 8192}, {Msec: 7, Value: 82000, Dir: jobfile.DirWrite, BS: 8192}},
+		// bytes*1e6/clat: 4096e6/40000 and 8192e6/80000.
+		"bw":   {{Msec: 0, Value: 102400, Dir: jobfile.DirRead, BS: 4096, Offset: 8192}, {Msec: 7, Value: 102400, Dir: jobfile.DirWrite, BS: 8192}},
+		"iops": {{Msec: 0, Value: 1, Dir: jobfile.DirRead, BS: 4096, Offset: 8192}, {Msec: 7, Value: 1, Dir: jobfile.DirWrite, BS: 8192}},
+	}
+	got := map[string][]report.LogSample{"slat": L.Slat, "clat": L.Clat, "lat": L.Lat, "bw": L.BW, "iops": L.IOPS}
+	for k, w := range want {
+		if len(got[k]) != len(w) {
+			t.Fatalf("%s: %d lines, want %d", k, len(got[k]), len(w))
+		}
+		for i := range w {
+			if got[k][i] != w[i] {
+				t.Errorf("%s line %d: %+v, want %+v", k, i, got[k][i], w[i])
+			}
+		}
+	}
+	r := &res.Dirs[jobfile.DirRead]
+	if r.BW.N != 1 || r.BW.Max != 102400 || r.IOPS.N != 1 || r.IOPS.Max != 1 {
+		t.Errorf("read stats bw %+v iops %+v, want one sample each", r.BW, r.IOPS)
+	}
+}
+
+// TestJobLoggerAveraged checks the log_avg_msec latency windows: closed by
+// the first I/O past the window with its time, then once more at the end.
+func TestJobLoggerAveraged(t *testing.T) {
+	j := &jobfile.Job{WriteLatLog: "l", LogAvgMsec: 100, Runtime: time.Second}
+	res := &report.JobResult{}
+	var bw, iops sampler
+	lg := newJobLogger(j, res, &bw, &iops, false, true) // disable_lat
+	ds := &res.Dirs[jobfile.DirRead]
+	for _, c := range []struct{ msec, clat uint64 }{
+		{10, 1000}, {50, 2000}, // first window
+		{101, 3000},              // closes it at 101
+		{150, 4000}, {180, 6000}, // second window, closed by finish: mean 5000
+	} {
+		lg.completed(ds, c.msec, jobfile.DirRead, c.clat, c.clat+10, 4096, 0)
+	}
+	lg.finish(190)
+	want := []report.LogSample{{Msec: 101, Value: 2000, Dir: jobfile.DirRead}, {Msec: 190, Value: 5000, Dir: jobfile.DirRead}}
+	if len(res.Logs.Clat) != len(want) {
+		t.Fatalf("clat lines %+v, want %+v", res.Logs.Clat, want)
+	}
+	for i := range want {
+		if res.Logs.Clat[i] != want[i] {
+			t.Errorf("clat line %d: %+v, want %+v", i, res.Logs.Clat[i], want[i])
+		}
+	}
+	if len(res.Logs.Lat) != 0 {
+		t.Errorf("lat log with disable_lat: %d lines", len(res.Logs.Lat))
+	}
+	if cap(res.Logs.Clat) < 2*(10+2) {
+		t.Errorf("clat log capacity %d, want room for every window", cap(res.Logs.Clat))
+	}
+}
