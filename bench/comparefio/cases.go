@@ -32,6 +32,10 @@ type Case struct {
 	Args    []string // fio command-line job options, without --output-format
 	Metrics []Metric
 	Note    string // shown under the table when the case ran
+	// FloorDepth, when non-zero, makes the case a floor case: gofio runs
+	// Args as usual, and the other side is bench/liburing/uring_floor's
+	// randread/depth=FloorDepth loop on the same file instead of fio.
+	FloorDepth int
 }
 
 // Layout describes the scratch targets and run length the cases are built
@@ -55,6 +59,10 @@ var (
 		Value: func(s Sample) float64 { return s.LatMeanNs / 1e3 }}
 	metricCPU = Metric{Name: "CPU per I/O (ns)", Better: Lower, Target: 1.0,
 		Value: func(s Sample) float64 { return s.CPUPerIONs }}
+	// metricFloorIOPS is gofio's IOPS over the C liburing floor's, which
+	// issue 7 wants within 10%.
+	metricFloorIOPS = Metric{Name: "IOPS vs C floor", Better: Higher, Target: 0.90,
+		Value: func(s Sample) float64 { return s.IOPS }}
 	metricBW = Metric{Name: "BW (MiB/s)", Better: Higher, Target: 0.98,
 		Value: func(s Sample) float64 { return s.BWBytes / (1 << 20) }}
 )
@@ -105,6 +113,15 @@ func BuildCases(l Layout) []Case {
 		name := fmt.Sprintf("uring-tmpfs-randread-4k-qd%d", qd)
 		cs = append(cs, Case{Name: name, Args: tmpfsRead(name, qd),
 			Metrics: []Metric{metricIOPS, metricLat, metricCPU}, Note: tmpfsNote})
+	}
+	for _, qd := range []int{1, 16} {
+		name := fmt.Sprintf("floor-tmpfs-randread-4k-qd%d", qd)
+		note := fmt.Sprintf("the other side is the C liburing floor, bench/liburing/uring_floor randread/depth=%d, not fio", qd)
+		if tmpfsNote != "" {
+			note = tmpfsNote + "; " + note
+		}
+		cs = append(cs, Case{Name: name, Args: tmpfsRead(name, qd),
+			Metrics: []Metric{metricFloorIOPS}, Note: note, FloorDepth: qd})
 	}
 	for _, qd := range []int{1, 16, 128, 1024} {
 		name := fmt.Sprintf("uring-sqpoll-tmpfs-randread-4k-qd%d", qd)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -53,7 +54,8 @@ func TestBuildCases(t *testing.T) {
 		{`^uring-tmpfs-`, 4, "--filename=" + testLayout.TmpfsFile, 3}, // IOPS, lat, CPU
 		{`^uring-sqpoll-`, 4, "--sqthread_poll=1", 2},                 // IOPS, lat
 		{`^uring-rootfs-randread`, 2, "--filename=" + testLayout.RootFile, 1},
-		{`seqwrite-128k-qd8$`, 1, "--bs=128k", 1}, // bandwidth
+		{`seqwrite-128k-qd8$`, 1, "--bs=128k", 1},      // bandwidth
+		{`^floor-tmpfs-`, 2, "--ioengine=io_uring", 1}, // IOPS vs the C floor
 	} {
 		sel := SelectCases(cs, regexp.MustCompile(c.re))
 		if len(sel) != c.n {
@@ -65,8 +67,13 @@ func TestBuildCases(t *testing.T) {
 			}
 		}
 	}
-	if len(cs) != 14 {
-		t.Errorf("%d cases, want 14", len(cs))
+	if len(cs) != 16 {
+		t.Errorf("%d cases, want 16", len(cs))
+	}
+	for _, c := range SelectCases(cs, regexp.MustCompile(`^floor-`)) {
+		if !slices.Contains(c.Args, fmt.Sprintf("--iodepth=%d", c.FloorDepth)) || c.FloorDepth == 0 {
+			t.Errorf("%s: floor depth %d, args %v", c.Name, c.FloorDepth, c.Args)
+		}
 	}
 }
 

@@ -45,7 +45,7 @@ func parseCompareFlags(args []string, stderr io.Writer) (compareFlags, error) {
 	fs.Int64Var(&f.tmpfsMiB, "tmpfs-size", 256, "tmpfs scratch file size in MiB")
 	fs.Int64Var(&f.rootMiB, "root-size", 1024, "root-filesystem scratch file size in MiB")
 	fs.BoolVar(&f.install, "install", true, "apt-get install fio and liburing-dev when absent")
-	fs.BoolVar(&f.floor, "floor", true, "run bench/liburing/run.sh when present")
+	fs.BoolVar(&f.floor, "floor", true, "run the floor-* cases (gofio vs bench/liburing/uring_floor.c) and bench/liburing/run.sh when present")
 	fs.BoolVar(&f.verbose, "v", false, "print every command")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -101,7 +101,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "compare-fio: -cases: %v\n", err)
 		return exitUsage
 	}
-	if len(SelectCases(BuildCases(Layout{Runtime: f.runtime}), re)) == 0 {
+	if len(selectCases(BuildCases(Layout{Runtime: f.runtime}), re, f.floor)) == 0 {
 		fmt.Fprintf(stderr, "compare-fio: -cases %q matches no case\n", f.cases)
 		return exitUsage
 	}
@@ -150,13 +150,13 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		RootFile: filepath.Join(scratch.RootDir, "device.dat"), RootSize: f.rootMiB << 20,
 		Runtime: f.runtime,
 	}
-	cases := SelectCases(BuildCases(l), re)
+	cases := selectCases(BuildCases(l), re, f.floor)
 	if err := layOutFor(cases, &l, say); err != nil {
 		say("compare-fio: %v", err)
 		return exitSetup
 	}
 	// The O_DIRECT probe may have changed the layout: rebuild the cases.
-	cases = SelectCases(BuildCases(l), re)
+	cases = selectCases(BuildCases(l), re, f.floor)
 
 	rep := Report{
 		Command:   shellCommand("bench/compare-fio", args),
@@ -170,6 +170,14 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	say("%d cases x %d pairs x %s, about %s", len(cases), f.pairs, f.runtime,
 		(time.Duration(2*len(cases)*f.pairs) * (f.runtime + 300*time.Millisecond)).Round(time.Second))
 	r := Runner{Dir: scratch.ShmDir, LogDir: filepath.Join(root, "bench/out/compare-fio"), Runtime: f.runtime, Verbose: verbose}
+	if hasFloorCases(cases) {
+		r.Floor = filepath.Join(root, "bench/out/uring_floor")
+		say("building the C floor: gcc -O2 -o bench/out/uring_floor %s -luring", floorSource)
+		if err := BuildFloor(ctx, root, r.Floor); err != nil {
+			say("compare-fio: %v", err)
+			return exitSetup
+		}
+	}
 	if err := os.MkdirAll(r.LogDir, 0o755); err != nil {
 		say("compare-fio: %v", err)
 		return exitSetup
@@ -214,11 +222,32 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return exitOK
 }
 
-// usesTmpfs reports whether any selected case reads the tmpfs file, which
-// the floor reuses.
+// selectCases is SelectCases, less the floor cases when floor is false.
+func selectCases(cs []Case, re *regexp.Regexp, floor bool) []Case {
+	var out []Case
+	for _, c := range SelectCases(cs, re) {
+		if floor || c.FloorDepth == 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// hasFloorCases reports whether any selected case runs the C floor.
+func hasFloorCases(cs []Case) bool {
+	for _, c := range cs {
+		if c.FloorDepth > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// usesTmpfs reports whether any selected fio case reads the tmpfs file,
+// which run.sh's floor reuses; floor cases have their own figures.
 func usesTmpfs(cs []Case) bool {
 	for _, c := range cs {
-		if strings.Contains(c.Name, "tmpfs") {
+		if c.FloorDepth == 0 && strings.Contains(c.Name, "tmpfs") {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -111,4 +112,70 @@ func RunFloor(ctx context.Context, root string, l Layout, pairs int, depths []in
 		}
 	}
 	return res
+}
+
+// floorSource is the C floor's source, relative to the module root.
+const floorSource = "bench/liburing/uring_floor.c"
+
+// BuildFloor compiles bench/liburing/uring_floor.c with gcc -O2 -luring
+// into out.
+func BuildFloor(ctx context.Context, root, out string) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return fmt.Errorf("build floor: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "gcc", "-O2", "-o", out, filepath.Join(root, floorSource), "-luring")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("gcc %s: %w: %s", floorSource, err, firstLine(stderr.String()))
+	}
+	return nil
+}
+
+// floorFile returns the --filename= value of a case's args.
+func floorFile(args []string) string {
+	for _, a := range args {
+		if f, ok := strings.CutPrefix(a, "--filename="); ok {
+			return f
+		}
+	}
+	return ""
+}
+
+// RunFloorCase runs the C floor's randread/depth=N loop for c, on the
+// file and for the runtime gofio's side of c uses, and returns its IOPS
+// as a Sample. The raw output is kept as LogDir/<case>.floor.<pair>.txt.
+func (r Runner) RunFloorCase(ctx context.Context, c Case, pair int) (Sample, error) {
+	if r.Floor == "" {
+		return Sample{}, errors.New("floor: uring_floor not built")
+	}
+	file := floorFile(c.Args)
+	if file == "" {
+		return Sample{}, fmt.Errorf("floor: case %s has no --filename", c.Name)
+	}
+	args := []string{strconv.FormatFloat(r.Runtime.Seconds(), 'f', -1, 64), file,
+		fmt.Sprintf("randread/depth=%d", c.FloorDepth)}
+	ctx, cancel := context.WithTimeout(ctx, r.Runtime+2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, r.Floor, args...)
+	interruptOnCancel(cmd)
+	cmd.Dir = r.Dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	r.Verbose("run floor %s %s", r.Floor, strings.Join(args, " "))
+	runErr := cmd.Run()
+	base := filepath.Join(r.LogDir, fmt.Sprintf("%s.floor.%d", c.Name, pair))
+	if err := os.WriteFile(base+".txt", append(stdout.Bytes(), stderr.Bytes()...), 0o644); err != nil {
+		return Sample{}, fmt.Errorf("keep floor output: %w", err)
+	}
+	if runErr != nil {
+		return Sample{}, fmt.Errorf("floor: %w: %s", runErr, firstLine(stderr.String()))
+	}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if d, v, ok := parseFloorLine(line); ok && d == c.FloorDepth {
+			return Sample{IOPS: v}, nil
+		}
+	}
+	return Sample{}, fmt.Errorf("floor: no depth=%d iops= line in %s.txt", c.FloorDepth, base)
 }

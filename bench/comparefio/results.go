@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 )
@@ -29,23 +28,19 @@ type Report struct {
 // how the harness is tested before gofio runs.
 func (r Report) SelfComparison() bool { return r.GofioVersion == r.FioVersion }
 
-// floorRatios compares gofio's tmpfs IOPS medians with the floor's IOPS at
-// the same depths.
+// floorRatios summarises the floor cases' rows: per depth, gofio's and
+// the C floor's IOPS medians, gofio/floor with its per-pair range, and the
+// status against issue 7's 0.90 target.
 func (r Report) floorRatios() []string {
-	var depths []int
-	for d := range r.Floor.IOPS {
-		depths = append(depths, d)
-	}
-	sort.Ints(depths)
 	var out []string
-	for _, d := range depths {
-		name := fmt.Sprintf("uring-tmpfs-randread-4k-qd%d", d)
-		for _, row := range r.Rows {
-			if row.Case == name && row.Metric.Name == metricIOPS.Name {
-				out = append(out, fmt.Sprintf("iodepth %d: gofio %s IOPS, C liburing floor %s IOPS, ratio %s (target >= 0.90 at depths 1 and 16)",
-					d, fmtValue(row.GofioMedian()), fmtValue(r.Floor.IOPS[d]), fmtRatio(row.GofioMedian()/r.Floor.IOPS[d])))
-			}
+	for _, row := range r.Rows {
+		if row.Metric.Name != metricFloorIOPS.Name {
+			continue
 		}
+		lo, hi := row.RatioRange()
+		out = append(out, fmt.Sprintf("%s: gofio %s IOPS, C liburing floor %s IOPS, gofio/floor %s (pairs %s to %s; target %s): %s",
+			row.Case, fmtValue(row.GofioMedian()), fmtValue(row.FioMedian()), fmtRatio(row.Ratio()),
+			fmtRatio(lo), fmtRatio(hi), row.Metric.TargetText(), row.Status()))
 	}
 	return out
 }
@@ -103,18 +98,25 @@ func WriteResults(w io.Writer, r Report) error {
 		}
 	}
 	p("\n## C liburing floor\n\n")
+	if ratios := r.floorRatios(); len(ratios) > 0 {
+		p("The floor-* rows run gofio's tmpfs job against `%s`'s randread/depth=N loop on the same file, ", floorSource)
+		p("alternating gofio and the floor: 4 KiB O_DIRECT random reads, N in flight, fio's default ring flags and its reap 1 / submit 1 steady state. ")
+		p("Issue 7 wants gofio's IOPS within 10%% of it (gofio/floor >= 0.90) at depths 1 and 16.\n\n")
+		for _, l := range ratios {
+			p("- %s\n", l)
+		}
+		p("\n")
+	}
 	switch {
 	case !r.Floor.Ran:
-		p("Not run: `%s` is absent.\n", floorScript)
+		p("`%s` (internal/uring's microbenchmarks against C) was not run: absent, -floor=false, or no fio tmpfs case selected.\n", floorScript)
 	default:
+		p("`%s` (internal/uring's microbenchmarks against C):\n\n", floorScript)
 		if r.Floor.Err != nil {
 			p("Failed: %v\n\n", r.Floor.Err)
 		}
 		if len(r.Floor.Lines) > 0 {
 			p("```\n%s\n```\n", strings.Join(r.Floor.Lines, "\n"))
-		}
-		for _, l := range r.floorRatios() {
-			p("- %s\n", l)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -25,8 +25,9 @@ func TestWriteResultsGolden(t *testing.T) {
 			{Case: "uring-tmpfs-randread-4k-qd1", Metric: metricIOPS, Gofio: []float64{120e3, 118e3}, Fio: []float64{110e3, 111e3},
 				Failures: []string{"fio: exit status 1: fio: pid=1, err=5/file:io_u.c"}},
 			{Case: "uring-tmpfs-randread-4k-qd1", Metric: metricLat, Gofio: []float64{7.5, 7.7}, Fio: []float64{8.1, 8.0}},
+			{Case: "floor-tmpfs-randread-4k-qd1", Metric: metricFloorIOPS, Gofio: []float64{119e3, 121e3}, Fio: []float64{130e3, 128e3}},
 		},
-		Floor: FloorResult{Ran: true, Lines: []string{"depth=1 iops=130000"}, IOPS: map[int]float64{1: 130000}},
+		Floor: FloorResult{Ran: true, Lines: []string{"BenchmarkNop/batch=1 356.2 352.9 1.01"}, IOPS: map[int]float64{}},
 	}
 	var b bytes.Buffer
 	if err := WriteResults(&b, rep); err != nil {

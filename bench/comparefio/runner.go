@@ -24,6 +24,7 @@ type Runner struct {
 	Dir     string        // working directory of the runs (scratch)
 	LogDir  string        // where raw JSON and stderr of each run go
 	Runtime time.Duration // per run, to size the timeout
+	Floor   string        // built bench/liburing/uring_floor, for floor cases
 	Verbose func(format string, args ...any)
 }
 
@@ -78,7 +79,8 @@ func firstLine(s string) string {
 }
 
 // RunCases runs every case pairs times, alternating gofio and fio within
-// each pair, and returns one row per case and metric.
+// each pair (gofio and the C floor for floor cases), and returns one row
+// per case and metric.
 func (r Runner) RunCases(ctx context.Context, gofio, fio Tool, cases []Case, pairs int, progress func(string)) []Row {
 	var rows []Row
 	for _, c := range cases {
@@ -88,7 +90,13 @@ func (r Runner) RunCases(ctx context.Context, gofio, fio Tool, cases []Case, pai
 		}
 		for p := 0; p < pairs && ctx.Err() == nil; p++ {
 			gs, gerr := r.Run(ctx, gofio, c, p)
-			fs, ferr := r.Run(ctx, fio, c, p)
+			var fs Sample
+			var ferr error
+			if c.FloorDepth > 0 {
+				fs, ferr = r.RunFloorCase(ctx, c, p)
+			} else {
+				fs, ferr = r.Run(ctx, fio, c, p)
+			}
 			for i, m := range c.Metrics {
 				switch {
 				case gerr != nil:
