@@ -16,9 +16,7 @@ type Engine struct {
 	res     []int32  // result per slot, set at Queue
 	queued  []uint32 // slots queued since the last Submit
 	nq      int
-	done    []engines.Completion // ring of completions not yet reaped
-	head    int
-	ndone   int
+	done    engines.DoneQueue
 	submits uint64
 	waits   uint64
 }
@@ -34,13 +32,13 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	return &Engine{
 		res:    make([]int32, s.Depth),
 		queued: make([]uint32, s.Depth),
-		done:   make([]engines.Completion, s.Depth),
+		done:   engines.NewDoneQueue(s.Depth),
 	}, nil
 }
 
 // Queue records r in slot.
 func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if e.nq+e.ndone >= len(e.queued) {
+	if e.nq+e.done.Len() >= len(e.queued) {
 		return ErrBusy
 	}
 	if int(slot) >= len(e.res) {
@@ -62,8 +60,7 @@ func (e *Engine) Submit() (int, error) {
 	n := e.nq
 	for i := 0; i < n; i++ {
 		s := e.queued[i]
-		e.done[(e.head+e.ndone)%len(e.done)] = engines.Completion{Slot: s, Res: e.res[s]}
-		e.ndone++
+		e.done.Push(engines.Completion{Slot: s, Res: e.res[s]})
 	}
 	e.nq = 0
 	if n > 0 {
@@ -78,17 +75,7 @@ func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
 	if min > 0 {
 		e.waits++
 	}
-	n := 0
-	for n < len(out) && e.ndone > 0 {
-		out[n] = e.done[e.head]
-		e.head++
-		if e.head == len(e.done) {
-			e.head = 0
-		}
-		e.ndone--
-		n++
-	}
-	return n, nil
+	return e.done.Pop(out), nil
 }
 
 // Close releases nothing; it exists for the interface.

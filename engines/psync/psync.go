@@ -18,9 +18,7 @@ type Engine struct {
 	reqs    []engines.Request // copy of the queued request per slot
 	queued  []uint32
 	nq      int
-	done    []engines.Completion
-	head    int
-	ndone   int
+	done    engines.DoneQueue
 	submits uint64
 }
 
@@ -36,7 +34,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		files:  s.Files,
 		reqs:   make([]engines.Request, s.Depth),
 		queued: make([]uint32, s.Depth),
-		done:   make([]engines.Completion, s.Depth),
+		done:   engines.NewDoneQueue(s.Depth),
 	}, nil
 }
 
@@ -46,7 +44,7 @@ func (e *Engine) SyncIO() bool { return true }
 
 // Queue records r in slot; the I/O happens at Submit.
 func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if e.nq+e.ndone >= len(e.queued) {
+	if e.nq+e.done.Len() >= len(e.queued) {
 		return ErrBusy
 	}
 	if int(slot) >= len(e.reqs) {
@@ -69,8 +67,7 @@ func (e *Engine) Submit() (int, error) {
 	n := e.nq
 	for i := 0; i < n; i++ {
 		s := e.queued[i]
-		e.done[(e.head+e.ndone)%len(e.done)] = engines.Completion{Slot: s, Res: e.do(&e.reqs[s])}
-		e.ndone++
+		e.done.Push(engines.Completion{Slot: s, Res: e.do(&e.reqs[s])})
 	}
 	e.nq = 0
 	if n > 0 {
@@ -108,17 +105,7 @@ func (e *Engine) do(r *engines.Request) int32 {
 // Reap copies up to len(out) completions into out. Submitted requests are
 // already complete, so it never blocks.
 func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
-	n := 0
-	for n < len(out) && e.ndone > 0 {
-		out[n] = e.done[e.head]
-		e.head++
-		if e.head == len(e.done) {
-			e.head = 0
-		}
-		e.ndone--
-		n++
-	}
-	return n, nil
+	return e.done.Pop(out), nil
 }
 
 // Close releases nothing: the files are the caller's.
