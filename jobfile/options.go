@@ -463,15 +463,8 @@ func setRW(j *Job, v string) error {
 }
 
 func setBSRange(j *Job, v string) error {
-	parts, err := splitDirs(v, 3)
-	if err != nil {
-		return err
-	}
-	for d := DirRead; d < NumDirs; d++ {
-		if parts[d] == "" {
-			continue
-		}
-		lo, hi, err := parseRange(parts[d], j.KBBase)
+	return eachDir(v, func(d Dir, part string) error {
+		lo, hi, err := parseRange(part, j.KBBase)
 		if err != nil {
 			return err
 		}
@@ -479,11 +472,13 @@ func setBSRange(j *Job, v string) error {
 			return errors.New("min value out of range: 0 (1 min)")
 		}
 		j.BSRangeMin[d], j.BSRangeMax[d] = lo, hi
-	}
-	return nil
+		return nil
+	})
 }
 
-func setBSSplit(j *Job, v string) error {
+// eachDir splits an R,W,T value and calls set for every direction whose
+// part is not empty.
+func eachDir(v string, set func(d Dir, part string) error) error {
 	parts, err := splitDirs(v, 3)
 	if err != nil {
 		return err
@@ -492,13 +487,22 @@ func setBSSplit(j *Job, v string) error {
 		if parts[d] == "" {
 			continue
 		}
-		s, err := parseBSSplit(parts[d], j.KBBase)
+		if err := set(d, parts[d]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func setBSSplit(j *Job, v string) error {
+	return eachDir(v, func(d Dir, part string) error {
+		split, err := parseBSSplit(part, j.KBBase)
 		if err != nil {
 			return err
 		}
-		j.BSSplit[d] = s
-	}
-	return nil
+		j.BSSplit[d] = split
+		return nil
+	})
 }
 
 // setDistribution reads random_distribution=KIND[:PARAM] with fio's

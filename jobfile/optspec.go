@@ -89,6 +89,19 @@ func (o *OptionSpec) TypeName() string {
 }
 
 // hasRange reports whether an integer range applies to the option.
+// setBool stores a parsed flag or boolean: through the option's custom
+// setter as "1" or "0", or into its field, inverted for .neg options.
+func (o *OptionSpec) setBool(j *Job, b bool) error {
+	if o.custom != nil {
+		if b {
+			return o.custom(j, "1")
+		}
+		return o.custom(j, "0")
+	}
+	*o.boolp(j) = b != o.Neg
+	return nil
+}
+
 func (o *OptionSpec) hasRange() bool { return o.Min != 0 || o.Max != 0 }
 
 // checkRange checks v against the option's range, with fio's wording.
@@ -147,27 +160,13 @@ func (o *OptionSpec) set(j *Job, raw string, has bool) error {
 		if err != nil {
 			return err
 		}
-		if o.custom != nil {
-			if b {
-				return o.custom(j, "1")
-			}
-			return o.custom(j, "0")
-		}
-		*o.boolp(j) = b
-		return nil
+		return o.setBool(j, b)
 	case TypeBool:
 		b, err := parseBool(raw)
 		if err != nil {
 			return err
 		}
-		if o.custom != nil {
-			if b {
-				return o.custom(j, "1")
-			}
-			return o.custom(j, "0")
-		}
-		*o.boolp(j) = b != o.Neg
-		return nil
+		return o.setBool(j, b)
 	case TypeInt:
 		if o.Dirs > 1 {
 			return o.setDirs(j, raw)

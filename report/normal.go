@@ -325,31 +325,23 @@ func writePercentilesNormal(w *bufio.Writer, pre string, h *Hist, n uint64, j *j
 
 // latPercents is fio's stat_calc_lat: each bucket as a percentage of all
 // data I/Os, with non-zero values below 0.01 shown as 0.01.
-func latPercents(counts []uint64, total uint64) []float64 {
-	out := make([]float64, len(counts))
-	for i, c := range counts {
-		if total == 0 {
-			continue
-		}
-		out[i] = float64(c) / float64(total) * 100
-		if out[i] < 0.01 && c != 0 {
-			out[i] = 0.01
-		}
-	}
-	return out
-}
+func latPercents(counts []uint64, total uint64) []float64 { return percents(counts, total, 0.01) }
 
 // depthPercents is fio's stat_calc_dist: non-zero values below 0.1 are
 // shown as 0.1.
-func depthPercents(counts []uint64, total uint64) []float64 {
+func depthPercents(counts []uint64, total uint64) []float64 { return percents(counts, total, 0.1) }
+
+// percents returns each count as a percentage of total, raising non-zero
+// values below floor to floor.
+func percents(counts []uint64, total uint64, floor float64) []float64 {
 	out := make([]float64, len(counts))
+	if total == 0 {
+		return out
+	}
 	for i, c := range counts {
-		if total == 0 {
-			continue
-		}
 		out[i] = float64(c) / float64(total) * 100
-		if out[i] < 0.1 && c != 0 {
-			out[i] = 0.1
+		if out[i] < floor && c != 0 {
+			out[i] = floor
 		}
 	}
 	return out

@@ -70,26 +70,26 @@ func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noCl
 		lg.slat = report.LogWindow{AvgMsec: avg, Out: &lg.out.Slat}
 	}
 	if j.WriteBWLog != "" {
-		lg.out.BW = make([]report.LogSample, 0, capFor())
-		if avg > 0 {
-			bw.avg = int64(avg) * int64(time.Millisecond)
-			bw.log = &lg.out.BW
-		} else {
-			lg.bwUnit = true
-			bw.avg = 0
-		}
+		lg.bwUnit = rateLog(&lg.out.BW, bw, avg, capFor())
 	}
 	if j.WriteIOPSLog != "" {
-		lg.out.IOPS = make([]report.LogSample, 0, capFor())
-		if avg > 0 {
-			iops.avg = int64(avg) * int64(time.Millisecond)
-			iops.log = &lg.out.IOPS
-		} else {
-			lg.iopsUnit = true
-			iops.avg = 0
-		}
+		lg.iopsUnit = rateLog(&lg.out.IOPS, iops, avg, capFor())
 	}
 	return lg
+}
+
+// rateLog sets up a bw or iops log: with log_avg_msec the sampler writes
+// one line per window into out; without it the log is per I/O and the
+// sampler stops, as in fio. It reports whether the log is per I/O.
+func rateLog(out *[]report.LogSample, s *sampler, avg uint64, capacity int) (perIO bool) {
+	*out = make([]report.LogSample, 0, capacity)
+	if avg == 0 {
+		s.avg = 0
+		return true
+	}
+	s.avg = int64(avg) * int64(time.Millisecond)
+	s.log = out
+	return false
 }
 
 // issued logs the slat of an I/O at its submission, as fio's
