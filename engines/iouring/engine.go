@@ -25,6 +25,11 @@ type Engine struct {
 	rwFlags  uint32
 	sqpoll   bool // kernel SQPOLL thread
 	iopoll   bool
+	// getEvents makes every submitting enter also pass
+	// IORING_ENTER_GETEVENTS (min_complete 0), as fio's commit does: the
+	// kernel then runs DEFER_TASKRUN work and flushes overflow on each
+	// submit, so completions reach the CQ ring without a separate wait.
+	getEvents bool
 
 	forceAsync int
 	asyncCount int
@@ -146,6 +151,7 @@ func (e *Engine) setupRing(job *jobfile.Job, depth int) (uring.Params, error) {
 	e.ring = r
 	e.sqpoll = r.Flags()&uring.SetupSQPoll != 0
 	e.iopoll = r.Flags()&uring.SetupIOPoll != 0
+	e.getEvents = !e.sqpoll
 	e.setupFlags = uring.FlagNames(r.Flags())
 	return p, nil
 }

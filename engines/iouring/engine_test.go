@@ -443,3 +443,63 @@ func TestEngineNowait(t *testing.T) {
 		t.Fatalf("nowait read on a loop device: res %d", res)
 	}
 }
+
+// TestEngineSubmitGetEvents checks that every submitting enter also asks
+// for events (min_complete 0), as fio's commit does, so DEFER_TASKRUN
+// completions are posted while submitting; with SQPOLL a submit enters
+// only to wake the thread, never to get events.
+func TestEngineSubmitGetEvents(t *testing.T) {
+	tests := []struct {
+		name      string
+		set       func(*jobfile.Job)
+		getEvents bool // each submit enter carries GETEVENTS
+	}{
+		{"fio's ring flags", func(j *jobfile.Job) { j.TaskrunAuto = true }, true},
+		{"defer_taskrun", func(j *jobfile.Job) { j.DeferTaskrun = true }, true},
+		{"no task-run flags", func(*jobfile.Job) {}, true},
+		{"sqthread_poll", func(j *jobfile.Job) { j.SQThreadPoll = true; j.SQThreadIdle = 50 * time.Millisecond }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const blocks, depth = 16, 4
+			fd := testFile(t, blocks)
+			job := newJob()
+			tt.set(job)
+			e, bufs := openEngine(t, job, []int{fd}, depth)
+			before := e.ring.Stats()
+			out := make([]engines.Completion, 1)
+			for i := 0; i < blocks; i++ {
+				req := engines.Request{Op: engines.OpRead, Offset: uint64(i * testBS), Buf: bufs[0]}
+				if err := e.Queue(0, &req); err != nil {
+					t.Fatal(err)
+				}
+				if n, err := e.Submit(); err != nil || n != 1 {
+					t.Fatalf("Submit = %d, %v; want 1", n, err)
+				}
+				// Reap through the ring directly, so only Submit's enters
+				// are counted below.
+				for got := 0; got == 0; {
+					got = e.copyOut(out)
+					if got == 0 {
+						if _, err := e.ring.WaitCQENr(1); err != nil {
+							t.Fatal(err)
+						}
+						before.WaitEnters++ // this wait's enter, not Submit's
+					}
+				}
+				if out[0].Res != testBS {
+					t.Fatalf("read %d: res %d", i, out[0].Res)
+				}
+			}
+			after := e.ring.Stats()
+			submits := after.SubmitEnters - before.SubmitEnters
+			waits := after.WaitEnters - before.WaitEnters
+			switch {
+			case tt.getEvents && (submits != blocks || waits != blocks):
+				t.Errorf("%d submit enters, %d of them with GETEVENTS; want %d and %d", submits, waits, blocks, blocks)
+			case !tt.getEvents && waits != 0:
+				t.Errorf("%d submit enters with GETEVENTS under SQPOLL, want 0", waits)
+			}
+		})
+	}
+}

@@ -116,8 +116,10 @@ func (e *Engine) getSQE() (*uring.SubmissionQueueEntry, error) {
 }
 
 // Submit hands the queued requests to the kernel and returns how many.
-// With SQPOLL (the kernel's or the stand-in) it only publishes them, and
-// enters the kernel just to wake a sleeping thread.
+// Without SQPOLL each submitting enter also passes GETEVENTS with
+// min_complete 0, as fio's commit does, so deferred completions are posted
+// while submitting. With SQPOLL (the kernel's or the stand-in) it only
+// publishes them, and enters the kernel just to wake a sleeping thread.
 func (e *Engine) Submit() (int, error) {
 	ready := int(e.ring.SQReady())
 	if e.poller != nil {
@@ -128,7 +130,13 @@ func (e *Engine) Submit() (int, error) {
 		}
 		return ready, nil
 	}
-	n, err := e.ring.Submit()
+	var n uint
+	var err error
+	if e.getEvents {
+		n, err = e.ring.SubmitAndGetEvents()
+	} else {
+		n, err = e.ring.Submit()
+	}
 	if err != nil {
 		return int(n), fmt.Errorf("io_uring engine: %w", err)
 	}
