@@ -62,6 +62,11 @@ type Setup struct {
 	Files []int    // open file descriptors, indexed by Request.File
 	Bufs  [][]byte // one aligned, pinned buffer per slot, each of the job's max bs
 	Depth int      // number of slots, the real queue depth (no rounding)
+	// OwnP says the caller runs the engine on a goroutine locked to its
+	// thread and has made GOMAXPROCS leave a P for every such goroutine
+	// plus one to spare. Engines may then wait for completions without
+	// giving the P back to the runtime (see uring.Ring.SetRawWaits).
+	OwnP bool
 }
 
 // Stats are engine-level counters the report shows as gofio extras. Engines

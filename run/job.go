@@ -39,6 +39,7 @@ type env struct {
 	opts  *Options
 	stop  *atomic.Bool // set when ctx is cancelled
 	warnM *sync.Mutex  // serialises writes to opts.Warn
+	ownP  bool         // the running group's jobs each have a P (reserveProcs)
 }
 
 func (e *env) warnf(format string, args ...any) {
@@ -116,7 +117,7 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	engineFail := func(op string, err error) *jobError {
 		return fail("ioengine="+j.IOEngine, op, "engine "+op, engineErrno(err), err)
 	}
-	setup := engines.Setup{Job: j, Files: fds, Bufs: ar.bufs, Depth: depth}
+	setup := engines.Setup{Job: j, Files: fds, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP}
 	eng, err := jr.opener(setup)
 	if err != nil {
 		return p, engineFail("init", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -313,6 +314,7 @@ func runGroup(e *env, g []*jobRun) {
 	if len(runnable) == 0 {
 		return
 	}
+	e.ownP = reserveProcs(len(runnable))
 	ready := make(chan struct{}, len(runnable))
 	start := make(chan struct{})
 	var wg sync.WaitGroup
@@ -325,6 +327,27 @@ func runGroup(e *env, g []*jobRun) {
 	}
 	close(start)
 	wg.Wait()
+}
+
+// maxReservedProcs bounds the GOMAXPROCS reserveProcs sets.
+const maxReservedProcs = 1024
+
+// reserveProcs raises GOMAXPROCS, never lowering it, so that each of n job
+// goroutines (each locked to its thread, like fio's job threads) can hold a
+// P of its own, with one to spare for the rest of the program: the signal
+// handler, the status line, the group's wait. It reports whether it could;
+// only then may the jobs' engines wait without handing their P back
+// (engines.Setup.OwnP). Past maxReservedProcs jobs it leaves GOMAXPROCS as
+// it is and the engines keep the runtime's hand-off.
+func reserveProcs(n int) bool {
+	want := n + 1
+	if want > maxReservedProcs {
+		return false
+	}
+	if runtime.GOMAXPROCS(0) < want {
+		runtime.GOMAXPROCS(want)
+	}
+	return true
 }
 
 // openJobTargets lays out and opens a job's files, counting them in the

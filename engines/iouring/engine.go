@@ -74,6 +74,7 @@ func open(s engines.Setup) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.ring.SetRawWaits(s.OwnP)
 	if err := e.configure(s, p); err != nil {
 		e.Close()
 		return nil, err

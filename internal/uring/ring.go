@@ -35,6 +35,7 @@ type Ring struct {
 	waitTS   unix.Timespec // its timeout
 	bufsReg  bool
 	filesReg bool
+	rawWaits bool // SetRawWaits
 }
 
 // submissionQueue holds pointers into the SQ ring mapping and the
@@ -93,6 +94,7 @@ type Stats struct {
 	DroppedReports  uint64 // EBADR results: the kernel dropped CQEs
 	Retries         uint64 // EINTR/EAGAIN retries
 	NoWaitEnters    uint64 // enters that could not sleep, made without the runtime's syscall hand-off
+	RawWaitEnters   uint64 // waits made without the hand-off (SetRawWaits)
 }
 
 // NewRing returns an unset Ring; call QueueInit or QueueInitParams next.

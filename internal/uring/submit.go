@@ -96,7 +96,7 @@ func (r *Ring) sqNeedsEnter(submit, sqFlags uint32, flags *uint32) bool {
 // enter calls io_uring_enter on the ring (through the registered index
 // after RegisterRingFd) and counts the call. sqFlags is the sq_flags word
 // the caller decided on. An enter that cannot sleep (enterMayBlock) skips
-// the runtime's syscall hand-off. EBADR (CQEs dropped) is counted here;
+// the runtime's syscall hand-off, and so does a wait after SetRawWaits. EBADR (CQEs dropped) is counted here;
 // turn errno into an error with enterErr.
 func (r *Ring) enter(toSubmit, minComplete, flags, sqFlags uint32, arg unsafe.Pointer, argSz uintptr) (uint32, unix.Errno) {
 	flags |= r.enterFlags
@@ -125,11 +125,17 @@ func (r *Ring) enter(toSubmit, minComplete, flags, sqFlags uint32, arg unsafe.Po
 	// sysEnterNoWait, which are just over the compiler's inlining budget.
 	var n uintptr
 	var errno unix.Errno
-	if enterMayBlock(r.flags, toSubmit, minComplete, flags, ready) {
+	blocking := enterMayBlock(r.flags, toSubmit, minComplete, flags, ready)
+	if blocking && r.rawWaits && rawWaitable(r.flags, toSubmit, flags) {
+		st.RawWaitEnters++
+		blocking = false
+	} else if !blocking {
+		st.NoWaitEnters++
+	}
+	if blocking {
 		n, _, errno = syscall.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.enterFd), uintptr(toSubmit),
 			uintptr(minComplete), uintptr(flags), uintptr(arg), argSz)
 	} else {
-		st.NoWaitEnters++
 		n, _, errno = syscall.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.enterFd), uintptr(toSubmit),
 			uintptr(minComplete), uintptr(flags), uintptr(arg), argSz)
 	}
@@ -204,6 +210,7 @@ func (r *Ring) SubmitAndGetEvents() (uint, error) {
 // complete inline (NOPs, reads served from the page cache) then cost one
 // enter without the runtime's hand-off; ops that go async cost one blocking
 // enter, as in liburing, plus a raw one each time the split is retried.
+// After SetRawWaits there is no hand-off to save, so it never splits.
 func (r *Ring) submit(submitted, waitNr uint32, getEvents bool) (uint, error) {
 	var done uint
 	eagain := 0
@@ -216,7 +223,7 @@ func (r *Ring) submit(submitted, waitNr uint32, getEvents bool) (uint, error) {
 			return done + uint(submitted), nil
 		}
 		wait := waitNr
-		split := waitNr > 0 && submitted > 0 && !getEvents && !cqFlush &&
+		split := waitNr > 0 && submitted > 0 && !getEvents && !cqFlush && !r.rawWaits &&
 			r.flags&(SetupSQPoll|SetupIOPoll) == 0 && r.CQReady() < waitNr && r.waitPred.trySplit()
 		if split {
 			wait = 0

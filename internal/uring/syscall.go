@@ -74,6 +74,35 @@ func enterMayBlock(ringFlags, toSubmit, minComplete, flags, ready uint32) bool {
 	return minComplete > ready
 }
 
+// rawWaitable reports whether an enter that may sleep can still skip the
+// runtime's hand-off on a ring whose owner asked for raw waits: a GETEVENTS
+// wait without a timeout, on a ring without IOPOLL, submitting no more than
+// maxNoWaitSubmit SQEs. Such a wait sleeps in io_cqring_wait, which returns
+// EINTR as soon as a signal is pending, so the runtime's preemption signal
+// still gets the goroutine back within one delivery. IOPOLL waits spin on
+// the device, and SQ_WAIT and EXT_ARG waits may last as long as the caller
+// asked: those keep the hand-off.
+func rawWaitable(ringFlags, toSubmit, flags uint32) bool {
+	return toSubmit <= maxNoWaitSubmit && flags&(EnterSQWait|EnterExtArg) == 0 && ringFlags&SetupIOPoll == 0
+}
+
+// SetRawWaits makes the ring's own waits for completions (WaitCQE,
+// WaitCQENr, SubmitAndWait and the like, without a timeout) go through
+// syscall.RawSyscall6 instead of Syscall6, so the waiting thread keeps its
+// P and the runtime does no entersyscall/exitsyscall bookkeeping around
+// each wait. That bookkeeping is cheap, but a goroutine that never
+// reschedules is found by sysmon every 10 ms and its P is retaken while it
+// sleeps in the kernel, after which sysmon polls every 20 us for a while:
+// about 5,000 extra wake-ups a second on a ring that waits for every I/O.
+//
+// Turn it on only from a goroutine locked to its OS thread, and only where
+// GOMAXPROCS leaves a P for every other goroutine that must make progress
+// while the ring waits: a raw wait holds its P until a completion or a
+// signal (the runtime's preemption signal, every 10 ms at worst, interrupts
+// it with EINTR and the wait is retried). Timed waits, SQ_WAIT and IOPOLL
+// waits keep the hand-off (see rawWaitable).
+func (r *Ring) SetRawWaits(on bool) { r.rawWaits = on }
+
 // sysRegister is io_uring_register(2).
 func sysRegister(fd int, opcode uint32, arg unsafe.Pointer, nrArgs uint32) (int, error) {
 	n, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(fd), uintptr(opcode),
