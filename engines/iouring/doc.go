@@ -6,7 +6,12 @@
 // and keeps it locked until Close returns, because the kernel keys
 // SINGLE_ISSUER, DEFER_TASKRUN, the registered ring fd and the io-wq pool on
 // the thread that submits. Queue, Submit, Reap and Close are then called from
-// that goroutine only.
+// that goroutine only. With Setup.OwnP (run/ reserves a P per job) the
+// ring's waits keep the P (uring.Ring.SetRawWaits).
+//
+// Every submit without SQPOLL also asks for events (GETEVENTS with
+// min_complete 0), as fio's commit does, so DEFER_TASKRUN completions are
+// posted while submitting rather than only when the job waits.
 //
 // The ring is sized from Setup.Depth: SQ entries = depth (the kernel rounds
 // the ring up to a power of two, the engine never has more than depth

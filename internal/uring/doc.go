@@ -35,7 +35,11 @@
 // (submit-only, SQ_WAKEUP, GETEVENTS with min_complete 0 to run
 // DEFER_TASKRUN work or flush overflow, a wait the CQ already satisfies)
 // goes through syscall.RawSyscall6, which saves the runtime's syscall
-// bookkeeping; Stats.NoWaitEnters counts those. Submit of a batch makes
+// bookkeeping; Stats.NoWaitEnters counts those. After SetRawWaits (for an
+// owner that has a P of its own) the plain GETEVENTS waits take the raw
+// path too: the wait keeps its P, and the runtime's preemption signal
+// still interrupts it with EINTR; Stats.RawWaitEnters counts those.
+// Submit of a batch makes
 // exactly one enter. SubmitAndWait submits on the raw path first and waits
 // only if the SQEs did not complete inside that enter; after one that did
 // not, it uses liburing's single blocking enter for the next 63 calls before
