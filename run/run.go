@@ -344,9 +344,10 @@ func reserveProcs(n int) bool {
 	if want > maxReservedProcs {
 		return false
 	}
-	if runtime.GOMAXPROCS(0) < want {
-		runtime.GOMAXPROCS(want)
-	}
+	// Set it even when it is already large enough: an explicit setting
+	// also stops the runtime from lowering it later to follow a changed
+	// cgroup CPU limit.
+	runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), want))
 	return true
 }
 
