@@ -74,7 +74,9 @@ func open(s engines.Setup) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.ring.SetRawWaits(s.OwnP)
+	// The SQPOLL stand-in is a goroutine of its own that needs a P to
+	// submit while the owner waits, so with it the waits keep the hand-off.
+	e.ring.SetRawWaits(s.OwnP && e.poller == nil)
 	if err := e.configure(s, p); err != nil {
 		e.Close()
 		return nil, err

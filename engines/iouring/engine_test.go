@@ -503,3 +503,53 @@ func TestEngineSubmitGetEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestEngineRawWaits checks when the engine's waits keep their P: only
+// with Setup.OwnP, and never while the SQPOLL stand-in, which needs a P to
+// submit, does the submitting.
+func TestEngineRawWaits(t *testing.T) {
+	tests := []struct {
+		name     string
+		ownP     bool
+		refuseSQ bool // the kernel refuses SQPOLL: the stand-in submits
+		raw      bool // waits go through the raw path
+	}{
+		{"own P", true, false, true},
+		{"shared P", false, false, false},
+		{"own P, SQPOLL stand-in", true, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.refuseSQ {
+				old := uring.SetupSyscall
+				uring.SetupSyscall = func(n uint32, p *uring.Params) (int, error) {
+					if p.Flags&uring.SetupSQPoll != 0 {
+						return -1, unix.EPERM
+					}
+					return uring.SysSetup(n, p)
+				}
+				t.Cleanup(func() { uring.SetupSyscall = old })
+			}
+			const blocks, depth = 64, 4
+			fd := testFile(t, blocks)
+			job := newJob()
+			job.TaskrunAuto = !tt.refuseSQ // DEFER_TASKRUN: nothing is in the CQ before a wait
+			job.SQThreadPoll = tt.refuseSQ
+			runtime.LockOSThread()
+			t.Cleanup(runtime.UnlockOSThread)
+			bufs := slotBufs(t, depth)
+			eng, err := Open(engines.Setup{Job: job, Files: []int{fd}, Bufs: bufs, Depth: depth, OwnP: tt.ownP})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := eng.(*Engine)
+			t.Cleanup(func() { e.Close() })
+			readAll(t, e, bufs, blocks)
+			readAll(t, e, bufs, blocks)
+			st := e.ring.Stats()
+			if got := st.RawWaitEnters > 0; got != tt.raw {
+				t.Errorf("%d raw waits of %d wait enters; want raw waits: %v", st.RawWaitEnters, st.WaitEnters, tt.raw)
+			}
+		})
+	}
+}

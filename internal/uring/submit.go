@@ -96,8 +96,9 @@ func (r *Ring) sqNeedsEnter(submit, sqFlags uint32, flags *uint32) bool {
 // enter calls io_uring_enter on the ring (through the registered index
 // after RegisterRingFd) and counts the call. sqFlags is the sq_flags word
 // the caller decided on. An enter that cannot sleep (enterMayBlock) skips
-// the runtime's syscall hand-off, and so does a wait after SetRawWaits. EBADR (CQEs dropped) is counted here;
-// turn errno into an error with enterErr.
+// the runtime's syscall hand-off, and so does a wait after SetRawWaits.
+// EBADR (CQEs dropped) is counted here; turn errno into an error with
+// enterErr.
 func (r *Ring) enter(toSubmit, minComplete, flags, sqFlags uint32, arg unsafe.Pointer, argSz uintptr) (uint32, unix.Errno) {
 	flags |= r.enterFlags
 	if flags&EnterExtArg == 0 {
