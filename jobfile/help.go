@@ -8,7 +8,8 @@ import (
 
 // CmdHelp writes fio's --cmdhelp output: every job option with its help
 // when opt is "" or "all", otherwise the details of option opt (name or
-// alias), or the closest match.
+// alias), or the closest match. A fio option gofio does not implement is
+// named as such.
 func CmdHelp(w io.Writer, opt string) error {
 	var b strings.Builder
 	if opt == "" || opt == "all" {
@@ -28,6 +29,10 @@ func CmdHelp(w io.Writer, opt string) error {
 	}
 	if o, ok := lookup[opt]; ok {
 		writeOptionHelp(&b, o)
+	} else if fioOnlyOption(opt) {
+		// fio would show it; say why gofio does not rather than pretend
+		// the option does not exist.
+		fmt.Fprintf(&b, "%20s: fio option, not supported by gofio (a job file that sets it is refused)\n", opt)
 	} else {
 		fmt.Fprintf(&b, "No such command: %s", opt)
 		best, _ := closestOption(opt)

@@ -189,6 +189,10 @@ func TestHelp(t *testing.T) {
 		t.Errorf("--cmdhelp=bsz: %q, %v", b.String(), err)
 	}
 	b.Reset()
+	if err := CmdHelp(&b, "zonemode"); err != nil || b.String() != "            zonemode: fio option, not supported by gofio (a job file that sets it is refused)\n" {
+		t.Errorf("--cmdhelp=zonemode: %q, %v", b.String(), err)
+	}
+	b.Reset()
 	if err := EngHelp(&b, "io_uring"); err != nil || !strings.Contains(b.String(), "sqthread_poll           : Offload") {
 		t.Errorf("--enghelp=io_uring: %q, %v", b.String(), err)
 	}
