@@ -3,6 +3,7 @@ package run
 import (
 	"gofio/jobfile"
 	"gofio/report"
+	"time"
 )
 
 // depthBucket returns fio's IO depths bucket for depth d: 1, 2-3, 4-7,
@@ -93,9 +94,13 @@ func markLatency(r *report.JobResult, ns uint64) {
 	}
 }
 
-// sampler keeps fio's bw/iops windows (add_bw_samples/add_iops_samples):
-// when at least the averaging time has passed, one sample per direction
-// that moved, the window start advancing by exactly the averaging time.
+// sampler keeps fio's bw/iops windows (__add_samples in stat.c): once the
+// whole milliseconds since the window started reach the averaging time, one
+// sample per direction that moved, the rate taken over those milliseconds,
+// and the window start advancing by exactly the averaging time, so a late
+// sample does not push the later ones back (fio 3.33 logs 1000, 2001, 3000).
+// After a stall of more than one window the windows restart at the sample
+// instead of catching up with a burst of samples, as fio's would.
 type sampler struct {
 	avg    int64 // window in ns
 	last   int64 // window start
@@ -106,8 +111,6 @@ type sampler struct {
 	// write_iops_log line (log_avg_msec windows, bs 0).
 	log *[]report.LogSample
 }
-
-const logMsecSlack = int64(1000000) // fio's LOG_MSEC_SLACK, 1 ms
 
 func (s *sampler) reset(now int64, cur *[jobfile.NumDirs]uint64) {
 	s.last = now
@@ -120,11 +123,12 @@ func (s *sampler) add(r *report.JobResult, now, start int64, cur *[jobfile.NumDi
 	if s.avg <= 0 {
 		return
 	}
-	spent := now - s.last
-	if spent < s.avg && s.avg-spent > logMsecSlack {
+	// fio compares whole milliseconds and skips while avg - spent is at
+	// least LOG_MSEC_SLACK (1 ms), that is, while spent < avg.
+	ms := uint64((now - s.last) / int64(time.Millisecond))
+	if ms < uint64(s.avg/int64(time.Millisecond)) {
 		return
 	}
-	ms := uint64(spent / 1000000)
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
 		delta := cur[d] - s.prev[d]
 		if delta == 0 {
@@ -152,8 +156,6 @@ func (s *sampler) add(r *report.JobResult, now, start int64, cur *[jobfile.NumDi
 	}
 	s.last += s.avg
 	if now-s.last > s.avg {
-		// More than one window passed without a sample (a stall): restart
-		// the windows from now rather than emit a burst of catch-up samples.
 		s.last = now
 	}
 }
