@@ -363,30 +363,22 @@ func checkDevTargets(jobs []*jobfile.Job) error {
 		if j.IOEngine == "null" {
 			continue
 		}
-		dirs := j.Directory
-		if len(dirs) == 0 {
-			dirs = []string{""}
-		}
-		for _, d := range dirs {
-			if len(j.Filenames) == 0 {
+		if len(j.Filenames) == 0 {
+			for _, d := range j.Directory {
 				if underDev(d) {
 					if _, err := os.Stat(d); err != nil {
 						return devError(j, "directory", d, err)
 					}
 				}
+			}
+			continue
+		}
+		for _, p := range gofiorun.FileNames(j) {
+			if !underDev(p) {
 				continue
 			}
-			for _, f := range j.Filenames {
-				p := f
-				if d != "" && !filepath.IsAbs(f) {
-					p = filepath.Join(d, f)
-				}
-				if !underDev(p) {
-					continue
-				}
-				if _, err := os.Stat(p); err != nil {
-					return devError(j, "filename", p, err)
-				}
+			if _, err := os.Stat(p); err != nil {
+				return devError(j, "filename", p, err)
 			}
 		}
 	}

@@ -27,23 +27,34 @@ type target struct {
 	fd      int
 }
 
-// fileNames returns the files of job j: the filename= list, or fio's
-// generated names ($jobname.$jobnum.$filenum by default), in the
-// directory= entry handed to this clone round-robin.
+// FileNames returns the paths of job j's files (for its clone number), as
+// the run will open them; see fileNames.
+func FileNames(j *jobfile.Job) []string { return fileNames(j) }
+
+// fileNames returns the files of job j, as fio's add_file names them: the
+// filename= list inside the first directory= entry (fio adds those files
+// once, when it parses the option, and every numjobs clone shares them),
+// or fio's generated names ($jobname.$jobnum.$filenum by default) inside
+// the directory= entry handed to this clone round-robin. fio puts even an
+// absolute filename= inside directory= (directory=/d filename=/dev/sdb is
+// the regular file /d/dev/sdb), and so does gofio.
 func fileNames(j *jobfile.Job) []string {
-	dir := jobDir(j)
-	join := func(name string) string {
-		if dir == "" || filepath.IsAbs(name) {
-			return name
-		}
-		return filepath.Join(dir, name)
-	}
 	if len(j.Filenames) > 0 {
 		out := make([]string, len(j.Filenames))
 		for i, f := range j.Filenames {
-			out[i] = join(f)
+			out[i] = f
+			if len(j.Directory) > 0 {
+				out[i] = filepath.Join(j.Directory[0], f)
+			}
 		}
 		return out
+	}
+	dir := jobDir(j)
+	join := func(name string) string {
+		if dir == "" {
+			return name
+		}
+		return filepath.Join(dir, name)
 	}
 	n := j.NrFiles
 	if n <= 0 {
@@ -65,7 +76,8 @@ func fileNames(j *jobfile.Job) []string {
 	return out
 }
 
-// jobDir returns the directory= entry of this clone, or "".
+// jobDir returns the directory= entry of this clone's generated files, or
+// "".
 func jobDir(j *jobfile.Job) string {
 	if len(j.Directory) == 0 {
 		return ""

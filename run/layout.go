@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 
@@ -71,7 +72,8 @@ func layoutLine(name string, n int, total uint64) string {
 	return fmt.Sprintf("%s: Laying out IO file%s (%d file%s / %s%dMiB)\n", name, s, n, s, tot, total>>20)
 }
 
-// layout creates or extends one file so that the job's region exists. A
+// layout creates or extends one file, and the directories it lacks, so that
+// the job's region exists. A
 // reading job gets the missing part filled with data; a writing job gets a
 // sparse extension. Nothing is ever truncated, and a file that existed
 // when the run was planned is never created again.
@@ -80,6 +82,11 @@ func layout(j *jobfile.Job, t *target, fill []byte) *jobError {
 	flags := unix.O_RDWR | unix.O_CLOEXEC
 	if !t.exists {
 		flags |= unix.O_CREAT
+		// fio creates the missing directories of a file it lays out
+		// (create_work_dirs), mode 0755.
+		if err := os.MkdirAll(filepath.Dir(t.path), 0o755); err != nil {
+			return targetError(j.Name, t, "create its directory", "mkdir("+filepath.Dir(t.path)+")", unix.EIO, err)
+		}
 	}
 	fd, err := unix.Open(t.path, flags, 0o644)
 	if err != nil {

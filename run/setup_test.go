@@ -286,17 +286,22 @@ func TestOpenFilesProgress(t *testing.T) {
 			t.Errorf("job %d: %d open files after the run", i, n)
 		}
 	}
-	// A job whose file cannot be created (its directory is missing)
-	// ends with ENOENT and never counts a file.
+	// A job whose file cannot be created (a component of its path is a
+	// regular file) ends with ENOTDIR and never counts a file. (A missing
+	// directory is created, as fio creates it.)
+	notDir := filepath.Join(dir, "plain")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bad := testJob(dir, "bad", jobfile.RWRead, "psync")
-	bad.Filenames = []string{filepath.Join(dir, "gone", "x")}
+	bad.Filenames = []string{filepath.Join(notDir, "x")}
 	var bprogs []*report.Progress
 	res, err = Run(context.Background(), []*jobfile.Job{bad}, Options{OnProgress: func(ps []*report.Progress) { bprogs = ps }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Jobs[0].Error != int(unix.ENOENT) || bprogs[0].OpenFiles.Load() != 0 {
-		t.Errorf("bad job: err=%d, %d open files; want ENOENT and 0", res.Jobs[0].Error, bprogs[0].OpenFiles.Load())
+	if res.Jobs[0].Error != int(unix.ENOTDIR) || bprogs[0].OpenFiles.Load() != 0 {
+		t.Errorf("bad job: err=%d, %d open files; want ENOTDIR and 0", res.Jobs[0].Error, bprogs[0].OpenFiles.Load())
 	}
 }
 
@@ -352,5 +357,57 @@ func TestLayoutLine(t *testing.T) {
 		if ents, _ := os.ReadDir(dir); len(ents) != tt.files {
 			t.Errorf("%s: %d files in the directory, want %d", tt.name, len(ents), tt.files)
 		}
+	}
+}
+
+// TestFileNamesDirectory checks where fio's add_file puts a job's files
+// when directory= is set: filename= entries in the first directory for
+// every clone (absolute ones too, as fio does), generated names in the
+// clone's directory round-robin.
+func TestFileNamesDirectory(t *testing.T) {
+	tests := []struct {
+		files []string
+		dirs  []string
+		clone int
+		want  []string
+	}{
+		// filename= list, second clone: still the first directory.
+		{[]string{"f1", "f2"}, []string{"/a", "/b"}, 1, []string{"/a/f1", "/a/f2"}},
+		// An absolute filename= goes inside directory= too.
+		{[]string{"/dev/sdb"}, []string{"/a"}, 0, []string{"/a/dev/sdb"}},
+		// Without directory= a filename= is used as given.
+		{[]string{"/dev/sdb", "rel"}, nil, 3, []string{"/dev/sdb", "rel"}},
+		// Generated names: clone 1 of 2 directories gets the second.
+		{nil, []string{"/a", "/b"}, 1, []string{"/b/j.1.0"}},
+		// Clone 2 wraps around to the first.
+		{nil, []string{"/a", "/b"}, 2, []string{"/a/j.2.0"}},
+	}
+	for _, tt := range tests {
+		j := testJob("", "j", jobfile.RWRead, "psync")
+		j.Filenames, j.Directory, j.SubjobNumber, j.NrFiles = tt.files, tt.dirs, tt.clone, 1
+		got := fileNames(j)
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("filename=%v directory=%v clone %d: %v, want %v", tt.files, tt.dirs, tt.clone, got, tt.want)
+		}
+	}
+}
+
+// TestLayoutCreatesDirectories: a file to lay out whose directories are
+// missing gets them, as fio's create_work_dirs does.
+func TestLayoutCreatesDirectories(t *testing.T) {
+	dir := t.TempDir()
+	j := testJob(dir, "mk", jobfile.RWRead, "psync")
+	path := filepath.Join(dir, "new", "sub", "f.dat")
+	j.Filenames = []string{path}
+	res := mustRun(t, []*jobfile.Job{j}, Options{})
+	if res.Jobs[0].Error != 0 {
+		t.Fatalf("job error %d: %s", res.Jobs[0].Error, res.Jobs[0].ErrorText)
+	}
+	st, err := os.Stat(path)
+	if err != nil || uint64(st.Size()) < j.Size {
+		t.Fatalf("laid out file: %v, %v", st, err)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "new")); err != nil || !st.IsDir() {
+		t.Errorf("created directory: %v, %v", st, err)
 	}
 }

@@ -25,7 +25,8 @@ func (d *Device) MkfsExt4Partition(t testing.TB, i int) {
 }
 
 // Mount mounts the device's file system on a new directory under
-// t.TempDir() and registers an unmount cleanup. It returns the mount point.
+// t.TempDir(), flushes what mounting wrote, and registers an unmount
+// cleanup. It returns the mount point.
 func (d *Device) Mount(t testing.TB) string {
 	t.Helper()
 	return d.mount(t, d.Path)
@@ -77,6 +78,17 @@ func (d *Device) mount(t testing.TB, node string) string {
 			_ = unix.Unmount(dir, unix.MNT_DETACH)
 		}
 	})
+	// Mounting writes the superblock through the journal, and jbd2 may
+	// commit it seconds later. Flush it now, so that a caller hashing the
+	// device after Mount sees the bytes an idle mount keeps.
+	f, err := os.Open(dir)
+	if err != nil {
+		t.Fatalf("loopdev: open %s: %v", dir, err)
+	}
+	defer f.Close()
+	if err := unix.Syncfs(int(f.Fd())); err != nil {
+		t.Fatalf("loopdev: syncfs %s: %v", dir, err)
+	}
 	return dir
 }
 
