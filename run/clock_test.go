@@ -72,9 +72,11 @@ func TestTimeBasedRampAndSamples(t *testing.T) {
 	if ds.TotalIOs == 0 || ds.TotalIOs > issued*3/4 {
 		t.Errorf("%d I/Os counted; the ramp's were not reset", ds.TotalIOs)
 	}
-	// bwavgtime=500 ms over 2 s: 4 windows (the last may fall short).
-	if ds.BW.N < 3 || ds.BW.N > 4 || ds.IOPS.N != ds.BW.N || len(ds.BWSamples) != int(ds.BW.N) {
-		t.Errorf("%d bw and %d iops samples (%d logged), want 3 or 4", ds.BW.N, ds.IOPS.N, len(ds.BWSamples))
+	// bwavgtime=500 ms over 2 s: samples at 500, 1000 and 1500 ms; the
+	// window that closes at the runtime, during the drain, gives none, as
+	// in fio, whose helper thread no longer finds the job running.
+	if ds.BW.N != 3 || ds.IOPS.N != ds.BW.N || len(ds.BWSamples) != int(ds.BW.N) {
+		t.Errorf("%d bw and %d iops samples (%d logged), want 3", ds.BW.N, ds.IOPS.N, len(ds.BWSamples))
 	}
 }
 

@@ -511,12 +511,24 @@ func (l *loop) reap(min int) {
 		l.res.CompleteCalls++
 		l.res.Complete[batchBucket(n)]++
 	}
-	l.bw.add(l.res, t, l.statsStart, &l.bytesDone)
-	l.iops.add(l.res, t, l.statsStart, &l.iosDone)
+	if l.sampling(t) {
+		l.bw.add(l.res, t, l.statsStart, &l.bytesDone)
+		l.iops.add(l.res, t, l.statsStart, &l.iosDone)
+	}
 	if t-l.lastProgress >= l.progressEvery {
 		l.lastProgress = t
 		l.publish()
 	}
+}
+
+// sampling reports whether the bw and iops windows may take a sample at t:
+// only while the job still issues. fio takes them from its helper thread,
+// which finds a job that has reached its runtime (or its size, or a stop)
+// no longer running, so the window that would close during the final
+// drain gives no sample there: a 1 s job with 500 ms windows has one
+// sample, not two.
+func (l *loop) sampling(t int64) bool {
+	return !l.stopIssue && (l.deadline == 0 || t < l.deadline)
 }
 
 // complete is the completion item: stamp, account latency and bytes,
