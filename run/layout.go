@@ -73,10 +73,9 @@ func layoutLine(name string, n int, total uint64) string {
 }
 
 // layout creates or extends one file, and the directories it lacks, so that
-// the job's region exists. A
-// reading job gets the missing part filled with data; a writing job gets a
-// sparse extension. Nothing is ever truncated, and a file that existed
-// when the run was planned is never created again.
+// the job's region exists. A reading job gets the missing part filled with
+// data; a writing job gets a sparse extension. Nothing is ever truncated,
+// and a file that existed when the run was planned is never created again.
 func layout(j *jobfile.Job, t *target, fill []byte) *jobError {
 	need := t.region.base + t.region.size
 	flags := unix.O_RDWR | unix.O_CLOEXEC
