@@ -36,6 +36,7 @@ func newJob() *Job {
 		BWAvgTime:               500,
 		IOPSAvgTime:             500,
 		Stats:                   true,
+		PerJobLogs:              true,
 		SQThreadPollCPU:         -1,
 		NonVectored:             -1,
 		TWPriority:              true,

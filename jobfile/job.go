@@ -215,8 +215,11 @@ type Job struct {
 	WriteBWLog          string
 	WriteIOPSLog        string
 	LogAvgMsec          int
-	BWAvgTime           int // ms
-	IOPSAvgTime         int // ms
+	LogMaxValue         bool // log_max_value: a window's max instead of its mean
+	LogOffset           bool // log_offset: the offset column in every log line
+	PerJobLogs          bool // per_job_logs: the job number in log file names
+	BWAvgTime           int  // ms
+	IOPSAvgTime         int  // ms
 	Stats               bool
 
 	// io_uring engine options.

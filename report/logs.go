@@ -25,10 +25,12 @@ type JobLogs struct {
 
 // LogWindow collects latency samples for one log, averaging them per
 // direction over AvgMsec windows as fio's add_log_sample does when
-// log_avg_msec is set (the value is the window mean rounded to nearest, bs
-// and offset are 0, the time is the ms at which the window closed).
+// log_avg_msec is set (the value is the window mean rounded to nearest, or
+// its maximum with log_max_value; bs and offset are 0; the time is the ms
+// at which the window closed).
 type LogWindow struct {
 	AvgMsec uint64
+	Max     bool // log_max_value: the window's largest value, not its mean
 	Out     *[]LogSample
 	sum     [jobfile.NumDirs]Stat
 	last    [jobfile.NumDirs]uint64
@@ -59,15 +61,21 @@ func (l *LogWindow) flushDir(d jobfile.Dir, msec uint64) {
 	if l.sum[d].N == 0 {
 		return
 	}
-	*l.Out = append(*l.Out, LogSample{Msec: msec, Value: uint64(l.sum[d].Mean + 0.5), Dir: d})
+	v := uint64(l.sum[d].Mean + 0.5)
+	if l.Max {
+		v = l.sum[d].Max
+	}
+	*l.Out = append(*l.Out, LogSample{Msec: msec, Value: v, Dir: d})
 	l.sum[d] = Stat{}
 }
 
 // WriteLogs writes the log files of every job of r that asked for them into
 // dir, named as fio names them: <prefix>_lat.<N>.log, _clat, _slat, _bw and
-// _iops, where N is the job's 1-based position in the run. Each line is
-// "msec, value, ddir, bs, prio" (with the offset before prio when
-// log_offset=1); gofio has no I/O priorities, so prio is 0.
+// _iops, where N is the job's 1-based position in the run, or, with
+// per_job_logs=0, <prefix>_lat.log and so on, which every job appends to
+// (across runs too, as fio opens them for appending). Each line is "msec,
+// value, ddir, bs, prio" (with the offset before prio when log_offset=1);
+// gofio has no I/O priorities, so prio is 0.
 func WriteLogs(dir string, r *Result) error {
 	for i, j := range r.Jobs {
 		if j.Job == nil || j.Logs == nil {
@@ -89,11 +97,14 @@ func WriteLogs(dir string, r *Result) error {
 				continue
 			}
 			name := fmt.Sprintf("%s_%s.%d.log", f.prefix, f.kind, n)
+			if !j.Job.PerJobLogs {
+				name = fmt.Sprintf("%s_%s.log", f.prefix, f.kind)
+			}
 			if !filepath.IsAbs(name) {
 				// An absolute prefix names the file itself, as in fio.
 				name = filepath.Join(dir, name)
 			}
-			if err := writeLog(name, f.samples, j.Logs.LogOffset); err != nil {
+			if err := writeLog(name, f.samples, j.Logs.LogOffset, !j.Job.PerJobLogs); err != nil {
 				return err
 			}
 		}
@@ -101,8 +112,14 @@ func WriteLogs(dir string, r *Result) error {
 	return nil
 }
 
-func writeLog(name string, samples []LogSample, withOffset bool) error {
-	f, err := os.Create(name)
+// writeLog writes samples to the log file name, replacing it, or adding to
+// its end when appendTo is set.
+func writeLog(name string, samples []LogSample, withOffset, appendTo bool) error {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if appendTo {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	f, err := os.OpenFile(name, flags, 0o644)
 	if err != nil {
 		return fmt.Errorf("create log: %w", err)
 	}

@@ -12,6 +12,7 @@ func TestLogWindowAndWriteLogs(t *testing.T) {
 	j := &JobResult{Job: synthJob("lg", jobfile.RWRead), Logs: &JobLogs{}}
 	j.Job.WriteLatLog = "lg"
 	j.Job.WriteIOPSLog = "lg"
+	j.Job.PerJobLogs = true
 	// log_avg_msec=500: averaged per window, bs and offset 0.
 	win := LogWindow{AvgMsec: 500, Out: &j.Logs.Clat}
 	for ms := uint64(0); ms <= 1023; ms++ {
@@ -42,5 +43,47 @@ func TestLogWindowAndWriteLogs(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "lg_bw.1.log")); !os.IsNotExist(err) {
 		t.Errorf("bw log written without write_bw_log")
+	}
+}
+
+// TestWriteLogsOptions covers log_offset (the offset column before prio),
+// log_max_value (a window's maximum) and per_job_logs=0 (one file per kind
+// that every job, and every later run, appends to), each checked against
+// fio 3.33's output for the same options.
+func TestWriteLogsOptions(t *testing.T) {
+	dir := t.TempDir()
+	job := func(name string, perJob, offset bool) *JobResult {
+		j := &JobResult{Job: synthJob(name, jobfile.RWRead), Logs: &JobLogs{LogOffset: offset}}
+		j.Job.WriteLatLog, j.Job.PerJobLogs = "pl", perJob
+		return j
+	}
+	// log_offset=1, per I/O: "msec, value, ddir, bs, offset, prio".
+	a := job("a", false, true)
+	raw := LogWindow{Out: &a.Logs.Lat}
+	raw.Add(0, 1362, jobfile.DirRead, 4096, 45056)
+	// A second job sharing the file (per_job_logs=0), log_max_value over
+	// a 250 ms window, without log_offset.
+	b := job("b", false, false)
+	win := LogWindow{AvgMsec: 250, Max: true, Out: &b.Logs.Lat}
+	for ms, v := range []uint64{100, 900, 300} {
+		win.Add(uint64(ms), v, jobfile.DirRead, 4096, 0)
+	}
+	win.Flush(250)
+	res := &Result{Jobs: []*JobResult{a, b}}
+	for run := 1; run <= 2; run++ {
+		if err := WriteLogs(dir, res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	one := "0, 1362, 0, 4096, 45056, 0\n" + "250, 900, 0, 0, 0\n"
+	got, err := os.ReadFile(filepath.Join(dir, "pl_lat.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != one+one {
+		t.Errorf("pl_lat.log after two runs = %q, want %q", got, one+one)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pl_lat.1.log")); !os.IsNotExist(err) {
+		t.Errorf("per_job_logs=0 wrote a numbered log")
 	}
 }

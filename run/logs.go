@@ -43,7 +43,7 @@ func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noCl
 		return nil
 	}
 	avg := uint64(max(j.LogAvgMsec, 0))
-	lg := &jobLogger{out: &report.JobLogs{}, noClat: noClat, noLat: noLat}
+	lg := &jobLogger{out: &report.JobLogs{LogOffset: j.LogOffset}, noClat: noClat, noLat: noLat}
 	res.Logs = lg.out
 	// Windows per direction for the averaged logs: the run time over the
 	// window, with room for the first and the closing window.
@@ -65,9 +65,9 @@ func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noCl
 		lg.out.Lat = make([]report.LogSample, 0, capFor())
 		lg.out.Clat = make([]report.LogSample, 0, capFor())
 		lg.out.Slat = make([]report.LogSample, 0, capFor())
-		lg.lat = report.LogWindow{AvgMsec: avg, Out: &lg.out.Lat}
-		lg.clat = report.LogWindow{AvgMsec: avg, Out: &lg.out.Clat}
-		lg.slat = report.LogWindow{AvgMsec: avg, Out: &lg.out.Slat}
+		lg.lat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Out: &lg.out.Lat}
+		lg.clat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Out: &lg.out.Clat}
+		lg.slat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Out: &lg.out.Slat}
 	}
 	if j.WriteBWLog != "" {
 		lg.bwUnit = rateLog(&lg.out.BW, bw, avg, capFor())
