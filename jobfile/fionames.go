@@ -34,7 +34,6 @@ var fioOptionNames = map[string]bool{
 	"continue_on_error":             true,
 	"cpumask":                       true,
 	"cpus_allowed":                  true,
-	"cpus_allowed_policy":           true,
 	"create_fsync":                  true,
 	"create_on_open":                true,
 	"create_only":                   true,

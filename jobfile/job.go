@@ -182,7 +182,10 @@ type Job struct {
 	Stonewall      bool
 	NewGroup       bool
 	CPUsAllowed    []int // nil means all
-	RateIOPS       [NumDirs]uint64
+	// CPUsAllowedPolicy is cpus_allowed_policy: "split" gives each job one
+	// CPU of cpus_allowed; "" or "shared" gives every job all of them.
+	CPUsAllowedPolicy string
+	RateIOPS          [NumDirs]uint64
 
 	// Sync.
 	Fsync     int

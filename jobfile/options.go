@@ -261,6 +261,9 @@ var optionTable = []OptionSpec{
 		j.CPUsAllowed = c
 		return err
 	}},
+	{Name: "cpus_allowed_policy", Type: TypeChoice, Parent: "cpus_allowed", Prio: 1, Help: "Distribution policy for cpus_allowed",
+		Choices: []Choice{{"shared", "Mask shared between threads"}, {"split", "Mask split between threads"}},
+		custom:  func(j *Job, v string) error { j.CPUsAllowedPolicy = v; return nil }},
 	{Name: "end_fsync", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Include fsync at the end of job",
 		boolp: func(j *Job) *bool { return &j.EndFsync }},
 	{Name: "unlink", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Unlink created files after job has completed",

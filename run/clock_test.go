@@ -1,6 +1,9 @@
 package run
 
 import (
+	"fmt"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -186,5 +189,70 @@ func TestTSCMatchesNanotime(t *testing.T) {
 		if got < a-slack || got > b+slack {
 			t.Fatalf("tsc %d outside nanotime bracket [%d, %d] +- %d", got, a, b, slack)
 		}
+	}
+}
+
+// TestAllowedCPUs follows fio's cpus_allowed_policy: shared gives every
+// job the whole list; split gives job number k (0-based over the run) the
+// k-th CPU of the list in ascending order, wrapping around.
+func TestAllowedCPUs(t *testing.T) {
+	tests := []struct {
+		cpus   []int
+		policy string
+		index  int
+		want   []int
+	}{
+		{[]int{0, 1, 2}, "", 2, []int{0, 1, 2}},       // the default shares
+		{[]int{0, 1, 2}, "shared", 1, []int{0, 1, 2}}, // so does shared
+		{[]int{0, 1, 2}, "split", 1, []int{1}},        // job 1: the second CPU
+		{[]int{3, 1}, "split", 0, []int{1}},           // ascending, as fio's mask
+		{[]int{0, 1}, "split", 3, []int{1}},           // job 3 wraps to the second
+		{nil, "split", 0, nil},                        // no list: no pinning
+	}
+	for _, tt := range tests {
+		j := &jobfile.Job{CPUsAllowed: tt.cpus, CPUsAllowedPolicy: tt.policy}
+		if got := allowedCPUs(j, tt.index); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("cpus_allowed=%v policy=%q job %d: %v, want %v", tt.cpus, tt.policy, tt.index, got, tt.want)
+		}
+	}
+}
+
+// TestCPUsAllowedSplitPinsEachJob runs two clones with
+// cpus_allowed=0-1 and cpus_allowed_policy=split: each job thread is
+// allowed exactly one CPU, a different one.
+func TestCPUsAllowedSplitPinsEachJob(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("needs 2 CPUs")
+	}
+	var mu sync.Mutex
+	got := map[int][]int{}
+	engs := map[string]engines.Opener{"pin": func(s engines.Setup) (engines.Engine, error) {
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &set); err != nil {
+			return nil, err
+		}
+		var cpus []int
+		for c := 0; c < 2; c++ {
+			if set.IsSet(c) {
+				cpus = append(cpus, c)
+			}
+		}
+		mu.Lock()
+		got[s.Job.SubjobNumber] = cpus
+		mu.Unlock()
+		return null.Open(s)
+	}}
+	var jobs []*jobfile.Job
+	for k := 0; k < 2; k++ {
+		j := nullJob(64, 1, true)
+		j.IOEngine = "pin"
+		j.SubjobNumber = k
+		j.CPUsAllowed = []int{0, 1}
+		j.CPUsAllowedPolicy = "split"
+		jobs = append(jobs, j)
+	}
+	mustRun(t, jobs, Options{Engines: engs})
+	if fmt.Sprint(got[0]) != "[0]" || fmt.Sprint(got[1]) != "[1]" {
+		t.Errorf("job threads allowed %v; want job 0 on CPU 0 and job 1 on CPU 1", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -83,6 +84,20 @@ type prepared struct {
 	pinned bool
 }
 
+// allowedCPUs returns the CPUs job number index (0-based, over the whole
+// run) may use: all of cpus_allowed, or with cpus_allowed_policy=split the
+// one at position index modulo their count, in ascending order, as fio's
+// fio_cpus_split picks it for thread_number - 1.
+func allowedCPUs(j *jobfile.Job, index int) []int {
+	if j.CPUsAllowedPolicy != "split" || len(j.CPUsAllowed) == 0 {
+		return j.CPUsAllowed
+	}
+	cpus := slices.Clone(j.CPUsAllowed)
+	slices.Sort(cpus)
+	cpus = slices.Compact(cpus)
+	return cpus[index%len(cpus) : index%len(cpus)+1]
+}
+
 func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	j := jr.job
 	p := &prepared{tid: unix.Gettid()}
@@ -91,7 +106,7 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	}
 	if len(j.CPUsAllowed) > 0 {
 		var set unix.CPUSet
-		for _, c := range j.CPUsAllowed {
+		for _, c := range allowedCPUs(j, jr.index) {
 			set.Set(c)
 		}
 		if err := unix.SchedSetaffinity(0, &set); err != nil {
