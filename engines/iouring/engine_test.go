@@ -276,10 +276,10 @@ func TestEngineHipriRefused(t *testing.T) {
 	}
 }
 
-// TestEngineSQPollFallback makes the kernel refuse SQPOLL (EPERM through
-// the setup seam): a gofio thread submits instead, the job loop never
-// enters to submit, and one warning says so.
-func TestEngineSQPollFallback(t *testing.T) {
+// refuseSQPoll makes io_uring_setup refuse SQPOLL with EPERM, as a
+// security module would, until the test ends.
+func refuseSQPoll(t *testing.T) {
+	t.Helper()
 	old := uring.SetupSyscall
 	uring.SetupSyscall = func(n uint32, p *uring.Params) (int, error) {
 		if p.Flags&uring.SetupSQPoll != 0 {
@@ -288,6 +288,13 @@ func TestEngineSQPollFallback(t *testing.T) {
 		return uring.SysSetup(n, p)
 	}
 	t.Cleanup(func() { uring.SetupSyscall = old })
+}
+
+// TestEngineSQPollFallback makes the kernel refuse SQPOLL (EPERM through
+// the setup seam): a gofio thread submits instead, the job loop never
+// enters to submit, and one warning says so.
+func TestEngineSQPollFallback(t *testing.T) {
+	refuseSQPoll(t)
 	const blocks = 64
 	fd := testFile(t, blocks)
 	job := newJob()
@@ -521,14 +528,7 @@ func TestEngineRawWaits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.refuseSQ {
-				old := uring.SetupSyscall
-				uring.SetupSyscall = func(n uint32, p *uring.Params) (int, error) {
-					if p.Flags&uring.SetupSQPoll != 0 {
-						return -1, unix.EPERM
-					}
-					return uring.SysSetup(n, p)
-				}
-				t.Cleanup(func() { uring.SetupSyscall = old })
+				refuseSQPoll(t)
 			}
 			const blocks, depth = 64, 4
 			fd := testFile(t, blocks)
