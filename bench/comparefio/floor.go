@@ -155,16 +155,8 @@ func (r Runner) RunFloorCase(ctx context.Context, c Case, pair int) (Sample, err
 	}
 	args := []string{strconv.FormatFloat(r.Runtime.Seconds(), 'f', -1, 64), file,
 		fmt.Sprintf("randread/depth=%d", c.FloorDepth)}
-	ctx, cancel := context.WithTimeout(ctx, r.Runtime+2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, r.Floor, args...)
-	interruptOnCancel(cmd)
-	cmd.Dir = r.Dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
 	r.Verbose("run floor %s %s", r.Floor, strings.Join(args, " "))
-	runErr := cmd.Run()
+	stdout, stderr, runErr := r.command(ctx, r.Floor, args)
 	base := filepath.Join(r.LogDir, fmt.Sprintf("%s.floor.%d", c.Name, pair))
 	if err := os.WriteFile(base+".txt", append(stdout.Bytes(), stderr.Bytes()...), 0o644); err != nil {
 		return Sample{}, fmt.Errorf("keep floor output: %w", err)

@@ -32,18 +32,9 @@ type Runner struct {
 // and stderr are kept as LogDir/<case>.<tool>.<pair>.{json,stderr}.
 func (r Runner) Run(ctx context.Context, t Tool, c Case, pair int) (Sample, error) {
 	args := append(append([]string(nil), c.Args...), "--output-format=json")
-	timeout := r.Runtime + 2*time.Minute
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, t.Path, args...)
-	interruptOnCancel(cmd)
-	cmd.Dir = r.Dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
 	r.Verbose("run %s %s", t.Label, strings.Join(args, " "))
 	start := time.Now()
-	runErr := cmd.Run()
+	stdout, stderr, runErr := r.command(ctx, t.Path, args)
 	base := filepath.Join(r.LogDir, fmt.Sprintf("%s.%s.%d", c.Name, t.Label, pair))
 	if err := os.WriteFile(base+".json", stdout.Bytes(), 0o644); err != nil {
 		return Sample{}, fmt.Errorf("keep output: %w", err)
@@ -66,6 +57,20 @@ func (r Runner) Run(ctx context.Context, t Tool, c Case, pair int) (Sample, erro
 		return s, fmt.Errorf("%s: no I/O done", t.Label)
 	}
 	return s, nil
+}
+
+// command runs path with args in r.Dir, allowing the run two minutes past
+// r.Runtime and interrupting it like a user's Ctrl-C when ctx ends, and
+// returns what it wrote to stdout and stderr.
+func (r Runner) command(ctx context.Context, path string, args []string) (stdout, stderr *bytes.Buffer, err error) {
+	ctx, cancel := context.WithTimeout(ctx, r.Runtime+2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	interruptOnCancel(cmd)
+	cmd.Dir = r.Dir
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	return stdout, stderr, cmd.Run()
 }
 
 // firstLine returns the first non-empty line of s, trimmed.
