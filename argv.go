@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // argKind says whether a gofio flag takes a value.

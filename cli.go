@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // Version is gofio's version, printed by --version as fio prints fio-3.33.

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"gofio/jobfile"
-	"gofio/report"
-	gofiorun "gofio/run"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	gofiorun "github.com/gofio/gofio/run"
 )
 
 // TestCompareSweepE2E runs --compare --sweep iodepth=1..64 for real on a

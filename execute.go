@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"gofio/compare"
-	"gofio/jobfile"
-	"gofio/report"
-	gofiorun "gofio/run"
+	"github.com/gofio/gofio/compare"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	gofiorun "github.com/gofio/gofio/run"
 )
 
 // execute runs the parsed jobs and writes the reports: a plain run, or a

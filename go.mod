@@ -1,4 +1,4 @@
-module gofio
+module github.com/gofio/gofio
 
 go 1.26.8
 

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // deliberate lists the corpus files where gofio differs from fio 3.33 on

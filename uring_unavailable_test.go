@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/internal/uring"
+	"github.com/gofio/gofio/internal/uring"
 )
 
 // TestIOUringUnavailable makes io_uring_setup fail through internal/uring's

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"gofio/report"
+	"github.com/gofio/gofio/report"
 )
 
 // Gate returns the rows where priority's average latency is worse than the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"gofio/report"
+	"github.com/gofio/gofio/report"
 )
 
 // f lists per-repeat avg latencies.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"gofio/report"
+	"github.com/gofio/gofio/report"
 )
 
 // JSONDirName returns the name of one sweep point's fio-shaped JSON file in

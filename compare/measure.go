@@ -1,8 +1,8 @@
 package compare
 
 import (
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // measurement is what one run contributes to a comparison side.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"gofio/report"
+	"github.com/gofio/gofio/report"
 )
 
 // The --set overrides that select each policy.

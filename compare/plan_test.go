@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"gofio/report"
+	"github.com/gofio/gofio/report"
 )
 
 // planString renders a plan as "sets|policy|repeat" lines.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 func init() { kernelRelease = func() string { return "6.18.0-test" } }

@@ -8,7 +8,7 @@
 // user data; it is never a pointer.
 package engines
 
-import "gofio/jobfile"
+import "github.com/gofio/gofio/jobfile"
 
 // Op is the operation a request performs.
 type Op uint8

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // keySet collects the paths of all keys of a decoded JSON document. Keys

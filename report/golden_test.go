@@ -3,7 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 	"os"
 	"path/filepath"
 	"testing"

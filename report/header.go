@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // bsRange returns the smallest and largest block size of direction d.

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // etaDone is the "eta" fio reports once the run is over (INT_MAX).

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // JobLogs are the samples of a job's write_lat_log, write_bw_log and

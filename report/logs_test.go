@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 func TestLogWindowAndWriteLogs(t *testing.T) {

@@ -1,7 +1,7 @@
 package report
 
 import (
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // sumPure adds o into s the way fio sums bw and iops sample stats for

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 func TestStatMergeMatchesOnePass(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // ctimeLayout is C's ctime(3) format, without the trailing newline.

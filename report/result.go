@@ -3,7 +3,7 @@ package report
 import (
 	"time"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // This file is the contract between the run core and the reporters: run/

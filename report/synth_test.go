@@ -3,7 +3,7 @@ package report
 import (
 	"time"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // synthJob returns a job spec with fio's reporting defaults.

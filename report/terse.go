@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // WriteTerse writes r in fio's terse (minimal) format, version 3: one

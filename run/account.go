@@ -1,8 +1,8 @@
 package run
 
 import (
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 	"time"
 )
 

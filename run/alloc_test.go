@@ -4,14 +4,13 @@ import (
 	"context"
 	"testing"
 
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // nullJob is a size-based null-engine job of n 4 KiB reads at depth.
-func nullJob(n uint64, depth int, policy bool) *jobfile.Job {
-	j := testJob("", "alloc", jobfile.RWRandRead, "null")
-	j.Filenames = []string{"alloc"}
+func nullJob(tb testing.TB, n uint64, depth int, policy bool) *jobfile.Job {
+	j := testJob(tb.TempDir(), "alloc", jobfile.RWRandRead, "null")
 	j.Size = 64 << 20
 	j.NumberIOs = n
 	j.Loops = 1 << 20
@@ -28,7 +27,7 @@ func TestZeroAllocsPerIO(t *testing.T) {
 		for _, policy := range []bool{true, false} {
 			allocs := func(n uint64) float64 {
 				return testing.AllocsPerRun(3, func() {
-					if _, err := Run(context.Background(), []*jobfile.Job{nullJob(n, depth, policy)}, Options{}); err != nil {
+					if _, err := Run(context.Background(), []*jobfile.Job{nullJob(t, n, depth, policy)}, Options{}); err != nil {
 						t.Fatal(err)
 					}
 				})
@@ -60,7 +59,7 @@ func BenchmarkNullLoop(b *testing.B) {
 	}{{"qd1", 1, true}, {"qd16-priority", 16, true}, {"qd16-fifo", 16, false}, {"qd128-priority", 128, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			j := nullJob(uint64(b.N), c.depth, c.policy)
+			j := nullJob(b, uint64(b.N), c.depth, c.policy)
 			res, err := Run(context.Background(), []*jobfile.Job{j}, Options{})
 			if err != nil {
 				b.Fatal(err)

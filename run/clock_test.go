@@ -10,9 +10,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/engines/null"
-	"gofio/jobfile"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/null"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // fakeClock advances by step on every reading and by d on every sleep,
@@ -38,7 +38,7 @@ func TestPriorityShortensTWWait(t *testing.T) {
 	// first (priority), and their clat grows by the same amount.
 	var wait, clat [2]float64
 	for i, prio := range []bool{true, false} {
-		j := nullJob(4096, 32, prio)
+		j := nullJob(t, 4096, 32, prio)
 		clock := &fakeClock{step: 1}
 		r := mustRun(t, []*jobfile.Job{j}, clock.opts()).Jobs[0]
 		wait[i], clat[i] = r.TWWait.Mean, r.Dirs[0].Clat.Mean
@@ -53,7 +53,7 @@ func TestPriorityShortensTWWait(t *testing.T) {
 }
 
 func TestTimeBasedRampAndSamples(t *testing.T) {
-	j := nullJob(0, 8, true)
+	j := nullJob(t, 0, 8, true)
 	j.NumberIOs = 0
 	j.TimeBased = true
 	j.Runtime = 2 * time.Second
@@ -84,7 +84,7 @@ func TestTimeBasedRampAndSamples(t *testing.T) {
 }
 
 func TestRateIOPSAndStartDelay(t *testing.T) {
-	j := nullJob(0, 4, true)
+	j := nullJob(t, 0, 4, true)
 	j.NumberIOs = 0
 	j.TimeBased = true
 	j.Runtime = 2 * time.Second
@@ -113,7 +113,7 @@ func TestCPUsAllowedPinsJobThread(t *testing.T) {
 		}
 		return null.Open(s)
 	}}
-	j := nullJob(64, 1, true)
+	j := nullJob(t, 64, 1, true)
 	j.IOEngine = "pin"
 	j.CPUsAllowed = []int{0}
 	mustRun(t, []*jobfile.Job{j}, Options{Engines: engs})
@@ -138,7 +138,7 @@ func TestClockReadsPerIO(t *testing.T) {
 		{16, false}, // fifo: the next heavy item runs after the harvest
 	} {
 		clock := &fakeClock{step: 1}
-		r := mustRun(t, []*jobfile.Job{nullJob(n, c.depth, c.prio)}, clock.opts()).Jobs[0]
+		r := mustRun(t, []*jobfile.Job{nullJob(t, n, c.depth, c.prio)}, clock.opts()).Jobs[0]
 		if r.Dirs[0].TotalIOs != n {
 			t.Fatalf("depth %d priority=%v: %d I/Os, want %d", c.depth, c.prio, r.Dirs[0].TotalIOs, n)
 		}
@@ -244,7 +244,7 @@ func TestCPUsAllowedSplitPinsEachJob(t *testing.T) {
 	}}
 	var jobs []*jobfile.Job
 	for k := 0; k < 2; k++ {
-		j := nullJob(64, 1, true)
+		j := nullJob(t, 64, 1, true)
 		j.IOEngine = "pin"
 		j.SubjobNumber = k
 		j.CPUsAllowed = []int{0, 1}

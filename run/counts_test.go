@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // sampleCheck collects what Options.sample sees and checks each sample:

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/report"
+	"github.com/gofio/gofio/report"
 )
 
 // ioThreads returns the CPU time of the kernel threads that worked for

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
-	"gofio/engines"
-	"gofio/engines/psync"
-	"gofio/jobfile"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/psync"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // recorder wraps psync: it stamps every write buffer with its offset,

@@ -4,8 +4,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"gofio/internal/blockdev"
-	"gofio/report"
+	"github.com/gofio/gofio/internal/blockdev"
+	"github.com/gofio/gofio/report"
 )
 
 // diskSet samples /sys/block statistics of the disks under a run's

@@ -9,13 +9,13 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/engines/iouring"
-	"gofio/engines/null"
-	"gofio/engines/psync"
-	"gofio/internal/loopdev"
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/iouring"
+	"github.com/gofio/gofio/engines/null"
+	"github.com/gofio/gofio/engines/psync"
+	"github.com/gofio/gofio/internal/loopdev"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // eagainEngine completes a request with -EAGAIN on every queueing whose

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/internal/blockdev"
-	"gofio/jobfile"
+	"github.com/gofio/gofio/internal/blockdev"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // target is one file or block device a job works on.

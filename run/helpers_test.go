@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // testJob returns a job with fio's defaults, as the parser would produce

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // TestInvalidateEveryPass checks that invalidate=1 drops the page cache of

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 func TestIOUringEngine(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines/iouring"
+	"github.com/gofio/gofio/engines/iouring"
 )
 
 // jobError is a failure at a job's start that is no fault of the input:

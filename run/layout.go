@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // layoutJob lays out, at the start of job jr, every regular file that is

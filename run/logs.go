@@ -3,8 +3,8 @@ package run
 import (
 	"time"
 
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // perIOLogCap is the first capacity of a per-I/O log: appends past it grow

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // TestJobLoggerSetup checks which logs a job gets and how the bw and iops

@@ -9,11 +9,11 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/internal/verify"
-	"gofio/jobfile"
-	"gofio/report"
-	"gofio/sched"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/verify"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/sched"
 )
 
 // slot is the state of one I/O slot: what it is doing and its time stamps.

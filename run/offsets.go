@@ -3,7 +3,7 @@ package run
 import (
 	"fmt"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // region is the part of one file a job works on, and where the job's

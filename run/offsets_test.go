@@ -3,7 +3,7 @@ package run
 import (
 	"testing"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 func TestPermIsBijection(t *testing.T) {

@@ -4,13 +4,13 @@ import (
 	"io"
 	"time"
 
-	"gofio/engines"
-	"gofio/engines/iouring"
-	"gofio/engines/null"
-	"gofio/engines/psync"
-	"gofio/internal/blockdev"
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/iouring"
+	"github.com/gofio/gofio/engines/null"
+	"github.com/gofio/gofio/engines/psync"
+	"github.com/gofio/gofio/internal/blockdev"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // Options are the knobs of one Run that do not come from the job files.

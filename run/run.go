@@ -14,9 +14,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/internal/verify"
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/internal/verify"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // Run runs jobs and returns their results, in job order.

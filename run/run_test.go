@@ -3,7 +3,7 @@ package run
 import (
 	"testing"
 
-	"gofio/jobfile"
+	"github.com/gofio/gofio/jobfile"
 )
 
 func TestSmoke(t *testing.T) {

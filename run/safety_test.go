@@ -10,9 +10,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/internal/blockdev"
-	"gofio/internal/loopdev"
-	"gofio/jobfile"
+	"github.com/gofio/gofio/internal/blockdev"
+	"github.com/gofio/gofio/internal/loopdev"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // TestMountedDeviceRefusesWrites runs jobs against a loop device that

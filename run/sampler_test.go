@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // TestSamplerWindows follows fio 3.33's __add_samples: a window closes once

@@ -12,11 +12,11 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/engines/null"
-	"gofio/engines/psync"
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/null"
+	"github.com/gofio/gofio/engines/psync"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // writeOnlyAttr is a sysfs attribute with a store method only: opening

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // TestSQPollClatSane runs a depth-1 O_DIRECT random read on /dev/shm with

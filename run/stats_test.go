@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"gofio/engines"
-	"gofio/engines/null"
-	"gofio/jobfile"
-	"gofio/report"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/null"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 func histCount(h *report.Hist) uint64 {

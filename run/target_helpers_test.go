@@ -10,9 +10,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/engines/iouring"
-	"gofio/engines/psync"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/iouring"
+	"github.com/gofio/gofio/engines/psync"
 )
 
 // modeLog records the access mode (O_RDONLY, O_WRONLY, O_RDWR) of every

@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/internal/verify"
-	"gofio/jobfile"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/verify"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // Verify, as gofio runs it:

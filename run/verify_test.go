@@ -9,9 +9,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/engines/psync"
-	"gofio/jobfile"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/psync"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // verifyJob is a write job with verify=kind of size bytes in blocks of bs.

@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/internal/uring"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/uring"
 )
 
 // configure registers buffers and files, probes opcodes, applies io-wq

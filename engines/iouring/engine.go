@@ -7,9 +7,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/internal/uring"
-	"gofio/jobfile"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/uring"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // Engine runs one job's requests on one io_uring.

@@ -13,9 +13,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/internal/uring"
-	"gofio/jobfile"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/uring"
+	"github.com/gofio/gofio/jobfile"
 )
 
 const testBS = 4096

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/internal/uring"
+	"github.com/gofio/gofio/internal/uring"
 )
 
 // defaultIdle is the kernel's SQPOLL idle time when sqthread_idle is 0.

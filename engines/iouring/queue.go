@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
-	"gofio/internal/uring"
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/uring"
 )
 
 // Queue prepares r in slot; it reaches the kernel on the next Submit. The

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"gofio/engines"
+	"github.com/gofio/gofio/engines"
 )
 
 // Engine completes requests instantly. A read or write completes with its

@@ -3,7 +3,7 @@ package null
 import (
 	"testing"
 
-	"gofio/engines"
+	"github.com/gofio/gofio/engines"
 )
 
 func TestCompletesAtSubmit(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/engines"
+	"github.com/gofio/gofio/engines"
 )
 
 // Engine runs requests with pread/pwrite/fsync/fdatasync.

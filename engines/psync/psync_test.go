@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gofio/engines"
+	"github.com/gofio/gofio/engines"
 )
 
 func TestReadWrite(t *testing.T) {

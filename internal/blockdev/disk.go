@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/report"
+	"github.com/gofio/gofio/report"
 )
 
 // DiskFor returns the name under /sys/block of the whole disk that holds

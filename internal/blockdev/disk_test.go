@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/internal/loopdev"
-	"gofio/report"
+	"github.com/gofio/gofio/internal/loopdev"
+	"github.com/gofio/gofio/report"
 )
 
 func TestParseDiskStat(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gofio/internal/loopdev"
+	"github.com/gofio/gofio/internal/loopdev"
 )
 
 func TestCheckMountedWriteNonBlock(t *testing.T) {
