@@ -17,14 +17,14 @@ const (
 	argOptional                // --cmdhelp or --cmdhelp=OPT
 )
 
-// gofioFlags are gofio's own flags; everything else starting with '-' is a
-// fio job option.
-var gofioFlags = map[string]argKind{
-	"output-format": argRequired, "output": argRequired, "parse-only": argNone, "showcmd": argNone,
-	"section": argRequired, "cmdhelp": argOptional, "enghelp": argOptional, "eta": argRequired,
-	"version": argNone, "help": argNone, "set": argRequired, "compare": argNone, "repeat": argRequired,
-	"sweep": argRequired, "compare-csv": argRequired, "json-dir": argRequired, "plot": argRequired,
-	"fail-if-slower": argRequired,
+// flagsByName indexes flagTable by name for splitArgv; everything else
+// starting with '-' is a fio job option.
+func flagsByName() map[string]flagSpec {
+	m := make(map[string]flagSpec)
+	for _, f := range flagTable() {
+		m[f.Names()[0]] = f
+	}
+	return m
 }
 
 // splitArgs is argv split the way fio's getopt_long_only sees it.
@@ -39,6 +39,7 @@ type splitArgs struct {
 // two dashes, and may be abbreviated to a unique prefix.
 func splitArgv(args []string) (*splitArgs, error) {
 	out := &splitArgs{}
+	gofioFlags := flagsByName()
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -55,7 +56,7 @@ func splitArgv(args []string) (*splitArgs, error) {
 		}
 		text := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
 		name, value, has := strings.Cut(text, "=")
-		flag, spec, err := classify(a, name)
+		flag, spec, err := classify(gofioFlags, a, name)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +68,7 @@ func splitArgv(args []string) (*splitArgs, error) {
 			return args[i], nil
 		}
 		if flag != "" {
-			switch gofioFlags[flag] {
+			switch gofioFlags[flag].arg() {
 			case argNone:
 				if has {
 					return nil, fmt.Errorf("option '--%s' doesn't allow an argument", flag)
@@ -82,7 +83,7 @@ func splitArgv(args []string) (*splitArgs, error) {
 				}
 			case argOptional:
 				if !has {
-					value = optionalDefault(flag)
+					value = gofioFlags[flag].bare
 				}
 			}
 			out.flags = append(out.flags, "--"+flag+"="+value)
@@ -103,17 +104,9 @@ func splitArgv(args []string) (*splitArgs, error) {
 	return out, nil
 }
 
-// optionalDefault is the value of an optional-argument flag given bare.
-func optionalDefault(flag string) string {
-	if flag == "cmdhelp" {
-		return "all"
-	}
-	return ""
-}
-
 // classify resolves an argument name to a gofio flag or a job option: an
 // exact name wins, otherwise the prefix must be unique across both.
-func classify(arg, name string) (string, *jobfile.OptionSpec, error) {
+func classify(gofioFlags map[string]flagSpec, arg, name string) (string, *jobfile.OptionSpec, error) {
 	if _, ok := gofioFlags[name]; ok {
 		return name, nil, nil
 	}

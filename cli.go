@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -18,26 +17,21 @@ const Version = "0.1.0"
 // outputFormats are the values --output-format accepts (comma lists allowed).
 var outputFormats = map[string]bool{"normal": true, "json": true, "json+": true, "terse": true, "compare": true}
 
-// run is the whole gofio command: it parses argv, then shows help, checks
-// or prints the jobs, or runs them. It returns the process exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runState(ctx, newState(stdin, stdout, stderr), args)
-}
-
-// runState is run with an explicit State, so tests can run a whole command
-// in-process.
-func runState(ctx context.Context, st *State, args []string) int {
-	fail := func(err error) int {
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-		return ExitBadInput
-	}
+// command is the whole gofio command: it parses argv, then shows help,
+// checks or prints the jobs, or runs them. It returns the process exit code.
+func (st *State) command(ctx context.Context, args []string) int {
 	sp, err := splitArgv(args)
 	if err != nil {
-		return fail(err)
+		return st.fail(err)
 	}
 	code := ExitOK
-	app := newApp(st, func(c *cli.Context, cfg *Config) error {
-		code = act(ctx, st, c, cfg, sp)
+	app := newApp(st, func(c *cli.Context) error {
+		cfg, err := configFrom(c, sp)
+		if err != nil {
+			st.fail(err)
+			return cli.Exit("", ExitBadInput)
+		}
+		code = act(ctx, st, cfg, func() error { return cli.ShowAppHelp(c) })
 		return nil
 	})
 	if err := app.RunContext(ctx, append([]string{"gofio"}, sp.flags...)); err != nil {
@@ -46,14 +40,70 @@ func runState(ctx context.Context, st *State, args []string) int {
 		if errors.As(err, &ec) && ec.Error() == "" {
 			return ec.ExitCode()
 		}
-		return fail(err)
+		return st.fail(err)
 	}
 	return code
 }
 
+// flagSpec is one of gofio's own flags. flagTable lists them all, once:
+// urfave/cli parses them from it, and splitArgv reads from it which
+// arguments are gofio flags and whether each takes a value.
+type flagSpec struct {
+	cli.Flag
+	// optional marks a flag whose value may be left out (--cmdhelp);
+	// bare is then the value it takes.
+	optional bool
+	bare     string
+}
+
+// arg says whether the flag takes a value: a bool flag never does.
+func (f flagSpec) arg() argKind {
+	switch {
+	case f.optional:
+		return argOptional
+	case isBoolFlag(f.Flag):
+		return argNone
+	}
+	return argRequired
+}
+
+func isBoolFlag(f cli.Flag) bool {
+	_, ok := f.(*cli.BoolFlag)
+	return ok
+}
+
+// flagTable returns gofio's flags, fresh for each parse (urfave/cli keeps
+// parsed values in them).
+func flagTable() []flagSpec {
+	return []flagSpec{
+		{Flag: &cli.StringSliceFlag{Name: "output-format", Usage: "normal, json, json+, terse or compare; a comma list prints several"}},
+		{Flag: &cli.StringFlag{Name: "output", Usage: "write the report to `FILE` instead of stdout"}},
+		{Flag: &cli.BoolFlag{Name: "parse-only", Usage: "check the job files and exit"}},
+		{Flag: &cli.BoolFlag{Name: "showcmd", Usage: "print each job file as an fio command line and exit"}},
+		{Flag: &cli.StringSliceFlag{Name: "section", Usage: "run only the job section `NAME` (repeatable)"}},
+		{Flag: &cli.StringFlag{Name: "cmdhelp", Usage: "print help for job option `OPT` (or all)"}, optional: true, bare: "all"},
+		{Flag: &cli.StringFlag{Name: "enghelp", Usage: "list engines, or the options of `ENGINE[,OPT]`"}, optional: true},
+		{Flag: &cli.StringFlag{Name: "eta", Value: "auto", Usage: "status line: auto, always or never"}},
+		{Flag: &cli.BoolFlag{Name: "version", Usage: "print the version and exit"}},
+		{Flag: &cli.BoolFlag{Name: "help", Usage: "print this help and exit"}},
+		{Flag: &cli.StringSliceFlag{Name: "set", Usage: "override job option `KEY=VALUE` in every job (repeatable; wins over job files)"}},
+		{Flag: &cli.BoolFlag{Name: "compare", Usage: "run every job with tw_priority=1 and tw_priority=0 and compare"}},
+		{Flag: &cli.IntFlag{Name: "repeat", Value: 1, Usage: "repeat each compare pair `N` times"}},
+		{Flag: &cli.StringSliceFlag{Name: "sweep", Usage: "expand jobs over `KEY=LIST` (iodepth=1..16384, bs=4k,8k; repeatable)"}},
+		{Flag: &cli.StringFlag{Name: "compare-csv", Usage: "write the comparison table as CSV to `FILE`"}},
+		{Flag: &cli.StringFlag{Name: "json-dir", Usage: "write one fio-shaped JSON file per sweep point into `DIR`"}},
+		{Flag: &cli.StringFlag{Name: "plot", Usage: "draw avg latency against iodepth into `FILE.svg`"}},
+		{Flag: &cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if priority is slower than baseline by more than `PCT` beyond noise"}},
+	}
+}
+
 // newApp builds the urfave/cli app for gofio's own flags. The job options
 // and job files never reach it: splitArgv takes them out first.
-func newApp(st *State, action func(*cli.Context, *Config) error) *cli.App {
+func newApp(st *State, action cli.ActionFunc) *cli.App {
+	var flags []cli.Flag
+	for _, f := range flagTable() {
+		flags = append(flags, f.Flag)
+	}
 	return &cli.App{
 		Name:                      "gofio",
 		Usage:                     "a fio-compatible storage load generator built on io_uring",
@@ -64,41 +114,20 @@ func newApp(st *State, action func(*cli.Context, *Config) error) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Writer:                    st.Stdout,
 		ErrWriter:                 st.Stderr,
-		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "output-format", Usage: "normal, json, json+, terse or compare; a comma list prints several"},
-			&cli.StringFlag{Name: "output", Usage: "write the report to `FILE` instead of stdout"},
-			&cli.BoolFlag{Name: "parse-only", Usage: "check the job files and exit"},
-			&cli.BoolFlag{Name: "showcmd", Usage: "print each job file as an fio command line and exit"},
-			&cli.StringSliceFlag{Name: "section", Usage: "run only the job section `NAME` (repeatable)"},
-			&cli.StringFlag{Name: "cmdhelp", Usage: "print help for job option `OPT` (or all)"},
-			&cli.StringFlag{Name: "enghelp", Usage: "list engines, or the options of `ENGINE[,OPT]`"},
-			&cli.StringFlag{Name: "eta", Value: "auto", Usage: "status line: auto, always or never"},
-			&cli.BoolFlag{Name: "version", Usage: "print the version and exit"},
-			&cli.BoolFlag{Name: "help", Usage: "print this help and exit"},
-			&cli.StringSliceFlag{Name: "set", Usage: "override job option `KEY=VALUE` in every job (repeatable; wins over job files)"},
-			&cli.BoolFlag{Name: "compare", Usage: "run every job with tw_priority=1 and tw_priority=0 and compare"},
-			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "repeat each compare pair `N` times"},
-			&cli.StringSliceFlag{Name: "sweep", Usage: "expand jobs over `KEY=LIST` (iodepth=1..16384, bs=4k,8k; repeatable)"},
-			&cli.StringFlag{Name: "compare-csv", Usage: "write the comparison table as CSV to `FILE`"},
-			&cli.StringFlag{Name: "json-dir", Usage: "write one fio-shaped JSON file per sweep point into `DIR`"},
-			&cli.StringFlag{Name: "plot", Usage: "draw avg latency against iodepth into `FILE.svg`"},
-			&cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if priority is slower than baseline by more than `PCT` beyond noise"},
-		},
-		Action: func(c *cli.Context) error {
-			cfg, err := configFrom(c)
-			if err != nil {
-				fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-				return cli.Exit("", ExitBadInput)
-			}
-			return action(c, cfg)
-		},
-		ExitErrHandler: func(*cli.Context, error) {},
+		Flags:                     flags,
+		Action:                    action,
+		ExitErrHandler:            func(*cli.Context, error) {},
 	}
 }
 
-// configFrom fills Config from the parsed flags and checks the values.
-func configFrom(c *cli.Context) (*Config, error) {
+// configFrom fills Config from the parsed flags and the job options and
+// files splitArgv set apart, and checks the values.
+func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	cfg := &Config{
+		Help:         c.Bool("help"),
+		Version:      c.Bool("version"),
+		JobFiles:     sp.files,
+		JobOptions:   sp.jobOpts,
 		Output:       c.String("output"),
 		ParseOnly:    c.Bool("parse-only"),
 		ShowCmd:      c.Bool("showcmd"),
@@ -112,6 +141,14 @@ func configFrom(c *cli.Context) (*Config, error) {
 		JSONDir:      c.String("json-dir"),
 		Plot:         c.String("plot"),
 		FailIfSlower: c.Float64("fail-if-slower"),
+	}
+	if c.IsSet("cmdhelp") {
+		v := c.String("cmdhelp")
+		cfg.CmdHelp = &v
+	}
+	if c.IsSet("enghelp") {
+		v := c.String("enghelp")
+		cfg.EngHelp = &v
 	}
 	for _, v := range c.StringSlice("output-format") {
 		for _, f := range strings.Split(v, ",") {
@@ -156,55 +193,52 @@ func configFrom(c *cli.Context) (*Config, error) {
 	return cfg, nil
 }
 
-// act does what the flags ask once they are parsed.
-func act(ctx context.Context, st *State, c *cli.Context, cfg *Config, sp *splitArgs) int {
-	fail := func(err error) int {
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-		return ExitBadInput
-	}
+// act does what the flags ask once they are parsed. showHelp prints the
+// usage text.
+func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int {
 	switch {
-	case c.Bool("help"):
-		if err := cli.ShowAppHelp(c); err != nil {
-			return fail(err)
+	case cfg.Help:
+		if err := showHelp(); err != nil {
+			return st.fail(err)
 		}
 		return ExitOK
-	case c.Bool("version"):
+	case cfg.Version:
 		fmt.Fprintf(st.Stdout, "gofio-%s\n", Version)
 		return ExitOK
-	case c.IsSet("cmdhelp"):
-		if err := jobfile.CmdHelp(st.Stdout, c.String("cmdhelp")); err != nil {
-			return fail(err)
+	case cfg.CmdHelp != nil:
+		if err := jobfile.CmdHelp(st.Stdout, *cfg.CmdHelp); err != nil {
+			return st.fail(err)
 		}
 		return ExitOK
-	case c.IsSet("enghelp"):
-		if err := jobfile.EngHelp(st.Stdout, c.String("enghelp")); err != nil {
-			return fail(err)
+	case cfg.EngHelp != nil:
+		if err := jobfile.EngHelp(st.Stdout, *cfg.EngHelp); err != nil {
+			return st.fail(err)
 		}
 		return ExitOK
 	}
 	in := jobfile.Input{
-		Files:    sp.files,
-		CmdLine:  sp.jobOpts,
+		Files:    cfg.JobFiles,
+		CmdLine:  cfg.JobOptions,
 		Sections: cfg.Sections,
 		Sets:     cfg.Sets,
 		Getenv:   st.Getenv,
 		Stdin:    st.Stdin,
 		Warn:     st.Stderr,
 	}
-	if len(sp.files) == 0 && len(sp.jobOpts) == 0 {
-		fmt.Fprintln(st.Stderr, "gofio: no job(s) defined")
-		_ = cli.ShowAppHelp(c)
+	if len(cfg.JobFiles) == 0 && len(cfg.JobOptions) == 0 {
+		st.fail(errors.New("no job(s) defined"))
+		_ = showHelp()
 		return ExitBadInput
 	}
 	if cfg.ShowCmd {
 		if err := jobfile.ShowCmd(in, st.Stdout); err != nil {
-			return fail(err)
+			return st.fail(err)
 		}
 		return ExitOK
 	}
 	jobs, err := jobfile.Parse(in)
 	if err != nil {
-		return fail(err)
+		return st.fail(err)
 	}
 	if cfg.ParseOnly {
 		return ExitOK

@@ -7,15 +7,26 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/run"
 )
 
 // runCmd runs a whole gofio command in-process.
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runCmdWith(t, nil, args...)
+}
+
+// runCmdWith runs a whole gofio command in-process with core as the run
+// core (nil: run.Run).
+func runCmdWith(t *testing.T, core func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error), args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	st := &State{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-		Getenv: func(string) (string, bool) { return "", false }}
-	code := runState(context.Background(), st, append([]string{"gofio"}, args...))
+		Getenv: func(string) (string, bool) { return "", false }, RunCore: core}
+	code := st.command(context.Background(), append([]string{"gofio"}, args...))
 	return code, out.String(), errb.String()
 }
 
@@ -93,5 +104,37 @@ func TestSplitArgv(t *testing.T) {
 		strings.Join(sp.jobOpts, " ") != strings.Join(want.jobOpts, " ") ||
 		strings.Join(sp.files, " ") != strings.Join(want.files, " ") {
 		t.Errorf("splitArgv = %+v, want %+v", *sp, want)
+	}
+}
+
+// TestFlagTable checks that splitArgv and the help text both come from
+// flagTable: every flag is listed in --help, and splitArgv treats it as the
+// table says (bool flags take no value, optional ones take their bare
+// value, the rest require one).
+func TestFlagTable(t *testing.T) {
+	_, help, _ := runCmd(t, "--help")
+	for _, f := range flagTable() {
+		name := f.Names()[0]
+		if !strings.Contains(help, "--"+name) {
+			t.Errorf("--help does not list --%s", name)
+		}
+		sp, err := splitArgv([]string{"gofio", "--" + name})
+		switch f.arg() {
+		case argNone:
+			if err != nil || len(sp.flags) != 1 || sp.flags[0] != "--"+name {
+				t.Errorf("--%s: %v, %v; want the bare flag", name, sp, err)
+			}
+			if _, err := splitArgv([]string{"gofio", "--" + name + "=x"}); err == nil {
+				t.Errorf("--%s=x: no error for a flag that takes no value", name)
+			}
+		case argOptional:
+			if err != nil || len(sp.flags) != 1 || sp.flags[0] != "--"+name+"="+f.bare {
+				t.Errorf("--%s: %v, %v; want --%s=%s", name, sp, err, name, f.bare)
+			}
+		case argRequired:
+			if err == nil || !strings.Contains(err.Error(), "requires an argument") {
+				t.Errorf("--%s with no value: %v; want a missing-argument error", name, err)
+			}
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
-	gofiorun "github.com/gofio/gofio/run"
+	"github.com/gofio/gofio/run"
 )
 
 // TestCompareSweepE2E runs --compare --sweep iodepth=1..64 for real on a
@@ -133,8 +133,8 @@ func TestCompareSweepE2E(t *testing.T) {
 // fakeEngine returns a run core stand-in that runs nothing: every job
 // "completes" 1000 reads at a fixed latency, prioUs with tw_priority=1
 // and fifoUs with tw_priority=0, so the comparison's outcome is known.
-func fakeEngine(prioUs, fifoUs uint64) func(context.Context, []*jobfile.Job, gofiorun.Options) (*report.Result, error) {
-	return func(_ context.Context, jobs []*jobfile.Job, opts gofiorun.Options) (*report.Result, error) {
+func fakeEngine(prioUs, fifoUs uint64) func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error) {
+	return func(_ context.Context, jobs []*jobfile.Job, opts run.Options) (*report.Result, error) {
 		res := &report.Result{Version: opts.Version, Start: time.Unix(1700000000, 0)}
 		for _, j := range jobs {
 			lat, policy := fifoUs*1000, report.PolicyFIFO
@@ -157,13 +157,10 @@ func fakeEngine(prioUs, fifoUs uint64) func(context.Context, []*jobfile.Job, gof
 }
 
 // TestFailIfSlowerGate checks --fail-if-slower's exit code through the
-// runEngine seam, with latencies chosen so the outcome is known: priority
+// State.RunCore seam, with latencies chosen so the outcome is known: priority
 // twice as slow as the baseline must trip any threshold below +100% and
 // pass any above; priority faster never trips.
 func TestFailIfSlowerGate(t *testing.T) {
-	defer func(old func(context.Context, []*jobfile.Job, gofiorun.Options) (*report.Result, error)) {
-		runEngine = old
-	}(runEngine)
 	tests := []struct {
 		name           string
 		prioUs, fifoUs uint64
@@ -180,8 +177,7 @@ func TestFailIfSlowerGate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			runEngine = fakeEngine(tt.prioUs, tt.fifoUs)
-			code, out, errs := runCmd(t, "--compare", "--sweep", "iodepth=1,8", "--output-format=compare",
+			code, out, errs := runCmdWith(t, fakeEngine(tt.prioUs, tt.fifoUs), "--compare", "--sweep", "iodepth=1,8", "--output-format=compare",
 				"--fail-if-slower="+tt.pct, "--name=gate", "--ioengine=null", "--size=1m")
 			if code != tt.code || !strings.Contains(errs, tt.stderr) {
 				t.Errorf("exit %d, stderr %q; want %d with %q", code, errs, tt.code, tt.stderr)
@@ -197,11 +193,8 @@ func TestFailIfSlowerGate(t *testing.T) {
 // job rejects, exits 1 with a clear error before anything runs: the run
 // core is never called and no file is created.
 func TestBadSweepNoIO(t *testing.T) {
-	defer func(old func(context.Context, []*jobfile.Job, gofiorun.Options) (*report.Result, error)) {
-		runEngine = old
-	}(runEngine)
 	called := false
-	runEngine = func(context.Context, []*jobfile.Job, gofiorun.Options) (*report.Result, error) {
+	core := func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error) {
 		called = true
 		return nil, fmt.Errorf("the run core must not be called")
 	}
@@ -227,7 +220,7 @@ func TestBadSweepNoIO(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := runCmd(t, "--compare", "--sweep", tt.sweep, "--output-format=json",
+			code, out, errs := runCmdWith(t, core, "--compare", "--sweep", tt.sweep, "--output-format=json",
 				"--name=sw", "--ioengine=io_uring", "--rw=randread", "--direct=1", "--size=1m", "--filename="+file)
 			t.Logf("--sweep %s: %s", tt.sweep, strings.TrimSpace(errs))
 			if code != ExitBadInput || !strings.Contains(errs, tt.stderr) {

@@ -1,8 +1,16 @@
 package main
 
-// Config holds gofio's own command-line flags (not job options), after
-// parsing. The front end (cli.go) fills it; execute.go acts on it.
+// Config is the one parsed form of a gofio command line: gofio's own flags
+// (flagTable) and the job options and files splitArgv set apart. cli.go
+// fills it; act and execute read only it.
 type Config struct {
+	Help, Version bool
+	CmdHelp       *string // --cmdhelp[=OPT]; nil when not given
+	EngHelp       *string // --enghelp[=ENGINE[,OPT]]; nil when not given
+
+	JobFiles   []string // job files in order ("-" is stdin)
+	JobOptions []string // fio job options from the command line, canonical --name[=value]
+
 	OutputFormats []string // normal, json, json+, terse, compare
 	Output        string   // --output=FILE; "" means stdout
 	ParseOnly     bool

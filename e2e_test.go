@@ -17,7 +17,7 @@ import (
 )
 
 // The end-to-end tests run whole gofio commands: in-process through
-// runState where one process will do (k6 style), and through a gofio
+// State.command where one process will do (k6 style), and through a gofio
 // binary built once per test run where a real process is needed (signals,
 // the working directory, a clean exit status). Scratch files live in a
 // directory under /dev/shm that each test makes and removes.

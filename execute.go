@@ -14,7 +14,7 @@ import (
 	"github.com/gofio/gofio/compare"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
-	gofiorun "github.com/gofio/gofio/run"
+	"github.com/gofio/gofio/run"
 )
 
 // execute runs the parsed jobs and writes the reports: a plain run, or a
@@ -24,13 +24,11 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 		return executeCompare(ctx, st, cfg, in)
 	}
 	if err := checkDevTargets(jobs); err != nil {
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-		return ExitBadInput
+		return st.fail(err)
 	}
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-		return ExitBadInput
+		return st.fail(err)
 	}
 	defer closeOut()
 	// The header waits until the run core has checked every job, so a job
@@ -38,35 +36,28 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 	var header bytes.Buffer
 	if hasFormat(cfg, "normal") {
 		if err := report.WriteHeader(&header, jobs, versionString()); err != nil {
-			fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+			st.logf("%v", err)
 		}
 	}
-	res, err := runJobs(ctx, st, cfg, jobs, out, header.Bytes())
+	res, err := runWithETA(ctx, st, cfg, jobs, out, header.Bytes())
 	if res == nil {
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-		return ExitBadInput
+		return st.fail(err)
 	}
 	if code := writeReports(st, cfg, out, res); code != ExitOK {
 		return code
 	}
 	if err != nil {
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-		return ExitBadInput
+		return st.fail(err)
 	}
 	return exitCode(res)
 }
 
-// runEngine runs validated jobs: the run core. It is a variable only so
-// that the root package's tests can drive --compare and --fail-if-slower
-// with results they choose; nothing else assigns it.
-var runEngine = gofiorun.Run
-
-// runJobs runs jobs once with the ETA line where --eta asks for it. header
+// runWithETA runs jobs once with the ETA line where --eta asks for it. header
 // is written to info once the run core has accepted every job, before any
 // starts; layout notes ("Laying out IO file") go to info when the normal
 // format is on.
-func runJobs(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, info io.Writer, header []byte) (*report.Result, error) {
-	opts := gofiorun.Options{Warn: st.Stderr, Info: io.Discard, Version: versionString()}
+func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, info io.Writer, header []byte) (*report.Result, error) {
+	opts := run.Options{Warn: st.Stderr, Info: io.Discard, Version: versionString()}
 	if hasFormat(cfg, "normal") {
 		opts.Info = info
 	}
@@ -77,7 +68,7 @@ func runJobs(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 	if wantETA || len(header) > 0 {
 		opts.OnProgress = func(ps []*report.Progress) {
 			if _, err := info.Write(header); err != nil {
-				fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+				st.logf("%v", err)
 			}
 			if !wantETA {
 				return
@@ -89,7 +80,7 @@ func runJobs(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 			}()
 		}
 	}
-	res, err := runEngine(ctx, jobs, opts)
+	res, err := st.runCore(ctx, jobs, opts)
 	if eta != nil {
 		close(stop)
 		<-done
@@ -116,8 +107,7 @@ func writeReports(st *State, cfg *Config, out io.Writer, res *report.Result) int
 		errs = append(errs, report.WriteLogs(".", res))
 	}
 	if err := errors.Join(errs...); err != nil {
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-		return ExitBadInput
+		return st.fail(err)
 	}
 	return ExitOK
 }
@@ -125,13 +115,9 @@ func writeReports(st *State, cfg *Config, out io.Writer, res *report.Result) int
 // executeCompare runs the --compare/--sweep plan: every point is parsed
 // first, so a bad value exits 1 before any I/O, then run in plan order.
 func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Input) int {
-	fail := func(err error) int {
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-		return ExitBadInput
-	}
 	sweeps, err := compare.ParseSweeps(cfg.Sweeps, canonicalOption)
 	if err != nil {
-		return fail(err)
+		return st.fail(err)
 	}
 	points := compare.Plan(sweeps, cfg.Compare, cfg.Repeat)
 	parsed := make(map[string][]*jobfile.Job, len(points))
@@ -145,21 +131,21 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 			err = checkDevTargets(jobs)
 		}
 		if err != nil {
-			return fail(fmt.Errorf("%s: %w", p, err))
+			return st.fail(fmt.Errorf("%s: %w", p, err))
 		}
 		parsed[key] = jobs
 	}
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
-		return fail(err)
+		return st.fail(err)
 	}
 	defer closeOut()
 
 	normal := hasFormat(cfg, "normal")
 	var all report.Result
-	runPoint := func(ctx context.Context, sets []string) (*report.Result, error) {
+	runAt := func(ctx context.Context, sets []string) (*report.Result, error) {
 		jobs := parsed[fmt.Sprint(sets)]
-		res, err := runJobs(ctx, st, cfg, jobs, io.Discard, nil)
+		res, err := runWithETA(ctx, st, cfg, jobs, io.Discard, nil)
 		if res == nil {
 			return nil, err
 		}
@@ -167,7 +153,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 	}
 	var writeErrs []error
 	onResult := func(p compare.Point, res *report.Result) {
-		fmt.Fprintf(st.Stderr, "gofio: ran %s\n", p)
+		st.logf("ran %s", p)
 		if normal {
 			fmt.Fprintf(out, "\ngofio point: %s\n", p)
 			writeErrs = append(writeErrs, report.WriteNormal(out, res))
@@ -183,7 +169,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 		all.End = res.End
 		all.Signal = res.Signal
 	}
-	cmp, runErr := compare.Run(ctx, points, runPoint, onResult)
+	cmp, runErr := compare.Run(ctx, points, runAt, onResult)
 	if cmp != nil {
 		if normal || hasFormat(cfg, "compare") {
 			fmt.Fprintln(out)
@@ -201,22 +187,21 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 		}
 	}
 	if err := errors.Join(writeErrs...); err != nil {
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
-		return ExitBadInput
+		return st.fail(err)
 	}
 	switch {
 	case errors.Is(runErr, compare.ErrInterrupted):
-		fmt.Fprintf(st.Stderr, "gofio: %v\n", runErr)
+		st.logf("%v", runErr)
 		return ExitInterrupted
 	case runErr != nil:
-		return fail(runErr)
+		return st.fail(runErr)
 	}
 	if code := exitCode(&all); code != ExitOK {
 		return code
 	}
 	if cfg.FailIfSlower >= 0 {
 		if err := compare.CheckSlower(cmp, cfg.FailIfSlower); err != nil {
-			fmt.Fprintf(st.Stderr, "gofio: %v\n", err)
+			st.logf("%v", err)
 			return ExitSlower
 		}
 	}
@@ -253,73 +238,6 @@ func exitCode(res *report.Result) int {
 		}
 	}
 	return min(failed, ExitJobErrorsMax)
-}
-
-// openOutput returns where the reports go: --output=FILE or stdout. The
-// file is created on the first write, so a run refused before it reports
-// anything leaves no file behind.
-func openOutput(st *State, cfg *Config) (io.Writer, func(), error) {
-	if cfg.Output == "" {
-		return st.Stdout, func() {}, nil
-	}
-	if st, err := os.Stat(filepath.Dir(cfg.Output)); err != nil || !st.IsDir() {
-		return nil, nil, fmt.Errorf("--output %s: no such directory", cfg.Output)
-	}
-	lf := &lazyFile{path: cfg.Output}
-	return lf, func() {
-		if err := lf.Close(); err != nil {
-			fmt.Fprintf(st.Stderr, "gofio: close --output: %v\n", err)
-		}
-	}, nil
-}
-
-// lazyFile is an io.Writer that creates its file on the first write.
-type lazyFile struct {
-	path string
-	f    *os.File
-}
-
-func (l *lazyFile) Write(p []byte) (int, error) {
-	if l.f == nil {
-		f, err := os.Create(l.path)
-		if err != nil {
-			return 0, fmt.Errorf("open --output: %w", err)
-		}
-		l.f = f
-	}
-	return l.f.Write(p)
-}
-
-// Close closes the file if it was created.
-func (l *lazyFile) Close() error {
-	if l.f == nil {
-		return nil
-	}
-	return l.f.Close()
-}
-
-// writeFile creates path and fills it with write.
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("create %s: %w", path, err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
-	}
-	return nil
-}
-
-// writeJSONFile writes res as fio JSON to path, creating its directory.
-func writeJSONFile(path string, res *report.Result) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("create --json-dir: %w", err)
-	}
-	return writeFile(path, func(w io.Writer) error { return report.WriteJSON(w, res, false) })
 }
 
 func hasFormat(cfg *Config, f string) bool {
@@ -373,7 +291,7 @@ func checkDevTargets(jobs []*jobfile.Job) error {
 			}
 			continue
 		}
-		for _, p := range gofiorun.FileNames(j) {
+		for _, p := range run.FileNames(j) {
 			if !underDev(p) {
 				continue
 			}

@@ -16,7 +16,7 @@ func main() {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go watchSignals(sigs, done, cancel, os.Stderr, os.Exit)
-	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	code := newState(os.Stdin, os.Stdout, os.Stderr).command(ctx, os.Args)
 	signal.Stop(sigs)
 	close(done)
 	cancel()

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"os"
+
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/run"
 )
 
 // Exit codes. A run whose jobs hit I/O errors exits with the number of
@@ -27,6 +33,28 @@ type State struct {
 	// StdoutIsTerminal decides --eta=auto.
 	StdoutIsTerminal bool
 	StderrIsTerminal bool
+	// RunCore runs validated jobs; nil means run.Run. Tests set it to
+	// drive --compare and --fail-if-slower with results they choose.
+	RunCore func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error)
+}
+
+// runCore runs jobs through st.RunCore, or run.Run when it is unset.
+func (st *State) runCore(ctx context.Context, jobs []*jobfile.Job, opts run.Options) (*report.Result, error) {
+	if st.RunCore != nil {
+		return st.RunCore(ctx, jobs, opts)
+	}
+	return run.Run(ctx, jobs, opts)
+}
+
+// logf prints one gofio message on stderr: "gofio: " and the text.
+func (st *State) logf(format string, args ...any) {
+	fmt.Fprintf(st.Stderr, "gofio: "+format+"\n", args...)
+}
+
+// fail prints err as gofio's one-line error and returns ExitBadInput.
+func (st *State) fail(err error) int {
+	st.logf("%v", err)
+	return ExitBadInput
 }
 
 // newState returns the State of a real process.
@@ -38,14 +66,16 @@ func newState(stdin io.Reader, stdout, stderr io.Writer) *State {
 		Getenv:           os.LookupEnv,
 		StdoutIsTerminal: isTerminal(stdout),
 		StderrIsTerminal: isTerminal(stderr),
+		RunCore:          run.Run,
 	}
 }
 
+// isTerminal reports whether w is a character device, such as a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
