@@ -1,0 +1,91 @@
+package equivalence
+
+import (
+	"strings"
+	"testing"
+)
+
+func mustDoc(t *testing.T, s string) Doc {
+	t.Helper()
+	d, err := ParseDoc([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestParseDocSkipsPreamble(t *testing.T) {
+	d := mustDoc(t, "fio: some warning\n{\"jobs\":[{\"jobname\":\"j\"}]}\n")
+	if n := len(d.Jobs()); n != 1 {
+		t.Fatalf("jobs = %d, want 1", n)
+	}
+	if _, err := ParseDoc([]byte("no json here")); err == nil {
+		t.Fatal("ParseDoc accepted output without a document")
+	}
+}
+
+func TestCompareJob(t *testing.T) {
+	fio := mustDoc(t, `{"jobs":[{"read":{"total_ios":10,"io_bytes":40960,"short_ios":0,"drop_ios":0,"iops":100.0},
+		"iodepth_level":{"1":100.000000,"2":0.0},"sync":{"total_ios":0}}]}`).Jobs()[0]
+	same := mustDoc(t, `{"jobs":[{"read":{"total_ios":10,"io_bytes":40960,"short_ios":0,"drop_ios":0,"iops":104.0},
+		"iodepth_level":{"1":100,"2":0},"sync":{"total_ios":0}}]}`).Jobs()[0]
+	if d := CompareJob(fio, same, []string{"iodepth_level", "sync.total_ios"}, []Tol{{Path: "read.iops", Rel: 0.05}}, true); len(d) != 0 {
+		t.Errorf("equal jobs differ: %v", d)
+	}
+	other := mustDoc(t, `{"jobs":[{"read":{"total_ios":11,"io_bytes":40960,"short_ios":0,"drop_ios":0,"iops":110.0},
+		"iodepth_level":{"1":99.9,"2":0.1},"sync":{"total_ios":3}}]}`).Jobs()[0]
+	d := CompareJob(fio, other, []string{"iodepth_level", "sync.total_ios"}, []Tol{{Path: "read.iops", Rel: 0.05}}, true)
+	want := []string{"iodepth_level:", "sync.total_ios: fio 0, gofio 3", "read.total_ios: fio 10, gofio 11", "read.iops: fio 100, gofio 110"}
+	if len(d) != len(want) {
+		t.Fatalf("differences = %q, want %d", d, len(want))
+	}
+	all := strings.Join(d, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("differences %q lack %q", all, w)
+		}
+	}
+}
+
+func TestTolWithin(t *testing.T) {
+	tol := Tol{Path: "x", Rel: 0.1, Abs: 1}
+	for _, c := range []struct {
+		f, g float64
+		ok   bool
+	}{{100, 111, true}, {100, 111.5, false}, {0, 1, true}, {0, 1.5, false}, {-10, -12, true}} {
+		if got := tol.Within(c.f, c.g); got != c.ok {
+			t.Errorf("Within(%g, %g) = %v, want %v", c.f, c.g, got, c.ok)
+		}
+	}
+}
+
+func TestCompareKeys(t *testing.T) {
+	fio := mustDoc(t, `{"global options":{"bs":"4k"},"jobs":[{"read":{"clat_ns":{"percentile":{"1.0":5}}}}]}`)
+	gofio := mustDoc(t, `{"jobs":[{"gofio_tw":{"x":1},"read":{"clat_ns":{"percentile":{"2.0":5}},"extra":1}}]}`)
+	d := CompareKeys(fio, gofio, nil)
+	if len(d) != 2 || !strings.Contains(d[0], "/global options/bs") || !strings.Contains(d[1], "/jobs[]/read/extra") {
+		t.Errorf("CompareKeys = %q", d)
+	}
+	if d := CompareKeys(fio, gofio, []string{"/global options", "/jobs[]/read/extra"}); len(d) != 0 {
+		t.Errorf("ignored keys still differ: %q", d)
+	}
+}
+
+func TestCompareFiles(t *testing.T) {
+	d := CompareFiles(map[string]int64{"j.0.0": 10, "j.0.1": 5}, map[string]int64{"j.0.0": 12, "k": 1})
+	want := []string{"file j.0.0: fio 10 bytes, gofio 12", "file j.0.1: only fio wrote it (5 bytes)", "file k: only gofio wrote it (1 bytes)"}
+	if strings.Join(d, "|") != strings.Join(want, "|") {
+		t.Errorf("CompareFiles = %q, want %q", d, want)
+	}
+}
+
+func TestRowCommand(t *testing.T) {
+	r := Row{Args: []string{"--rw=read"}}
+	if got := strings.Join(r.Command("/d"), " "); got != "--name=j --directory=/d --output-format=json --rw=read" {
+		t.Errorf("Command = %q", got)
+	}
+	r = Row{JobFile: "[j]\n", Args: []string{"--eta=never"}}
+	if got := strings.Join(r.Command("/d"), " "); got != "--output-format=json --eta=never job.fio" {
+		t.Errorf("Command = %q", got)
+	}
+}

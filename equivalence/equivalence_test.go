@@ -1,0 +1,130 @@
+package equivalence
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// programs are the binaries the suite compares, found or built once.
+type programs struct {
+	once  sync.Once
+	fio   string
+	gofio string
+	skip  string // why the suite cannot run
+	err   error
+}
+
+func (p *programs) get(t *testing.T) (fio, gofio string) {
+	t.Helper()
+	p.once.Do(func() {
+		var err error
+		if p.fio, err = exec.LookPath("fio"); err != nil {
+			p.skip = "fio is not installed (.ci/run installs fio 3.33): skipping the equivalence suite"
+			return
+		}
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			p.skip = "the go command is not on PATH: cannot build gofio for the equivalence suite"
+			return
+		}
+		dir, err := os.MkdirTemp("", "gofio-equivalence-bin-")
+		if err != nil {
+			p.err = err
+			return
+		}
+		p.gofio = filepath.Join(dir, "gofio")
+		cmd := exec.Command(goBin, "build", "-o", p.gofio, "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			p.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if p.skip != "" {
+		t.Skip(p.skip)
+	}
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	return p.fio, p.gofio
+}
+
+var bins programs
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bins.gofio != "" {
+		os.RemoveAll(filepath.Dir(bins.gofio))
+	}
+	os.Exit(code)
+}
+
+// scratchRoot returns a fresh directory for one row's scratch files: under
+// /dev/shm when it is writable, else under the test's temporary directory.
+func scratchRoot(t *testing.T) string {
+	t.Helper()
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if d, err := os.MkdirTemp("/dev/shm", "gofio-eq-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(d) })
+			return d
+		}
+	}
+	return t.TempDir()
+}
+
+func TestEquivalence(t *testing.T) {
+	fio, gofio := bins.get(t)
+	names := map[string]bool{}
+	for _, r := range Rows() {
+		if names[r.Name] {
+			t.Fatalf("two rows named %q", r.Name)
+		}
+		names[r.Name] = true
+		r := r
+		t.Run(r.Name, func(t *testing.T) {
+			if !r.Serial {
+				t.Parallel()
+			}
+			root := scratchRoot(t)
+			var fo, gofioOut []*Outcome
+			for i := 0; i < r.runs(); i++ {
+				for _, p := range []struct {
+					name, bin string
+					out       *[]*Outcome
+				}{{"fio", fio, &fo}, {"gofio", gofio, &gofioOut}} {
+					dir := filepath.Join(root, fmt.Sprintf("%s-%d", p.name, i))
+					if err := os.Mkdir(dir, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					o, err := Run(context.Background(), p.name, p.bin, r, dir)
+					if err != nil {
+						t.Fatalf("%s: %v", r.Ref, err)
+					}
+					*p.out = append(*p.out, o)
+				}
+			}
+			var diffs []string
+			for i := range fo {
+				for _, d := range r.Compare(fo[i], gofioOut[i]) {
+					diffs = append(diffs, fmt.Sprintf("run %d: %s", i, d))
+				}
+			}
+			if r.Check != nil {
+				diffs = append(diffs, r.Check(fo, gofioOut)...)
+			}
+			report := strings.Join(diffs, "\n  ")
+			switch {
+			case r.Pending != "" && len(diffs) > 0:
+				t.Skipf("pending (%s): %s\n  %s", r.Ref, r.Pending, report)
+			case r.Pending != "":
+				t.Errorf("%s: the row matches fio now: drop its Pending (%q)", r.Ref, r.Pending)
+			case len(diffs) > 0:
+				t.Errorf("%s: gofio differs from fio with %s:\n  %s", r.Ref, strings.Join(r.Command("DIR"), " "), report)
+			}
+		})
+	}
+}

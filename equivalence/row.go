@@ -1,0 +1,48 @@
+package equivalence
+
+// Row is one job of the equivalence suite, run by fio and by gofio.
+type Row struct {
+	// Name names the subtest: "area/what", unique in the table.
+	Name string
+	// Ref says where the row comes from: "issue 20 item 3".
+	Ref string
+	// Args are fio command-line options. Without JobFile the suite runs
+	// "--name=j --directory=<scratch> --output-format=json" + Args; with
+	// it, "--output-format=json" + Args + the job file.
+	Args []string
+	// JobFile is the text of a job file, written to the scratch directory
+	// (its working directory; $EQDIR names it in the job file too).
+	JobFile string
+	// Exact lists job-relative dotted paths compared exactly, on top of
+	// every direction's total_ios, io_bytes, short_ios and drop_ios.
+	Exact []string
+	// Tol lists statistical fields compared within a tolerance.
+	Tol []Tol
+	// IgnoreKeys lists key-path prefixes ("/jobs[]/job options/foo") left
+	// out of the key-structure comparison, each for a documented reason.
+	IgnoreKeys []string
+	// NoKeys and NoFiles turn the key-structure and file comparisons off;
+	// NoCounts turns the per-direction counts off (time-based rows).
+	NoKeys, NoFiles, NoCounts bool
+	// Runs is how often each program runs the row (default 1). Every
+	// gofio run is compared with the fio run of the same index.
+	Runs int
+	// Serial runs the row alone: its numbers depend on having the CPUs
+	// to itself (rates, elapsed time).
+	Serial bool
+	// Check, when set, tests the outcomes of all runs of both programs on
+	// top of the field comparison and returns one line per difference.
+	Check func(fio, gofio []*Outcome) []string
+	// Pending, when set, says why the row is known to differ and who is
+	// fixing it. The row runs and logs its differences, then skips; once
+	// it matches it fails so that Pending is dropped.
+	Pending string
+}
+
+// runs is the number of runs of the row.
+func (r Row) runs() int {
+	if r.Runs < 1 {
+		return 1
+	}
+	return r.Runs
+}

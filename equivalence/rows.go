@@ -1,0 +1,139 @@
+package equivalence
+
+// Engine shorthands, as issue 20 writes them.
+var (
+	// U is io_uring with O_DIRECT (tmpfs takes O_DIRECT).
+	U = []string{"--ioengine=io_uring", "--direct=1"}
+	// P is psync.
+	P = []string{"--ioengine=psync"}
+	// N is the null engine.
+	N = []string{"--ioengine=null"}
+)
+
+// args joins an engine shorthand and a row's options.
+func args(engine []string, opts ...string) []string {
+	return append(append([]string(nil), engine...), opts...)
+}
+
+// depthMaps are the job-relative paths of fio's depth distributions.
+var depthMaps = []string{"iodepth_level", "iodepth_submit", "iodepth_complete"}
+
+// syncDepth are the exact fields of a depth-1 synchronous job: its depth
+// maps are deterministic.
+var syncDepth = depthMaps
+
+// pendingEq20 marks rows of issue 20 that branch eq20 is still fixing.
+const pendingEq20 = "being fixed on branch eq20"
+
+// Rows returns the table of the suite: the baseline and issue 20's rows,
+// then the rows other work adds (append your slice here).
+func Rows() []Row {
+	var rows []Row
+	rows = append(rows, baseline...)
+	rows = append(rows, issue20...)
+	return rows
+}
+
+// baseline are plain jobs on each engine that every change must keep
+// equal.
+var baseline = []Row{
+	{Name: "base/null-read", Ref: "baseline", Args: args(N, "--rw=read", "--bs=4k", "--size=16m"), Exact: []string{"iodepth_level"}},
+	{Name: "base/null-randrw", Ref: "baseline (rwmix uses fio's generator)", Args: args(N, "--rw=randrw", "--bs=4k", "--size=8m", "--iodepth=4"), Exact: []string{"iodepth_level"}, Pending: pendingEq20},
+	{Name: "base/psync-write", Ref: "baseline", Args: args(P, "--rw=write", "--bs=4k", "--size=4m"), Exact: syncDepth},
+	{Name: "base/psync-randread", Ref: "baseline", Args: args(P, "--rw=randread", "--bs=4k", "--size=8m"), Exact: syncDepth},
+	{Name: "base/psync-randwrite-2files", Ref: "baseline", Args: args(P, "--rw=randwrite", "--bs=8k", "--size=8m", "--nrfiles=2"), Exact: syncDepth},
+	{Name: "base/psync-rw-loops", Ref: "baseline (rwmix uses fio's generator)", Args: args(P, "--rw=rw", "--bs=4k", "--size=2m", "--loops=2"), Pending: pendingEq20},
+	{Name: "base/uring-randread", Ref: "baseline", Args: args(U, "--rw=randread", "--bs=4k", "--size=8m", "--iodepth=8")},
+	{Name: "base/uring-write", Ref: "baseline", Args: args(U, "--rw=write", "--bs=16k", "--size=8m", "--iodepth=4")},
+	{Name: "base/psync-fsync", Ref: "baseline", Args: args(P, "--rw=write", "--bs=4k", "--size=2m", "--fsync=4"), Exact: []string{"sync.total_ios", "sync.lat_ns.N"}},
+	{Name: "base/psync-number_ios", Ref: "baseline", Args: args(P, "--rw=randwrite", "--bs=4k", "--size=8m", "--number_ios=100")},
+	{Name: "base/psync-offset-size", Ref: "baseline (found by the suite: size with filesize and offset)", Args: args(P, "--rw=read", "--bs=4k", "--filesize=8m", "--offset=1m", "--size=2m"), Pending: pendingEq20},
+}
+
+// issue20 are the rows of issue 20's items ("Same job, same numbers").
+var issue20 = []Row{
+	{
+		Name: "item1/randrepeat0", Ref: "issue 20 item 1",
+		Args: args(P, "--rw=randread", "--bs=4k", "--size=2m", "--randrepeat=0", "--write_lat_log=l", "--log_offset=1"),
+		Runs: 2, Check: newSequenceEachRun("l_lat.1.log"),
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item2/global-options", Ref: "issue 20 item 2",
+		JobFile: "[global]\nioengine=null\nbs=4k\nsize=1m\n\n[j]\nrw=randread\n",
+		Exact:   []string{"job options"}, Check: docExact("global options"),
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item3/bsrange-randmap", Ref: "issue 20 item 3",
+		Args:    args(P, "--rw=randread", "--bsrange=4k-64k", "--size=64m"),
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item3/bssplit-randmap-uring", Ref: "issue 20 item 3",
+		Args:    args(U, "--rw=randwrite", "--bssplit=4k/50:64k/50", "--size=64m", "--iodepth=8"),
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item4/randrw-separate-bs", Ref: "issue 20 item 4",
+		Args:    args(P, "--rw=randrw", "--bs=4k,16k", "--size=16m"),
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item5/norandommap-bsrange", Ref: "issue 20 item 5",
+		Args:    args(P, "--rw=randread", "--bsrange=4k-64k", "--size=64m", "--norandommap"),
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item6/filesize-range", Ref: "issue 20 item 6",
+		Args:    args(P, "--rw=write", "--bs=4k", "--nrfiles=4", "--filesize=1m-4m"),
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item7/fdatasync", Ref: "issue 20 item 7",
+		Args:    args(P, "--rw=write", "--bs=4k", "--size=4m", "--fdatasync=4"),
+		Exact:   []string{"sync.total_ios", "sync.lat_ns.N"},
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item8/fsync-iodepth4", Ref: "issue 20 item 8",
+		Args:    args(U, "--rw=write", "--bs=4k", "--size=4m", "--fsync=8", "--iodepth=4"),
+		Tol:     []Tol{{Path: "sync.total_ios", Rel: 0.03}},
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item9/batch-uring", Ref: "issue 20 item 9",
+		Args: args(U, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
+		Tol: []Tol{
+			{Path: "iodepth_level.16", Abs: 5},
+			{Path: "iodepth_submit.4", Abs: 5},
+		},
+		Pending: "fio's submit/complete accounting under batching is issue 20 item 9, owned by branch tw12 (issue 12's task-work harvest)",
+	},
+	{
+		Name: "item9/batch-null", Ref: "issue 20 item 9",
+		Args:    args(N, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
+		Exact:   depthMaps,
+		Pending: "fio's submit/complete accounting under batching is issue 20 item 9, owned by branch tw12 (issue 12's task-work harvest)",
+	},
+	{
+		Name: "item10/null-slat", Ref: "issue 20 item 10",
+		Args:    args(N, "--rw=read", "--bs=4k", "--size=16m"),
+		Exact:   []string{"read.slat_ns.N", "iodepth_submit", "iodepth_complete"},
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item11/elapsed-ramp", Ref: "issue 20 item 11",
+		Args:   args(N, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--ramp_time=1", "--runtime=1"),
+		Exact:  []string{"elapsed"},
+		Serial: true, NoCounts: true,
+		Pending: pendingEq20,
+	},
+	{
+		Name: "item11/elapsed-startdelay", Ref: "issue 20 item 11",
+		Args:   args(N, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--startdelay=1", "--runtime=1"),
+		Exact:  []string{"elapsed"},
+		Serial: true, NoCounts: true,
+		Pending: pendingEq20,
+	},
+}

@@ -1,0 +1,114 @@
+package equivalence
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Outcome is what one program left after running a row once: its decoded
+// JSON document, its raw output and the files of its scratch directory.
+type Outcome struct {
+	Program string // "fio" or "gofio"
+	Doc     Doc
+	Stdout  []byte
+	Stderr  []byte
+	// Dir is the scratch directory: the working directory of the program
+	// and the row's --directory, where its data files and logs are.
+	Dir string
+	// Files maps the name of each data file in Dir to its size; logs
+	// (*.log), verify state (*.state) and the row's job file are left out.
+	Files map[string]int64
+}
+
+// JobFileName is the name of a row's job file in its scratch directory.
+const JobFileName = "job.fio"
+
+// RunTimeout bounds one program's run of one row.
+const RunTimeout = 90 * time.Second
+
+// Command returns the arguments a program runs a row with in dir.
+func (r Row) Command(dir string) []string {
+	if r.JobFile != "" {
+		return append(append([]string{"--output-format=json"}, r.Args...), JobFileName)
+	}
+	args := []string{"--name=j", "--directory=" + dir, "--output-format=json"}
+	return append(args, r.Args...)
+}
+
+// Run runs the row once with the program bin (fio or gofio) in the fresh
+// scratch directory dir and collects the outcome.
+func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome, error) {
+	if r.JobFile != "" {
+		if err := os.WriteFile(filepath.Join(dir, JobFileName), []byte(r.JobFile), 0o644); err != nil {
+			return nil, fmt.Errorf("write job file: %w", err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, RunTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, r.Command(dir)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "EQDIR="+dir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	o := &Outcome{Program: program, Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Dir: dir}
+	if err != nil {
+		return o, fmt.Errorf("%s %s: %w\nstderr: %s", program, strings.Join(r.Command(dir), " "), err, truncate(o.Stderr))
+	}
+	if o.Doc, err = ParseDoc(o.Stdout); err != nil {
+		return o, fmt.Errorf("%s: %w", program, err)
+	}
+	if o.Files, err = dataFiles(dir); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+func dataFiles(dir string) (map[string]int64, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read scratch directory: %w", err)
+	}
+	files := map[string]int64{}
+	for _, e := range ents {
+		n := e.Name()
+		if !e.Type().IsRegular() || n == JobFileName || strings.HasSuffix(n, ".log") || strings.HasSuffix(n, ".state") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return nil, fmt.Errorf("stat %s: %w", n, err)
+		}
+		files[n] = info.Size()
+	}
+	return files, nil
+}
+
+// Compare compares two outcomes of the row: every job's counts, the row's
+// exact paths and tolerances, the key structure and the data files. It
+// returns one line per difference.
+func (r Row) Compare(fio, gofio *Outcome) []string {
+	var diffs []string
+	fj, gj := fio.Doc.Jobs(), gofio.Doc.Jobs()
+	if len(fj) != len(gj) {
+		diffs = append(diffs, fmt.Sprintf("jobs: fio %d, gofio %d", len(fj), len(gj)))
+	}
+	for i := 0; i < len(fj) && i < len(gj); i++ {
+		for _, d := range CompareJob(fj[i], gj[i], append([]string(nil), r.Exact...), r.Tol, !r.NoCounts) {
+			diffs = append(diffs, fmt.Sprintf("job %d: %s", i, d))
+		}
+	}
+	if !r.NoKeys {
+		diffs = append(diffs, CompareKeys(fio.Doc, gofio.Doc, r.IgnoreKeys)...)
+	}
+	if !r.NoFiles {
+		diffs = append(diffs, CompareFiles(fio.Files, gofio.Files)...)
+	}
+	return diffs
+}
