@@ -15,12 +15,11 @@ func CmdlineMatches(name string) []*OptionSpec {
 	}
 	var out []*OptionSpec
 	seen := map[*OptionSpec]bool{}
-	for i := range optionTable {
-		o := &optionTable[i]
+	for _, o := range allOptions() {
 		for _, n := range append([]string{o.Name}, o.Aliases...) {
-			if name != "" && strings.HasPrefix(n, name) && !seen[o] {
-				seen[o] = true
-				out = append(out, o)
+			if name != "" && strings.HasPrefix(n, name) && !seen[lookup[n]] {
+				seen[lookup[n]] = true
+				out = append(out, lookup[n])
 			}
 		}
 	}
@@ -65,6 +64,11 @@ func cmdlineSections(args []string) ([]*section, error) {
 		spec, err := resolveCmdline(a, key)
 		if err != nil {
 			return nil, err
+		}
+		if spec.Name == "ioengine" {
+			if err := checkEngine(strings.TrimSpace(value)); has && err != nil {
+				return nil, &Error{Option: a, Msg: err.Error()}
+			}
 		}
 		if spec.Name == "name" {
 			if !has || value == "" {

@@ -44,6 +44,7 @@ func newJob() *Job {
 	for d := DirRead; d < NumDirs; d++ {
 		j.BS[d] = 4096
 	}
+	engineDefaults(j)
 	return j
 }
 

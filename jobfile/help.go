@@ -90,46 +90,40 @@ func writeOptionHelp(b *strings.Builder, o *OptionSpec) {
 
 // EngHelp writes fio's --enghelp output: the engines gofio runs when engine
 // is "", the options of engine ("io_uring"), or the details of one option
-// ("io_uring,fixedbufs").
+// ("io_uring,fixedbufs"). An engine gofio refuses is an error saying why.
 func EngHelp(w io.Writer, engine string) error {
 	var b strings.Builder
 	name, opt, hasOpt := strings.Cut(engine, ",")
-	switch {
-	case name == "":
+	if name == "" {
 		b.WriteString("Available IO engines:\n")
 		for _, e := range SupportedEngines {
 			fmt.Fprintf(&b, "\t%s\n", e)
 		}
-	case !isSupportedEngine(name):
-		return &Error{File: "--enghelp", Option: name, Msg: fmt.Sprintf("engine %s is not supported by gofio (supported: %s)",
-			name, strings.Join(SupportedEngines, ", "))}
-	case hasOpt:
-		o, ok := lookup[opt]
-		if !ok || o.Engine != name {
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	if err := checkEngine(name); err != nil {
+		return &Error{File: "--enghelp", Option: name, Msg: err.Error()}
+	}
+	if hasOpt {
+		o, ok := engineOption(name, opt)
+		if !ok {
 			return &Error{File: "--enghelp", Option: opt, Msg: fmt.Sprintf("engine %s has no option %s", name, opt)}
 		}
 		writeOptionHelp(&b, o)
-	default:
-		n := 0
-		for i := range optionTable {
-			if o := &optionTable[i]; o.Engine == name {
+	} else {
+		opts := EngineOptions(name)
+		for _, o := range opts {
+			if o.Parent != "" {
+				fmt.Fprintf(&b, "  %-22s: %s\n", o.Name, o.Help)
+			} else {
 				fmt.Fprintf(&b, "%-24s: %s\n", o.Name, o.Help)
-				n++
 			}
 		}
-		if n == 0 {
+		if len(opts) == 0 {
 			fmt.Fprintf(&b, "IO engine %s has no options\n", name)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func isSupportedEngine(name string) bool {
-	for _, e := range SupportedEngines {
-		if e == name {
-			return true
-		}
-	}
-	return false
 }

@@ -238,6 +238,10 @@ type Job struct {
 	CmdprioClass      [NumDirs]int
 	Cmdprio           [NumDirs]int
 
+	// The other engines' options (libaio, pvsync2, mmap, cpuio, exec,
+	// net, filestat, e4defrag).
+	EngineOpts
+
 	// gofio's own options.
 	TWPriority   bool          // tw_priority=1 (default): completion task-work first
 	SQThreadIdle time.Duration // sqthread_idle (ms); 0 = kernel default

@@ -10,8 +10,7 @@ func OptionsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("<!-- Generated from jobfile's option table by `go test ./jobfile -run TestOptionsDoc -update`. Do not edit. -->\n\n")
 	b.WriteString("| Option | Aliases | Type | Default | Allowed | Engine | Meaning |\n|---|---|---|---|---|---|---|\n")
-	for i := range optionTable {
-		o := &optionTable[i]
+	for _, o := range allOptions() {
 		allowed := ""
 		switch {
 		case len(o.Choices) > 0:

@@ -72,6 +72,9 @@ func (s *section) split(engine bool) []entry {
 // them (sort_options by priority, engine options in a second pass).
 func resolve(raw *rawSection, global bool) (*section, error) {
 	s := &section{name: raw.name, global: global, file: raw.file, line: raw.line}
+	if err := checkEngineRaw(raw.entries); err != nil {
+		return nil, err
+	}
 	for _, re := range raw.entries {
 		spec, ok := lookup[re.key]
 		if !ok {
@@ -129,12 +132,16 @@ func load(in Input) (*loaded, error) {
 			}
 		}
 		g.engineAt = scratch.IOEngine
-		if err := checkEngineEntries(g, scratch.IOEngine); err != nil {
+		if _, err := engineEntries(g, scratch.IOEngine); err != nil {
 			return err
 		}
 		for _, gs := range append(globals, g) {
 			if gs.engineAt == scratch.IOEngine {
-				if err := applyEntries(scratch, gs.engine()); err != nil {
+				es, err := engineEntries(gs, scratch.IOEngine)
+				if err != nil {
+					return err
+				}
+				if err := applyEntries(scratch, es); err != nil {
 					return err
 				}
 			}
@@ -221,18 +228,6 @@ func skipSection(only []string, name string) bool {
 	return true
 }
 
-// checkEngineEntries rejects engine options in a section whose engine does
-// not have them.
-func checkEngineEntries(s *section, engine string) error {
-	for _, e := range s.engine() {
-		if e.spec.Engine != engine {
-			return &Error{File: e.file, Line: e.line, Option: e.text(),
-				Msg: fmt.Sprintf("option %s needs ioengine=%s (the engine here is %s)", e.spec.Name, e.spec.Engine, engine)}
-		}
-	}
-	return nil
-}
-
 // applyEntries applies entries to j, wrapping value errors with file:line.
 func applyEntries(j *Job, es []entry) error {
 	for _, e := range es {
@@ -251,6 +246,9 @@ func parseSet(s string) (entry, error) {
 	spec, ok := lookup[key]
 	if !ok {
 		return entry{}, unknownOption("--set", 0, s, key)
+	}
+	if err := checkEngineRaw([]rawEntry{re}); err != nil {
+		return entry{}, err
 	}
 	return entry{rawEntry: re, spec: spec}, nil
 }
@@ -285,17 +283,22 @@ func build(src jobSource, sets []entry) (*Job, error) {
 		if g.engineAt != engine {
 			continue // fio only inherits engine options for the same engine
 		}
-		if err := applyEntries(j, g.engine()); err != nil {
+		es, err := engineEntries(g, engine)
+		if err != nil {
 			return nil, err
 		}
-		for _, e := range g.engine() {
+		if err := applyEntries(j, es); err != nil {
+			return nil, err
+		}
+		for _, e := range es {
 			j.Options = append(j.Options, e.option())
 		}
 	}
-	if err := checkEngineEntries(src.own, engine); err != nil {
+	own, err := engineEntries(src.own, engine)
+	if err != nil {
 		return nil, err
 	}
-	if err := applyEntries(j, src.own.engine()); err != nil {
+	if err := applyEntries(j, own); err != nil {
 		return nil, err
 	}
 	if src.own.cmdline {

@@ -123,7 +123,11 @@ func TestParseErrors(t *testing.T) {
 		{"bad value", "[j]\ndirect=2\n", "j.fio:2: direct=2: max value out of range: 2 (1 max)"},
 		{"min value", "[j]\niodepth=0\n", "iodepth=0: min value out of range: 0 (1 min)"},
 		{"outside", "bs=4k\n[j]\n", "j.fio:1: bs=4k: option outside of [] job section"},
-		{"engine", "[j]\nioengine=libaio\n", "engine libaio is not supported by gofio"},
+		{"engine", "[j]\nioengine=rdma\n", "j.fio:2: ioengine=rdma: engine rdma is not supported by gofio: needs RDMA hardware"},
+		{"engine before its options", "[j]\nverb=read\nbindname=x\nioengine=rdma\n", "j.fio:4: ioengine=rdma: engine rdma is not supported by gofio"},
+		{"engine in global", "[global]\nioengine=sg\n[j]\nreadfua=1\n", "j.fio:2: ioengine=sg: engine sg is not supported by gofio"},
+		{"not an engine", "[j]\nioengine=libaoi\n", "engine libaoi is not a fio engine"},
+		{"external engine", "[j]\nioengine=/usr/lib/fio/x.so\n", "external engines load a C shared object"},
 		{"time_based", "[j]\nioengine=null\nsize=1m\ntime_based\n", "time_based needs a runtime"},
 		{"registerfiles", "[j]\nioengine=io_uring\nsize=1m\nnrfiles=2\nopenfiles=1\nsqthread_poll\n", "openfiles=1 equal to nrfiles=2"},
 		{"iodepth max", "[j]\nioengine=io_uring\nsize=1m\niodepth=65536\n", "io_uring maximum of 32768"},
@@ -196,7 +200,7 @@ func TestHelp(t *testing.T) {
 	if err := EngHelp(&b, "io_uring"); err != nil || !strings.Contains(b.String(), "sqthread_poll           : Offload") {
 		t.Errorf("--enghelp=io_uring: %q, %v", b.String(), err)
 	}
-	if err := EngHelp(&b, "libaio"); err == nil {
-		t.Error("--enghelp=libaio: no error")
+	if err := EngHelp(&b, "rdma"); err == nil || !strings.Contains(err.Error(), "engine rdma is not supported by gofio: needs RDMA") {
+		t.Errorf("--enghelp=rdma: %v", err)
 	}
 }

@@ -25,13 +25,8 @@ func validate(j *Job, s *section) error {
 		}
 		return e
 	}
-	supported := false
-	for _, e := range SupportedEngines {
-		supported = supported || e == j.IOEngine
-	}
-	if !supported {
-		return bad("ioengine="+j.IOEngine, "engine %s is not supported by gofio (supported: %s)",
-			j.IOEngine, strings.Join(SupportedEngines, ", "))
+	if err := checkEngine(j.IOEngine); err != nil {
+		return bad("ioengine="+j.IOEngine, "%s", err)
 	}
 	switch {
 	case j.NumJobs < 1:

@@ -1,0 +1,202 @@
+package jobfile
+
+import (
+	"fmt"
+	"strings"
+)
+
+// EngineInfo is one ioengine= name as gofio knows it: an engine gofio
+// runs, or one of fio 3.33's engines that gofio refuses, with the reason.
+// The engine table is the one home of which engines gofio runs; run's
+// engine openers and --enghelp follow it.
+type EngineInfo struct {
+	Name    string
+	Help    string // what the engine does, as fio's ioengine list says it
+	Refused string // why gofio does not run it; "" when gofio runs it
+}
+
+// Runs reports whether gofio runs the engine.
+func (e EngineInfo) Runs() bool { return e.Refused == "" }
+
+// engineTable lists every engine fio 3.33 can be built with on Linux.
+var engineTable = []EngineInfo{
+	{Name: "io_uring", Help: "Fast Linux native aio"},
+	{Name: "libaio", Help: "Linux native asynchronous IO", Refused: notYet},
+	{Name: "sync", Help: "Use read/write", Refused: notYet},
+	{Name: "psync", Help: "Use pread/pwrite"},
+	{Name: "vsync", Help: "Use readv/writev", Refused: notYet},
+	{Name: "pvsync", Help: "Use preadv/pwritev", Refused: notYet},
+	{Name: "pvsync2", Help: "Use preadv2/pwritev2", Refused: notYet},
+	{Name: "mmap", Help: "Memory mapped IO", Refused: notYet},
+	{Name: "null", Help: "Testing engine (no data transfer)"},
+	{Name: "falloc", Help: "fallocate() file based engine", Refused: notYet},
+	{Name: "ftruncate", Help: "ftruncate() file based engine", Refused: notYet},
+	{Name: "filecreate", Help: "File creation engine", Refused: notYet},
+	{Name: "filestat", Help: "File stat engine", Refused: notYet},
+	{Name: "filedelete", Help: "File delete engine", Refused: notYet},
+	{Name: "cpuio", Help: "CPU cycle burner engine", Refused: notYet},
+	{Name: "exec", Help: "Execute a program", Refused: notYet},
+	{Name: "net", Help: "Network IO", Refused: notYet},
+	{Name: "e4defrag", Help: "ext4 defrag engine", Refused: notYet},
+	{Name: "posixaio", Help: "POSIX asynchronous IO",
+		Refused: "POSIX AIO (aio_read/aio_write) is a glibc library that runs each request on a helper thread, not a system call; " +
+			"gofio is built without cgo, and imitating it with goroutines would measure Go's scheduler, not glibc's AIO (use libaio or io_uring)"},
+	{Name: "splice", Help: "splice/vmsplice based IO", Refused: "not implemented by gofio"},
+	{Name: "netsplice", Help: "splice/vmsplice to/from the network", Refused: "not implemented by gofio"},
+	{Name: "sg", Help: "SCSI generic v3 IO", Refused: "needs a SCSI generic (sg) device and fio's SCSI command layer"},
+	{Name: "io_uring_cmd", Help: "io_uring passthrough commands", Refused: "needs an NVMe generic character device (/dev/ngXnY) and NVMe command building"},
+	{Name: "rdma", Help: "RDMA IO engine", Refused: "needs RDMA hardware and libibverbs/librdmacm (C libraries; gofio has no cgo)"},
+	{Name: "libzbc", Help: "libzbc zoned block device engine", Refused: "needs the libzbc C library and a zoned SCSI/ATA device"},
+	{Name: "rbd", Help: "Rados Block Device asynchronous IO", Refused: "needs a Ceph cluster and the librbd C library"},
+	{Name: "rados", Help: "Rados IO engine", Refused: "needs a Ceph cluster and the librados C library"},
+	{Name: "gfapi", Help: "Glusterfs libgfapi(sync) based engine", Refused: "needs a GlusterFS volume and the libgfapi C library"},
+	{Name: "gfapi_async", Help: "Glusterfs libgfapi(async) based engine", Refused: "needs a GlusterFS volume and the libgfapi C library"},
+	{Name: "libpmem", Help: "PMDK libpmem based IO engine", Refused: "needs persistent memory and the PMDK libpmem C library"},
+	{Name: "pmemblk", Help: "PMDK libpmemblk based IO engine", Refused: "needs persistent memory and the PMDK libpmemblk C library"},
+	{Name: "dev-dax", Help: "DAX Device based IO engine", Refused: "needs a device-DAX character device and the PMDK libpmem C library"},
+	{Name: "mtd", Help: "MTD IO engine", Refused: "needs an MTD flash device and the libmtd C library"},
+	{Name: "ime_psync", Help: "DDN's IME synchronous IO engine", Refused: "needs a DDN IME system and its C client library"},
+	{Name: "ime_psyncv", Help: "DDN's IME synchronous IO engine using iovecs", Refused: "needs a DDN IME system and its C client library"},
+	{Name: "ime_aio", Help: "DDN's IME asynchronous IO engine", Refused: "needs a DDN IME system and its C client library"},
+	{Name: "http", Help: "HTTP (WebDAV/S3/Swift) IO engine", Refused: "needs libcurl and an HTTP, S3 or Swift server"},
+	{Name: "libhdfs", Help: "Hadoop Distributed Filesystem engine", Refused: "needs a Hadoop cluster and the libhdfs C library (with a JVM)"},
+	{Name: "libiscsi", Help: "iSCSI IO engine", Refused: "needs an iSCSI target and the libiscsi C library"},
+	{Name: "nbd", Help: "Network Block Device (NBD) IO engine", Refused: "needs an NBD server and the libnbd C library"},
+	{Name: "nfs", Help: "NFS IO engine", Refused: "needs an NFS server and the libnfs C library"},
+	{Name: "xnvme", Help: "xNVMe based IO engine", Refused: "needs the xNVMe C library"},
+	{Name: "libcufile", Help: "libcufile (GPUDirect Storage) engine", Refused: "needs an NVIDIA GPU and the cuFile C library"},
+	{Name: "dfs", Help: "DAOS File System engine", Refused: "needs a DAOS cluster and its C client library"},
+	{Name: "librpma_apm_client", Help: "librpma APM client engine", Refused: "needs RDMA hardware and the librpma C library"},
+	{Name: "librpma_apm_server", Help: "librpma APM server engine", Refused: "needs RDMA hardware and the librpma C library"},
+	{Name: "librpma_gpspm_client", Help: "librpma GPSPM client engine", Refused: "needs RDMA hardware and the librpma C library"},
+	{Name: "librpma_gpspm_server", Help: "librpma GPSPM server engine", Refused: "needs RDMA hardware and the librpma C library"},
+	{Name: "external", Help: "Load external engine (append name)", Refused: "loads a C shared object into the process; gofio has no cgo"},
+}
+
+// notYet is the reason for a fio engine gofio will run but does not yet.
+const notYet = "not implemented by gofio yet"
+
+// Engines returns the engine table: every engine gofio runs, then the fio
+// engines it refuses. Callers must not modify it.
+func Engines() []EngineInfo { return engineTable }
+
+// SupportedEngines are the ioengine names gofio runs, in the engine
+// table's order.
+var SupportedEngines = func() []string {
+	var out []string
+	for _, e := range engineTable {
+		if e.Runs() {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}()
+
+// EngineByName returns the engine table's entry for name.
+func EngineByName(name string) (EngineInfo, bool) {
+	for _, e := range engineTable {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return EngineInfo{}, false
+}
+
+// checkEngine says why gofio cannot run ioengine=name, or returns nil.
+// fio's external engines (ioengine=/path/to/engine.so, or external:path)
+// and names fio does not know get their own wording.
+func checkEngine(name string) error {
+	e, ok := EngineByName(name)
+	switch {
+	case ok && e.Runs():
+		return nil
+	case ok:
+		return fmt.Errorf("engine %s is not supported by gofio: %s", name, e.Refused)
+	case strings.Contains(name, "/") || strings.HasPrefix(name, "external:"):
+		return fmt.Errorf("engine %s is not supported by gofio: external engines load a C shared object; gofio has no cgo", name)
+	}
+	return fmt.Errorf("engine %s is not a fio engine (gofio runs: %s)", name, strings.Join(SupportedEngines, ", "))
+}
+
+// checkEngineRaw checks the engine of every ioengine= entry of a section
+// before any of its options is resolved, so that a file for an engine
+// gofio refuses says so rather than "bad option" on the engine's first
+// option. fio, too, loads the engine when it parses ioengine=.
+func checkEngineRaw(entries []rawEntry) error {
+	for _, re := range entries {
+		if re.key != "ioengine" || !re.has {
+			continue
+		}
+		if err := checkEngine(strings.TrimSpace(re.value)); err != nil {
+			return &Error{File: re.file, Line: re.line, Option: re.text(), Msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+// engineOptions maps an engine name to its options, in --enghelp order:
+// io_uring's from the option table, the other engines' from
+// engineOptionTable. An option name may belong to several engines (hipri,
+// nowait, cmdprio*); each engine has its own spec, as in fio.
+var engineOptions = func() map[string][]*OptionSpec {
+	m := map[string][]*OptionSpec{}
+	add := func(t []OptionSpec) {
+		for i := range t {
+			if o := &t[i]; o.Engine != "" {
+				m[o.Engine] = append(m[o.Engine], o)
+			}
+		}
+	}
+	add(optionTable)
+	add(engineOptionTable)
+	return m
+}()
+
+// EngineOptions returns the options of engine name, in --enghelp order.
+func EngineOptions(name string) []*OptionSpec { return engineOptions[name] }
+
+// engineOption returns engine's option called name (or alias).
+func engineOption(engine, name string) (*OptionSpec, bool) {
+	for _, o := range engineOptions[engine] {
+		if o.Name == name {
+			return o, true
+		}
+		for _, a := range o.Aliases {
+			if a == name {
+				return o, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// enginesWith returns the engines that have an option called name.
+func enginesWith(name string) []string {
+	var out []string
+	for _, e := range engineTable {
+		if _, ok := engineOption(e.Name, name); ok {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// engineEntries returns the engine options of s bound to engine's own
+// specs, or an error naming the engines that have an option engine lacks.
+func engineEntries(s *section, engine string) ([]entry, error) {
+	var out []entry
+	for _, e := range s.engine() {
+		spec, ok := engineOption(engine, e.key)
+		if !ok {
+			spec, ok = engineOption(engine, e.spec.Name)
+		}
+		if !ok {
+			return nil, &Error{File: e.file, Line: e.line, Option: e.text(),
+				Msg: fmt.Sprintf("option %s needs ioengine=%s (the engine here is %s)", e.spec.Name,
+					strings.Join(enginesWith(e.spec.Name), " or ioengine="), engine)}
+		}
+		e.spec = spec
+		out = append(out, e)
+	}
+	return out, nil
+}
