@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/gofio/gofio/compare"
@@ -22,9 +19,6 @@ import (
 func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
 	if cfg.Compare || len(cfg.Sweeps) > 0 {
 		return executeCompare(ctx, st, cfg, in)
-	}
-	if err := checkDevTargets(jobs); err != nil {
-		return st.fail(err)
 	}
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
@@ -120,20 +114,15 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 		return st.fail(err)
 	}
 	points := compare.Plan(sweeps, cfg.Compare, cfg.Repeat)
-	parsed := make(map[string][]*jobfile.Job, len(points))
-	for _, p := range points {
-		key := fmt.Sprint(p.Sets)
-		if _, ok := parsed[key]; ok {
-			continue
-		}
-		jobs, err := parsePoint(in, p.Sets)
-		if err == nil {
-			err = checkDevTargets(jobs)
-		}
+	parsed, err := compare.ParsePoints(points, func(sets []string) ([]*jobfile.Job, error) {
+		jobs, err := parsePoint(in, sets)
 		if err != nil {
-			return st.fail(fmt.Errorf("%s: %w", p, err))
+			return nil, err
 		}
-		parsed[key] = jobs
+		return jobs, run.CheckTargets(jobs)
+	})
+	if err != nil {
+		return st.fail(err)
 	}
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
@@ -142,14 +131,9 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 	defer closeOut()
 
 	normal := hasFormat(cfg, "normal")
-	var all report.Result
+	var all compare.Concat
 	runAt := func(ctx context.Context, sets []string) (*report.Result, error) {
-		jobs := parsed[fmt.Sprint(sets)]
-		res, err := runWithETA(ctx, st, cfg, jobs, io.Discard, nil)
-		if res == nil {
-			return nil, err
-		}
-		return res, err
+		return runWithETA(ctx, st, cfg, parsed.Jobs(sets), io.Discard, nil)
 	}
 	var writeErrs []error
 	onResult := func(p compare.Point, res *report.Result) {
@@ -161,13 +145,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 		if cfg.JSONDir != "" {
 			writeErrs = append(writeErrs, writeJSONFile(compare.JSONDirPath(cfg.JSONDir, p, res), res))
 		}
-		if all.Version == "" {
-			all = report.Result{Version: res.Version, Start: res.Start, GlobalOptions: res.GlobalOptions}
-		}
-		all.Jobs = append(all.Jobs, res.Jobs...)
-		all.Disks = res.Disks
-		all.End = res.End
-		all.Signal = res.Signal
+		all.Add(res)
 	}
 	cmp, runErr := compare.Run(ctx, points, runAt, onResult)
 	if cmp != nil {
@@ -176,8 +154,9 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 			writeErrs = append(writeErrs, report.WriteCompareTable(out, cmp))
 		}
 		if hasFormat(cfg, "json") || hasFormat(cfg, "json+") {
-			all.Comparison = cmp
-			writeErrs = append(writeErrs, report.WriteJSON(out, &all, hasFormat(cfg, "json+")))
+			res := all.Result()
+			res.Comparison = cmp
+			writeErrs = append(writeErrs, report.WriteJSON(out, res, hasFormat(cfg, "json+")))
 		}
 		if cfg.CompareCSV != "" {
 			writeErrs = append(writeErrs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, cmp) }))
@@ -196,7 +175,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 	case runErr != nil:
 		return st.fail(runErr)
 	}
-	if code := exitCode(&all); code != ExitOK {
+	if code := exitCode(all.Result()); code != ExitOK {
 		return code
 	}
 	if cfg.FailIfSlower >= 0 {
@@ -272,65 +251,3 @@ func wantsLogs(res *report.Result) bool {
 
 func versionString() string { return "gofio-" + Version }
 
-// checkDevTargets refuses a job whose target lies under /dev (outside the
-// tmpfs /dev/shm) and does not exist: a mistyped device name. fio would lay
-// out a regular file there, in the RAM of devtmpfs; gofio stops before
-// anything is created. The null engine touches no file and is skipped.
-func checkDevTargets(jobs []*jobfile.Job) error {
-	for _, j := range jobs {
-		if j.IOEngine == "null" {
-			continue
-		}
-		if len(j.Filenames) == 0 {
-			for _, d := range j.Directory {
-				if underDev(d) {
-					if _, err := os.Stat(d); err != nil {
-						return devError(j, "directory", d, err)
-					}
-				}
-			}
-			continue
-		}
-		for _, p := range run.FileNames(j) {
-			if !underDev(p) {
-				continue
-			}
-			if _, err := os.Stat(p); err != nil {
-				return devError(j, "filename", p, err)
-			}
-		}
-	}
-	return nil
-}
-
-// underDev reports whether path resolves under /dev but not /dev/shm.
-func underDev(path string) bool {
-	if path == "" {
-		return false
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return false
-	}
-	if abs == "/dev/shm" || strings.HasPrefix(abs, "/dev/shm/") {
-		return false
-	}
-	return abs == "/dev" || strings.HasPrefix(abs, "/dev/")
-}
-
-// devError words a missing /dev target with the file and line of the
-// option that named it.
-func devError(j *jobfile.Job, option, path string, err error) error {
-	msg := "does not exist"
-	if !errors.Is(err, os.ErrNotExist) {
-		msg = err.Error()
-	}
-	e := &jobfile.Error{File: j.File, Line: j.Line, Option: option,
-		Msg: fmt.Sprintf("%s %s; gofio never creates files under /dev (is the device name right?)", path, msg)}
-	for _, o := range j.Options {
-		if o.Name == option {
-			e.File, e.Line, e.Option = o.File, o.Line, o.Name+"="+o.Value
-		}
-	}
-	return fmt.Errorf("%s: %w", j.Name, e)
-}

@@ -1,7 +1,3 @@
-// Package compare runs gofio's --compare and --sweep: it expands sweep lists
-// into a plan of runs, pairs the priority task-work policy with the FIFO
-// baseline, runs the plan through a caller's RunFunc and folds the results
-// into a report.Comparison. It knows nothing of job files or engines.
 package compare
 
 import (

@@ -27,10 +27,6 @@ type target struct {
 	fd      int
 }
 
-// FileNames returns the paths of job j's files (for its clone number), as
-// the run will open them; see fileNames.
-func FileNames(j *jobfile.Job) []string { return fileNames(j) }
-
 // fileNames returns the files of job j, as fio's add_file names them: the
 // filename= list inside the first directory= entry (fio adds those files
 // once, when it parses the option, and every numjobs clone shares them),

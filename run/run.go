@@ -108,6 +108,9 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		if err := checkJob(j); err != nil {
 			return nil, err
 		}
+		if err := checkDevTargets(j); err != nil {
+			return nil, err
+		}
 		op, ok := opts.Engines[j.IOEngine]
 		if !ok {
 			return nil, fmt.Errorf("%s: ioengine=%s is not available (have %s)", j.Name, j.IOEngine, engineNames(opts))
