@@ -182,12 +182,6 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		passSize += r.size
 	}
 	depth := p.depth
-	min := func(a, b int) int {
-		if a < b {
-			return a
-		}
-		return b
-	}
 	l := &loop{
 		job:            j,
 		eng:            p.eng,
@@ -241,14 +235,12 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	if l.low <= 0 || l.low > depth {
 		l.low = depth
 	}
-	max := j.IODepthBatchCompleteMax
-	if max <= 0 || max > depth {
-		max = depth
+	// The harvest takes every CQE: room for all of them.
+	l.cqes = make([]engines.Completion, depth)
+	if !p.syncIO {
+		l.acct = newFioAcct(jr.res, depth, j.IODepthBatchSubmit, j.IODepthBatchCompleteMin,
+			j.IODepthBatchCompleteMax, j.IODepthLow, j.IOEngine, j.SQThreadPoll)
 	}
-	if l.completeMin > max {
-		max = min(l.completeMin, depth)
-	}
-	l.cqes = make([]engines.Completion, max)
 	switch strings.ToLower(j.ContinueOnError) {
 	case "read":
 		l.coeRead = true

@@ -66,7 +66,8 @@ type loop struct {
 	pN      int
 
 	depth       int
-	inflight    int // submitted and not yet harvested
+	inflight    int      // submitted and not yet harvested
+	acct        *fioAcct // fio's submit, complete and depth maps; nil for sync engines
 	batchSubmit int
 	completeMin int
 	low         int
@@ -169,6 +170,9 @@ func (l *loop) run() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
+	if l.acct != nil {
+		l.acct.finish()
+	}
 	l.ended = l.clock()
 }
 
@@ -381,6 +385,9 @@ func (l *loop) queue(si uint32) {
 		return
 	}
 	l.pushPending(si)
+	if l.acct != nil {
+		l.acct.queuedOne()
+	}
 	if l.pN >= l.batchSubmit {
 		l.submit()
 	}
@@ -401,8 +408,10 @@ func (l *loop) submit() {
 		return
 	}
 	if n == 0 {
-		l.res.SubmitCalls++
-		l.res.Submit[0]++
+		if l.acct == nil {
+			l.res.SubmitCalls++
+			l.res.Submit[0]++
+		}
 		if l.inflight == 0 {
 			l.fail(int(unix.EBUSY), "submit", errors.New("engine accepted no request with none in flight"))
 			return
@@ -420,7 +429,7 @@ func (l *loop) submit() {
 	} else {
 		l.stampIssued(n, acct)
 	}
-	if acct {
+	if acct && l.acct == nil {
 		l.res.SubmitCalls++
 		l.res.Submit[batchBucket(n)]++
 		l.res.IODepth[depthBucket(l.inflight)] += uint64(n)
@@ -479,13 +488,15 @@ func (l *loop) wait() {
 	}
 }
 
-// reap harvests CQEs from the engine (the "irq"): one time stamp per reap
-// batch, and one completion item per CQE, spliced onto the task-work queue.
-// min 0 never blocks.
+// reap harvests CQEs from the engine (the "irq"): every CQE the ring holds,
+// not iodepth_batch_complete_max of them, with one time stamp per harvest
+// and one completion item per CQE, spliced onto the task-work queue. min
+// (0 never blocks) is how many a blocking wait waits for; fio's batch
+// options set it (see wait). The complete map is fio's (see fioAcct).
 func (l *loop) reap(min int) {
-	max := len(l.cqes)
-	if max > l.inflight {
-		max = l.inflight
+	max := l.inflight
+	if max > len(l.cqes) {
+		max = len(l.cqes)
 	}
 	if min > max {
 		min = max
@@ -507,7 +518,10 @@ func (l *loop) reap(min int) {
 	}
 	l.q.AddBatch(&l.batch)
 	l.inflight -= n
-	if !l.ramping {
+	switch {
+	case l.acct != nil:
+		l.acct.harvested(n)
+	case !l.ramping:
 		l.res.CompleteCalls++
 		l.res.Complete[batchBucket(n)]++
 	}

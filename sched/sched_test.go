@@ -292,3 +292,33 @@ func TestPolicyNames(t *testing.T) {
 		t.Fatal("policy names wrong")
 	}
 }
+
+// TestCompletionWaitBehindHeavy checks the tw wait the queue reports: a
+// completion harvested at t=10 while three heavy items are queued, with
+// each item taking 5 ns to run from t=10 on, waits 15 ns under FIFO (it
+// runs fourth) and 0 under priority (it runs first).
+func TestCompletionWaitBehindHeavy(t *testing.T) {
+	for _, tt := range []struct {
+		p    Policy
+		wait int64
+		pos  int
+	}{{Priority, 0, 0}, {FIFO, 15, 3}} {
+		q := NewQueue(8, tt.p)
+		for i := uint32(0); i < 3; i++ {
+			q.AddHeavy(i, int64(i))
+		}
+		b := NewBatch()
+		q.Add(&b, 5, 10)
+		q.AddBatch(&b)
+		now := int64(10)
+		for pos := 0; q.Len() > 0; pos++ {
+			it, _ := q.Next(now)
+			if it.Kind == Completion {
+				if it.Wait != tt.wait || pos != tt.pos {
+					t.Errorf("%s: completion ran %d-th with wait %d, want %d-th with %d", tt.p, pos, it.Wait, tt.pos, tt.wait)
+				}
+			}
+			now += 5
+		}
+	}
+}
