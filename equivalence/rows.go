@@ -104,17 +104,13 @@ var issue20 = []Row{
 	{
 		Name: "item9/batch-uring", Ref: "issue 20 item 9",
 		Args: args(U, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
-		Tol: []Tol{
-			{Path: "iodepth_level.16", Abs: 5},
-			{Path: "iodepth_submit.4", Abs: 5},
-		},
-		Pending: "fio's submit/complete accounting under batching is issue 20 item 9, owned by branch tw12 (issue 12's task-work harvest)",
+		// gofio replays fio's accounting rules (run/fioacct.go): exact.
+		Exact: depthMaps,
 	},
 	{
 		Name: "item9/batch-null", Ref: "issue 20 item 9",
-		Args:    args(N, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
-		Exact:   depthMaps,
-		Pending: "fio's submit/complete accounting under batching is issue 20 item 9, owned by branch tw12 (issue 12's task-work harvest)",
+		Args:  args(N, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
+		Exact: depthMaps,
 	},
 	{
 		Name: "item10/null-slat", Ref: "issue 20 item 10",
