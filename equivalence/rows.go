@@ -123,13 +123,11 @@ var issue20 = []Row{
 		Args:   args(N, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--ramp_time=1", "--runtime=1"),
 		Exact:  []string{"elapsed"},
 		Serial: true, NoCounts: true,
-		Pending: pendingEq20,
 	},
 	{
 		Name: "item11/elapsed-startdelay", Ref: "issue 20 item 11",
 		Args:   args(N, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--startdelay=1", "--runtime=1"),
 		Exact:  []string{"elapsed"},
 		Serial: true, NoCounts: true,
-		Pending: pendingEq20,
 	},
 }

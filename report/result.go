@@ -185,7 +185,8 @@ type Result struct {
 	// options equal to this prefix of a Job's Options are not repeated in
 	// its "job options".
 	GlobalOptions []jobfile.Option
-	// Elapsed is the run's wall time; JSON "elapsed" is it in seconds,
-	// rounded up. Zero means the longest job Elapsed.
+	// Elapsed is the run's wall time from just before the first job
+	// started (fio's genesis) to the end of the last one; JSON "elapsed"
+	// is it in seconds, rounded up. Zero means the longest job Elapsed.
 	Elapsed time.Duration
 }

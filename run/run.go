@@ -79,6 +79,9 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	}()
 
 	disks := startDisks(runs)
+	// genesis is fio's genesis time: JSON "elapsed" counts from here, so
+	// it takes in startdelay, ramp_time and the wait between groups.
+	genesis := time.Now()
 	for _, g := range groups(runs) {
 		if stop.Load() {
 			break
@@ -86,6 +89,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 		runGroup(e, g)
 	}
 	res.Disks = disks.stop()
+	res.Elapsed = time.Since(genesis)
 	for _, jr := range runs {
 		if jr.started {
 			res.Jobs = append(res.Jobs, jr.res)
