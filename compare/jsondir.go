@@ -14,8 +14,10 @@ func JSONDirName(rw string, iodepth, numjobs int) string {
 }
 
 // JSONDirPath returns where the result of run p goes under dir. With
-// --compare each policy has its own subdirectory (dir/priority,
-// dir/fifo), which fio-plot takes as two series to compare; with several
+// --compare each side has its own subdirectory named after its value
+// (dir/priority and dir/fifo for tw_priority=1,0, dir/io_uring and
+// dir/libaio for ioengine=io_uring,libaio), which fio-plot takes as two
+// series to compare; with several
 // repeats each repeat has one below it (dir/priority/repeat-2). rw,
 // iodepth and numjobs come from the first job of res.
 func JSONDirPath(dir string, p Point, res *report.Result) string {
@@ -27,8 +29,8 @@ func JSONDirPath(dir string, p Point, res *report.Result) string {
 		}
 	}
 	parts := []string{dir}
-	if p.Policy != "" {
-		parts = append(parts, p.Policy)
+	if p.Name != "" {
+		parts = append(parts, p.Name)
 	}
 	if p.Repeats > 1 {
 		parts = append(parts, fmt.Sprintf("repeat-%d", p.Repeat+1))

@@ -3,37 +3,42 @@ package compare
 import (
 	"fmt"
 	"strings"
-
-	"github.com/gofio/gofio/report"
 )
 
-// The --set overrides that select each policy.
-const (
-	SetPriority = "tw_priority=1"
-	SetFIFO     = "tw_priority=0"
-)
-
-// Point is one run of a plan: a sweep point, a policy and a repeat.
+// Point is one run of a plan: a sweep point, a side and a repeat.
 type Point struct {
 	Index   int      // position in the plan, 0-based
 	Row     int      // sweep point, 0-based: the row of the comparison
 	Keys    []string // the swept options, in --sweep order (shared by all points)
 	Values  []string // this point's value of each key
-	Policy  string   // report.PolicyPriority, report.PolicyFIFO, or "" without --compare
+	Side    Side     // which side of the --compare this run is; SideNone without it
+	Name    string   // the side's name (report.SideSpec.Name); "" without --compare
 	Repeat  int      // 0-based repeat index
-	Repeats int      // repeats per point and policy in the plan
+	Repeats int      // repeats per point and side in the plan
 
 	// Sets are the --set overrides for this run, applied after the user's
-	// own: KEY=VALUE for each swept key, then tw_priority with --compare.
+	// own: KEY=VALUE for each swept key, then the compared key's value.
 	Sets []string
+	// Set is the compared KEY=VALUE of this side ("" without --compare).
+	Set string
 }
+
+// Side is one side of an A/B comparison.
+type Side int
+
+// The sides of a comparison.
+const (
+	SideNone Side = iota // no --compare: the single side, filed as new
+	SideNew              // KEY=A
+	SideOld              // KEY=B
+)
 
 // Label returns the sweep point as printed in the table: the values joined
 // by ",", or "" when nothing is swept.
 func (p Point) Label() string { return strings.Join(p.Values, ",") }
 
 // String describes the run for progress lines and errors, e.g.
-// "iodepth=64 priority repeat 2/3".
+// "iodepth=64 tw_priority=1 repeat 2/3".
 func (p Point) String() string {
 	var b strings.Builder
 	for i, k := range p.Keys {
@@ -42,11 +47,11 @@ func (p Point) String() string {
 		}
 		b.WriteString(k + "=" + p.Values[i])
 	}
-	if p.Policy != "" {
+	if p.Side != SideNone {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(p.Policy)
+		b.WriteString(p.Set)
 	}
 	if p.Repeats > 1 {
 		if b.Len() > 0 {
@@ -61,12 +66,12 @@ func (p Point) String() string {
 }
 
 // Plan expands the sweeps (their product, the first sweep outermost) into
-// runs. Each sweep point runs repeat times (at least once). With compare
-// every repeat is a pair of runs, one per policy, and the pair's order
-// alternates: priority first on even repeats, baseline first on odd ones,
-// so a drift over time (page cache, thermal, a neighbour) does not favour
-// one side. All runs of one sweep point are adjacent in the plan.
-func Plan(sweeps []Sweep, compare bool, repeat int) []Point {
+// runs. Each sweep point runs repeat times (at least once). With ab (nil
+// without --compare) every repeat is a pair of runs, one per side, and the
+// pair's order alternates: new first on even repeats, old first on odd
+// ones, so a drift over time (page cache, thermal, a neighbour) does not
+// favour one side. All runs of one sweep point are adjacent in the plan.
+func Plan(sweeps []Sweep, ab *AB, repeat int) []Point {
 	if repeat < 1 {
 		repeat = 1
 	}
@@ -76,14 +81,16 @@ func Plan(sweeps []Sweep, compare bool, repeat int) []Point {
 		keys[i] = s.Key
 		rows *= len(s.Values)
 	}
-	policies := [][2]string{{""}}
-	if compare {
-		policies = [][2]string{
-			{report.PolicyPriority, SetPriority},
-			{report.PolicyFIFO, SetFIFO},
-		}
+	type side struct {
+		side      Side
+		set, name string
 	}
-	points := make([]Point, 0, rows*repeat*len(policies))
+	sides := []side{{SideNone, "", ""}}
+	if ab != nil {
+		n, o := ab.Sides()
+		sides = []side{{SideNew, ab.Key + "=" + ab.New, n.Name}, {SideOld, ab.Key + "=" + ab.Old, o.Name}}
+	}
+	points := make([]Point, 0, rows*repeat*len(sides))
 	for row := 0; row < rows; row++ {
 		values := make([]string, len(sweeps))
 		sets := make([]string, 0, len(sweeps)+1)
@@ -98,21 +105,23 @@ func Plan(sweeps []Sweep, compare bool, repeat int) []Point {
 			sets = append(sets, k+"="+values[i])
 		}
 		for r := 0; r < repeat; r++ {
-			for j := range policies {
-				pol := policies[j]
-				if compare && r%2 == 1 {
-					pol = policies[len(policies)-1-j]
+			for j := range sides {
+				sd := sides[j]
+				if r%2 == 1 {
+					sd = sides[len(sides)-1-j]
 				}
 				s := sets
-				if pol[1] != "" {
-					s = append(sets[:len(sets):len(sets)], pol[1])
+				if sd.set != "" {
+					s = append(sets[:len(sets):len(sets)], sd.set)
 				}
 				points = append(points, Point{
 					Index:   len(points),
 					Row:     row,
 					Keys:    keys,
 					Values:  values,
-					Policy:  pol[0],
+					Side:    sd.side,
+					Name:    sd.name,
+					Set:     sd.set,
 					Repeat:  r,
 					Repeats: repeat,
 					Sets:    s,

@@ -22,15 +22,17 @@ type RunFunc func(ctx context.Context, sets []string) (*report.Result, error)
 // (its Result.Signal is set) or ctx was cancelled.
 var ErrInterrupted = errors.New("interrupted")
 
-// Run runs the points in order and folds their results into a Comparison.
+// Run runs the points in order and folds their results into a Comparison
+// whose sides are named after ab (nil without --compare); Judge then gives
+// its rows their statistics.
 // onResult (may be nil) sees every result as it arrives, for the normal
 // per-job output and --json-dir. Run stops at the first failed run, at a
 // run cut short by a signal, or when ctx is done; it then returns the
 // comparison of the runs that completed together with the error, so the
 // caller can still print what was measured. An interrupted run's figures
 // are not part of the comparison.
-func Run(ctx context.Context, points []Point, run RunFunc, onResult func(Point, *report.Result)) (*report.Comparison, error) {
-	b := newBuilder(points)
+func Run(ctx context.Context, points []Point, ab *AB, run RunFunc, onResult func(Point, *report.Result)) (*report.Comparison, error) {
+	b := newBuilder(points, ab)
 	var m measurement
 	for _, p := range points {
 		if err := ctx.Err(); err != nil {
@@ -71,19 +73,24 @@ type builder struct {
 	hists   map[[2]int]*report.Hist
 	metrics map[string]bool
 	titled  bool
+	ab      *AB
 }
 
-func newBuilder(points []Point) *builder {
+func newBuilder(points []Point, ab *AB) *builder {
 	b := &builder{
 		rows:    make(map[int]int),
 		hists:   make(map[[2]int]*report.Hist),
 		metrics: make(map[string]bool),
+		ab:      ab,
 	}
 	if len(points) > 0 {
 		p := points[0]
 		b.c.Keys = append([]string(nil), p.Keys...)
 		b.c.Repeat = p.Repeats
-		b.c.Compared = p.Policy != ""
+	}
+	if ab != nil {
+		b.c.Compared = true
+		b.c.New, b.c.Old = ab.Sides()
 	}
 	if len(b.c.Keys) == 0 {
 		// Nothing swept: a single row labelled with the job's iodepth.
@@ -114,24 +121,23 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 			Values: append([]string(nil), values...),
 		}
 		row.X, _ = numericValue(values[0])
-		row.Priority.Policy = report.PolicyPriority
-		row.Baseline.Policy = report.PolicyFIFO
 		ri = len(b.c.Rows)
 		b.rows[p.Row] = ri
 		b.c.Rows = append(b.c.Rows, row)
 	}
-	policy := p.Policy
-	if policy == "" {
-		policy = resultPolicy(res, job)
+	if b.ab == nil && b.c.New.Name == "" {
+		// Without --compare the single side is named by its policy.
+		b.c.New.Name = resultPolicy(res, job)
 	}
-	side := b.c.Rows[ri].Side(policy)
+	side := &b.c.Rows[ri].New
+	hk := [2]int{ri, 0}
+	if p.Side == SideOld {
+		side = &b.c.Rows[ri].Old
+		hk[1] = 1
+	}
 	st := m.stats
 	st.Repeat = p.Repeat
 	side.Repeats = append(side.Repeats, st)
-	hk := [2]int{ri, 0}
-	if policy == report.PolicyFIFO {
-		hk[1] = 1
-	}
 	h := b.hists[hk]
 	if h == nil {
 		h = new(report.Hist)
@@ -145,14 +151,14 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 func (b *builder) finish() *report.Comparison {
 	for ri := range b.c.Rows {
 		row := &b.c.Rows[ri]
-		for k, side := range []*report.ComparisonSide{&row.Priority, &row.Baseline} {
+		row.New.Name, row.Old.Name = b.c.New.Name, b.c.Old.Name
+		for k, side := range []*report.ComparisonSide{&row.New, &row.Old} {
 			side.Summarize()
 			if h := b.hists[[2]int{ri, k}]; h != nil {
 				side.P50Us = percentileUs(h, 50)
 				side.P99Us = percentileUs(h, 99)
 			}
 		}
-		row.Classify()
 	}
 	switch {
 	case len(b.metrics) > 1:
@@ -198,6 +204,18 @@ func (b *builder) title(res *report.Result, job *jobfile.Job) {
 			c.Engine = "swept"
 		case "sqthread_poll", "sqpoll":
 			c.SQPoll = "swept"
+		}
+	}
+	if b.ab != nil {
+		switch b.ab.Key {
+		case "rw", "readwrite":
+			c.RW = "compared"
+		case "bs", "blocksize":
+			c.BS = "compared"
+		case "ioengine":
+			c.Engine = "compared"
+		case "sqthread_poll", "sqpoll":
+			c.SQPoll = "compared"
 		}
 	}
 }

@@ -18,7 +18,7 @@ func init() { kernelRelease = func() string { return "6.18.0-test" } }
 // fakeRun is a RunFunc that makes up a result from the --set overrides:
 // the job reads at iodepth D with latencies i*D µs for i = 1..100 (so the
 // mean is 50.5*D µs, p50 50*D and p99 99*D), plus slow µs per sample for
-// the FIFO policy, plus drift µs per call so the order of runs shows.
+// the FIFO policy and for ioengine=slowengine, plus drift µs per call so the order of runs shows.
 type fakeRun struct {
 	slow, drift float64
 	noLat       bool // record only clat, as with disable_lat=1
@@ -43,10 +43,12 @@ func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) 
 			job.IODepth, _ = strconv.Atoi(v)
 		case "tw_priority":
 			job.TWPriority = v == "1"
+		case "ioengine":
+			job.IOEngine = v
 		}
 	}
 	extra := f.drift * float64(n)
-	if !job.TWPriority {
+	if !job.TWPriority || job.IOEngine == "slowengine" {
 		extra += f.slow
 	}
 	jr := &report.JobResult{Job: job, Name: "fake", Policy: f.policy}
@@ -79,10 +81,10 @@ func TestRunCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	points := Plan([]Sweep{sw}, true, 2)
+	points := Plan([]Sweep{sw}, &DefaultAB, 2)
 	f := &fakeRun{slow: 0.5}
 	var seen []int
-	c, err := Run(context.Background(), points, f.run, func(p Point, r *report.Result) {
+	c, err := Run(context.Background(), points, &DefaultAB, f.run, func(p Point, r *report.Result) {
 		seen = append(seen, p.Index)
 		if r == nil {
 			t.Error("onResult got a nil result")
@@ -119,55 +121,80 @@ func TestRunCompare(t *testing.T) {
 		for _, s := range []struct {
 			side  *report.ComparisonSide
 			extra float64
-		}{{&r.Priority, 0}, {&r.Baseline, 0.5}} {
+		}{{&r.New, 0}, {&r.Old, 0.5}} {
 			if len(s.side.Repeats) != 2 {
-				t.Fatalf("row %d %s: %d repeats, want 2", i, s.side.Policy, len(s.side.Repeats))
+				t.Fatalf("row %d %s: %d repeats, want 2", i, s.side.Name, len(s.side.Repeats))
 			}
 			for k, rep := range s.side.Repeats {
 				if rep.Repeat != k {
-					t.Errorf("row %d %s: repeat %d has index %d", i, s.side.Policy, k, rep.Repeat)
+					t.Errorf("row %d %s: repeat %d has index %d", i, s.side.Name, k, rep.Repeat)
 				}
 			}
 			if want := 50.5*d + s.extra; math.Abs(s.side.AvgLatUs-want) > 1e-6 {
-				t.Errorf("row %d %s: avg %v, want %v", i, s.side.Policy, s.side.AvgLatUs, want)
+				t.Errorf("row %d %s: avg %v, want %v", i, s.side.Name, s.side.AvgLatUs, want)
 			}
 			if want := histUs(50*d + s.extra); s.side.P50Us != want {
-				t.Errorf("row %d %s: p50 %v, want %v", i, s.side.Policy, s.side.P50Us, want)
+				t.Errorf("row %d %s: p50 %v, want %v", i, s.side.Name, s.side.P50Us, want)
 			}
 			if want := histUs(99*d + s.extra); s.side.P99Us != want {
-				t.Errorf("row %d %s: p99 %v, want %v", i, s.side.Policy, s.side.P99Us, want)
+				t.Errorf("row %d %s: p99 %v, want %v", i, s.side.Name, s.side.P99Us, want)
 			}
 			if s.side.IOPS != 2000 {
-				t.Errorf("row %d %s: IOPS %v, want 2000", i, s.side.Policy, s.side.IOPS)
+				t.Errorf("row %d %s: IOPS %v, want 2000", i, s.side.Name, s.side.IOPS)
 			}
 		}
-		if !r.HasDelta {
-			t.Errorf("row %d has no delta", i)
+		if r.Stats != nil {
+			t.Errorf("row %d has statistics before Judge", i)
 		}
 	}
-	// At depth 1 the baseline is 0.5 µs slower with no spread: beyond
-	// noise (ranges disjoint), priority faster by 0.5/51 = 0.98%.
-	if r := c.Rows[0]; r.Noise || math.Abs(r.DeltaPct-(-0.5/51*100)) > 1e-9 {
-		t.Errorf("depth 1: delta %v noise %v", r.DeltaPct, r.Noise)
+	if c.New.Name != "priority" || c.Old.Label() != "fifo (tw_priority=0)" || c.Rows[0].Old.Name != "fifo" {
+		t.Errorf("sides %+v %+v", c.New, c.Old)
+	}
+	// Two repeats a side: a 0.5 µs gap with no spread is still too few
+	// repeats to call.
+	Judge(c, report.GateAvg)
+	if r := c.Rows[0]; r.Stats == nil || r.Stats.Verdict != report.VerdictTooFew ||
+		math.Abs(r.Stats.DeltaPct-(-0.5/51*100)) > 1e-9 {
+		t.Errorf("depth 1: stats %+v", r.Stats)
+	}
+}
+
+// TestRunCompareAnyOption compares on ioengine: the sides are named by
+// value, and with five repeats the slower engine is found slower.
+func TestRunCompareAnyOption(t *testing.T) {
+	ab := &AB{Key: "ioengine", New: "slowengine", Old: "io_uring"}
+	f := &fakeRun{slow: 10}
+	c, err := Run(context.Background(), Plan(nil, ab, 5), ab, f.run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Engine != "compared" || c.New.Label() != "ioengine=slowengine" || c.Old.Label() != "ioengine=io_uring" {
+		t.Errorf("title engine %q sides %q %q", c.Engine, c.New.Label(), c.Old.Label())
+	}
+	Judge(c, "")
+	if s := c.Rows[0].Stats; s == nil || s.Verdict != report.VerdictSlower || !s.SlowerBeyond(3) || s.SlowerBeyond(5) {
+		t.Errorf("stats %+v: want slower, beyond 3%% (10/202 µs = 4.95%%) and not beyond 5%%", s)
 	}
 }
 
 // TestRunDriftIsNoise shows why the order alternates: a drift that adds
-// time to every later run spreads both policies' repeats across the same
-// range, so equal policies come out within noise.
+// time to every later run spreads both sides' repeats across the same
+// range, so an A/A comparison under drift finds no difference.
 func TestRunDriftIsNoise(t *testing.T) {
-	points := Plan(nil, true, 4)
+	ab := &AB{Key: "tw_priority", New: "1", Old: "1"}
+	points := Plan(nil, ab, 6)
 	f := &fakeRun{drift: 0.2}
-	c, err := Run(context.Background(), points, f.run, nil)
+	c, err := Run(context.Background(), points, ab, f.run, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	Judge(c, "")
 	r := c.Rows[0]
-	if !r.HasDelta || !r.Noise {
-		t.Errorf("equal policies under drift: delta %v noise %v, want within noise", r.DeltaPct, r.Noise)
+	if r.Stats == nil || r.Stats.Verdict != report.VerdictSame {
+		t.Errorf("equal sides under drift: stats %+v, want ~", r.Stats)
 	}
-	if math.Abs(r.Priority.AvgLatUs-r.Baseline.AvgLatUs) > 1e-3 {
-		t.Errorf("alternation should cancel the drift: priority %v fifo %v", r.Priority.AvgLatUs, r.Baseline.AvgLatUs)
+	if math.Abs(r.New.AvgLatUs-r.Old.AvgLatUs) > 1e-3 {
+		t.Errorf("alternation should cancel the drift: new %v old %v", r.New.AvgLatUs, r.Old.AvgLatUs)
 	}
 	// Nothing swept: the row is the job's iodepth.
 	if c.Key != "iodepth" || r.Value != "4" || r.X != 4 {
@@ -177,17 +204,17 @@ func TestRunDriftIsNoise(t *testing.T) {
 
 func TestRunClatFallback(t *testing.T) {
 	f := &fakeRun{noLat: true}
-	c, err := Run(context.Background(), Plan(nil, true, 1), f.run, nil)
+	c, err := Run(context.Background(), Plan(nil, &DefaultAB, 1), &DefaultAB, f.run, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Metric != "clat" {
 		t.Errorf("metric %q, want clat", c.Metric)
 	}
-	if got, want := c.Rows[0].Priority.AvgLatUs, 50.5*4/2; math.Abs(got-want) > 1e-3 {
+	if got, want := c.Rows[0].New.AvgLatUs, 50.5*4/2; math.Abs(got-want) > 1e-3 {
 		t.Errorf("clat avg %v, want %v", got, want)
 	}
-	if c.Rows[0].Priority.P99Us == 0 {
+	if c.Rows[0].New.P99Us == 0 {
 		t.Error("clat p99 is 0: the clat histogram was not used")
 	}
 }
@@ -203,16 +230,24 @@ func TestRunSweepWithoutCompare(t *testing.T) {
 		{"", false},                    // engines without a policy count as priority
 	} {
 		f := &fakeRun{policy: tt.policy}
-		c, err := Run(context.Background(), Plan([]Sweep{sw}, false, 1), f.run, nil)
+		c, err := Run(context.Background(), Plan([]Sweep{sw}, nil, 1), nil, f.run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
+		Judge(c, "")
 		if c.Compared {
 			t.Error("Compared without --compare")
 		}
+		want := report.PolicyPriority
+		if tt.fifo {
+			want = report.PolicyFIFO
+		}
+		if c.New.Name != want {
+			t.Errorf("policy %q: side named %q, want %q", tt.policy, c.New.Name, want)
+		}
 		for _, r := range c.Rows {
-			if r.Baseline.Ran() != tt.fifo || r.Priority.Ran() == tt.fifo || r.HasDelta {
-				t.Errorf("policy %q: priority ran %v, fifo ran %v, delta %v", tt.policy, r.Priority.Ran(), r.Baseline.Ran(), r.HasDelta)
+			if !r.New.Ran() || r.Old.Ran() || r.Stats != nil {
+				t.Errorf("policy %q: new ran %v, old ran %v, stats %v", tt.policy, r.New.Ran(), r.Old.Ran(), r.Stats)
 			}
 		}
 	}
@@ -220,7 +255,7 @@ func TestRunSweepWithoutCompare(t *testing.T) {
 
 func TestRunStops(t *testing.T) {
 	sw, _ := ParseSweep("iodepth=1..4")
-	points := Plan([]Sweep{sw}, true, 1) // 6 runs
+	points := Plan([]Sweep{sw}, &DefaultAB, 1) // 6 runs
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	tests := []struct {
@@ -233,7 +268,7 @@ func TestRunStops(t *testing.T) {
 		interr   bool
 	}{
 		// The third run fails: two measured, the error names the point.
-		{"run error", context.Background(), &fakeRun{failAt: 3}, 3, 2, "iodepth=2 priority: no such file", false},
+		{"run error", context.Background(), &fakeRun{failAt: 3}, 3, 2, "iodepth=2 tw_priority=1: no such file", false},
 		// The fourth run is interrupted: three measured, not the fourth.
 		{"signal", context.Background(), &fakeRun{signalAt: 4}, 4, 3, "interrupted by interrupt", true},
 		// Cancelled before the first run: nothing runs.
@@ -241,7 +276,7 @@ func TestRunStops(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Run(tt.ctx, points, tt.f.run, nil)
+			c, err := Run(tt.ctx, points, &DefaultAB, tt.f.run, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
@@ -256,7 +291,7 @@ func TestRunStops(t *testing.T) {
 			}
 			n := 0
 			for _, r := range c.Rows {
-				n += len(r.Priority.Repeats) + len(r.Baseline.Repeats)
+				n += len(r.New.Repeats) + len(r.Old.Repeats)
 			}
 			if n != tt.measured {
 				t.Errorf("%d runs measured, want %d", n, tt.measured)
@@ -267,7 +302,7 @@ func TestRunStops(t *testing.T) {
 
 func TestRunTitleSwept(t *testing.T) {
 	sw, _ := ParseSweep("bs=4k,8k")
-	c, err := Run(context.Background(), Plan([]Sweep{sw}, false, 1), (&fakeRun{}).run, nil)
+	c, err := Run(context.Background(), Plan([]Sweep{sw}, nil, 1), nil, (&fakeRun{}).run, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,9 +317,9 @@ func TestJSONDirPath(t *testing.T) {
 		p    Point
 		want string
 	}{
-		{Point{Repeats: 1}, "out/randread-64-1.json"},                                          // sweep only
-		{Point{Policy: "priority", Repeats: 1}, "out/priority/randread-64-1.json"},             // compare
-		{Point{Policy: "fifo", Repeat: 1, Repeats: 3}, "out/fifo/repeat-2/randread-64-1.json"}, // repeats
+		{Point{Repeats: 1}, "out/randread-64-1.json"},                                            // sweep only
+		{Point{Name: "priority", Repeats: 1}, "out/priority/randread-64-1.json"},                 // compare
+		{Point{Name: "libaio", Repeat: 1, Repeats: 3}, "out/libaio/repeat-2/randread-64-1.json"}, // repeats
 	}
 	for _, tt := range tests {
 		if got := JSONDirPath("out", tt.p, res); got != tt.want {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,11 +45,13 @@ func cmpGolden(t *testing.T, name string, got []byte) {
 }
 
 // cmpRowFixture builds a row from per-repeat (avg, p50, p99, iops) of
-// each side; a nil side did not run.
-func cmpRowFixture(value string, x float64, new, old [][4]float64) ComparisonRow {
+// each side; a nil side did not run. st, when both sides ran, is the row's
+// statistics as compare.Analyze would give them (the medians and Δ% are
+// filled in here); the writers only print them.
+func cmpRowFixture(value string, x float64, new, old [][4]float64, st *RowStats) ComparisonRow {
 	r := ComparisonRow{Value: value, Values: []string{value}, X: x}
-	fill := func(s *ComparisonSide, policy string, reps [][4]float64) {
-		s.Policy = policy
+	fill := func(s *ComparisonSide, name string, reps [][4]float64) {
+		s.Name = name
 		for i, v := range reps {
 			s.Repeats = append(s.Repeats, RepeatStats{Repeat: i, AvgLatUs: v[0], P50Us: v[1], P99Us: v[2], IOPS: v[3], IOs: uint64(v[3])})
 			// The merged histogram's percentiles are close to the
@@ -58,41 +61,54 @@ func cmpRowFixture(value string, x float64, new, old [][4]float64) ComparisonRow
 		}
 		s.Summarize()
 	}
-	fill(&r.Priority, PolicyPriority, new)
-	fill(&r.Baseline, PolicyFIFO, old)
-	r.Classify()
+	fill(&r.New, PolicyPriority, new)
+	fill(&r.Old, PolicyFIFO, old)
+	if st != nil && r.New.Ran() && r.Old.Ran() {
+		s := *st
+		s.Metric, s.NewN, s.OldN, s.Alpha = GateAvg, len(new), len(old), 0.05
+		s.New, s.Old = sideMedian(&r.New, GateAvg), sideMedian(&r.Old, GateAvg)
+		s.DeltaPct = (s.New - s.Old) / s.Old * 100
+		r.Stats = &s
+	}
 	return r
 }
 
-// cmpFixture is an iodepth sweep shaped like the patch's table, with three
-// repeats: rows within noise, rows beyond it both ways (priority slower at
-// 8 and 16, as in the patch's data), and a last row whose baseline was
-// interrupted.
+// cmpReps spreads base over five repeats by fixed offsets, scaling all
+// four figures; the IOPS move the other way.
+func cmpReps(avg, p50, p99, iops float64) [][4]float64 {
+	var out [][4]float64
+	for _, f := range []float64{0, 0.01, -0.01, 0.005, -0.004} {
+		out = append(out, [4]float64{avg * (1 + f), p50 * (1 + f), p99 * (1 + f), iops * (1 - f)})
+	}
+	return out
+}
+
+// cmpFixture is an iodepth sweep shaped like the patch's table, with five
+// repeats: rows with no evidence of a difference, rows slower (8 and 16, as
+// in the patch's data) and faster, one row too noisy for a verdict, and a
+// last row whose old side was interrupted after one repeat.
 func cmpFixture() *Comparison {
+	nan := math.NaN()
 	return &Comparison{
 		RW: "randread", BS: "4k", Engine: "io_uring", SQPoll: "0",
 		Version: "gofio-0.1", Kernel: "6.18.0-test",
-		Key: "iodepth", Keys: []string{"iodepth"}, Metric: "lat", Repeat: 3, Compared: true,
+		Key: "iodepth", Keys: []string{"iodepth"}, Metric: "lat", GateMetric: GateAvg, Repeat: 5, Compared: true,
+		New: SideSpec{Name: PolicyPriority, Key: "tw_priority", Value: "1"},
+		Old: SideSpec{Name: PolicyFIFO, Key: "tw_priority", Value: "0"},
 		Rows: []ComparisonRow{
-			cmpRowFixture("1", 1,
-				[][4]float64{{7.05, 6.94, 11.2, 139000}, {7.01, 6.9, 11.0, 140100}, {7.12, 7.0, 11.5, 138200}},
-				[][4]float64{{7.10, 7.0, 11.3, 138500}, {7.08, 6.98, 11.2, 138900}, {7.15, 7.04, 11.6, 137600}}),
-			cmpRowFixture("8", 8,
-				[][4]float64{{15.9, 15.1, 24.8, 502000}, {16.1, 15.3, 25.0, 497000}, {16.0, 15.2, 24.9, 499500}},
-				[][4]float64{{14.2, 13.6, 22.0, 563000}, {14.4, 13.8, 22.3, 556000}, {14.3, 13.7, 22.1, 559000}}),
-			cmpRowFixture("16", 16,
-				[][4]float64{{27.41, 26.2, 41.5, 583000}, {27.6, 26.4, 41.9, 579000}, {27.3, 26.1, 41.2, 585500}},
-				[][4]float64{{24.33, 23.5, 37.0, 657000}, {24.5, 23.7, 37.4, 653000}, {24.2, 23.4, 36.8, 660500}},
-			),
-			cmpRowFixture("256", 256,
-				[][4]float64{{372.99, 360.4, 520.2, 686000}, {375.1, 362.0, 522.9, 682000}, {371.2, 359.9, 518.4, 689500}},
-				[][4]float64{{414.88, 401.1, 610.7, 617000}, {417.0, 403.3, 613.2, 613500}, {412.9, 399.8, 608.4, 620000}}),
-			cmpRowFixture("4096", 4096,
-				[][4]float64{{5880.2, 5790.0, 7410.0, 696500}, {6010.7, 5902.0, 7588.0, 681500}, {5950.1, 5850.0, 7502.0, 688400}},
-				[][4]float64{{5990.4, 5880.0, 7620.0, 683700}, {5920.3, 5840.0, 7540.0, 691800}, {6080.9, 5990.0, 7710.0, 673600}}),
-			cmpRowFixture("16384", 16384,
-				[][4]float64{{23085.58, 22610.0, 30540.0, 709600}, {23190.2, 22705.0, 30702.0, 706400}, {23001.7, 22580.0, 30410.0, 712200}},
-				[][4]float64{{26044.71, 25610.0, 35020.0, 629000}}),
+			cmpRowFixture("1", 1, cmpReps(7.05, 6.94, 11.2, 139000), cmpReps(7.08, 6.98, 11.3, 138500),
+				&RowStats{LoPct: -1.9, HiPct: 1.1, Confidence: 0.968, P: 0.69, Verdict: VerdictSame}),
+			cmpRowFixture("8", 8, cmpReps(16.0, 15.2, 24.9, 499500), cmpReps(14.3, 13.7, 22.1, 559000),
+				&RowStats{LoPct: 10.1, HiPct: 13.6, Confidence: 0.968, P: 0.0079, Verdict: VerdictSlower}),
+			cmpRowFixture("16", 16, cmpReps(27.41, 26.2, 41.5, 583000), cmpReps(24.33, 23.5, 37.0, 657000),
+				&RowStats{LoPct: 11.2, HiPct: 14.4, Confidence: 0.968, P: 0.0079, Verdict: VerdictSlower}),
+			cmpRowFixture("256", 256, cmpReps(372.99, 360.4, 520.2, 686000), cmpReps(414.88, 401.1, 610.7, 617000),
+				&RowStats{LoPct: -11.5, HiPct: -8.6, Confidence: 0.968, P: 0.0079, Verdict: VerdictFaster}),
+			cmpRowFixture("4096", 4096, cmpReps(5880.2, 5790.0, 7410.0, 696500), cmpReps(5990.4, 5880.0, 7620.0, 683700),
+				&RowStats{LoPct: -3.2, HiPct: 0.4, Confidence: 0.968, P: 0.095, Verdict: VerdictSame}),
+			cmpRowFixture("16384", 16384, cmpReps(23085.58, 22610.0, 30540.0, 709600),
+				[][4]float64{{26044.71, 25610.0, 35020.0, 629000}},
+				&RowStats{LoPct: nan, HiPct: nan, P: 0.33, Verdict: VerdictTooFew}),
 		},
 	}
 }
@@ -104,13 +120,14 @@ func TestWriteCompareTableGolden(t *testing.T) {
 	}
 	cmpGolden(t, "compare_table.txt", b.Bytes())
 	out := b.String()
-	for _, want := range []string{"depth", "new", "old", "within noise", "gofio-0.1, kernel 6.18.0-test"} {
+	for _, want := range []string{"depth", "new", "old", "96.8% CI", "too few repeats",
+		"new = priority (tw_priority=1), old = fifo (tw_priority=0)", "gofio-0.1, kernel 6.18.0-test"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q", want)
 		}
 	}
 	// Never a bare winner.
-	for _, bad := range []string{"winner", "faster", "better"} {
+	for _, bad := range []string{"winner", "better"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("table says %q", bad)
 		}
@@ -125,7 +142,7 @@ func TestWriteCompareTableRows(t *testing.T) {
 	}
 	lines := strings.Split(b.String(), "\n")
 	// Find the header, then expect one line per row in order, each
-	// starting with the row's value and marked as the row's Noise says.
+	// starting with the row's value and ending with its verdict.
 	h := -1
 	for i, l := range lines {
 		if strings.HasPrefix(strings.TrimSpace(l), "depth") {
@@ -143,8 +160,8 @@ func TestWriteCompareTableRows(t *testing.T) {
 			t.Errorf("line %d = %q, want the row of %s", i, l, r.Value)
 			continue
 		}
-		if got := strings.HasSuffix(l, "within noise"); got != (r.HasDelta && r.Noise) {
-			t.Errorf("row %s: marked within noise = %v, Noise = %v", r.Value, got, r.Noise)
+		if !strings.Contains(l, "  "+r.Stats.Verdict+"  ") {
+			t.Errorf("row %s: line %q lacks its verdict %q", r.Value, l, r.Stats.Verdict)
 		}
 	}
 }
@@ -175,11 +192,10 @@ func TestCompareJSONGolden(t *testing.T) {
 	cmpGolden(t, "compare_table.json", b.Bytes())
 	var doc map[string]struct {
 		Rows []struct {
-			Value       string          `json:"value"`
-			DeltaPct    *float64        `json:"delta_pct"`
-			WithinNoise *bool           `json:"within_noise"`
-			Priority    json.RawMessage `json:"priority"`
-			FIFO        json.RawMessage `json:"fifo"`
+			Value string          `json:"value"`
+			Stats json.RawMessage `json:"stats"`
+			New   json.RawMessage `json:"new"`
+			Old   json.RawMessage `json:"old"`
 		} `json:"rows"`
 	}
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
@@ -190,7 +206,7 @@ func TestCompareJSONGolden(t *testing.T) {
 		t.Fatalf("%d rows under %s, want %d", len(rows), CompareJSONKey, len(cmpFixture().Rows))
 	}
 	for _, r := range rows {
-		if r.DeltaPct == nil || r.WithinNoise == nil || string(r.Priority) == "null" || string(r.FIFO) == "null" {
+		if len(r.Stats) == 0 || string(r.Stats) == "null" || string(r.New) == "null" || string(r.Old) == "null" {
 			t.Errorf("row %s lacks a field: %+v", r.Value, r)
 		}
 	}
@@ -198,8 +214,8 @@ func TestCompareJSONGolden(t *testing.T) {
 
 func TestCompareJSONMissingSide(t *testing.T) {
 	c := cmpFixture()
-	c.Rows[0].Baseline = ComparisonSide{Policy: PolicyFIFO}
-	c.Rows[0].Classify()
+	c.Rows[0].Old = ComparisonSide{Name: PolicyFIFO}
+	c.Rows[0].Stats = nil
 	b, err := json.Marshal(CompareJSON(c))
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +227,7 @@ func TestCompareJSONMissingSide(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := doc.Rows[0]
-	for _, k := range []string{"fifo", "delta_pct", "within_noise"} {
+	for _, k := range []string{"old", "stats"} {
 		if v, ok := r[k]; !ok || v != nil {
 			t.Errorf("row without baseline: %s = %v, want null", k, v)
 		}
@@ -252,8 +268,8 @@ func TestWriteSVGShapes(t *testing.T) {
 	single := cmpFixture()
 	single.Compared = false
 	for i := range single.Rows {
-		single.Rows[i].Baseline = ComparisonSide{Policy: PolicyFIFO}
-		single.Rows[i].Classify()
+		single.Rows[i].Old = ComparisonSide{}
+		single.Rows[i].Stats = nil
 	}
 	tests := []struct {
 		name string

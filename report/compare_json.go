@@ -12,68 +12,128 @@ import (
 const CompareJSONKey = "gofio_compare"
 
 // ComparisonJSON is the JSON shape of a Comparison. Figures are rounded to
-// 3 decimals (µs, IOPS) and 2 (percent) so the output is stable.
+// 3 decimals (µs, IOPS) and 2 (percent) so the output is stable. It is
+// also what gofio diff and --baseline read back (Comparison).
 type ComparisonJSON struct {
-	RW        string           `json:"rw"`
-	BS        string           `json:"bs"`
-	IOEngine  string           `json:"ioengine"`
-	SQPoll    string           `json:"sqthread_poll"`
-	Version   string           `json:"version"`
-	Kernel    string           `json:"kernel"`
-	Key       string           `json:"key"`
-	Keys      []string         `json:"keys"`
-	Metric    string           `json:"metric"`
-	Repeat    int              `json:"repeat"`
-	Compared  bool             `json:"compared"`
-	NoiseRule string           `json:"noise_rule"`
-	Rows      []ComparisonRowJ `json:"rows"`
+	RW         string           `json:"rw"`
+	BS         string           `json:"bs"`
+	IOEngine   string           `json:"ioengine"`
+	SQPoll     string           `json:"sqthread_poll"`
+	Version    string           `json:"version"`
+	Kernel     string           `json:"kernel"`
+	Key        string           `json:"key"`
+	Keys       []string         `json:"keys"`
+	New        SideSpecJSON     `json:"new"`
+	Old        *SideSpecJSON    `json:"old"`
+	Metric     string           `json:"metric"`
+	GateMetric string           `json:"gate_metric"`
+	Repeat     int              `json:"repeat"`
+	Compared   bool             `json:"compared"`
+	Statistics string           `json:"statistics"`
+	Rows       []ComparisonRowJ `json:"rows"`
 }
 
-// ComparisonRowJ is one row of ComparisonJSON. DeltaPct and WithinNoise are
-// null when a side did not run; so is that side.
+// SideSpecJSON is the JSON shape of a SideSpec.
+type SideSpecJSON struct {
+	Name  string `json:"name"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// ComparisonRowJ is one row of ComparisonJSON. Stats is null when a side
+// did not run; so is that side.
 type ComparisonRowJ struct {
-	Value       string          `json:"value"`
-	Values      []string        `json:"values"`
-	X           float64         `json:"x"`
-	DeltaPct    *float64        `json:"delta_pct"`
-	WithinNoise *bool           `json:"within_noise"`
-	Priority    *ComparisonSide `json:"priority"`
-	FIFO        *ComparisonSide `json:"fifo"`
+	Value  string        `json:"value"`
+	Values []string      `json:"values"`
+	X      float64       `json:"x"`
+	Stats  *RowStatsJSON `json:"stats"`
+	New    *SideJSON     `json:"new"`
+	Old    *SideJSON     `json:"old"`
 }
 
-// MarshalJSON writes a side with snake_case keys and rounded figures.
-func (s ComparisonSide) MarshalJSON() ([]byte, error) {
-	type rep struct {
-		Repeat   int     `json:"repeat"`
-		AvgLatUs float64 `json:"avg_lat_us"`
-		P50Us    float64 `json:"p50_us"`
-		P99Us    float64 `json:"p99_us"`
-		IOPS     float64 `json:"iops"`
-		IOs      uint64  `json:"ios"`
+// RowStatsJSON is the JSON shape of RowStats; the interval is null when
+// there is none.
+type RowStatsJSON struct {
+	Metric     string   `json:"metric"`
+	New        float64  `json:"new_median"`
+	Old        float64  `json:"old_median"`
+	DeltaPct   float64  `json:"delta_pct"`
+	LoPct      *float64 `json:"ci_lo_pct"`
+	HiPct      *float64 `json:"ci_hi_pct"`
+	Confidence float64  `json:"ci_confidence"`
+	P          float64  `json:"p_value"`
+	Alpha      float64  `json:"alpha"`
+	Verdict    string   `json:"verdict"`
+}
+
+// SideJSON is the JSON shape of a ComparisonSide.
+type SideJSON struct {
+	Name      string       `json:"name"`
+	Repeats   int          `json:"repeats"`
+	AvgLatUs  float64      `json:"avg_lat_us"`
+	MinAvgUs  float64      `json:"min_avg_lat_us"`
+	MaxAvgUs  float64      `json:"max_avg_lat_us"`
+	SpreadPct float64      `json:"spread_pct"`
+	P50Us     float64      `json:"p50_us"`
+	P99Us     float64      `json:"p99_us"`
+	IOPS      float64      `json:"iops"`
+	PerRepeat []RepeatJSON `json:"per_repeat"`
+}
+
+// RepeatJSON is the JSON shape of RepeatStats.
+type RepeatJSON struct {
+	Repeat   int     `json:"repeat"`
+	AvgLatUs float64 `json:"avg_lat_us"`
+	P50Us    float64 `json:"p50_us"`
+	P99Us    float64 `json:"p99_us"`
+	IOPS     float64 `json:"iops"`
+	IOs      uint64  `json:"ios"`
+}
+
+func sideJSON(s *ComparisonSide) *SideJSON {
+	if !s.Ran() {
+		return nil
 	}
-	out := struct {
-		Policy    string  `json:"policy"`
-		Repeats   int     `json:"repeats"`
-		AvgLatUs  float64 `json:"avg_lat_us"`
-		MinAvgUs  float64 `json:"min_avg_lat_us"`
-		MaxAvgUs  float64 `json:"max_avg_lat_us"`
-		SpreadPct float64 `json:"spread_pct"`
-		P50Us     float64 `json:"p50_us"`
-		P99Us     float64 `json:"p99_us"`
-		IOPS      float64 `json:"iops"`
-		PerRepeat []rep   `json:"per_repeat"`
-	}{
-		Policy: s.Policy, Repeats: len(s.Repeats),
+	out := &SideJSON{
+		Name: s.Name, Repeats: len(s.Repeats),
 		AvgLatUs: cmpRound(s.AvgLatUs, 3), MinAvgUs: cmpRound(s.MinAvgUs, 3), MaxAvgUs: cmpRound(s.MaxAvgUs, 3),
 		SpreadPct: cmpRound(s.SpreadPct(), 2),
 		P50Us:     cmpRound(s.P50Us, 3), P99Us: cmpRound(s.P99Us, 3), IOPS: cmpRound(s.IOPS, 3),
-		PerRepeat: make([]rep, len(s.Repeats)),
+		PerRepeat: make([]RepeatJSON, len(s.Repeats)),
 	}
 	for i, r := range s.Repeats {
-		out.PerRepeat[i] = rep{r.Repeat, cmpRound(r.AvgLatUs, 3), cmpRound(r.P50Us, 3), cmpRound(r.P99Us, 3),
+		out.PerRepeat[i] = RepeatJSON{r.Repeat, cmpRound(r.AvgLatUs, 3), cmpRound(r.P50Us, 3), cmpRound(r.P99Us, 3),
 			cmpRound(r.IOPS, 3), r.IOs}
 	}
-	return json.Marshal(out)
+	return out
+}
+
+// side turns the JSON back into a summarized side.
+func (j *SideJSON) side() ComparisonSide {
+	if j == nil {
+		return ComparisonSide{}
+	}
+	s := ComparisonSide{Name: j.Name, P50Us: j.P50Us, P99Us: j.P99Us}
+	for _, r := range j.PerRepeat {
+		s.Repeats = append(s.Repeats, RepeatStats{Repeat: r.Repeat, AvgLatUs: r.AvgLatUs, P50Us: r.P50Us,
+			P99Us: r.P99Us, IOPS: r.IOPS, IOs: r.IOs})
+	}
+	s.Summarize()
+	return s
+}
+
+func rowStatsJSON(s *RowStats) *RowStatsJSON {
+	if s == nil {
+		return nil
+	}
+	j := &RowStatsJSON{Metric: s.Metric, New: cmpRound(s.New, 3), Old: cmpRound(s.Old, 3),
+		DeltaPct: cmpRound(s.DeltaPct, 2), Confidence: cmpRound(s.Confidence, 4), P: cmpRound(s.P, 4),
+		Alpha: s.Alpha, Verdict: s.Verdict}
+	if s.HasInterval() {
+		lo, hi := cmpRound(s.LoPct, 2), cmpRound(s.HiPct, 2)
+		j.LoPct, j.HiPct = &lo, &hi
+	}
+	return j
 }
 
 // CompareJSON returns the value to put under CompareJSONKey in the JSON
@@ -85,9 +145,14 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 	}
 	j := &ComparisonJSON{
 		RW: c.RW, BS: c.BS, IOEngine: c.Engine, SQPoll: c.SQPoll, Version: c.Version, Kernel: c.Kernel,
-		Key: c.Key, Keys: keys, Metric: c.Metric, Repeat: c.Repeat, Compared: c.Compared,
-		NoiseRule: NoiseRule,
-		Rows:      make([]ComparisonRowJ, len(c.Rows)),
+		Key: c.Key, Keys: keys, Metric: c.Metric, GateMetric: c.GateMetricOrDefault(), Repeat: c.Repeat,
+		Compared: c.Compared, Statistics: StatsRule,
+		New:  SideSpecJSON(c.New),
+		Rows: make([]ComparisonRowJ, len(c.Rows)),
+	}
+	if c.Compared {
+		old := SideSpecJSON(c.Old)
+		j.Old = &old
 	}
 	for i := range c.Rows {
 		r := &c.Rows[i]
@@ -95,20 +160,27 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 		if values == nil {
 			values = []string{}
 		}
-		rj := ComparisonRowJ{Value: r.Value, Values: values, X: r.X}
-		if r.HasDelta {
-			d, n := cmpRound(r.DeltaPct, 2), r.Noise
-			rj.DeltaPct, rj.WithinNoise = &d, &n
-		}
-		if r.Priority.Ran() {
-			rj.Priority = &r.Priority
-		}
-		if r.Baseline.Ran() {
-			rj.FIFO = &r.Baseline
-		}
-		j.Rows[i] = rj
+		j.Rows[i] = ComparisonRowJ{Value: r.Value, Values: values, X: r.X, Stats: rowStatsJSON(r.Stats),
+			New: sideJSON(&r.New), Old: sideJSON(&r.Old)}
 	}
 	return j
+}
+
+// Comparison turns saved JSON back into a Comparison with the per-repeat
+// figures of every side; the rows' statistics are left for the caller to
+// compute again.
+func (j *ComparisonJSON) Comparison() *Comparison {
+	c := &Comparison{RW: j.RW, BS: j.BS, Engine: j.IOEngine, SQPoll: j.SQPoll, Version: j.Version,
+		Kernel: j.Kernel, Key: j.Key, Keys: j.Keys, New: SideSpec(j.New), Metric: j.Metric,
+		GateMetric: j.GateMetric, Repeat: j.Repeat, Compared: j.Compared}
+	if j.Old != nil {
+		c.Old = SideSpec(*j.Old)
+	}
+	for _, r := range j.Rows {
+		c.Rows = append(c.Rows, ComparisonRow{Value: r.Value, Values: r.Values, X: r.X,
+			New: r.New.side(), Old: r.Old.side()})
+	}
+	return c
 }
 
 // WriteCompareJSON writes {"gofio_compare": ...} alone, indented as fio

@@ -6,8 +6,8 @@ import (
 )
 
 // cmpSide builds a summarized side from per-repeat average latencies.
-func cmpSide(policy string, avgs ...float64) ComparisonSide {
-	s := ComparisonSide{Policy: policy}
+func cmpSide(name string, avgs ...float64) ComparisonSide {
+	s := ComparisonSide{Name: name}
 	for i, a := range avgs {
 		s.Repeats = append(s.Repeats, RepeatStats{Repeat: i, AvgLatUs: a, IOPS: 1e6 / a})
 	}
@@ -37,56 +37,45 @@ func TestComparisonSideSummarize(t *testing.T) {
 	}
 }
 
-func TestComparisonRowClassify(t *testing.T) {
+func TestSlowerBeyond(t *testing.T) {
+	nan := math.NaN()
 	tests := []struct {
-		name     string
-		new, old []float64
-		hasDelta bool
-		delta    float64
-		noise    bool
+		name string
+		s    *RowStats
+		pct  float64
+		want bool
 	}{
-		// Ranges [10,12] and [11,13] overlap: within noise.
-		{"overlapping ranges", []float64{10, 12}, []float64{11, 13}, true, -1 / 12.0 * 100, true},
-		// Ranges touch at one end: still overlap, ends included.
-		{"touching ranges", []float64{10, 11}, []float64{11, 12}, true, -1 / 11.5 * 100, true},
-		// Disjoint ranges: beyond noise even though |delta| < 5%.
-		{"disjoint small delta", []float64{10.0, 10.1}, []float64{10.3, 10.4}, true, (10.05 - 10.35) / 10.35 * 100, false},
-		// Disjoint ranges, priority slower: beyond noise.
-		{"disjoint slower", []float64{13, 14, 15}, []float64{10, 11, 12}, true, 3 / 11.0 * 100, false},
-		// Wide ranges swallow a large delta: within noise.
-		{"wide spread", []float64{10, 30}, []float64{12, 14}, true, (20 - 13) / 13.0 * 100, true},
-		// A single repeat uses the 5% band: 4% is noise.
-		{"one repeat inside band", []float64{10.4}, []float64{10}, true, 4, true},
-		// Exactly 5% is still inside the band.
-		{"one repeat on band edge", []float64{10.5}, []float64{10}, true, 5, true},
-		// 6% is beyond the band.
-		{"one repeat beyond band", []float64{9.4}, []float64{10}, true, -6, false},
-		// One side with one repeat, the other with three: band rule.
-		{"mixed repeat counts", []float64{11, 11.2, 11.4}, []float64{10}, true, 12, false},
-		// The baseline did not run: no delta, not noise.
-		{"baseline missing", []float64{10}, nil, false, 0, false},
-		// Priority did not run: no delta.
-		{"priority missing", nil, []float64{10}, false, 0, false},
+		{"no stats", nil, 5, false},
+		{"slower, interval above pct", &RowStats{Metric: GateAvg, Verdict: VerdictSlower, LoPct: 6, HiPct: 9}, 5, true},
+		{"slower, interval reaches below pct", &RowStats{Metric: GateAvg, Verdict: VerdictSlower, LoPct: 4, HiPct: 9}, 5, false},
+		{"slower, interval on pct", &RowStats{Metric: GateAvg, Verdict: VerdictSlower, LoPct: 5, HiPct: 9}, 5, false},
+		{"no evidence, large delta", &RowStats{Metric: GateAvg, Verdict: VerdictSame, LoPct: 6, HiPct: 90}, 5, false},
+		{"too few repeats", &RowStats{Metric: GateAvg, Verdict: VerdictTooFew, LoPct: nan, HiPct: nan}, 5, false},
+		{"faster", &RowStats{Metric: GateAvg, Verdict: VerdictFaster, LoPct: -9, HiPct: -6}, 5, false},
+		{"iops slower, interval below -pct", &RowStats{Metric: GateIOPS, Verdict: VerdictSlower, LoPct: -12, HiPct: -6}, 5, true},
+		{"iops slower, interval reaches above -pct", &RowStats{Metric: GateIOPS, Verdict: VerdictSlower, LoPct: -12, HiPct: -4}, 5, false},
+		{"gate 0: any slower", &RowStats{Metric: GateP99, Verdict: VerdictSlower, LoPct: 0.5, HiPct: 2}, 0, true},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := ComparisonRow{
-				Priority: cmpSide(PolicyPriority, tt.new...),
-				Baseline: cmpSide(PolicyFIFO, tt.old...),
-				Noise:    true, // Classify must overwrite stale values
-				DeltaPct: 99,
-			}
-			r.Classify()
-			if r.HasDelta != tt.hasDelta {
-				t.Fatalf("HasDelta = %v, want %v", r.HasDelta, tt.hasDelta)
-			}
-			if math.Abs(r.DeltaPct-tt.delta) > 1e-9 {
-				t.Errorf("DeltaPct = %v, want %v", r.DeltaPct, tt.delta)
-			}
-			if r.Noise != tt.noise {
-				t.Errorf("Noise = %v, want %v", r.Noise, tt.noise)
-			}
-		})
+		if got := tt.s.SlowerBeyond(tt.pct); got != tt.want {
+			t.Errorf("%s: SlowerBeyond(%g) = %v, want %v", tt.name, tt.pct, got, tt.want)
+		}
+	}
+}
+
+func TestSideSpecLabel(t *testing.T) {
+	tests := []struct {
+		s    SideSpec
+		want string
+	}{
+		{SideSpec{Name: "priority", Key: "tw_priority", Value: "1"}, "priority (tw_priority=1)"},
+		{SideSpec{Name: "io_uring", Key: "ioengine", Value: "io_uring"}, "ioengine=io_uring"},
+		{SideSpec{Name: "priority"}, "priority"},
+	}
+	for _, tt := range tests {
+		if got := tt.s.Label(); got != tt.want {
+			t.Errorf("Label(%+v) = %q, want %q", tt.s, got, tt.want)
+		}
 	}
 }
 

@@ -2,22 +2,27 @@ package report
 
 import "math"
 
-// This file is the data model of --compare and --sweep. The compare package
-// fills a Comparison from the Results of its runs; the writers in
-// compare_table.go, compare_csv.go and svg.go read it.
+// This file is the data model of --compare, --sweep, --baseline and diff.
+// The compare package fills a Comparison from the Results of its runs and
+// computes each row's statistics; the writers in compare_table.go,
+// compare_csv.go, compare_json.go, compare_markdown.go, junit.go and svg.go
+// read it.
 
-// The two task-work policies a comparison puts side by side, spelled as
-// JobResult.Policy spells them.
+// The two task-work policies of the default comparison, spelled as
+// JobResult.Policy spells them: the names of tw_priority's values.
 const (
-	PolicyPriority = "priority" // tw_priority=1, the patch ("new")
-	PolicyFIFO     = "fifo"     // tw_priority=0, the baseline ("old")
+	PolicyPriority = "priority" // tw_priority=1, the patch
+	PolicyFIFO     = "fifo"     // tw_priority=0, the baseline
 )
 
 // Comparison is the result of a sweep, with or without --compare: one row
-// per sweep point, each with the priority policy next to the FIFO baseline.
+// per sweep point, each with the "new" side next to the "old" one. Under
+// --compare KEY=A,B the new side ran with KEY=A and the old one with KEY=B
+// (plain --compare is tw_priority=1,0); under diff and --baseline the new
+// side is the newer run.
 type Comparison struct {
 	// Title fields, taken from the first job run. A field whose option is
-	// swept reads "swept".
+	// swept or compared reads "swept" or "compared".
 	RW      string // rw=, e.g. "randread"
 	BS      string // bs=, e.g. "4k"
 	Engine  string // ioengine=
@@ -30,20 +35,73 @@ type Comparison struct {
 	Key  string
 	Keys []string
 
+	// New and Old name the two sides: the option and the value each ran
+	// with, and the short name the writers print. Without --compare only
+	// New ran.
+	New, Old SideSpec
+
 	// Metric is the latency the averages are taken from: "lat" (fio's
 	// total latency, submission to completion) or "clat" where lat was not
 	// recorded; "mixed" if the runs disagreed.
 	Metric string
-	// Repeat is the number of repeats asked for per point and policy.
+	// GateMetric is the per-repeat figure the statistics compare: one of
+	// GateAvg, GateP99, GateIOPS.
+	GateMetric string
+	// Repeat is the number of repeats asked for per point and side.
 	Repeat int
-	// Compared is true when both policies were run (--compare).
+	// Compared is true when both sides were run (--compare, diff).
 	Compared bool
 	// Rows are the sweep points in plan order.
 	Rows []ComparisonRow
 }
 
-// ComparisonRow is one sweep point: both policies' figures and the
-// difference between them.
+// SideSpec says what one side of a comparison is.
+type SideSpec struct {
+	// Name is the side's short name: "priority" or "fifo" for tw_priority,
+	// else the value ("io_uring"), prefixed "new-"/"old-" when both sides
+	// would read the same. It names the --json-dir subdirectory too.
+	Name string
+	// Key and Value are the option and value the side ran with
+	// (tw_priority and 1); empty without --compare. Under diff Key is
+	// "run" and Value the file the side was read from.
+	Key, Value string
+}
+
+// Label returns "name (key=value)", or the name alone without a key.
+func (s SideSpec) Label() string {
+	if s.Key == "" || s.Name == s.Value {
+		if s.Key != "" {
+			return s.Key + "=" + s.Value
+		}
+		return s.Name
+	}
+	return s.Name + " (" + s.Key + "=" + s.Value + ")"
+}
+
+// The figures --gate-metric may select.
+const (
+	GateAvg  = "avg"  // average latency of each repeat
+	GateP99  = "p99"  // 99th percentile latency of each repeat
+	GateIOPS = "iops" // IOPS of each repeat
+)
+
+// HigherIsBetter reports whether a larger value of the gate metric is the
+// faster one (IOPS), rather than a smaller one (latency).
+func HigherIsBetter(gateMetric string) bool { return gateMetric == GateIOPS }
+
+// Value returns the gate metric's figure of one repeat.
+func (r RepeatStats) Value(gateMetric string) float64 {
+	switch gateMetric {
+	case GateP99:
+		return r.P99Us
+	case GateIOPS:
+		return r.IOPS
+	}
+	return r.AvgLatUs
+}
+
+// ComparisonRow is one sweep point: both sides' figures and the
+// statistics of the difference between them.
 type ComparisonRow struct {
 	// Value is the sweep point as printed, e.g. "64", or "64,4k" when
 	// several keys are swept; Values holds one value per key.
@@ -53,23 +111,65 @@ type ComparisonRow struct {
 	// chart's x axis; 0 when the value is not a number.
 	X float64
 
-	Priority ComparisonSide // tw_priority=1
-	Baseline ComparisonSide // tw_priority=0
+	New ComparisonSide // the side under test (KEY=A)
+	Old ComparisonSide // the reference side (KEY=B)
 
-	// DeltaPct is (priority - baseline) / baseline * 100 of the average
-	// latency: negative when priority completed faster. It is meaningful
-	// only when HasDelta, that is when both sides ran.
-	DeltaPct float64
-	HasDelta bool
-	// Noise is true when DeltaPct is within the spread across repeats (see
-	// compare.Classify for the rule). A row within noise has no winner.
-	Noise bool
+	// Stats compares the two sides' per-repeat gate metric; nil when a
+	// side did not run.
+	Stats *RowStats
 }
 
-// ComparisonSide is what one policy did at one sweep point, over its
+// The verdicts of RowStats.Verdict.
+const (
+	VerdictFaster = "faster"          // the test rejects; new is faster
+	VerdictSlower = "slower"          // the test rejects; new is slower
+	VerdictSame   = "~"               // no evidence of a difference
+	VerdictTooFew = "too few repeats" // the test could not reject with this many repeats
+)
+
+// RowStats is the statistics of one row, computed from the per-repeat
+// values of the gate metric the way benchstat does: medians, the relative
+// change of the medians, a confidence interval for the relative change
+// (Hodges–Lehmann on log ratios, with the Mann–Whitney interval), and the
+// Mann–Whitney U test's p-value.
+type RowStats struct {
+	Metric   string  // the gate metric: GateAvg, GateP99 or GateIOPS
+	NewN     int     // repeats on the new side
+	OldN     int     // repeats on the old side
+	New, Old float64 // medians of the per-repeat values (µs, or IOPS)
+	// DeltaPct is (New - Old) / Old * 100: negative when new has the
+	// smaller value (lower latency, or fewer IOPS).
+	DeltaPct float64
+	// LoPct and HiPct bound DeltaPct's confidence interval at Confidence
+	// (at least 1 - Alpha); NaN when there are too few repeats for one.
+	LoPct, HiPct float64
+	Confidence   float64
+	P            float64 // two-sided Mann–Whitney U p-value
+	Alpha        float64 // the test's level, 0.05
+	Verdict      string  // VerdictFaster, VerdictSlower, VerdictSame, VerdictTooFew
+}
+
+// HasInterval reports whether the row has a confidence interval.
+func (s *RowStats) HasInterval() bool { return !math.IsNaN(s.LoPct) && !math.IsNaN(s.HiPct) }
+
+// SlowerBeyond reports whether new is slower than old by more than pct
+// percent beyond noise: the test rejects, and the whole confidence interval
+// of the change lies beyond pct in the slower direction (above +pct for a
+// latency, below -pct for IOPS). This is what --fail-if-slower fails on.
+func (s *RowStats) SlowerBeyond(pct float64) bool {
+	if s == nil || s.Verdict != VerdictSlower || !s.HasInterval() {
+		return false
+	}
+	if HigherIsBetter(s.Metric) {
+		return s.HiPct < -pct
+	}
+	return s.LoPct > pct
+}
+
+// ComparisonSide is what one side did at one sweep point, over its
 // repeats.
 type ComparisonSide struct {
-	Policy  string // PolicyPriority or PolicyFIFO
+	Name    string // the side's SideSpec.Name
 	Repeats []RepeatStats
 
 	// AvgLatUs is the mean of the per-repeat average latencies in µs;
@@ -78,7 +178,8 @@ type ComparisonSide struct {
 	MinAvgUs float64
 	MaxAvgUs float64
 	// P50Us and P99Us are percentiles of the latency histograms of all
-	// repeats merged, in µs (bucket midpoints, as fio reports them).
+	// repeats merged, in µs (bucket midpoints, as fio reports them). They
+	// describe; the statistics never use them.
 	P50Us float64
 	P99Us float64
 	// IOPS is the mean of the per-repeat IOPS.
@@ -98,6 +199,16 @@ type RepeatStats struct {
 
 // Ran reports whether the side has at least one repeat.
 func (s *ComparisonSide) Ran() bool { return len(s.Repeats) > 0 }
+
+// Values returns the side's per-repeat figures of the gate metric, in
+// repeat order.
+func (s *ComparisonSide) Values(gateMetric string) []float64 {
+	vs := make([]float64, len(s.Repeats))
+	for i, r := range s.Repeats {
+		vs[i] = r.Value(gateMetric)
+	}
+	return vs
+}
 
 // SpreadPct returns the range of the per-repeat average latencies as a
 // percentage of their mean, (max - min) / mean * 100; 0 with fewer than two
@@ -128,17 +239,6 @@ func (s *ComparisonSide) Summarize() {
 	s.IOPS /= n
 }
 
-// Side returns the row's side for policy, nil for an unknown policy.
-func (r *ComparisonRow) Side(policy string) *ComparisonSide {
-	switch policy {
-	case PolicyPriority:
-		return &r.Priority
-	case PolicyFIFO:
-		return &r.Baseline
-	}
-	return nil
-}
-
 // KeyLabel returns the name of the first column of the comparison: "depth"
 // for an iodepth sweep (as in the patch's table), else the swept key.
 func (c *Comparison) KeyLabel() string {
@@ -148,37 +248,16 @@ func (c *Comparison) KeyLabel() string {
 	return c.Key
 }
 
-// NoiseBandPct is the band, in percent of the baseline, inside which a
-// difference counts as noise when a side has a single repeat and so no
-// spread of its own.
-const NoiseBandPct = 5.0
-
-// NoiseRule is the definition of "within noise" in words, printed by the
-// writers so the table, CSV, JSON and chart say the same as Classify.
-const NoiseRule = "within noise: the per-repeat avg latency ranges [min,max] of both policies overlap " +
-	"(2 or more repeats each), or |delta| <= 5% (a single repeat)"
-
-// Classify sets DeltaPct, HasDelta and Noise from the two sides, which must
-// be summarized. The rule:
-//   - with two or more repeats on both sides, the difference is within noise
-//     when the ranges [MinAvgUs, MaxAvgUs] of the two sides overlap (ends
-//     included): the repeats of one policy do not all lie on one side of
-//     the other's;
-//   - when either side has a single repeat there is no spread to measure,
-//     so the difference is within noise when |DeltaPct| <= NoiseBandPct.
-//
-// A row where a side did not run has no delta and is not within noise.
-func (r *ComparisonRow) Classify() {
-	r.DeltaPct, r.HasDelta, r.Noise = 0, false, false
-	p, b := &r.Priority, &r.Baseline
-	if !p.Ran() || !b.Ran() || b.AvgLatUs <= 0 {
-		return
+// GateMetricOrDefault returns GateMetric, or GateAvg when it is unset.
+func (c *Comparison) GateMetricOrDefault() string {
+	if c.GateMetric == "" {
+		return GateAvg
 	}
-	r.HasDelta = true
-	r.DeltaPct = (p.AvgLatUs - b.AvgLatUs) / b.AvgLatUs * 100
-	if len(p.Repeats) >= 2 && len(b.Repeats) >= 2 {
-		r.Noise = p.MinAvgUs <= b.MaxAvgUs && b.MinAvgUs <= p.MaxAvgUs
-		return
-	}
-	r.Noise = math.Abs(r.DeltaPct) <= NoiseBandPct
+	return c.GateMetric
 }
+
+// StatsRule is how the rows are judged, in words, printed by the writers
+// so the table, CSV, JSON and chart say the same as the statistics.
+const StatsRule = "new and old are medians of the per-repeat values; Δ% = (new - old) / old; " +
+	"CI: Hodges-Lehmann interval of the change; p: two-sided Mann-Whitney U test, " +
+	"a verdict of faster or slower needs p < 0.05"

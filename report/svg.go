@@ -33,9 +33,11 @@ const (
 
 // WriteSVG draws the comparison as an SVG chart: the average latency
 // against the swept key (log2 x axis when the values are positive numbers,
-// evenly spaced otherwise; log10 y axis), priority solid and baseline
-// dashed, each with its p99 as a thin line of the same style, and below it
-// a strip of Δ% bars with the changes within noise greyed out. The title
+// evenly spaced otherwise; log10 y axis), the new side solid and the old
+// one dashed, each with its p99 as a thin line of the same style (medians
+// of the per-repeat figures), and below it a strip of Δ% bars of the gate
+// metric with their confidence intervals, greyed out where the verdict is
+// not faster or slower. The legend names the sides by their values. The title
 // comes from the job (rw, bs, ioengine, sqthread_poll), the footer names
 // the gofio version and the kernel. The output is deterministic.
 func WriteSVG(w io.Writer, c *Comparison) error {
@@ -52,19 +54,19 @@ func WriteSVG(w io.Writer, c *Comparison) error {
 	fmt.Fprintf(&b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", svgW, svgH)
 	fmt.Fprintf(&b, "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">%s</text>\n",
 		svgW/2, svgEsc(title))
-	fmt.Fprintf(&b, "<text x=\"%d\" y=\"48\" text-anchor=\"middle\" font-size=\"12\">avg %s and p99 against %s</text>\n",
-		svgW/2, svgEsc(metric), svgEsc(c.KeyLabel()))
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"48\" text-anchor=\"middle\" font-size=\"12\">avg %s and p99 against %s; %s</text>\n",
+		svgW/2, svgEsc(metric), svgEsc(c.KeyLabel()), svgEsc(cmpSidesLine(c)))
 
 	xs := newSVGX(c)
 	ys := newSVGY(c)
 	svgLatencyPanel(&b, c, xs, ys, metric)
 	svgDeltaPanel(&b, c, xs)
 	svgXAxis(&b, c, xs)
-	svgLegend(&b)
+	svgLegend(&b, c)
 
 	fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"600\" font-size=\"11\">%s</text>\n", svgLeft, svgEsc(cmpFooter(c)))
-	rule1, rule2, _ := strings.Cut(NoiseRule, ", or ")
-	for i, line := range []string{"Δ% = (new - old) / old of the avg; " + rule1 + ",", "or " + rule2} {
+	rule1, rule2, _ := strings.Cut(StatsRule, "; CI")
+	for i, line := range []string{rule1 + ";", "CI" + rule2} {
 		fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"%d\" font-size=\"9\" fill=\"#555555\">%s</text>\n",
 			svgLeft, 616+13*i, svgEsc(line))
 	}
@@ -117,11 +119,11 @@ type svgY struct{ lo, hi int } // decades: 10^lo .. 10^hi
 func newSVGY(c *Comparison) svgY {
 	mn, mx := math.Inf(1), math.Inf(-1)
 	for i := range c.Rows {
-		for _, s := range []*ComparisonSide{&c.Rows[i].Priority, &c.Rows[i].Baseline} {
+		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
 			if !s.Ran() {
 				continue
 			}
-			for _, v := range []float64{s.AvgLatUs, s.P99Us} {
+			for _, v := range []float64{sideMedian(s, GateAvg), sideMedian(s, GateP99)} {
 				if v > 0 {
 					mn, mx = math.Min(mn, v), math.Max(mx, v)
 				}
@@ -181,10 +183,10 @@ func svgLatencyPanel(b *strings.Builder, c *Comparison, xs svgX, ys svgY, metric
 		val             func(*ComparisonSide) float64
 		marker          bool
 	}
-	newSide := func(r *ComparisonRow) *ComparisonSide { return &r.Priority }
-	oldSide := func(r *ComparisonRow) *ComparisonSide { return &r.Baseline }
-	avg := func(s *ComparisonSide) float64 { return s.AvgLatUs }
-	p99 := func(s *ComparisonSide) float64 { return s.P99Us }
+	newSide := func(r *ComparisonRow) *ComparisonSide { return &r.New }
+	oldSide := func(r *ComparisonRow) *ComparisonSide { return &r.Old }
+	avg := func(s *ComparisonSide) float64 { return sideMedian(s, GateAvg) }
+	p99 := func(s *ComparisonSide) float64 { return sideMedian(s, GateP99) }
 	for _, s := range []series{
 		{"new-p99", svgColorNew, "", 0.9, newSide, p99, false},
 		{"old-p99", svgColorOld, svgDash, 0.9, oldSide, p99, false},
@@ -236,8 +238,8 @@ func svgLatencyPanel(b *strings.Builder, c *Comparison, xs svgX, ys svgY, metric
 	b.WriteString("</g>\n")
 }
 
-// svgDeltaPanel draws the Δ% strip: one bar per row, grey when within
-// noise.
+// svgDeltaPanel draws the Δ% strip: one bar per row with its confidence
+// interval as a whisker, grey unless the verdict is faster or slower.
 func svgDeltaPanel(b *strings.Builder, c *Comparison, xs svgX) {
 	lim := svgNiceLimit(c)
 	yAt := func(p float64) float64 {
@@ -261,41 +263,47 @@ func svgDeltaPanel(b *strings.Builder, c *Comparison, xs svgX) {
 	mid := (svgDTop + svgDBottom) / 2
 	fmt.Fprintf(b, "<text x=\"24\" y=\"%.2f\" text-anchor=\"middle\" transform=\"rotate(-90 24 %.2f)\">Δ %%</text>\n",
 		mid, mid)
-	fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"10\" fill=\"#555555\">Δ%% of the avg, new vs old; grey: within noise</text>\n",
-		svgLeft+4, svgDTop-6)
+	fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"10\" fill=\"#555555\">Δ%% of the median %s, new vs old, with its CI; grey: no evidence (~) or too few repeats</text>\n",
+		svgLeft+4, svgDTop-6, svgEsc(c.GateMetricOrDefault()))
 	width := (svgRight - svgLeft) / float64(max(len(c.Rows), 1)) * 0.5
 	width = math.Min(width, 22)
 	for i := range c.Rows {
-		r := &c.Rows[i]
-		if !r.HasDelta {
+		st := c.Rows[i].Stats
+		if st == nil {
 			continue
 		}
-		v := math.Max(-lim, math.Min(lim, r.DeltaPct))
+		clamp := func(p float64) float64 { return math.Max(-lim, math.Min(lim, p)) }
+		v := clamp(st.DeltaPct)
 		x, y0, y1 := xs.at(c, i), yAt(0), yAt(v)
 		top, h := math.Min(y0, y1), math.Abs(y1-y0)
 		fill, text := svgBarBeyond, "#000000"
-		if r.Noise {
+		if st.Verdict != VerdictFaster && st.Verdict != VerdictSlower {
 			fill, text = svgBarNoise, "#909090"
 		}
 		fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
 			x-width/2, top, width, h, fill)
+		if st.HasInterval() {
+			ylo, yhi := yAt(clamp(st.LoPct)), yAt(clamp(st.HiPct))
+			fmt.Fprintf(b, "<path d=\"M%.2f %.2f L%.2f %.2f M%.2f %.2f L%.2f %.2f M%.2f %.2f L%.2f %.2f\" stroke=\"#000000\" stroke-width=\"1\"/>\n",
+				x, ylo, x, yhi, x-3, ylo, x+3, ylo, x-3, yhi, x+3, yhi)
+		}
 		ty := top - 3
 		if v < 0 {
 			ty = top + h + 10
 		}
 		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"9\" fill=\"%s\">%+.1f</text>\n",
-			x, ty, text, r.DeltaPct)
+			x, ty, text, st.DeltaPct)
 	}
 	b.WriteString("</g>\n")
 }
 
 // svgNiceLimit returns the Δ strip's half-range: the largest |Δ| (at least
-// the noise band) rounded up to 1, 2, 2.5 or 5 times a power of ten.
+// 5%) rounded up to 1, 2, 2.5 or 5 times a power of ten.
 func svgNiceLimit(c *Comparison) float64 {
-	m := NoiseBandPct
+	m := 5.0
 	for _, r := range c.Rows {
-		if r.HasDelta {
-			m = math.Max(m, math.Abs(r.DeltaPct))
+		if r.Stats != nil {
+			m = math.Max(m, math.Abs(r.Stats.DeltaPct))
 		}
 	}
 	m = math.Min(m, 1000)
@@ -331,15 +339,15 @@ func svgXAxis(b *strings.Builder, c *Comparison, xs svgX) {
 }
 
 // svgLegend explains the line styles and bar shades.
-func svgLegend(b *strings.Builder) {
+func svgLegend(b *strings.Builder, c *Comparison) {
 	b.WriteString("<g id=\"legend\">\n")
 	y := svgTop + 10
 	for _, e := range []struct {
 		label, color, dash string
 		width              float64
 	}{
-		{"new avg (priority)", svgColorNew, "", 2.2},
-		{"old avg (fifo)", svgColorOld, svgDash, 2.2},
+		{"new avg (" + c.New.Name + ")", svgColorNew, "", 2.2},
+		{"old avg (" + cmpOr(c.Old.Name) + ")", svgColorOld, svgDash, 2.2},
 		{"new p99", svgColorNew, "", 0.9},
 		{"old p99", svgColorOld, svgDash, 0.9},
 	} {
@@ -349,13 +357,13 @@ func svgLegend(b *strings.Builder) {
 		}
 		fmt.Fprintf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>\n",
 			svgLegendX, y, svgLegendX+30, y, e.color, e.width, dash)
-		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\">%s</text>\n", svgLegendX+36, y+4, e.label)
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\">%s</text>\n", svgLegendX+36, y+4, svgEsc(e.label))
 		y += 20
 	}
 	y = svgDTop + 10
 	for _, e := range []struct{ label, fill string }{
-		{"beyond noise", svgBarBeyond},
-		{"within noise", svgBarNoise},
+		{"faster/slower", svgBarBeyond},
+		{"~ or too few", svgBarNoise},
 	} {
 		fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
 			svgLegendX+8, y-5, e.fill)
