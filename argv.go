@@ -82,8 +82,11 @@ func splitArgv(args []string) (*splitArgs, error) {
 					}
 				}
 			case argOptional:
-				if !has {
-					value = gofioFlags[flag].bare
+				if f := gofioFlags[flag]; !has && f.takesNext != nil && i+1 < len(args) && f.takesNext(args[i+1]) {
+					i++
+					value = args[i]
+				} else if !has {
+					value = f.bare
 				}
 			}
 			out.flags = append(out.flags, "--"+flag+"="+value)

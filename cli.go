@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/gofio/gofio/compare"
 	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // Version is gofio's version, printed by --version as fio prints fio-3.33.
@@ -51,9 +54,11 @@ func (st *State) command(ctx context.Context, args []string) int {
 type flagSpec struct {
 	cli.Flag
 	// optional marks a flag whose value may be left out (--cmdhelp);
-	// bare is then the value it takes.
-	optional bool
-	bare     string
+	// bare is then the value it takes, unless takesNext (may be nil)
+	// accepts the next argument as the value, as in --compare KEY=A,B.
+	optional  bool
+	bare      string
+	takesNext func(string) bool
 }
 
 // arg says whether the flag takes a value: a bool flag never does.
@@ -87,14 +92,26 @@ func flagTable() []flagSpec {
 		{Flag: &cli.BoolFlag{Name: "version", Usage: "print the version and exit"}},
 		{Flag: &cli.BoolFlag{Name: "help", Usage: "print this help and exit"}},
 		{Flag: &cli.StringSliceFlag{Name: "set", Usage: "override job option `KEY=VALUE` in every job (repeatable; wins over job files)"}},
-		{Flag: &cli.BoolFlag{Name: "compare", Usage: "run every job with tw_priority=1 and tw_priority=0 and compare"}},
-		{Flag: &cli.IntFlag{Name: "repeat", Value: 1, Usage: "repeat each compare pair `N` times"}},
+		{Flag: &cli.StringFlag{Name: "compare", Usage: "run every job with `KEY=A,B`: KEY=A (new) against KEY=B (old), interleaved; bare: tw_priority=1,0"},
+			optional: true, bare: compare.DefaultAB.String(), takesNext: compareValue},
+		{Flag: &cli.IntFlag{Name: "repeat", Value: 1, Usage: "run each point (and side) `N` times; gating needs 5 or more"}},
 		{Flag: &cli.StringSliceFlag{Name: "sweep", Usage: "expand jobs over `KEY=LIST` (iodepth=1..16384, bs=4k,8k; repeatable)"}},
 		{Flag: &cli.StringFlag{Name: "compare-csv", Usage: "write the comparison table as CSV to `FILE`"}},
 		{Flag: &cli.StringFlag{Name: "json-dir", Usage: "write one fio-shaped JSON file per sweep point into `DIR`"}},
 		{Flag: &cli.StringFlag{Name: "plot", Usage: "draw avg latency against iodepth into `FILE.svg`"}},
-		{Flag: &cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if priority is slower than baseline by more than `PCT` beyond noise"}},
+		{Flag: &cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if new is slower than old by more than `PCT` beyond noise (U test p < 0.05 and the whole CI beyond PCT)"}},
+		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99 or iops"}},
 	}
+}
+
+// compareValue reports whether the argument after a bare --compare is its
+// KEY=A,B value: it has that shape and is not an existing job file.
+func compareValue(arg string) bool {
+	if !compare.LooksLikeAB(arg) {
+		return false
+	}
+	_, err := os.Stat(arg)
+	return err != nil
 }
 
 // newApp builds the urfave/cli app for gofio's own flags. The job options
@@ -134,13 +151,17 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		Sections:     c.StringSlice("section"),
 		Eta:          c.String("eta"),
 		Sets:         c.StringSlice("set"),
-		Compare:      c.Bool("compare"),
 		Repeat:       c.Int("repeat"),
+		GateMetric:   c.String("gate-metric"),
 		Sweeps:       c.StringSlice("sweep"),
 		CompareCSV:   c.String("compare-csv"),
 		JSONDir:      c.String("json-dir"),
 		Plot:         c.String("plot"),
 		FailIfSlower: c.Float64("fail-if-slower"),
+	}
+	if c.IsSet("compare") {
+		v := c.String("compare")
+		cfg.Compare = &v
 	}
 	if c.IsSet("cmdhelp") {
 		v := c.String("cmdhelp")
@@ -186,6 +207,11 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	}
 	if c.IsSet("fail-if-slower") && cfg.FailIfSlower < 0 {
 		return nil, fmt.Errorf("--fail-if-slower %g: want a percentage of 0 or more", cfg.FailIfSlower)
+	}
+	switch cfg.GateMetric {
+	case report.GateAvg, report.GateP99, report.GateIOPS:
+	default:
+		return nil, fmt.Errorf("invalid --gate-metric %q (valid: avg, p99, iops)", cfg.GateMetric)
 	}
 	if cfg.Plot != "" && !strings.HasSuffix(cfg.Plot, ".svg") {
 		return nil, fmt.Errorf("--plot %q: want a .svg file name", cfg.Plot)

@@ -138,3 +138,33 @@ func TestFlagTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitArgvCompare checks --compare's optional value: bare it is
+// tw_priority=1,0; a following KEY=A,B is its value; a following job file
+// (even one whose name has that shape, if it exists) is not.
+func TestSplitArgvCompare(t *testing.T) {
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "x=1,2")
+	if err := os.WriteFile(odd, []byte("[j]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args         []string
+		flags, files string
+	}{
+		{[]string{"--compare", "a.fio"}, "--compare=tw_priority=1,0", "a.fio"},
+		{[]string{"--compare", "ioengine=io_uring,libaio", "a.fio"}, "--compare=ioengine=io_uring,libaio", "a.fio"},
+		{[]string{"--compare=sqpoll=1,0", "a.fio"}, "--compare=sqpoll=1,0", "a.fio"},
+		{[]string{"--compare", odd}, "--compare=tw_priority=1,0", odd},
+		{[]string{"a.fio", "--compare"}, "--compare=tw_priority=1,0", "a.fio"},
+	}
+	for _, tt := range tests {
+		sp, err := splitArgv(append([]string{"gofio"}, tt.args...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, j := strings.Join(sp.flags, " "), strings.Join(sp.files, " "); f != tt.flags || j != tt.files {
+			t.Errorf("%v: flags %q files %q; want %q %q", tt.args, f, j, tt.flags, tt.files)
+		}
+	}
+}

@@ -20,7 +20,7 @@ import (
 // tmpfs scratch file and checks every output: the JSON (fio's jobs, both
 // policies at every depth, the gofio_compare rows), the CSV, the SVG
 // (valid per xmllint), the --json-dir files named {rw}-{iodepth}-{numjobs}
-// and a --fail-if-slower threshold no real run can exceed.
+// and the sides named by value throughout.
 func TestCompareSweepE2E(t *testing.T) {
 	scr := scratchDir(t)
 	job := writeJob(t, scr, "sweep.fio", "[sweep]\nioengine=io_uring\nrw=randread\nbs=4k\nsize=8m\ntime_based\nruntime=10s\n")
@@ -29,8 +29,7 @@ func TestCompareSweepE2E(t *testing.T) {
 	jsonDir := filepath.Join(scr, "points")
 	code, out, errs := runCmd(t, "--compare", "--sweep", "iodepth=1..64", "--set", "runtime=300ms",
 		"--set", "filename="+filepath.Join(scr, "data"), "--output-format=json",
-		"--compare-csv="+csvPath, "--plot="+svgPath, "--json-dir="+jsonDir,
-		"--fail-if-slower=1000000", job)
+		"--compare-csv="+csvPath, "--plot="+svgPath, "--json-dir="+jsonDir, job)
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstderr: %s", code, errs)
 	}
@@ -71,14 +70,18 @@ func TestCompareSweepE2E(t *testing.T) {
 		if row["value"] != depths[i] {
 			t.Errorf("row %d is iodepth %v, want %s", i, row["value"], depths[i])
 		}
-		for _, side := range []string{"priority", "fifo"} {
-			if s, ok := row[side].(map[string]any); !ok || num(t, s, "repeats") != 1 || num(t, s, "avg_lat_us") <= 0 {
-				t.Errorf("row %s: side %s did not run: %v", depths[i], side, row[side])
+		for side, name := range map[string]string{"new": "priority", "old": "fifo"} {
+			if s, ok := row[side].(map[string]any); !ok || num(t, s, "repeats") != 1 || num(t, s, "avg_lat_us") <= 0 || s["name"] != name {
+				t.Errorf("row %s: side %s (%s) did not run: %v", depths[i], side, name, row[side])
 			}
 		}
-		if _, ok := row["delta_pct"].(float64); !ok {
-			t.Errorf("row %s has no delta_pct", depths[i])
+		// One repeat a side: the statistics say so rather than guess.
+		if st, ok := row["stats"].(map[string]any); !ok || st["verdict"] != report.VerdictTooFew {
+			t.Errorf("row %s: stats %v, want verdict %q", depths[i], row["stats"], report.VerdictTooFew)
 		}
+	}
+	if o, _ := cmp["old"].(map[string]any); o["key"] != "tw_priority" || o["value"] != "0" || o["name"] != "fifo" {
+		t.Errorf("old side %v, want fifo (tw_priority=0)", cmp["old"])
 	}
 
 	// CSV: a header and one record per depth.
@@ -157,32 +160,48 @@ func fakeEngine(prioUs, fifoUs uint64) func(context.Context, []*jobfile.Job, run
 }
 
 // TestFailIfSlowerGate checks --fail-if-slower's exit code through the
-// State.RunCore seam, with latencies chosen so the outcome is known: priority
-// twice as slow as the baseline must trip any threshold below +100% and
-// pass any above; priority faster never trips.
+// State.RunCore seam, with latencies chosen so the outcome is known: with
+// five repeats, priority twice as slow as the baseline (every repeat, so
+// p = 2/252 and the interval is [+100%, +100%]) must trip any threshold
+// below +100% and pass any above; priority faster never trips, nor do two
+// equal sides.
 func TestFailIfSlowerGate(t *testing.T) {
 	tests := []struct {
 		name           string
+		compare        string
 		prioUs, fifoUs uint64
-		pct            string
+		pct, repeat    string
 		code           int
 		stderr         string
 	}{
 		// +100% at every depth: beyond 5%, and beyond noise.
-		{"slower trips", 200, 100, "5", ExitSlower, "priority slower than fifo by more than 5% beyond noise at iodepth=1 (+100.00%), iodepth=8 (+100.00%)"},
+		{"slower trips", "--compare", 200, 100, "5", "5", ExitSlower,
+			"priority (tw_priority=1) slower than fifo (tw_priority=0) by more than 5% beyond noise (avg: p < 0.05 and the whole confidence interval beyond 5%) at iodepth=1 (+100.00% [+100.00%, +100.00%] p=0.00794), iodepth=8 (+100.00%"},
 		// +100% is within a 150% allowance.
-		{"slower within threshold", 200, 100, "150", ExitOK, ""},
+		{"slower within threshold", "--compare", 200, 100, "150", "5", ExitOK, ""},
 		// Priority faster: never a failure, even at 0%.
-		{"faster passes", 100, 200, "0", ExitOK, ""},
+		{"faster passes", "--compare", 100, 200, "0", "5", ExitOK, ""},
+		// An A/A comparison: both sides run tw_priority=1, nothing differs.
+		{"equal sides pass", "--compare=tw_priority=1,1", 200, 100, "0", "5", ExitOK, ""},
+		// The sides swapped by value: fifo is new and faster.
+		{"swapped sides", "--compare=tw_priority=0,1", 200, 100, "0", "5", ExitOK, ""},
+		// Too few repeats for the test: refused before anything runs.
+		{"three repeats refused", "--compare", 200, 100, "5", "3", ExitBadInput, "--fail-if-slower needs --repeat 5 or more (got 3)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := runCmdWith(t, fakeEngine(tt.prioUs, tt.fifoUs), "--compare", "--sweep", "iodepth=1,8", "--output-format=compare",
-				"--fail-if-slower="+tt.pct, "--name=gate", "--ioengine=null", "--size=1m")
+			code, out, errs := runCmdWith(t, fakeEngine(tt.prioUs, tt.fifoUs), tt.compare, "--sweep", "iodepth=1,8", "--output-format=compare",
+				"--repeat", tt.repeat, "--fail-if-slower="+tt.pct, "--name=gate", "--ioengine=null", "--size=1m")
 			if code != tt.code || !strings.Contains(errs, tt.stderr) {
 				t.Errorf("exit %d, stderr %q; want %d with %q", code, errs, tt.code, tt.stderr)
 			}
-			if !strings.Contains(out, "within noise") && !strings.Contains(out, "%") {
+			if code == ExitBadInput {
+				if out != "" {
+					t.Errorf("refused command printed %q", out)
+				}
+				return
+			}
+			if !strings.Contains(out, "verdict") || !strings.Contains(out, "new = ") {
 				t.Errorf("no comparison table on stdout:\n%s", out)
 			}
 		})

@@ -20,8 +20,9 @@ type Config struct {
 	Sets          []string // --set KEY=VALUE, in order
 
 	// Compare and sweep.
-	Compare      bool
+	Compare      *string // --compare[=KEY=A,B]; nil when not given
 	Repeat       int
+	GateMetric   string // --gate-metric: report.GateAvg, GateP99 or GateIOPS
 	Sweeps       []string // --sweep KEY=LIST, in order
 	CompareCSV   string
 	JSONDir      string

@@ -17,7 +17,7 @@ import (
 // execute runs the parsed jobs and writes the reports: a plain run, or a
 // --compare/--sweep plan of runs folded into a comparison.
 func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
-	if cfg.Compare || len(cfg.Sweeps) > 0 {
+	if cfg.Compare != nil || len(cfg.Sweeps) > 0 || cfg.Repeat > 1 {
 		return executeCompare(ctx, st, cfg, in)
 	}
 	out, closeOut, err := openOutput(st, cfg)
@@ -113,7 +113,27 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 	if err != nil {
 		return st.fail(err)
 	}
-	points := compare.Plan(sweeps, cfg.Compare, cfg.Repeat)
+	var ab *compare.AB
+	if cfg.Compare != nil {
+		v, err := compare.ParseAB(*cfg.Compare, canonicalOption)
+		if err != nil {
+			return st.fail(err)
+		}
+		for _, sw := range sweeps {
+			if sw.Key == v.Key {
+				return st.fail(fmt.Errorf("--compare %s: %s is also swept; compare one option and sweep others", v, v.Key))
+			}
+		}
+		ab = &v
+	}
+	if cfg.FailIfSlower >= 0 && cfg.Repeat < compare.MinGateRepeats {
+		return st.fail(fmt.Errorf("--fail-if-slower needs --repeat %d or more (got %d): with fewer repeats a side, the Mann-Whitney U test has too little power to tell a slowdown from noise at p < %g (see the README)",
+			compare.MinGateRepeats, cfg.Repeat, compare.Alpha))
+	}
+	if cfg.FailIfSlower >= 0 && ab == nil {
+		return st.fail(errors.New("--fail-if-slower needs --compare (or gofio diff, or --baseline): there is nothing to compare"))
+	}
+	points := compare.Plan(sweeps, ab, cfg.Repeat)
 	parsed, err := compare.ParsePoints(points, func(sets []string) ([]*jobfile.Job, error) {
 		jobs, err := parsePoint(in, sets)
 		if err != nil {
@@ -147,8 +167,9 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 		}
 		all.Add(res)
 	}
-	cmp, runErr := compare.Run(ctx, points, runAt, onResult)
+	cmp, runErr := compare.Run(ctx, points, ab, runAt, onResult)
 	if cmp != nil {
+		compare.Judge(cmp, cfg.GateMetric)
 		if normal || hasFormat(cfg, "compare") {
 			fmt.Fprintln(out)
 			writeErrs = append(writeErrs, report.WriteCompareTable(out, cmp))

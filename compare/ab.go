@@ -58,6 +58,14 @@ func ParseAB(s string, check KeyFunc) (AB, error) {
 	return AB{Key: key, New: a, Old: b}, nil
 }
 
+// LooksLikeAB reports whether a command-line argument after a bare
+// --compare is its KEY=A,B value rather than a job file: an option name,
+// '=', and two values separated by one ','.
+func LooksLikeAB(arg string) bool {
+	key, list, ok := strings.Cut(arg, "=")
+	return ok && key != "" && isOptionName(strings.ToLower(key)) && strings.Count(list, ",") == 1
+}
+
 // Sides returns the SideSpecs of the two sides. A side's name is its value,
 // or for tw_priority the policy it selects ("priority", "fifo"); when both
 // names would be equal they are prefixed "new-" and "old-", so the two

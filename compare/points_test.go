@@ -18,7 +18,7 @@ func TestParsePoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	points := Plan(sweeps, true, 2)
+	points := Plan(sweeps, &DefaultAB, 2)
 	var calls []string
 	parsed, err := ParsePoints(points, func(sets []string) ([]*jobfile.Job, error) {
 		calls = append(calls, strings.Join(sets, " "))

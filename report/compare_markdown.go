@@ -1,0 +1,63 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteCompareMarkdown writes the comparison as GitHub-flavoured Markdown
+// (--output-format=markdown): a heading with the title, a line naming the
+// sides by their values and what the figures are, the table with the same
+// columns as WriteCompareTable, and the statistics rule. Verdicts of
+// slower are bold, and so is a row that fails gate (its Stats.SlowerBeyond
+// the --fail-if-slower percentage; gate < 0 marks none). It is meant for
+// $GITHUB_STEP_SUMMARY and pull-request comments.
+func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### %s\n\n", mdEsc(cmpTitle(c)))
+	fmt.Fprintf(&b, "%s; %s\n\n", mdEsc(cmpSidesLine(c)), mdEsc(cmpMetricLine(c)))
+	header := cmpHeader(c)
+	b.WriteString("| " + strings.Join(mdEscAll(header), " | ") + " |\n")
+	b.WriteString("|" + strings.Repeat(" ---: |", len(header)) + "\n")
+	failed := 0
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		cells := mdEscAll(cmpCells(c, r))
+		if r.Stats != nil && r.Stats.Verdict == VerdictSlower {
+			cells[6] = "**" + cells[6] + "**"
+		}
+		if gate >= 0 && r.Stats.SlowerBeyond(gate) {
+			cells[0] = "**" + cells[0] + "** ❌"
+			failed++
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	b.WriteString("\n")
+	if gate >= 0 {
+		if failed > 0 {
+			fmt.Fprintf(&b, "**%d of %d rows slower by more than %g%% beyond noise (--fail-if-slower %g).**\n\n", failed, len(c.Rows), gate, gate)
+		} else {
+			fmt.Fprintf(&b, "No row slower by more than %g%% beyond noise (--fail-if-slower %g).\n\n", gate, gate)
+		}
+	}
+	fmt.Fprintf(&b, "<sub>%s. %s</sub>\n", mdEsc(StatsRule), mdEsc(cmpFooter(c)))
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("compare markdown: %w", err)
+	}
+	return nil
+}
+
+// mdEsc escapes the characters that would break a table cell or start
+// markup: | and the emphasis and link characters.
+func mdEsc(s string) string { return mdEscaper.Replace(s) }
+
+var mdEscaper = strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "<", "&lt;", ">", "&gt;", "~", "\\~")
+
+func mdEscAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = mdEsc(s)
+	}
+	return out
+}

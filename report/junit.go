@@ -1,0 +1,94 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// WriteJUnit writes the comparison as a JUnit XML report (--junit FILE):
+// one testsuite named after the title, one testcase per row named
+// "KEY=VALUE", failing where the row is slower by more than gate percent
+// beyond noise (RowStats.SlowerBeyond; gate < 0 fails none) with the
+// numbers in the failure message and body, and skipped where a side did not
+// run or there were too few repeats to decide. CI systems (GitLab, Jenkins,
+// GitHub test reporters) show it as a test report.
+func WriteJUnit(w io.Writer, c *Comparison, gate float64) error {
+	type failure struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Body    string `xml:",chardata"`
+	}
+	type skipped struct {
+		Message string `xml:"message,attr"`
+	}
+	type testcase struct {
+		Name      string   `xml:"name,attr"`
+		Classname string   `xml:"classname,attr"`
+		Time      string   `xml:"time,attr"`
+		Failure   *failure `xml:"failure,omitempty"`
+		Skipped   *skipped `xml:"skipped,omitempty"`
+		SystemOut string   `xml:"system-out,omitempty"`
+	}
+	type testsuite struct {
+		XMLName  xml.Name   `xml:"testsuite"`
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Skipped  int        `xml:"skipped,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	suite := testsuite{Name: cmpTitle(c) + "; " + cmpSidesLine(c)}
+	key := c.Key
+	if key == "" {
+		key = "iodepth"
+	}
+	class := "gofio.compare." + strings.ReplaceAll(key, ",", "_")
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		tc := testcase{Name: key + "=" + r.Value, Classname: class, Time: "0"}
+		tc.SystemOut = junitNumbers(c, r)
+		switch s := r.Stats; {
+		case s == nil:
+			tc.Skipped = &skipped{Message: "a side did not run"}
+		case gate >= 0 && s.SlowerBeyond(gate):
+			tc.Failure = &failure{
+				Type: "slower",
+				Message: fmt.Sprintf("%s slower than %s by %+.2f%% (CI [%+.2f%%, %+.2f%%], p=%.3g), beyond %g%%",
+					c.New.Label(), cmpOr(c.Old.Label()), s.DeltaPct, s.LoPct, s.HiPct, s.P, gate),
+				Body: tc.SystemOut,
+			}
+			suite.Failures++
+		case s.Verdict == VerdictTooFew:
+			tc.Skipped = &skipped{Message: fmt.Sprintf("too few repeats (%d and %d) for the test to decide", s.NewN, s.OldN)}
+		}
+		if tc.Skipped != nil {
+			suite.Skipped++
+		}
+		suite.Cases = append(suite.Cases, tc)
+	}
+	suite.Tests = len(suite.Cases)
+	out, err := xml.MarshalIndent(suite, "", "  ")
+	if err != nil {
+		return fmt.Errorf("junit: %w", err)
+	}
+	if _, err := io.WriteString(w, xml.Header+string(out)+"\n"); err != nil {
+		return fmt.Errorf("junit: %w", err)
+	}
+	return nil
+}
+
+// junitNumbers is a row's figures as "key: value" lines.
+func junitNumbers(c *Comparison, r *ComparisonRow) string {
+	h, cells := cmpHeader(c), cmpCells(c, r)
+	var b strings.Builder
+	for i := range h {
+		fmt.Fprintf(&b, "%s: %s\n", h[i], cells[i])
+	}
+	if s := r.Stats; s != nil {
+		fmt.Fprintf(&b, "repeats: new %d, old %d; alpha %s\n", s.NewN, s.OldN, strconv.FormatFloat(s.Alpha, 'g', -1, 64))
+	}
+	return b.String()
+}
