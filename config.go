@@ -22,7 +22,7 @@ type Config struct {
 	// Compare and sweep.
 	Compare      *string // --compare[=KEY=A,B]; nil when not given
 	Repeat       int
-	GateMetric   string // --gate-metric: report.GateAvg, GateP99 or GateIOPS
+	GateMetric   string   // --gate-metric: report.GateAvg, GateP99 or GateIOPS
 	Sweeps       []string // --sweep KEY=LIST, in order
 	CompareCSV   string
 	JSONDir      string

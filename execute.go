@@ -271,4 +271,3 @@ func wantsLogs(res *report.Result) bool {
 }
 
 func versionString() string { return "gofio-" + Version }
-
