@@ -31,6 +31,7 @@ func Rows() []Row {
 	var rows []Row
 	rows = append(rows, baseline...)
 	rows = append(rows, issue20...)
+	rows = append(rows, engineRows...)
 	return rows
 }
 

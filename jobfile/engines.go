@@ -21,7 +21,7 @@ func (e EngineInfo) Runs() bool { return e.Refused == "" }
 // engineTable lists every engine fio 3.33 can be built with on Linux.
 var engineTable = []EngineInfo{
 	{Name: "io_uring", Help: "Fast Linux native aio"},
-	{Name: "libaio", Help: "Linux native asynchronous IO", Refused: notYet},
+	{Name: "libaio", Help: "Linux native asynchronous IO"},
 	{Name: "sync", Help: "Use read/write", Refused: notYet},
 	{Name: "psync", Help: "Use pread/pwrite"},
 	{Name: "vsync", Help: "Use readv/writev", Refused: notYet},

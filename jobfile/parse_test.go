@@ -204,3 +204,35 @@ func TestHelp(t *testing.T) {
 		t.Errorf("--enghelp=rdma: %v", err)
 	}
 }
+
+// TestEngineOptions checks the per-engine registry: --enghelp lists an
+// engine's own options, a name two engines share binds to the job's engine,
+// and an option of another engine names the engines that have it.
+func TestEngineOptions(t *testing.T) {
+	var b strings.Builder
+	if err := EngHelp(&b, "libaio"); err != nil || !strings.HasPrefix(b.String(), "userspace_reap          : Use alternative user-space reap implementation\n") ||
+		!strings.Contains(b.String(), "nowait                  : Set RWF_NOWAIT for reads/writes\n") {
+		t.Errorf("--enghelp=libaio: %q, %v", b.String(), err)
+	}
+	b.Reset()
+	if err := EngHelp(&b, "psync"); err != nil || b.String() != "IO engine psync has no options\n" {
+		t.Errorf("--enghelp=psync: %q, %v", b.String(), err)
+	}
+	jobs, err := Parse(Input{Files: []string{writeJob(t, "j.fio",
+		"[global]\nioengine=libaio\ncmdprio_percentage=30,40\n[j]\nsize=1m\nuserspace_reap\nnowait=1\n")}, Host: &testHost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := jobs[0]
+	if !j.UserspaceReap || !j.NoWait || j.CmdprioPercentage[DirRead] != 30 || j.CmdprioPercentage[DirWrite] != 40 {
+		t.Errorf("libaio options not set: %+v %v %v", j.EngineOpts, j.NoWait, j.CmdprioPercentage)
+	}
+	_, err = Parse(Input{Files: []string{writeJob(t, "k.fio", "[j]\nioengine=io_uring\nsize=1m\nuserspace_reap\n")}, Host: &testHost})
+	if err == nil || !strings.Contains(err.Error(), "k.fio:4: userspace_reap: option userspace_reap needs ioengine=libaio (the engine here is io_uring)") {
+		t.Errorf("userspace_reap on io_uring: %v", err)
+	}
+	_, err = Parse(Input{CmdLine: []string{"--name=c", "--ioengine=libaio", "--size=1m", "--userspace_reap"}, Host: &testHost})
+	if err != nil {
+		t.Errorf("libaio option on the command line: %v", err)
+	}
+}

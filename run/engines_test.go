@@ -5,6 +5,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -20,5 +22,55 @@ func TestDefaultEnginesFollowTable(t *testing.T) {
 	sort.Strings(want)
 	if !slices.Equal(have, want) {
 		t.Errorf("DefaultEngines = %v, the engine table runs %v", have, want)
+	}
+}
+
+// prioEngine records the ioprio of every request it is given.
+type prioEngine struct {
+	engines.Engine
+	prios map[uint16]int
+}
+
+func (p *prioEngine) Queue(slot uint32, r *engines.Request) error {
+	p.prios[r.IOPrio]++
+	return p.Engine.Queue(slot, r)
+}
+
+// TestCmdprio checks that cmdprio_percentage gives that share of the I/Os
+// the priority (cmdprio_class << 13 | cmdprio), real-time by default, and
+// that engines other than io_uring and libaio never get one.
+func TestCmdprio(t *testing.T) {
+	for _, tt := range []struct {
+		engine     string
+		pct, class int
+		want       uint16
+	}{
+		{"libaio", 25, 0, 1<<13 | 4},
+		{"io_uring", 100, 2, 2<<13 | 4},
+		{"psync", 50, 0, 0},
+	} {
+		dir := t.TempDir()
+		rec := &prioEngine{prios: map[uint16]int{}}
+		engs := map[string]engines.Opener{tt.engine: func(s engines.Setup) (engines.Engine, error) {
+			e, err := null.Open(s)
+			rec.Engine = e
+			return rec, err
+		}}
+		j := testJob(dir, "p", jobfile.RWRandRead, tt.engine)
+		j.Size = 4 << 20
+		j.CmdprioPercentage = [jobfile.NumDirs]int{tt.pct, tt.pct}
+		j.CmdprioClass = [jobfile.NumDirs]int{tt.class, tt.class}
+		j.Cmdprio = [jobfile.NumDirs]int{4, 4}
+		res := mustRun(t, []*jobfile.Job{j}, Options{Engines: engs})
+		total := int(res.Jobs[0].Dirs[0].TotalIOs)
+		got := rec.prios[tt.want]
+		switch {
+		case tt.want == 0 && got != total:
+			t.Errorf("%s: %d of %d I/Os without priority, want all (%v)", tt.engine, got, total, rec.prios)
+		case tt.want != 0 && len(rec.prios) > 2:
+			t.Errorf("%s: priorities %v", tt.engine, rec.prios)
+		case tt.want != 0 && (got < total*tt.pct/100-total/8 || got > total*tt.pct/100+total/8):
+			t.Errorf("%s: %d of %d I/Os got priority %#x, want about %d%% (%v)", tt.engine, got, total, tt.want, tt.pct, rec.prios)
+		}
 	}
 }

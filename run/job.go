@@ -209,6 +209,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		zero:           j.ZeroBuffers,
 		pattern:        j.BufferPattern,
 		fillRNG:        newRNG(jr.seed ^ 0xf111),
+		cmdprio:        newCmdprio(j, jr.seed^0xc3d),
 		noSlat:         j.DisableSlat || j.GtodReduce || j.SQThreadPoll,
 		noClat:         j.DisableClat || j.GtodReduce,
 		noLat:          j.DisableLat || j.GtodReduce,

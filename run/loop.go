@@ -32,6 +32,7 @@ type slot struct {
 	ramp    bool   // issued during ramp_time: not accounted
 	requeue bool   // the next heavy item resubmits the remainder
 	retries uint8  // -EAGAIN completions resubmitted so far
+	ioprio  uint16 // cmdprio's ioprio for this I/O, 0 for none
 }
 
 // maxEAGAINRetries bounds how often one I/O that completes with -EAGAIN
@@ -88,6 +89,7 @@ type loop struct {
 	zero                       bool
 	pattern                    []byte
 	fillRNG                    rng
+	cmdprio                    cmdprio
 	coeRead, coeWrite          bool
 	noSlat, noClat, noLat      bool
 	fsyncEvery, fdatasyncEvery int
@@ -278,7 +280,7 @@ func (l *loop) issue(si uint32, now int64) {
 	if s.requeue {
 		s.requeue = false
 		rest := s.length - s.done
-		l.req = engines.Request{Op: s.op, File: int(s.file), Offset: s.off, Buf: l.bufs[si][s.done : s.done+rest], BufOff: s.done}
+		l.req = engines.Request{Op: s.op, File: int(s.file), Offset: s.off, Buf: l.bufs[si][s.done : s.done+rest], BufOff: s.done, IOPrio: s.ioprio}
 		l.queue(si)
 		return
 	}
@@ -343,6 +345,10 @@ func (l *loop) issue(si uint32, now int64) {
 	}
 	*s = slot{op: op, dir: d, file: int32(file), off: off, length: uint32(n), start: now, slat: -1, ramp: l.ramping}
 	l.req = engines.Request{Op: op, File: file, Offset: off, Buf: buf}
+	if op == engines.OpRead || op == engines.OpWrite {
+		s.ioprio = l.cmdprio.pick(d)
+		l.req.IOPrio = s.ioprio
+	}
 	if !l.ramping && (op == engines.OpRead || op == engines.OpWrite) {
 		l.issued += n
 		l.issuedIOs++

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/iouring"
+	"github.com/gofio/gofio/engines/libaio"
 	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/engines/psync"
 	"github.com/gofio/gofio/internal/blockdev"
@@ -65,6 +66,7 @@ var CheckMountedWrite = blockdev.CheckMountedWrite
 func DefaultEngines() map[string]engines.Opener {
 	return map[string]engines.Opener{
 		"io_uring": iouring.Open,
+		"libaio":   libaio.Open,
 		"null":     null.Open,
 		"psync":    psync.Open,
 	}

@@ -1,0 +1,326 @@
+// Package libaio is gofio's libaio I/O engine: Linux native AIO through the
+// raw io_setup, io_submit, io_getevents and io_destroy system calls (no
+// libaio, no cgo), as fio's engines/libaio.c drives them.
+//
+// Requests are queued as iocbs whose aio_data is the slot number; Submit
+// hands every queued iocb to io_submit (keeping those the kernel did not
+// take for the next Submit, as fio's commit does), and Reap reads
+// completions with io_getevents, or straight from the kernel's AIO
+// completion ring with userspace_reap=1 when it need not wait, as fio
+// does. cmdprio (Request.IOPrio) sets IOCB_FLAG_IOPRIO; nowait sets
+// RWF_NOWAIT. fsync and fdatasync are IOCB_CMD_FSYNC and IOCB_CMD_FDSYNC.
+//
+// Linux runs buffered (direct=0) AIO on regular files synchronously inside
+// io_submit: Open says so in Stats().Warnings.
+package libaio
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/engines"
+)
+
+// The iocb opcodes and flags of linux/aio_abi.h.
+const (
+	cmdPread  = 0
+	cmdPwrite = 1
+	cmdFsync  = 2
+	cmdFdsync = 3
+
+	flagIOPrio = 1 << 1 // IOCB_FLAG_IOPRIO
+
+	ringMagic = 0xa10a10a1 // AIO_RING_MAGIC
+)
+
+// iocb is struct iocb of linux/aio_abi.h on a little-endian machine
+// (aio_key before aio_rw_flags).
+type iocb struct {
+	data      uint64
+	key       uint32
+	rwFlags   uint32
+	opcode    uint16
+	reqprio   int16
+	fildes    uint32
+	buf       uint64
+	nbytes    uint64
+	offset    int64
+	reserved2 uint64
+	flags     uint32
+	resfd     uint32
+}
+
+// event is struct io_event.
+type event struct {
+	data uint64
+	obj  uint64
+	res  int64
+	res2 int64
+}
+
+// ring is the header of the kernel's AIO completion ring (struct aio_ring
+// of fs/aio.c), mapped at the context's address; events follow it.
+type ring struct {
+	id, nr, head, tail       uint32
+	magic                    uint32
+	compatFeatures, incompat uint32
+	headerLength             uint32
+}
+
+// Engine runs requests on one AIO context.
+type Engine struct {
+	ctx     uint64
+	files   []int
+	iocbs   []iocb  // one per slot
+	queued  []*iocb // queued since the last accepted io_submit, in order
+	nq      int
+	events  []event
+	rwFlags uint32
+	poll    bool // userspace_reap with iodepth_batch_complete_min=0: waits poll the ring
+	raw     bool // Setup.OwnP: system calls keep the P (no entersyscall hand-off)
+	ring    *ring
+	ringEv  []event // the ring's events, when userspace_reap can read them
+
+	submits, waits, ringReaps uint64
+	warnings                  []string
+}
+
+var (
+	_ engines.Engine        = (*Engine)(nil)
+	_ engines.StatsReporter = (*Engine)(nil)
+)
+
+// ErrBusy is returned by Queue when every slot is already queued.
+var ErrBusy = errors.New("libaio: queue full")
+
+// Open sets up an AIO context with room for s.Depth requests.
+func Open(s engines.Setup) (engines.Engine, error) {
+	if s.Depth <= 0 {
+		return nil, fmt.Errorf("libaio: depth %d, need at least 1", s.Depth)
+	}
+	e := &Engine{
+		files:  s.Files,
+		iocbs:  make([]iocb, s.Depth),
+		queued: make([]*iocb, s.Depth),
+		events: make([]event, s.Depth),
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_IO_SETUP, uintptr(s.Depth), uintptr(unsafe.Pointer(&e.ctx)), 0); errno != 0 {
+		hint := ""
+		if errno == unix.EAGAIN {
+			hint = " (iodepth over the room left in /proc/sys/fs/aio-max-nr)"
+		}
+		return nil, fmt.Errorf("libaio: io_setup(%d)%s: %w", s.Depth, hint, errno)
+	}
+	e.raw = s.OwnP
+	if j := s.Job; j != nil {
+		if j.NoWait {
+			e.rwFlags |= unix.RWF_NOWAIT
+		}
+		e.poll = j.UserspaceReap && j.IODepthBatchCompleteMin == 0
+		if !j.Direct {
+			e.warnings = append(e.warnings, "libaio with direct=0: Linux completes buffered AIO on regular files inside io_submit, "+
+				"so requests do not queue up to iodepth; set direct=1 for asynchronous I/O")
+		}
+	}
+	// The context is the address of the kernel's completion ring.
+	e.ring = *(**ring)(unsafe.Pointer(&e.ctx))
+	if e.ring.magic == ringMagic {
+		first := unsafe.Add(unsafe.Pointer(e.ring), int(e.ring.headerLength))
+		if e.ring.headerLength < uint32(unsafe.Sizeof(ring{})) {
+			first = unsafe.Add(unsafe.Pointer(e.ring), unsafe.Sizeof(ring{}))
+		}
+		e.ringEv = unsafe.Slice((*event)(first), e.ring.nr)
+	}
+	return e, nil
+}
+
+// Queue prepares r as the iocb of slot.
+func (e *Engine) Queue(slot uint32, r *engines.Request) error {
+	if e.nq >= len(e.queued) {
+		return ErrBusy
+	}
+	if int(slot) >= len(e.iocbs) {
+		return fmt.Errorf("libaio: slot %d out of range (depth %d)", slot, len(e.iocbs))
+	}
+	if r.File < 0 || r.File >= len(e.files) {
+		return fmt.Errorf("libaio: file index %d out of range (%d files)", r.File, len(e.files))
+	}
+	cb := &e.iocbs[slot]
+	*cb = iocb{data: uint64(slot), fildes: uint32(e.files[r.File]), offset: int64(r.Offset)}
+	switch r.Op {
+	case engines.OpRead, engines.OpWrite:
+		cb.opcode = cmdPread
+		if r.Op == engines.OpWrite {
+			cb.opcode = cmdPwrite
+		}
+		cb.rwFlags = e.rwFlags
+		if len(r.Buf) > 0 {
+			cb.buf = uint64(uintptr(unsafe.Pointer(&r.Buf[0])))
+		}
+		cb.nbytes = uint64(len(r.Buf))
+	case engines.OpFsync:
+		cb.opcode = cmdFsync
+	case engines.OpFdatasync:
+		cb.opcode = cmdFdsync
+	default:
+		return fmt.Errorf("libaio: trim: %w", errors.ErrUnsupported)
+	}
+	if r.IOPrio != 0 {
+		cb.reqprio = int16(r.IOPrio)
+		cb.flags |= flagIOPrio
+	}
+	e.queued[e.nq] = cb
+	e.nq++
+	return nil
+}
+
+// Submit hands the queued iocbs to io_submit and returns how many the
+// kernel took. Those it did not take (EAGAIN: no room until completions
+// are reaped) stay queued, in order, for the next Submit.
+func (e *Engine) Submit() (int, error) {
+	if e.nq == 0 {
+		return 0, nil
+	}
+	for {
+		n, errno := e.syscall(unix.SYS_IO_SUBMIT, uintptr(e.ctx), uintptr(e.nq), uintptr(unsafe.Pointer(&e.queued[0])), 0)
+		e.submits++
+		switch errno {
+		case 0:
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN:
+			return 0, nil
+		default:
+			return 0, fmt.Errorf("libaio: io_submit: %w", errno)
+		}
+		k := int(n)
+		copy(e.queued, e.queued[k:e.nq])
+		e.nq -= k
+		return k, nil
+	}
+}
+
+// Reap copies up to len(out) completions into out, waiting until at least
+// min are there.
+//
+// A call with min 0 (the run core's harvest between issues) reads the
+// kernel's completion ring in user space when the ring has the known
+// layout, as fio's user_io_getevents does: it sees what io_getevents would
+// return, without a system call. A call that must wait uses io_getevents,
+// except with userspace_reap=1 and iodepth_batch_complete_min=0, where fio
+// polls the ring instead of sleeping, and so does gofio.
+func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
+	max := len(out)
+	if max > len(e.events) {
+		max = len(e.events)
+	}
+	if max == 0 {
+		return 0, nil
+	}
+	if min > max {
+		min = max
+	}
+	if e.ringEv != nil && (min == 0 || e.poll) {
+		n := e.reapRing(out[:max])
+		for spins := 0; n < min; spins++ {
+			if spins == pollSpins {
+				// Nothing for a long while: sleep in the kernel rather
+				// than spin on a stuck device.
+				k, err := e.getevents(out[n:max], min-n)
+				return n + k, err
+			}
+			n += e.reapRing(out[n:max])
+		}
+		return n, nil
+	}
+	return e.getevents(out[:max], min)
+}
+
+// pollSpins is how many empty looks at the ring a polling Reap makes
+// before it falls back to a sleeping io_getevents.
+const pollSpins = 1 << 24
+
+// getevents is io_getevents(ctx, min, len(out)), retried on EINTR.
+func (e *Engine) getevents(out []engines.Completion, min int) (int, error) {
+	for {
+		if min > 0 {
+			e.waits++
+		}
+		n, errno := e.syscall(unix.SYS_IO_GETEVENTS, uintptr(e.ctx), uintptr(min), uintptr(len(out)),
+			uintptr(unsafe.Pointer(&e.events[0])))
+		if errno == unix.EINTR {
+			continue
+		}
+		if errno != 0 {
+			return 0, fmt.Errorf("libaio: io_getevents: %w", errno)
+		}
+		for i := 0; i < int(n); i++ {
+			out[i] = completion(&e.events[i])
+		}
+		return int(n), nil
+	}
+}
+
+// syscall makes a system call of up to four arguments (the fifth, a
+// timeout, is always nil). With Setup.OwnP it keeps the P, as the io_uring
+// engine's raw waits do: the job's goroutine owns its thread and a P was
+// set aside for it, so no runtime hand-off is needed around a wait.
+func (e *Engine) syscall(nr, a1, a2, a3, a4 uintptr) (uintptr, unix.Errno) {
+	if e.raw {
+		n, _, errno := unix.RawSyscall6(nr, a1, a2, a3, a4, 0, 0)
+		return n, errno
+	}
+	n, _, errno := unix.Syscall6(nr, a1, a2, a3, a4, 0, 0)
+	return n, errno
+}
+
+// reapRing moves completions from the kernel's ring into out without a
+// system call: read the tail, copy from head, publish the new head.
+func (e *Engine) reapRing(out []engines.Completion) int {
+	e.ringReaps++
+	r := e.ring
+	n := 0
+	for n < len(out) {
+		head := atomic.LoadUint32(&r.head)
+		if head == atomic.LoadUint32(&r.tail) {
+			break
+		}
+		out[n] = completion(&e.ringEv[head])
+		n++
+		atomic.StoreUint32(&r.head, (head+1)%r.nr)
+	}
+	return n
+}
+
+func completion(ev *event) engines.Completion {
+	res := ev.res
+	if res > 1<<31-1 {
+		res = 1<<31 - 1
+	}
+	return engines.Completion{Slot: uint32(ev.data), Res: int32(res)}
+}
+
+// Close destroys the AIO context; the kernel cancels or waits for requests
+// still in flight.
+func (e *Engine) Close() error {
+	if e.ctx == 0 {
+		return nil
+	}
+	_, _, errno := unix.Syscall(unix.SYS_IO_DESTROY, uintptr(e.ctx), 0, 0)
+	e.ctx, e.ring, e.ringEv = 0, nil, nil
+	if errno != 0 {
+		return fmt.Errorf("libaio: io_destroy: %w", errno)
+	}
+	return nil
+}
+
+// Stats returns the io_submit and waiting io_getevents call counts, and
+// the warning for buffered AIO.
+func (e *Engine) Stats() engines.Stats {
+	return engines.Stats{SubmitCalls: e.submits, WaitCalls: e.waits,
+		Warnings: append([]string(nil), e.warnings...)}
+}

@@ -1,0 +1,172 @@
+package libaio
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/jobfile"
+)
+
+// mapped returns n page-aligned buffers of size bytes outside the Go heap,
+// as the run core's arena gives them.
+func mapped(t *testing.T, n, size int) [][]byte {
+	mem, err := unix.Mmap(-1, 0, n*size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Munmap(mem) })
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = mem[i*size : (i+1)*size : (i+1)*size]
+	}
+	return out
+}
+
+func openFile(t *testing.T) int {
+	f, err := os.OpenFile(filepath.Join(t.TempDir(), "f"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return int(f.Fd())
+}
+
+// reapAll reaps until want completions arrived, returning them by slot.
+func reapAll(t *testing.T, e engines.Engine, want int, min int) map[uint32]int32 {
+	t.Helper()
+	got := map[uint32]int32{}
+	out := make([]engines.Completion, want)
+	for len(got) < want {
+		n, err := e.Reap(out, min)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range out[:n] {
+			got[c.Slot] = c.Res
+		}
+	}
+	return got
+}
+
+func TestWriteSyncRead(t *testing.T) {
+	fd := openFile(t)
+	bufs := mapped(t, 4, 4096)
+	job := &jobfile.Job{Direct: true}
+	eng, err := Open(engines.Setup{Job: job, Files: []int{fd}, Bufs: bufs, Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	for i := 0; i < 4; i++ {
+		for k := range bufs[i] {
+			bufs[i][k] = byte(i + 1)
+		}
+		if err := eng.Queue(uint32(i), &engines.Request{Op: engines.OpWrite, Offset: uint64(i) * 4096, Buf: bufs[i]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := eng.Submit(); n != 4 || err != nil {
+		t.Fatalf("Submit = %d, %v", n, err)
+	}
+	for slot, res := range reapAll(t, eng, 4, 4) {
+		if res != 4096 {
+			t.Errorf("write slot %d: res %d", slot, res)
+		}
+	}
+	if err := eng.Queue(0, &engines.Request{Op: engines.OpFdatasync}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := eng.Submit(); n != 1 {
+		t.Fatalf("fdatasync not submitted")
+	}
+	if got := reapAll(t, eng, 1, 1); got[0] != 0 {
+		t.Errorf("fdatasync res %d", got[0])
+	}
+	for i := range bufs {
+		clear(bufs[i])
+		if err := eng.Queue(uint32(i), &engines.Request{Op: engines.OpRead, Offset: uint64(3-i) * 4096, Buf: bufs[i]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eng.Submit()
+	for slot, res := range reapAll(t, eng, 4, 1) {
+		if res != 4096 || bufs[slot][0] != byte(4-slot) {
+			t.Errorf("read slot %d: res %d, data %d", slot, res, bufs[slot][0])
+		}
+	}
+	st := eng.(*Engine).Stats()
+	if st.SubmitCalls != 3 || st.WaitCalls == 0 {
+		t.Errorf("stats %+v", st)
+	}
+	if err := eng.Queue(0, &engines.Request{Op: engines.OpTrim}); !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("trim: %v", err)
+	}
+}
+
+// TestUserspaceReap checks that a harvest (min 0) and a polling wait read
+// completions from the kernel's ring without io_getevents.
+func TestUserspaceReap(t *testing.T) {
+	fd := openFile(t)
+	bufs := mapped(t, 2, 4096)
+	if err := unix.Ftruncate(fd, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	job := &jobfile.Job{EngineOpts: jobfile.EngineOpts{UserspaceReap: true}}
+	eng, err := Open(engines.Setup{Job: job, Files: []int{fd}, Bufs: bufs, Depth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	e := eng.(*Engine)
+	if e.ringEv == nil || !e.poll {
+		t.Fatalf("ring not mapped for user-space reaping (magic %#x)", e.ring.magic)
+	}
+	for round := 0; round < 3; round++ {
+		for i := 0; i < 2; i++ {
+			eng.Queue(uint32(i), &engines.Request{Op: engines.OpRead, Offset: uint64(i) << 12, Buf: bufs[i]})
+		}
+		if n, err := eng.Submit(); n != 2 || err != nil {
+			t.Fatalf("Submit = %d, %v", n, err)
+		}
+		for slot, res := range reapAll(t, eng, 2, 2) {
+			if res != 4096 {
+				t.Errorf("slot %d res %d", slot, res)
+			}
+		}
+	}
+	if e.waits != 0 || e.ringReaps == 0 {
+		t.Errorf("waits %d (want 0), ring reaps %d", e.waits, e.ringReaps)
+	}
+	if w := e.Stats().Warnings; len(w) != 1 {
+		t.Errorf("direct=0 gives %q, want one warning", w)
+	}
+}
+
+// TestIOPrio checks that a request's ioprio reaches the iocb with
+// IOCB_FLAG_IOPRIO, and that the kernel takes it.
+func TestIOPrio(t *testing.T) {
+	fd := openFile(t)
+	bufs := mapped(t, 1, 4096)
+	eng, err := Open(engines.Setup{Files: []int{fd}, Bufs: bufs, Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	prio := uint16(2<<13 | 3) // best effort, level 3
+	if err := eng.Queue(0, &engines.Request{Op: engines.OpWrite, Buf: bufs[0], IOPrio: prio}); err != nil {
+		t.Fatal(err)
+	}
+	cb := eng.(*Engine).iocbs[0]
+	if cb.flags&flagIOPrio == 0 || uint16(cb.reqprio) != prio {
+		t.Fatalf("iocb flags %#x reqprio %#x", cb.flags, cb.reqprio)
+	}
+	eng.Submit()
+	if got := reapAll(t, eng, 1, 1); got[0] != 4096 {
+		t.Errorf("prioritised write res %d", got[0])
+	}
+}
