@@ -216,7 +216,7 @@ func TestInputErrorRunsNothing(t *testing.T) {
 		// at the job's start.
 		{"blockalign", func(j *jobfile.Job) { j.BlockAlign = [jobfile.NumDirs]uint64{128 << 10, 128 << 10, 128 << 10} }, "size too small"},
 		// An engine gofio does not have.
-		{"engine", func(j *jobfile.Job) { j.IOEngine = "libaio" }, "ioengine=libaio is not available"},
+		{"engine", func(j *jobfile.Job) { j.IOEngine = "rdma" }, "ioengine=rdma is not available"},
 	}
 	for _, tt := range tests {
 		good := testJob(dir, "good", jobfile.RWWrite, "psync")

@@ -397,7 +397,7 @@ func TestBadInputRefused(t *testing.T) {
 		want string
 	}{
 		// An unknown engine names the ones that exist.
-		{"engine", func(j *jobfile.Job) { j.IOEngine = "libaio" }, "ioengine=libaio is not available"},
+		{"engine", func(j *jobfile.Job) { j.IOEngine = "rdma" }, "ioengine=rdma is not available"},
 		// A missing file with no size cannot be laid out.
 		{"nosize", func(j *jobfile.Job) { j.Size = 0 }, "no size= was given"},
 		// A directory is no target.
