@@ -240,8 +240,8 @@ func resultPolicy(res *report.Result, job *jobfile.Job) string {
 			return report.PolicyPriority
 		}
 	}
-	if job != nil && !job.TWPriority {
-		return report.PolicyFIFO
+	if job != nil {
+		return job.Policy().String()
 	}
 	return report.PolicyPriority
 }

@@ -5,9 +5,6 @@ import (
 	"strings"
 )
 
-// defaultPercentiles is fio's default percentile_list.
-var defaultPercentiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
-
 // newJob returns a Job holding every option's default.
 func newJob() *Job {
 	j := &Job{
@@ -29,7 +26,7 @@ func newJob() *Job {
 		DoVerify:                true,
 		ContinueOnError:         "none",
 		ClatPercentiles:         true,
-		PercentileList:          append([]float64(nil), defaultPercentiles...),
+		PercentileList:          DefaultPercentiles(),
 		PercentilePrecision:     2,
 		SignificantFigures:      4,
 		KBBase:                  1024,
@@ -119,33 +116,6 @@ func (j *Job) GeneratedFilename(filenum int) string {
 		name = strings.TrimSuffix(j.Directory[j.SubjobNumber%len(j.Directory)], "/") + "/" + name
 	}
 	return name
-}
-
-// MinBS returns the smallest block size the job can issue in a direction it
-// uses.
-func (j *Job) MinBS() uint64 {
-	var m uint64
-	take := func(v uint64) {
-		if v != 0 && (m == 0 || v < m) {
-			m = v
-		}
-	}
-	for d := DirRead; d < NumDirs; d++ {
-		if !j.usesDir(d) {
-			continue
-		}
-		switch {
-		case len(j.BSSplit[d]) > 0:
-			for _, e := range j.BSSplit[d] {
-				take(e.BS)
-			}
-		case j.BSRangeMin[d] != 0:
-			take(j.BSRangeMin[d])
-		default:
-			take(j.BS[d])
-		}
-	}
-	return m
 }
 
 // usesDir reports whether the job's rw pattern issues I/O in direction d.

@@ -258,20 +258,3 @@ type Job struct {
 	refillSet bool // refill_buffers was given explicitly (verify only forces it otherwise)
 }
 
-// MaxBS returns the largest block size the job can issue in any direction.
-func (j *Job) MaxBS() uint64 {
-	var m uint64
-	for d := DirRead; d < NumDirs; d++ {
-		for _, v := range []uint64{j.BS[d], j.BSRangeMax[d]} {
-			if v > m {
-				m = v
-			}
-		}
-		for _, e := range j.BSSplit[d] {
-			if e.BS > m {
-				m = e.BS
-			}
-		}
-	}
-	return m
-}

@@ -1,6 +1,10 @@
 package report
 
-import "math"
+import (
+	"math"
+
+	"github.com/gofio/gofio/sched"
+)
 
 // This file is the data model of --compare, --sweep, --baseline and diff.
 // The compare package fills a Comparison from the Results of its runs and
@@ -9,10 +13,11 @@ import "math"
 // read it.
 
 // The two task-work policies of the default comparison, spelled as
-// JobResult.Policy spells them: the names of tw_priority's values.
-const (
-	PolicyPriority = "priority" // tw_priority=1, the patch
-	PolicyFIFO     = "fifo"     // tw_priority=0, the baseline
+// JobResult.Policy spells them: the names of tw_priority's values
+// (sched.Policy's names).
+var (
+	PolicyPriority = sched.Priority.String() // tw_priority=1, the patch
+	PolicyFIFO     = sched.FIFO.String()     // tw_priority=0, the baseline
 )
 
 // Comparison is the result of a sweep, with or without --compare: one row

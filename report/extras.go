@@ -14,10 +14,7 @@ func policyName(j *JobResult) string {
 	if j.Job == nil {
 		return ""
 	}
-	if j.Job.TWPriority {
-		return "priority"
-	}
-	return "fifo"
+	return j.Job.Policy().String()
 }
 
 // ThreadKinds are the kinds of ThreadCPU.Kind, in report order: the job

@@ -8,25 +8,6 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// bsRange returns the smallest and largest block size of direction d.
-func bsRange(j *jobfile.Job, d jobfile.Dir) (min, max uint64) {
-	min, max = j.BS[d], j.BS[d]
-	if j.BSRangeMin[d] != 0 {
-		min, max = j.BSRangeMin[d], j.BSRangeMax[d]
-	}
-	if len(j.BSSplit[d]) > 0 {
-		min, max = ^uint64(0), 0
-		for _, e := range j.BSSplit[d] {
-			if e.BS < min {
-				min = e.BS
-			}
-			if e.BS > max {
-				max = e.BS
-			}
-		}
-	}
-	return min, max
-}
 
 // WriteHeader writes the lines fio prints before a run: one description
 // line per job (clones after the first show once as "..."), the version
@@ -47,16 +28,12 @@ func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 			figs := sigFigs(j)
 			var bs [jobfile.NumDirs][2]string
 			for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-				lo, hi := bsRange(j, d)
+				lo, hi := j.BSMin(d), j.BSMax(d)
 				bs[d] = [2]string{Num2Str(lo, figs, 1, i2p, UnitByte), Num2Str(hi, figs, 1, i2p, UnitByte)}
-			}
-			tw := "fifo"
-			if j.TWPriority {
-				tw = "priority"
 			}
 			fmt.Fprintf(bw, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%d, tw=%s\n",
 				j.Name, j.GroupID, j.RW, bs[0][0], bs[0][1], bs[1][0], bs[1][1], bs[2][0], bs[2][1],
-				j.IOEngine, j.IODepth, tw)
+				j.IOEngine, j.IODepth, j.Policy())
 		case 1:
 			fmt.Fprint(bw, "...\n")
 		}

@@ -3,16 +3,15 @@ package report
 import (
 	"math/big"
 	"sort"
-)
 
-// DefaultPercentiles is fio's default percentile_list.
-var DefaultPercentiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
+	"github.com/gofio/gofio/jobfile"
+)
 
 // percentileList returns the job's percentile list sorted ascending and cut
 // to MaxPercentiles, as calc_clat_percentiles sees it (a 0 ends the list).
 func percentileList(list []float64) []float64 {
 	if list == nil {
-		list = DefaultPercentiles
+		list = jobfile.DefaultPercentiles()
 	}
 	out := make([]float64, 0, len(list))
 	for _, p := range list {

@@ -125,7 +125,7 @@ func planTargets(j *jobfile.Job) ([]*target, error) {
 		}
 		for i, name := range names {
 			sz := j.Size / uint64(len(names))
-			if m := jobMinBS(j); sz < m {
+			if m := j.MinBS(); sz < m {
 				return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, sz, m)
 			}
 			ts[i] = &target{path: name, label: targetLabel(j, name), fd: -1, region: region{base: j.Offset, size: sz, end: j.Offset + sz}}
@@ -174,7 +174,7 @@ func planTargets(j *jobfile.Job) ([]*target, error) {
 		r.base = j.Offset
 		if j.OffsetPercent > 0 && t.exists {
 			r.base = t.curSize * uint64(j.OffsetPercent) / 100
-			if a := minBS(j, jobfile.DirRead); a > 0 {
+			if a := j.BSMin(jobfile.DirRead); a > 0 {
 				r.base -= r.base % a
 			}
 		}
@@ -192,7 +192,7 @@ func planTargets(j *jobfile.Job) ([]*target, error) {
 		default:
 			return nil, badTarget(j, t, "does not exist and no size= was given to lay it out")
 		}
-		if m := jobMinBS(j); r.size < m {
+		if m := j.MinBS(); r.size < m {
 			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, m)
 		}
 		if t.block && r.base+r.size > t.curSize {
@@ -222,19 +222,23 @@ func sizeDevice(j *jobfile.Job, t *target) *jobError {
 	return nil
 }
 
-// jobMinBS returns the smallest block size over the directions the job
-// issues.
-func jobMinBS(j *jobfile.Job) uint64 {
-	var m uint64
-	for _, d := range []jobfile.Dir{jobfile.DirRead, jobfile.DirWrite} {
-		if (d == jobfile.DirRead && !j.RW.HasRead()) || (d == jobfile.DirWrite && !j.RW.HasWrite()) {
-			continue
-		}
-		if v := minBS(j, d); v > 0 && (m == 0 || v < m) {
-			m = v
-		}
+// passBytes returns the bytes of one pass over the targets: the sum of
+// their regions' sizes.
+func passBytes(ts []*target) uint64 {
+	var n uint64
+	for _, t := range ts {
+		n += t.region.size
 	}
-	return m
+	return n
+}
+
+// loopBytes returns the bytes one loop of job j moves over its targets:
+// io_size= when set, else one pass over their regions.
+func loopBytes(j *jobfile.Job, ts []*target) uint64 {
+	if j.IOSize > 0 {
+		return j.IOSize
+	}
+	return passBytes(ts)
 }
 
 // diskless reports whether the job's engine works without files (null).

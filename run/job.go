@@ -177,10 +177,6 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	var passSize uint64
-	for _, r := range regions {
-		passSize += r.size
-	}
 	depth := p.depth
 	l := &loop{
 		job:            j,
@@ -192,7 +188,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		stop:           e.stop,
 		res:            jr.res,
 		prog:           jr.prog,
-		q:              sched.NewQueue(depth, sched.PolicyFor(j.TWPriority)),
+		q:              sched.NewQueue(depth, j.Policy()),
 		batch:          sched.NewBatch(),
 		slots:          make([]slot, depth),
 		bufs:           p.arena.bufs[:depth],
@@ -221,7 +217,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		progressEvery:  int64(10 * time.Millisecond),
 		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
 	}
-	l.passSize = passSize
+	l.passSize = passBytes(jr.targets)
 	if l.passSize == 0 {
 		l.invalidate = false
 	}
@@ -256,18 +252,11 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		}
 	}
 	if !j.TimeBased {
-		var size uint64
-		for _, t := range jr.targets {
-			size += t.region.size
-		}
-		if j.IOSize > 0 {
-			size = j.IOSize
-		}
 		loops := uint64(j.Loops)
 		if loops == 0 {
 			loops = 1
 		}
-		l.budget = size * loops
+		l.budget = loopBytes(j, jr.targets) * loops
 	}
 	kb := uint64(j.KBBase)
 	if kb == 0 {

@@ -305,11 +305,11 @@ func (l *loop) issue(si uint32, now int64) {
 		d = l.gen.dir()
 		n = l.gen.blockSize(d)
 		if !l.ramping && l.budget != 0 && l.issued+n > l.budget {
-			if l.issued+l.gen.bsMinFor(d) > l.budget {
+			if l.issued+l.gen.bsMin[d] > l.budget {
 				l.stopIssue = true
 				return
 			}
-			m := l.gen.bsMinFor(d)
+			m := l.gen.bsMin[d]
 			n = (l.budget - l.issued) / m * m
 		}
 		if gap := l.rateGap[d]; gap > 0 {
@@ -726,23 +726,6 @@ func (l *loop) endRamp(now int64) {
 	l.iops.reset(now, &l.iosDone)
 	getrusageThread(&l.rusageStart)
 	l.setState()
-}
-
-// bsMinFor is the smallest length blockSize can return for d.
-func (g *offsetGen) bsMinFor(d jobfile.Dir) uint64 {
-	if len(g.split[d]) > 0 {
-		m := uint64(0)
-		for _, e := range g.split[d] {
-			if e.Pct > 0 && (m == 0 || e.BS < m) {
-				m = e.BS
-			}
-		}
-		return m
-	}
-	if g.bsMin[d] > 0 && g.bsMax[d] > g.bsMin[d] {
-		return g.bsMin[d]
-	}
-	return g.bs[d]
 }
 
 func getrusageThread(r *unix.Rusage) {

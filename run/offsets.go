@@ -35,9 +35,8 @@ type offsetGen struct {
 	seqCount  uint64
 	seed      uint64
 
-	bs       [jobfile.NumDirs]uint64
-	bsMin    [jobfile.NumDirs]uint64
-	bsMax    [jobfile.NumDirs]uint64
+	bsMin    [jobfile.NumDirs]uint64 // Job.BSMin per direction
+	bsMax    [jobfile.NumDirs]uint64 // Job.BSMax per direction
 	split    [jobfile.NumDirs][]jobfile.BSSplitEntry
 	align    [jobfile.NumDirs]uint64 // blockalign per direction
 	unalign  bool
@@ -47,23 +46,6 @@ type offsetGen struct {
 	cur   int
 
 	rDir, rBS, rOff rng
-}
-
-// minBS returns the smallest block size the job issues in dir.
-func minBS(j *jobfile.Job, d jobfile.Dir) uint64 {
-	m := j.BS[d]
-	if j.BSRangeMin[d] > 0 && (m == 0 || j.BSRangeMin[d] < m) {
-		m = j.BSRangeMin[d]
-	}
-	if len(j.BSSplit[d]) > 0 {
-		m = 0
-		for _, e := range j.BSSplit[d] {
-			if e.Pct > 0 && (m == 0 || e.BS < m) {
-				m = e.BS
-			}
-		}
-	}
-	return m
 }
 
 // jobSeed returns the job's random seed: fixed (randseed, or fio's 0x89
@@ -108,12 +90,11 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64) (*offsetGen, er
 		g.mixRead = 0
 	}
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		g.bs[d] = j.BS[d]
-		g.bsMin[d], g.bsMax[d] = j.BSRangeMin[d], j.BSRangeMax[d]
+		g.bsMin[d], g.bsMax[d] = j.BSMin(d), j.BSMax(d)
 		g.split[d] = j.BSSplit[d]
 		g.align[d] = j.BlockAlign[d]
 		if g.align[d] == 0 {
-			g.align[d] = minBS(j, d)
+			g.align[d] = j.BSMin(d)
 		}
 	}
 	var err error
@@ -153,7 +134,7 @@ func offsetAlign(j *jobfile.Job) (uint64, error) {
 		}
 		a := j.BlockAlign[d]
 		if a == 0 {
-			a = minBS(j, d)
+			a = j.BSMin(d)
 		}
 		if a == 0 {
 			return 0, fmt.Errorf("%s: no block size for direction %s", j.Name, d)
@@ -228,7 +209,7 @@ func (g *offsetGen) blockSize(d jobfile.Dir) uint64 {
 		}
 		return sp[len(sp)-1].BS
 	}
-	if g.bsMax[d] > g.bsMin[d] && g.bsMin[d] > 0 {
+	if g.bsMax[d] > g.bsMin[d] {
 		lo, hi := g.bsMin[d], g.bsMax[d]
 		if g.unalign {
 			return lo + g.rBS.below(hi-lo+1)
@@ -236,7 +217,7 @@ func (g *offsetGen) blockSize(d jobfile.Dir) uint64 {
 		// Every multiple of the minimum in the range is equally likely.
 		return lo + g.rBS.below((hi-lo)/lo+1)*lo
 	}
-	return g.bs[d]
+	return g.bsMin[d]
 }
 
 // next returns the file index and byte offset for an I/O of length n in

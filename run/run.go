@@ -143,30 +143,16 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 				Members:      1,
 				Pid:          os.Getpid(),
 				LatencyDepth: jobDepth(j),
-				Policy:       policyName(j),
+				Policy:       j.Policy().String(),
 			},
 		}
 		jr.prog.State.Store('P')
 		if !j.TimeBased {
-			var size uint64
-			for _, t := range ts {
-				size += t.region.size
-			}
-			if j.IOSize > 0 {
-				size = j.IOSize
-			}
-			jr.prog.TotalBytes.Store(size)
+			jr.prog.TotalBytes.Store(loopBytes(j, ts))
 		}
 		runs[i] = jr
 	}
 	return runs, nil
-}
-
-func policyName(j *jobfile.Job) string {
-	if j.TWPriority {
-		return "priority"
-	}
-	return "fifo"
 }
 
 func engineNames(opts *Options) string {
@@ -206,7 +192,7 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 		return nil, fmt.Errorf("%s: verify=%s needs an engine that moves data; ioengine=%s does not", j.Name, j.Verify, j.IOEngine)
 	}
 	if hl := uint64(verify.HeaderLen(kind)); hl > 0 {
-		if m := jobMinBS(j); m < hl {
+		if m := j.MinBS(); m < hl {
 			return nil, fmt.Errorf("%s: verify=%s needs blocks of at least %d bytes for its header; the smallest block size is %d", j.Name, kind, hl, m)
 		}
 	}

@@ -1,0 +1,74 @@
+package jobfile
+
+import "github.com/gofio/gofio/sched"
+
+// This file holds the facts derived from a job's options. Each has its
+// home here; the run core, the report and compare call these methods and
+// keep no copies.
+
+// DefaultPercentiles returns fio's default percentile_list, a fresh slice
+// the caller may keep.
+func DefaultPercentiles() []float64 {
+	return []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
+}
+
+// BSMin returns fio's min_bs for direction d: the smallest bssplit= entry
+// (entries of 0% count, as they do in fio's bssplit_ddir), else the low
+// end of bsrange=, else bs=. It is the same for every direction whether
+// or not rw= issues it: verify reads of a write job use the read value.
+func (j *Job) BSMin(d Dir) uint64 {
+	if sp := j.BSSplit[d]; len(sp) > 0 {
+		m := sp[0].BS
+		for _, e := range sp[1:] {
+			m = min(m, e.BS)
+		}
+		return m
+	}
+	if j.BSRangeMin[d] != 0 {
+		return j.BSRangeMin[d]
+	}
+	return j.BS[d]
+}
+
+// BSMax returns fio's max_bs for direction d: the largest bssplit= entry
+// (0% ones included), else the high end of bsrange=, else bs=.
+func (j *Job) BSMax(d Dir) uint64 {
+	if sp := j.BSSplit[d]; len(sp) > 0 {
+		m := sp[0].BS
+		for _, e := range sp[1:] {
+			m = max(m, e.BS)
+		}
+		return m
+	}
+	if j.BSRangeMin[d] != 0 {
+		return j.BSRangeMax[d]
+	}
+	return j.BS[d]
+}
+
+// MinBS returns fio's td_min_bs: the smallest BSMin over read, write and
+// trim, whichever rw= issues (directions without a block size are
+// skipped). fio refuses size= below it.
+func (j *Job) MinBS() uint64 {
+	var m uint64
+	for d := DirRead; d < NumDirs; d++ {
+		if v := j.BSMin(d); v != 0 && (m == 0 || v < m) {
+			m = v
+		}
+	}
+	return m
+}
+
+// MaxBS returns fio's td_max_bs: the largest BSMax over read, write and
+// trim. Buffers are sized to it.
+func (j *Job) MaxBS() uint64 {
+	var m uint64
+	for d := DirRead; d < NumDirs; d++ {
+		m = max(m, j.BSMax(d))
+	}
+	return m
+}
+
+// Policy returns the task-work policy tw_priority= selects:
+// sched.Priority for tw_priority=1 (the default), sched.FIFO for 0.
+func (j *Job) Policy() sched.Policy { return sched.PolicyFor(j.TWPriority) }
