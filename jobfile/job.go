@@ -257,4 +257,3 @@ type Job struct {
 
 	refillSet bool // refill_buffers was given explicitly (verify only forces it otherwise)
 }
-

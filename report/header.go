@@ -8,7 +8,6 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-
 // WriteHeader writes the lines fio prints before a run: one description
 // line per job (clones after the first show once as "..."), the version
 // line and "Starting N process(es)". gofio appends the task-work policy to
