@@ -2,6 +2,7 @@ package blockdev
 
 import (
 	"fmt"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,9 +17,11 @@ func Size(fd int) (uint64, error) {
 	if st.Mode&unix.S_IFMT != unix.S_IFBLK {
 		return uint64(st.Size), nil
 	}
-	n, err := unix.IoctlGetUint64(fd, unix.BLKGETSIZE64)
-	if err != nil {
-		return 0, fmt.Errorf("size: BLKGETSIZE64: %w", err)
+	var n uint64
+	// x/sys gained IoctlGetUint64 only in a release that needs Go 1.26;
+	// the raw ioctl keeps gofio's Go floor at 1.22 (see README).
+	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKGETSIZE64, uintptr(unsafe.Pointer(&n))); e != 0 {
+		return 0, fmt.Errorf("size: BLKGETSIZE64: %w", e)
 	}
 	return n, nil
 }

@@ -232,7 +232,7 @@ func BenchmarkFill(b *testing.B) {
 		b.Run(v.Kind.String(), func(b *testing.B) {
 			buf := make([]byte, 4096)
 			b.SetBytes(int64(len(buf)))
-			for i := 0; b.Loop(); i++ {
+			for i := 0; i < b.N; i++ {
 				v.Fill(buf, uint64(i)*4096, uint64(i), 0)
 			}
 		})
@@ -245,7 +245,7 @@ func BenchmarkCheck(b *testing.B) {
 			buf := make([]byte, 4096)
 			v.Fill(buf, 0, 1, 0)
 			b.SetBytes(int64(len(buf)))
-			for b.Loop() {
+			for i := 0; i < b.N; i++ {
 				if err := v.Check(buf, 0); err != nil {
 					b.Fatal(err)
 				}

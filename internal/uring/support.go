@@ -1,0 +1,74 @@
+package uring
+
+import (
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// Support is what this kernel offers io_uring callers, found by setting up
+// tiny rings: whether io_uring works at all, its feature bits, and which
+// setup flags it accepts.
+type Support struct {
+	// Err is the failed plain io_uring_setup, a *SetupError that names the
+	// cause; nil when io_uring works.
+	Err error
+	// Features are the IORING_FEAT_* bits of a plain ring.
+	Features uint32
+	// Accepted and Refused name the IORING_SETUP_* flags a tiny ring was set
+	// up with, or refused (with EINVAL), each tried alone with the flags it
+	// needs (DEFER_TASKRUN with SINGLE_ISSUER, ...). ATTACH_WQ, NO_MMAP and
+	// REGISTERED_FD_ONLY need more than a tiny ring and are not tried.
+	Accepted, Refused []string
+	// SQPollDenied is the errno of an SQPOLL setup refused for lack of
+	// privilege (EPERM), nil when SQPOLL was allowed or not tried.
+	SQPollDenied error
+}
+
+// Available reports whether io_uring_setup works here.
+func (s *Support) Available() bool { return s.Err == nil }
+
+// SQPollUnprivileged reports whether the kernel lets a process without
+// CAP_SYS_ADMIN use SQPOLL: IORING_FEAT_SQPOLL_NONFIXED came with that
+// change (Linux 5.11).
+func (s *Support) SQPollUnprivileged() bool { return s.Features&FeatSQPollNonfixed != 0 }
+
+// untriedFlags are the setup flags ProbeSupport leaves out: each needs a
+// live ring or application memory to try.
+const untriedFlags = SetupAttachWQ | SetupNoMmap | SetupRegisteredFdOnly
+
+// ProbeSupport sets up tiny rings through SetupSyscall to find what the
+// running kernel supports. It closes every ring it opens.
+func ProbeSupport() *Support {
+	s := &Support{}
+	p := Params{}
+	fd, err := SetupSyscall(2, &p)
+	if err != nil {
+		s.Err = diagnoseSetup(2, &p, err)
+		return s
+	}
+	s.Features = p.Features
+	unix.Close(fd)
+	for i, name := range setupFlagNames {
+		bit := uint32(1) << i
+		if bit&untriedFlags != 0 {
+			continue
+		}
+		tp := Params{Flags: bit | flagDeps[bit]}
+		if bit == SetupCQSize {
+			tp.CQEntries = 4
+		}
+		fd, err := SetupSyscall(2, &tp)
+		switch {
+		case err == nil:
+			unix.Close(fd)
+			s.Accepted = append(s.Accepted, name)
+		case bit == SetupSQPoll && errors.Is(err, unix.EPERM):
+			s.SQPollDenied = err
+			s.Refused = append(s.Refused, name)
+		default:
+			s.Refused = append(s.Refused, name)
+		}
+	}
+	return s
+}
