@@ -14,15 +14,15 @@ import (
 	"github.com/gofio/gofio/report"
 )
 
-// Version is gofio's version, printed by --version as fio prints fio-3.33.
-const Version = "0.1.0"
-
 // outputFormats are the values --output-format accepts (comma lists allowed).
 var outputFormats = map[string]bool{"normal": true, "json": true, "json+": true, "terse": true, "compare": true}
 
 // command is the whole gofio command: it parses argv, then shows help,
 // checks or prints the jobs, or runs them. It returns the process exit code.
 func (st *State) command(ctx context.Context, args []string) int {
+	if len(args) > 1 && isSubcommand(args[1]) {
+		return st.subcommand(ctx, args)
+	}
 	sp, err := splitArgv(args)
 	if err != nil {
 		return st.fail(err)
@@ -90,6 +90,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "enghelp", Usage: "list engines, or the options of `ENGINE[,OPT]`"}, optional: true},
 		{Flag: &cli.StringFlag{Name: "eta", Value: "auto", Usage: "status line: auto, always or never"}},
 		{Flag: &cli.BoolFlag{Name: "version", Usage: "print the version and exit"}},
+		{Flag: &cli.BoolFlag{Name: "verbose", Usage: "with --version: add the commit, Go, kernel and io_uring support"}},
 		{Flag: &cli.BoolFlag{Name: "help", Usage: "print this help and exit"}},
 		{Flag: &cli.StringSliceFlag{Name: "set", Usage: "override job option `KEY=VALUE` in every job (repeatable; wins over job files)"}},
 		{Flag: &cli.StringFlag{Name: "compare", Usage: "run every job with `KEY=A,B`: KEY=A (new) against KEY=B (old), interleaved; bare: tw_priority=1,0"},
@@ -125,7 +126,7 @@ func newApp(st *State, action cli.ActionFunc) *cli.App {
 		Name:                      "gofio",
 		Usage:                     "a fio-compatible storage load generator built on io_uring",
 		UsageText:                 "gofio [options] [job options] <job file(s)>\n   gofio --name=JOB --ioengine=io_uring --rw=randread ... (jobs on the command line, as with fio)",
-		Version:                   Version,
+		Version:                   versionString(),
 		HideHelp:                  true,
 		HideVersion:               true,
 		DisableSliceFlagSeparator: true,
@@ -143,6 +144,7 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	cfg := &Config{
 		Help:         c.Bool("help"),
 		Version:      c.Bool("version"),
+		Verbose:      c.Bool("verbose"),
 		JobFiles:     sp.files,
 		JobOptions:   sp.jobOpts,
 		Output:       c.String("output"),
@@ -229,8 +231,12 @@ func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int
 		}
 		return ExitOK
 	case cfg.Version:
-		fmt.Fprintf(st.Stdout, "gofio-%s\n", Version)
+		if err := writeVersion(st.Stdout, cfg.Verbose); err != nil {
+			return st.fail(err)
+		}
 		return ExitOK
+	case cfg.Verbose:
+		return st.fail(errors.New("--verbose goes with --version (or use gofio version)"))
 	case cfg.CmdHelp != nil:
 		if err := jobfile.CmdHelp(st.Stdout, *cfg.CmdHelp); err != nil {
 			return st.fail(err)

@@ -269,5 +269,3 @@ func wantsLogs(res *report.Result) bool {
 	}
 	return false
 }
-
-func versionString() string { return "gofio-" + Version }

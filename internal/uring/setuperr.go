@@ -16,6 +16,14 @@ type SetupError struct {
 	Err     error  // the errno
 	Reason  string // what it means here
 	Flag    string // for EINVAL: the IORING_SETUP_* flag this kernel lacks, if one was found
+	Fix     string // what the user can do about it, "" when there is nothing general to say
+}
+
+// Unavailable reports whether the error refuses io_uring as a whole (a
+// sysctl, seccomp, a security module, a kernel without io_uring) rather
+// than one flag or size: no ring can be set up on this host as it stands.
+func (e *SetupError) Unavailable() bool {
+	return errors.Is(e.Err, unix.EPERM) || errors.Is(e.Err, unix.ENOSYS)
 }
 
 // Error implements error.
@@ -24,7 +32,11 @@ func (e *SetupError) Error() string {
 	if e.Flags != 0 {
 		flags = strings.Join(FlagNames(e.Flags), "|")
 	}
-	return fmt.Sprintf("io_uring_setup(entries=%d, flags=%s): %s: %v", e.Entries, flags, e.Reason, e.Err)
+	msg := fmt.Sprintf("io_uring_setup(entries=%d, flags=%s): %s: %v", e.Entries, flags, e.Reason, e.Err)
+	if e.Fix != "" {
+		msg += "; fix: " + e.Fix
+	}
+	return msg
 }
 
 // Unwrap returns the errno.
@@ -38,10 +50,15 @@ func diagnoseSetup(entries uint32, p *Params, err error) error {
 	e := &SetupError{Entries: entries, Flags: p.Flags, Err: err}
 	switch {
 	case errors.Is(err, unix.EPERM):
-		e.Reason = explainEPERM()
+		e.Reason, e.Fix = explainEPERM()
 	case errors.Is(err, unix.ENOSYS):
-		e.Reason = fmt.Sprintf("io_uring is not available: the kernel lacks CONFIG_IO_URING, or a seccomp filter (%s) answers ENOSYS, as custom container profiles do",
-			seccompState())
+		if seccompState() == "seccomp filter active" {
+			e.Reason = "io_uring is blocked by seccomp: the kernel lacks CONFIG_IO_URING, or a seccomp filter (seccomp filter active) answers ENOSYS, as custom container profiles do"
+			e.Fix = fixSeccomp
+		} else {
+			e.Reason = fmt.Sprintf("io_uring is not available: the kernel lacks CONFIG_IO_URING (%s)", seccompState())
+			e.Fix = "run on Linux 5.1 or later built with CONFIG_IO_URING=y (gofio wants 5.10+), or add --fallback-engine=psync"
+		}
 	case errors.Is(err, unix.EINVAL):
 		e.Reason, e.Flag = explainEINVAL(entries, p)
 	case errors.Is(err, unix.ENOMEM):
@@ -58,25 +75,38 @@ func diagnoseSetup(entries uint32, p *Params, err error) error {
 	return e
 }
 
+// fixSeccomp is the fix for io_uring refused by a seccomp filter.
+const fixSeccomp = "allow io_uring_setup, io_uring_enter and io_uring_register in the seccomp profile " +
+	"(Kubernetes: deploy/kubernetes/seccomp-io_uring.json as a Localhost profile; Docker: --security-opt seccomp=that file), " +
+	"or add --fallback-engine=psync"
+
 // explainEPERM reads the sysctl and the seccomp mode so the message says
-// which of them (or neither) refuses io_uring.
-func explainEPERM() string {
+// which of them (or neither) refuses io_uring, and returns the fix.
+func explainEPERM() (reason, fix string) {
 	disabled := "unknown"
 	if b, err := procRead("/proc/sys/kernel/io_uring_disabled"); err == nil {
 		disabled = strings.TrimSpace(string(b))
 	}
 	switch disabled {
 	case "2":
-		return "io_uring is disabled for everyone by sysctl kernel.io_uring_disabled=2"
+		return "io_uring is disabled for everyone by sysctl kernel.io_uring_disabled=2",
+			"as root, sysctl -w kernel.io_uring_disabled=0 (or =1 with kernel.io_uring_group), or add --fallback-engine=psync"
 	case "1":
 		group := "-1"
 		if b, err := procRead("/proc/sys/kernel/io_uring_group"); err == nil {
 			group = strings.TrimSpace(string(b))
 		}
-		return fmt.Sprintf("sysctl kernel.io_uring_disabled=1 allows io_uring only to CAP_SYS_ADMIN and group kernel.io_uring_group=%s", group)
+		return fmt.Sprintf("sysctl kernel.io_uring_disabled=1 allows io_uring only to CAP_SYS_ADMIN and group kernel.io_uring_group=%s", group),
+			fmt.Sprintf("run as a member of group %s or with CAP_SYS_ADMIN, or as root sysctl -w kernel.io_uring_disabled=0, or add --fallback-engine=psync", group)
+	}
+	sec := seccompState()
+	if sec == "seccomp filter active" {
+		return fmt.Sprintf("io_uring is blocked by seccomp: kernel.io_uring_disabled=%s, so a seccomp filter (%s; Docker 25+ and containerd 2.0 block io_uring by default) or a security module refuses it",
+			disabled, sec), fixSeccomp
 	}
 	return fmt.Sprintf("io_uring is not permitted: kernel.io_uring_disabled=%s, so a seccomp filter (%s; Docker 25+ and containerd 2.0 block io_uring by default) or a security module refuses it",
-		disabled, seccompState())
+			disabled, sec),
+		"look for an io_uring denial of SELinux or AppArmor in the audit log, or add --fallback-engine=psync"
 }
 
 // seccompState describes the process's seccomp mode from /proc/self/status.

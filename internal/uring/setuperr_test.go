@@ -40,16 +40,22 @@ func TestSetupErrorWords(t *testing.T) {
 	}{
 		// sysctl set to 2: nobody may use io_uring.
 		{"disabled=2", unix.EPERM, map[string]string{"/proc/sys/kernel/io_uring_disabled": "2\n"},
-			[]string{"kernel.io_uring_disabled=2"}},
+			[]string{"kernel.io_uring_disabled=2", "fix: as root, sysctl -w kernel.io_uring_disabled=0", "--fallback-engine=psync"}},
 		// sysctl set to 1: only admins and the group.
 		{"disabled=1", unix.EPERM, map[string]string{"/proc/sys/kernel/io_uring_disabled": "1\n", "/proc/sys/kernel/io_uring_group": "42\n"},
-			[]string{"kernel.io_uring_disabled=1", "io_uring_group=42"}},
+			[]string{"kernel.io_uring_disabled=1", "io_uring_group=42", "fix: run as a member of group 42"}},
 		// container: sysctl allows it, a seccomp filter refuses.
 		{"seccomp EPERM", unix.EPERM, map[string]string{"/proc/sys/kernel/io_uring_disabled": "0\n", "/proc/self/status": "Name:\tx\nSeccomp:\t2\n"},
-			[]string{"kernel.io_uring_disabled=0", "seccomp filter active"}},
+			[]string{"io_uring is blocked by seccomp", "kernel.io_uring_disabled=0", "seccomp filter active", "fix: allow io_uring_setup", "seccomp-io_uring.json"}},
+		// no seccomp, no sysctl: a security module.
+		{"LSM EPERM", unix.EPERM, map[string]string{"/proc/sys/kernel/io_uring_disabled": "0\n", "/proc/self/status": "Seccomp:\t0\n"},
+			[]string{"io_uring is not permitted", "seccomp off", "fix: look for an io_uring denial"}},
 		// custom seccomp profile answering ENOSYS.
 		{"seccomp ENOSYS", unix.ENOSYS, map[string]string{"/proc/self/status": "Seccomp:\t2\n"},
-			[]string{"CONFIG_IO_URING", "seccomp filter active"}},
+			[]string{"io_uring is blocked by seccomp", "CONFIG_IO_URING", "seccomp filter active", "fix: allow io_uring_setup"}},
+		// a kernel built without io_uring.
+		{"old kernel", unix.ENOSYS, map[string]string{"/proc/self/status": "Seccomp:\t0\n"},
+			[]string{"io_uring is not available", "CONFIG_IO_URING", "fix: run on Linux 5.1 or later"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

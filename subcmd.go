@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/gofio/gofio/jobfile"
+)
+
+// gofio's subcommands. A subcommand is recognised only as the first
+// argument, so fio command lines keep working; a job file that happens to
+// be called "merge" is given as ./merge.
+const completeCmd = "__complete" // the shell scripts' hidden helper
+
+// subcommandNames are the first arguments that select a subcommand.
+var subcommandNames = []string{"version", "completion", "man", completeCmd}
+
+func isSubcommand(name string) bool {
+	for _, n := range subcommandNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// subcommands returns gofio's subcommands for urfave/cli.
+func (st *State) subcommands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:   "version",
+			Usage:  "print the version, commit, Go release, kernel and what its io_uring supports",
+			Action: func(*cli.Context) error { return writeVersion(st.Stdout, true) },
+		},
+		{
+			Name:      "completion",
+			Usage:     "print the shell completion script for bash, zsh or fish",
+			ArgsUsage: "bash|zsh|fish",
+			Action: func(c *cli.Context) error {
+				if c.NArg() != 1 {
+					return errors.New("completion: want one shell: bash, zsh or fish")
+				}
+				return writeCompletion(st.Stdout, c.Args().First())
+			},
+		},
+		{
+			Name:  "man",
+			Usage: "print the man page (roff; man -l - reads it)",
+			Action: func(*cli.Context) error {
+				page, err := manPage(st)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprint(st.Stdout, page)
+				return err
+			},
+		},
+		{
+			Name:            completeCmd,
+			Hidden:          true,
+			SkipFlagParsing: true,
+			Usage:           "print completion candidates for the words after gofio (the last one is being completed)",
+			Action: func(c *cli.Context) error {
+				words := c.Args().Slice()
+				if len(words) > 0 && words[0] == "--" {
+					words = words[1:]
+				}
+				for _, s := range completions(words) {
+					fmt.Fprintln(st.Stdout, s)
+				}
+				return nil
+			},
+		},
+	}
+}
+
+// subcommand runs argv whose first argument is a subcommand.
+func (st *State) subcommand(ctx context.Context, args []string) int {
+	app := newApp(st, nil)
+	app.Commands = st.subcommands()
+	app.HideHelpCommand = true
+	if err := app.RunContext(ctx, append([]string{"gofio"}, args[1:]...)); err != nil {
+		var ec cli.ExitCoder
+		if errors.As(err, &ec) && ec.Error() == "" {
+			return ec.ExitCode()
+		}
+		return st.fail(err)
+	}
+	return ExitOK
+}
+
+// completions returns the completion candidates for the words typed after
+// "gofio"; the last word is the one being completed. It completes the
+// subcommands as the first word, the shells after "completion", gofio's
+// flags and every fio job option after "-" or "--" (with "=" when the
+// option takes a value), and option names after --cmdhelp=. Anything else
+// is left to the shell's file completion.
+func completions(words []string) []string {
+	cur := ""
+	if len(words) > 0 {
+		cur = words[len(words)-1]
+	}
+	var out []string
+	add := func(c string) {
+		if strings.HasPrefix(c, cur) {
+			out = append(out, c)
+		}
+	}
+	switch {
+	case len(words) == 2 && words[0] == "completion":
+		for _, sh := range []string{"bash", "zsh", "fish"} {
+			add(sh)
+		}
+	case strings.HasPrefix(cur, "--cmdhelp="):
+		add("--cmdhelp=all")
+		for _, o := range jobfile.OptionTable() {
+			add("--cmdhelp=" + o.Name)
+		}
+	case strings.HasPrefix(cur, "-"):
+		if !strings.HasPrefix(cur, "--") {
+			cur = "-" + cur // fio takes -name too; offer the long form
+		}
+		for _, f := range flagTable() {
+			name := "--" + f.Names()[0]
+			if f.arg() == argRequired {
+				name += "="
+			}
+			add(name)
+		}
+		for _, o := range jobfile.OptionTable() {
+			if o.Type == jobfile.TypeFlag && o.Name != "name" {
+				add("--" + o.Name)
+			} else {
+				add("--" + o.Name + "=")
+			}
+		}
+	case len(words) <= 1:
+		for _, n := range subcommandNames {
+			if n != completeCmd {
+				add(n)
+			}
+		}
+	}
+	sort.Strings(out)
+	return dedupe(out)
+}
+
+func dedupe(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
