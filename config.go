@@ -5,7 +5,7 @@ package main
 // fills it; act and execute read only it.
 type Config struct {
 	Help, Version bool
-	Verbose       bool // --verbose: with --version, the long form
+	Verbose       bool    // --verbose: with --version, the long form
 	CmdHelp       *string // --cmdhelp[=OPT]; nil when not given
 	EngHelp       *string // --enghelp[=ENGINE[,OPT]]; nil when not given
 
