@@ -1,6 +1,7 @@
 // Package engines defines the interface between the job event loop (run/)
-// and the I/O engines: io_uring (engines/iouring), null (engines/null) and
-// psync (engines/psync).
+// and the I/O engines: io_uring (engines/iouring), libaio (engines/libaio),
+// the sync family (engines/psync), mmap (engines/mmap), null (engines/null)
+// and the others jobfile's engine table lists.
 //
 // The interface is ring-shaped so that the hot path allocates nothing: the
 // loop queues requests into numbered slots, submits them in batches and reaps

@@ -16,4 +16,11 @@ var engineRows = []Row{
 	{Name: "engines/libaio-randwrite-fsync", Ref: "issue 13 libaio fsync", Args: args(A, "--rw=randwrite", "--bs=4k", "--size=4m", "--iodepth=4", "--fsync=16"),
 		Exact: []string{"sync.total_ios"}},
 	{Name: "engines/libaio-buffered", Ref: "issue 13 libaio direct=0", Args: []string{"--ioengine=libaio", "--rw=read", "--bs=16k", "--size=8m", "--iodepth=4"}},
+	{Name: "engines/sync-read", Ref: "issue 13 sync", Args: []string{"--ioengine=sync", "--rw=read", "--bs=4k", "--size=4m"}, Exact: syncDepth},
+	{Name: "engines/sync-randwrite", Ref: "issue 13 sync", Args: []string{"--ioengine=sync", "--rw=randwrite", "--bs=4k", "--size=4m", "--fsync=32"}, Exact: append([]string{"sync.total_ios"}, syncDepth...)},
+	{Name: "engines/vsync-rw", Ref: "issue 13 vsync", Args: []string{"--ioengine=vsync", "--rw=write", "--bs=8k", "--size=4m"}, Exact: syncDepth},
+	{Name: "engines/pvsync-randread", Ref: "issue 13 pvsync", Args: []string{"--ioengine=pvsync", "--rw=randread", "--bs=4k", "--size=4m"}, Exact: syncDepth},
+	{Name: "engines/pvsync2-randread-hipri", Ref: "issue 13 pvsync2 hipri", Args: []string{"--ioengine=pvsync2", "--direct=1", "--rw=randread", "--bs=4k", "--size=4m", "--hipri", "--hipri_percentage=50"}, Exact: syncDepth},
+	{Name: "engines/mmap-randread", Ref: "issue 13 mmap", Args: []string{"--ioengine=mmap", "--rw=randread", "--bs=4k", "--size=4m"}, Exact: syncDepth},
+	{Name: "engines/mmap-write-fsync", Ref: "issue 13 mmap", Args: []string{"--ioengine=mmap", "--rw=write", "--bs=16k", "--size=4m", "--fsync=8"}, Exact: append([]string{"sync.total_ios"}, syncDepth...)},
 }

@@ -38,7 +38,7 @@ func validate(j *Job, s *section) error {
 			j.OpenFiles, j.NrFiles)
 	case j.IOEngine == "io_uring" && j.IODepth > MaxIODepth:
 		return bad(fmt.Sprintf("iodepth=%d", j.IODepth), "iodepth above the io_uring maximum of %d entries", MaxIODepth)
-	case j.Hipri && !j.Direct:
+	case j.Hipri && !j.Direct && j.IOEngine == "io_uring":
 		return bad("hipri", "polled I/O (hipri) needs direct=1")
 	case j.DeferTaskrun && j.SQThreadPoll:
 		return bad("defer_taskrun", "defer_taskrun cannot be combined with sqthread_poll (the kernel rejects the pair)")

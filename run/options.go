@@ -7,6 +7,7 @@ import (
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/iouring"
 	"github.com/gofio/gofio/engines/libaio"
+	"github.com/gofio/gofio/engines/mmap"
 	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/engines/psync"
 	"github.com/gofio/gofio/internal/blockdev"
@@ -62,13 +63,18 @@ type Options struct {
 var CheckMountedWrite = blockdev.CheckMountedWrite
 
 // DefaultEngines returns the engines built into gofio, by ioengine= name:
-// "io_uring", "null" and "psync".
+// those jobfile's engine table says gofio runs.
 func DefaultEngines() map[string]engines.Opener {
 	return map[string]engines.Opener{
 		"io_uring": iouring.Open,
 		"libaio":   libaio.Open,
 		"null":     null.Open,
 		"psync":    psync.Open,
+		"sync":     psync.Opener(psync.Sync),
+		"vsync":    psync.Opener(psync.VSync),
+		"pvsync":   psync.Opener(psync.PVSync),
+		"pvsync2":  psync.Opener(psync.PVSync2),
+		"mmap":     mmap.Open,
 	}
 }
 

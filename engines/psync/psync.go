@@ -1,41 +1,100 @@
-// Package psync is gofio's psync I/O engine: pread(2) and pwrite(2), one
-// request at a time, done inside Submit. Like fio's psync it is a
-// synchronous engine: the run core caps its depth at 1 and records no slat.
+// Package psync is gofio's family of synchronous engines, fio's
+// engines/sync.c: psync (pread/pwrite), sync (lseek + read/write), vsync
+// (lseek + readv/writev), pvsync (preadv/pwritev) and pvsync2
+// (preadv2/pwritev2 with hipri, hipri_percentage, nowait and uncached).
+// Each request runs inside Submit, one at a time. Like fio's FIO_SYNCIO
+// engines they are synchronous: the run core caps their depth at 1 and
+// records no slat.
+//
+// The vectored variants pass one iovec per request. fio's vsync can merge
+// contiguous requests into one readv/writev when iodepth_batch lets
+// several queue; at the depth of 1 gofio runs sync engines at, fio does
+// not merge either.
 package psync
 
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
 )
 
-// Engine runs requests with pread/pwrite/fsync/fdatasync.
+// Variant selects the system calls an Engine makes.
+type Variant int
+
+// The sync family, by fio engine name.
+const (
+	PSync   Variant = iota // pread/pwrite
+	Sync                   // lseek (when not already there) + read/write
+	VSync                  // lseek + readv/writev
+	PVSync                 // preadv/pwritev
+	PVSync2                // preadv2/pwritev2 with RWF_* flags
+)
+
+// rwfDontcache is RWF_DONTCACHE (Linux 6.14), the flag fio 3.33 calls
+// RWF_UNCACHED; fio 3.33 sends 0x40, which Linux 6.11+ reads as RWF_ATOMIC.
+const rwfDontcache = 0x80
+
+// Engine runs requests with the system calls of its variant.
 type Engine struct {
+	variant Variant
 	files   []int
+	lastPos []int64           // sync: file position after the last read/write, -1 unknown
 	reqs    []engines.Request // copy of the queued request per slot
 	queued  []uint32
 	nq      int
 	done    engines.DoneQueue
 	submits uint64
+	iov     unix.Iovec
+
+	// pvsync2.
+	flags    int    // RWF_NOWAIT, RWF_DONTCACHE
+	hipriPct uint64 // share of reads and writes with RWF_HIPRI, 0 none
+	rnd      uint64
 }
 
 // ErrBusy is returned by Queue when every slot is already queued.
 var ErrBusy = errors.New("psync: queue full")
 
 // Open returns a psync engine for s.
-func Open(s engines.Setup) (engines.Engine, error) {
+func Open(s engines.Setup) (engines.Engine, error) { return open(s, PSync) }
+
+// Opener returns the opener of variant v.
+func Opener(v Variant) engines.Opener {
+	return func(s engines.Setup) (engines.Engine, error) { return open(s, v) }
+}
+
+func open(s engines.Setup, v Variant) (engines.Engine, error) {
 	if s.Depth <= 0 {
 		return nil, fmt.Errorf("psync: depth %d, need at least 1", s.Depth)
 	}
-	return &Engine{
-		files:  s.Files,
-		reqs:   make([]engines.Request, s.Depth),
-		queued: make([]uint32, s.Depth),
-		done:   engines.NewDoneQueue(s.Depth),
-	}, nil
+	e := &Engine{
+		variant: v,
+		files:   s.Files,
+		lastPos: make([]int64, len(s.Files)),
+		reqs:    make([]engines.Request, s.Depth),
+		queued:  make([]uint32, s.Depth),
+		done:    engines.NewDoneQueue(s.Depth),
+		rnd:     0x9e3779b97f4a7c15,
+	}
+	for i := range e.lastPos {
+		e.lastPos[i] = -1
+	}
+	if j := s.Job; j != nil && v == PVSync2 {
+		if j.NoWait {
+			e.flags |= unix.RWF_NOWAIT
+		}
+		if j.Uncached && !j.Direct {
+			e.flags |= rwfDontcache
+		}
+		if j.Hipri {
+			e.hipriPct = uint64(j.HipriPercentage)
+		}
+	}
+	return e, nil
 }
 
 // SyncIO reports that requests complete inside Submit, so the run core
@@ -81,10 +140,8 @@ func (e *Engine) do(r *engines.Request) int32 {
 	var n int
 	var err error
 	switch r.Op {
-	case engines.OpRead:
-		n, err = unix.Pread(fd, r.Buf, int64(r.Offset))
-	case engines.OpWrite:
-		n, err = unix.Pwrite(fd, r.Buf, int64(r.Offset))
+	case engines.OpRead, engines.OpWrite:
+		n, err = e.rw(r, fd)
 	case engines.OpFsync:
 		err = unix.Fsync(fd)
 	case engines.OpFdatasync:
@@ -102,6 +159,96 @@ func (e *Engine) do(r *engines.Request) int32 {
 	return int32(n)
 }
 
+// rw reads or writes r.Buf at r.Offset with the variant's system calls.
+func (e *Engine) rw(r *engines.Request, fd int) (int, error) {
+	write := r.Op == engines.OpWrite
+	off := int64(r.Offset)
+	switch e.variant {
+	case PSync:
+		if write {
+			return unix.Pwrite(fd, r.Buf, off)
+		}
+		return unix.Pread(fd, r.Buf, off)
+	case Sync:
+		// fio's sync engine skips the lseek when the file is already
+		// at the offset.
+		if e.lastPos[r.File] != off {
+			if _, err := unix.Seek(fd, off, 0); err != nil {
+				e.lastPos[r.File] = -1
+				return 0, err
+			}
+		}
+		var n int
+		var err error
+		if write {
+			n, err = unix.Write(fd, r.Buf)
+		} else {
+			n, err = unix.Read(fd, r.Buf)
+		}
+		e.lastPos[r.File] = -1
+		if err == nil {
+			e.lastPos[r.File] = off + int64(n)
+		}
+		return n, err
+	case VSync:
+		if _, err := unix.Seek(fd, off, 0); err != nil {
+			return 0, err
+		}
+		nr := uintptr(unix.SYS_READV)
+		if write {
+			nr = unix.SYS_WRITEV
+		}
+		return e.vec(nr, fd, r.Buf, 0, 0, false)
+	case PVSync:
+		nr := uintptr(unix.SYS_PREADV)
+		if write {
+			nr = unix.SYS_PWRITEV
+		}
+		return e.vec(nr, fd, r.Buf, off, 0, true)
+	default:
+		flags := e.flags
+		if e.hipriPct > 0 && e.roll() < e.hipriPct {
+			flags |= unix.RWF_HIPRI
+		}
+		nr := uintptr(unix.SYS_PREADV2)
+		if write {
+			nr = unix.SYS_PWRITEV2
+		}
+		return e.vec(nr, fd, r.Buf, off, flags, true)
+	}
+}
+
+// vec makes a readv-family system call on one iovec over buf; with at
+// set, off is the position (the low and high words of preadv's pos, the
+// high one 0 on a 64-bit kernel) and flags preadv2's flags. The iovec
+// lives in the engine, so no call allocates.
+func (e *Engine) vec(nr uintptr, fd int, buf []byte, off int64, flags int, at bool) (int, error) {
+	e.iov.Base = nil
+	if len(buf) > 0 {
+		e.iov.Base = &buf[0]
+	}
+	e.iov.SetLen(len(buf))
+	var n uintptr
+	var errno unix.Errno
+	if at {
+		n, _, errno = unix.Syscall6(nr, uintptr(fd), uintptr(unsafe.Pointer(&e.iov)), 1, uintptr(off), 0, uintptr(flags))
+	} else {
+		n, _, errno = unix.Syscall(nr, uintptr(fd), uintptr(unsafe.Pointer(&e.iov)), 1)
+	}
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(n), nil
+}
+
+// roll returns a number in [0, 100) for hipri_percentage (xorshift64*).
+func (e *Engine) roll() uint64 {
+	e.rnd ^= e.rnd >> 12
+	e.rnd ^= e.rnd << 25
+	e.rnd ^= e.rnd >> 27
+	return (e.rnd * 2685821657736338717) % 100
+}
+
 // Reap copies up to len(out) completions into out. Submitted requests are
 // already complete, so it never blocks.
 func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
@@ -111,5 +258,5 @@ func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
 // Close releases nothing: the files are the caller's.
 func (e *Engine) Close() error { return nil }
 
-// Stats returns the submit call count (one per batch of pread/pwrite).
+// Stats returns the submit call count (one per batch of requests).
 func (e *Engine) Stats() engines.Stats { return engines.Stats{SubmitCalls: e.submits} }

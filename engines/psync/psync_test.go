@@ -5,7 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/jobfile"
 )
 
 func TestReadWrite(t *testing.T) {
@@ -52,5 +55,73 @@ func TestReadWrite(t *testing.T) {
 	}
 	if err := e.Queue(0, &engines.Request{Op: engines.OpTrim}); err == nil {
 		t.Error("trim accepted")
+	}
+}
+
+// TestVariants runs a write, a read back, a sync and a read at EOF through
+// every variant of the sync family.
+func TestVariants(t *testing.T) {
+	for _, v := range []Variant{PSync, Sync, VSync, PVSync, PVSync2} {
+		path := filepath.Join(t.TempDir(), "f")
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := Opener(v)(engines.Setup{Files: []int{int(f.Fd())}, Depth: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := []byte("variant data, not at offset zero")
+		r := make([]byte, 64)
+		out := make([]engines.Completion, 1)
+		for i, s := range []struct {
+			req  engines.Request
+			want int32
+		}{
+			{engines.Request{Op: engines.OpWrite, Offset: 4096, Buf: w}, int32(len(w))},
+			{engines.Request{Op: engines.OpFsync}, 0},
+			{engines.Request{Op: engines.OpRead, Offset: 4096, Buf: r[:len(w)]}, int32(len(w))},
+			{engines.Request{Op: engines.OpRead, Offset: 4096 + uint64(len(w)), Buf: r}, 0}, // sync: no lseek needed
+			{engines.Request{Op: engines.OpRead, Offset: 0, Buf: r[:8]}, 8},                 // a hole reads zeros
+		} {
+			if err := e.Queue(0, &s.req); err != nil {
+				t.Fatal(err)
+			}
+			e.Submit()
+			if n, _ := e.Reap(out, 1); n != 1 || out[0].Res != s.want {
+				t.Errorf("variant %d step %d: res %d, want %d", v, i, out[0].Res, s.want)
+			}
+			if i == 2 && string(r[:len(w)]) != string(w) {
+				t.Errorf("variant %d read back %q", v, r[:len(w)])
+			}
+		}
+		e.Close()
+		f.Close()
+	}
+}
+
+// TestPVSync2Flags checks that nowait and uncached reach pwritev2 and that
+// the kernel takes them on a regular file (RWF_DONTCACHE needs Linux 6.14;
+// older kernels answer EOPNOTSUPP, which the test accepts).
+func TestPVSync2Flags(t *testing.T) {
+	f, err := os.OpenFile(filepath.Join(t.TempDir(), "f"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	job := &jobfile.Job{NoWait: true, EngineOpts: jobfile.EngineOpts{Uncached: true}}
+	e, err := Opener(PVSync2)(engines.Setup{Job: job, Files: []int{int(f.Fd())}, Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.(*Engine).flags; got != unix.RWF_NOWAIT|rwfDontcache {
+		t.Fatalf("flags %#x", got)
+	}
+	out := make([]engines.Completion, 1)
+	e.Queue(0, &engines.Request{Op: engines.OpWrite, Buf: make([]byte, 4096)})
+	e.Submit()
+	e.Reap(out, 1)
+	if res := out[0].Res; res != 4096 && res != -int32(unix.EOPNOTSUPP) && res != -int32(unix.EAGAIN) {
+		t.Errorf("pwritev2 with RWF_NOWAIT|RWF_DONTCACHE: res %d", res)
 	}
 }
