@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/blockdev"
 )
 
 // Engine copies to and from file mappings.
@@ -162,19 +163,11 @@ func (e *Engine) mapping(i int) ([]byte, unix.Errno) {
 	if m := e.maps[i]; m != nil {
 		return m, 0
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(e.files[i], &st); err != nil {
+	size, err := blockdev.Size(e.files[i])
+	if err != nil {
 		return nil, errnoOf(err)
 	}
-	size := st.Size
-	if st.Mode&unix.S_IFMT == unix.S_IFBLK {
-		n, err := unix.IoctlGetUint64(e.files[i], unix.BLKGETSIZE64)
-		if err != nil {
-			return nil, errnoOf(err)
-		}
-		size = int64(n)
-	}
-	if size <= 0 {
+	if size == 0 {
 		return nil, unix.EINVAL
 	}
 	m, err := unix.Mmap(e.files[i], 0, int(size), e.prot, e.flags)
