@@ -66,6 +66,13 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 		}
 		root.add("disk_util", disks)
 	}
+	if r.Run != nil {
+		raw, err := json.Marshal(r.Run)
+		if err != nil {
+			panic(fmt.Sprintf("report: run info json: %v", err))
+		}
+		root.add(RunJSONKey, jsonRaw(raw))
+	}
 	if r.Comparison != nil {
 		raw, err := json.Marshal(CompareJSON(r.Comparison))
 		if err != nil {

@@ -176,6 +176,9 @@ type Result struct {
 	// Comparison, when set, is printed by WriteJSON under the top-level
 	// key CompareJSONKey, after fio's own keys (--compare, --sweep).
 	Comparison *Comparison
+	// Run, when set, is printed by WriteJSON under RunJSONKey, before the
+	// comparison.
+	Run *RunInfo
 	// End is the wall clock when the run finished; the job headers and
 	// the JSON "time" print it as fio prints the time of its report. Zero
 	// means Start.

@@ -1,0 +1,226 @@
+package compare
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+)
+
+// DescribeJobs returns the resolved jobs as RunInfo lists them, fio's
+// options apart from gofio's own, and the SHA-256 over all of them (job
+// names and every option, in order), which gofio diff compares.
+func DescribeJobs(jobs []*jobfile.Job) ([]report.RunJob, string) {
+	h := sha256.New()
+	out := make([]report.RunJob, 0, len(jobs))
+	for _, j := range jobs {
+		rj := report.RunJob{Name: j.Name, FioOptions: []string{}, GofioOptions: []string{}}
+		fmt.Fprintf(h, "[%s]\n", j.Name)
+		for _, o := range j.Options {
+			kv := o.Name
+			if o.HasValue {
+				kv += "=" + o.Value
+			}
+			fmt.Fprintf(h, "%s\n", kv)
+			if spec, ok := jobfile.Lookup(o.Name); ok && spec.Gofio {
+				rj.GofioOptions = append(rj.GofioOptions, kv)
+			} else {
+				rj.FioOptions = append(rj.FioOptions, kv)
+			}
+		}
+		out = append(out, rj)
+	}
+	return out, hex.EncodeToString(h.Sum(nil))
+}
+
+// Saved is a run read back from its JSON output (or the run just made):
+// what it was and what it measured.
+type Saved struct {
+	Path       string // the file it came from, or a description
+	Info       *report.RunInfo
+	Comparison *report.Comparison
+}
+
+// ReadSaved reads a run saved with --output-format=json (the first JSON
+// object in the file, so text before it, such as a table, is skipped). It
+// must carry the comparison (report.CompareJSONKey), which every run with
+// --compare, --sweep, --repeat or --baseline writes; RunInfo
+// (report.RunJSONKey) is read when present.
+func ReadSaved(path string) (*Saved, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read saved run: %w", err)
+	}
+	start := bytes.IndexByte(data, '{')
+	if start < 0 {
+		return nil, fmt.Errorf("%s: no JSON object in it; save runs with --output-format=json", path)
+	}
+	var doc struct {
+		Run     *report.RunInfo        `json:"gofio_run"`
+		Compare *report.ComparisonJSON `json:"gofio_compare"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(data[start:])).Decode(&doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if doc.Compare == nil {
+		return nil, fmt.Errorf("%s: no %q in it: save the run with --output-format=json and --repeat 5 (or --compare, --sweep)",
+			path, report.CompareJSONKey)
+	}
+	return &Saved{Path: path, Info: doc.Run, Comparison: doc.Compare.Comparison()}, nil
+}
+
+// ErrDifferentJobs is wrapped by Diff's refusal to compare runs of
+// different jobs.
+var ErrDifferentJobs = errors.New("the runs are of different jobs")
+
+// Diff compares a saved run (old) with a newer one (cur), sweep point by
+// sweep point and side by side: every row of either run becomes a row
+// whose new side is cur's repeats and whose old side is old's, matched by
+// the sweep values (and, for runs made with --compare, by side, which adds
+// a "side" key). Rows only one run has keep one side. The result is not yet
+// judged: call Judge.
+//
+// Diff refuses (ErrDifferentJobs) runs whose jobs differ (RunInfo's
+// JobsHash) or that compared different things, unless allowDifferent; the
+// returned warnings say where the machines differ (kernel, host, CPU,
+// gofio build), since that is often the point.
+func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, error) {
+	var warnings []string
+	oi, ni := old.Info, cur.Info
+	oc, nc := old.Comparison, cur.Comparison
+	var problems []string
+	switch {
+	case oi == nil || ni == nil:
+		warnings = append(warnings, "a run does not describe itself (no "+report.RunJSONKey+"): its jobs and machine are not checked")
+	default:
+		if oi.JobsHash != ni.JobsHash {
+			problems = append(problems, "the jobs differ: "+jobsDifference(oi.Jobs, ni.Jobs))
+		}
+		for _, f := range []struct{ what, o, n string }{
+			{"kernel", oi.Kernel, ni.Kernel},
+			{"host", oi.Host, ni.Host},
+			{"CPU model", oi.CPUModel, ni.CPUModel},
+			{"CPU count", fmt.Sprint(oi.CPUs), fmt.Sprint(ni.CPUs)},
+			{"gofio", oi.Version + " " + oi.Commit, ni.Version + " " + ni.Commit},
+		} {
+			if f.o != f.n {
+				warnings = append(warnings, fmt.Sprintf("%s differs: old %s, new %s", f.what, f.o, f.n))
+			}
+		}
+	}
+	if oc.Compared != nc.Compared || oc.Compared && (oc.New.Key != nc.New.Key || oc.New.Value != nc.New.Value || oc.Old.Value != nc.Old.Value) {
+		problems = append(problems, fmt.Sprintf("they compared different things: old %s, new %s", compareOf(oc), compareOf(nc)))
+	}
+	if oc.Key != nc.Key {
+		problems = append(problems, fmt.Sprintf("they swept different options: old %q, new %q", oc.Key, nc.Key))
+	}
+	if len(problems) > 0 && !allowDifferent {
+		return nil, warnings, fmt.Errorf("%w (%s); pass --allow-different-jobs to compare them anyway",
+			ErrDifferentJobs, strings.Join(problems, "; "))
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			warnings = append(warnings, "allowed: "+p)
+		}
+	}
+
+	d := &report.Comparison{
+		RW: nc.RW, BS: nc.BS, Engine: nc.Engine, SQPoll: nc.SQPoll, Version: nc.Version, Kernel: nc.Kernel,
+		Key: nc.Key, Keys: append([]string(nil), nc.Keys...), Metric: nc.Metric, Repeat: nc.Repeat, Compared: true,
+		New: report.SideSpec{Name: "new", Key: "run", Value: cur.Path},
+		Old: report.SideSpec{Name: "old", Key: "run", Value: old.Path},
+	}
+	if oc.Metric != nc.Metric {
+		d.Metric = "mixed"
+	}
+	bySide := nc.Compared || oc.Compared
+	if bySide {
+		d.Keys = append(d.Keys, "side")
+		d.Key = strings.Join(d.Keys, ",")
+	}
+	type key struct{ value, side string }
+	index := map[key]int{}
+	add := func(r *report.ComparisonRow, sideName string, s *report.ComparisonSide, isNew bool) {
+		if !s.Ran() {
+			return
+		}
+		if !bySide {
+			sideName = ""
+		}
+		k := key{r.Value, sideName}
+		i, ok := index[k]
+		if !ok {
+			row := report.ComparisonRow{Value: r.Value, Values: append([]string(nil), r.Values...), X: r.X}
+			if bySide {
+				row.Value += "," + sideName
+				row.Values = append(row.Values, sideName)
+			}
+			i = len(d.Rows)
+			index[k] = i
+			d.Rows = append(d.Rows, row)
+		}
+		cp := *s
+		cp.Repeats = append([]report.RepeatStats(nil), s.Repeats...)
+		if isNew {
+			cp.Name = "new"
+			d.Rows[i].New = cp
+		} else {
+			cp.Name = "old"
+			d.Rows[i].Old = cp
+		}
+	}
+	for _, c := range []struct {
+		cmp   *report.Comparison
+		isNew bool
+	}{{nc, true}, {oc, false}} {
+		for i := range c.cmp.Rows {
+			r := &c.cmp.Rows[i]
+			add(r, c.cmp.New.Name, &r.New, c.isNew)
+			add(r, c.cmp.Old.Name, &r.Old, c.isNew)
+		}
+	}
+	return d, warnings, nil
+}
+
+// compareOf words what a comparison compared.
+func compareOf(c *report.Comparison) string {
+	if !c.Compared {
+		return "nothing (no --compare)"
+	}
+	return c.New.Key + "=" + c.New.Value + "," + c.Old.Value
+}
+
+// jobsDifference names the first difference between two job lists.
+func jobsDifference(old, cur []report.RunJob) string {
+	if len(old) != len(cur) {
+		return fmt.Sprintf("old has %d jobs, new %d", len(old), len(cur))
+	}
+	for i := range old {
+		o, n := old[i], cur[i]
+		if o.Name != n.Name {
+			return fmt.Sprintf("job %d is %q in old, %q in new", i+1, o.Name, n.Name)
+		}
+		oo := append(append([]string(nil), o.FioOptions...), o.GofioOptions...)
+		no := append(append([]string(nil), n.FioOptions...), n.GofioOptions...)
+		for k := 0; k < len(oo) || k < len(no); k++ {
+			var a, b string
+			if k < len(oo) {
+				a = oo[k]
+			}
+			if k < len(no) {
+				b = no[k]
+			}
+			if a != b {
+				return fmt.Sprintf("job %s: old has %q where new has %q", o.Name, a, b)
+			}
+		}
+	}
+	return "the option lists match but their hashes do not (a file saved by another gofio?)"
+}

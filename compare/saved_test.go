@@ -1,0 +1,155 @@
+package compare
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+)
+
+// savedRun builds a saved run of an iodepth sweep with --compare: at each
+// depth, five repeats a side with avg latencies base*(1+k/100) for new and
+// old alike (k = 0..4), times slow for the new side.
+func savedRun(path, kernel, hash string, slow float64, depths ...string) *Saved {
+	c := &report.Comparison{Key: "iodepth", Keys: []string{"iodepth"}, Metric: "lat", Repeat: 5, Compared: true}
+	c.New, c.Old = DefaultAB.Sides()
+	for i, d := range depths {
+		base := float64(10 * (i + 1))
+		row := report.ComparisonRow{Value: d, Values: []string{d}}
+		for k := 0; k < 5; k++ {
+			v := base * (1 + float64(k)/100)
+			row.New.Repeats = append(row.New.Repeats, report.RepeatStats{Repeat: k, AvgLatUs: v * slow, P99Us: 2 * v * slow, IOPS: 1e6 / (v * slow)})
+			row.Old.Repeats = append(row.Old.Repeats, report.RepeatStats{Repeat: k, AvgLatUs: v, P99Us: 2 * v, IOPS: 1e6 / v})
+		}
+		row.New.Name, row.Old.Name = c.New.Name, c.Old.Name
+		row.New.Summarize()
+		row.Old.Summarize()
+		c.Rows = append(c.Rows, row)
+	}
+	info := &report.RunInfo{Host: "h", Kernel: kernel, CPUModel: "cpu", CPUs: 2, Version: "gofio-0.1", Commit: "abc",
+		JobsHash: hash, Jobs: []report.RunJob{{Name: "j", FioOptions: []string{"rw=randread", "runtime=" + hash}}}, Repeat: 5}
+	return &Saved{Path: path, Info: info, Comparison: c}
+}
+
+func TestDiff(t *testing.T) {
+	old := savedRun("old.json", "6.1", "1s", 1, "1", "8")
+	// The new run: the new side (priority) 20% slower at both depths,
+	// the old side (fifo) unchanged; and a depth the old run lacks.
+	cur := savedRun("new.json", "6.18", "1s", 1.2, "1", "8", "64")
+	d, warnings, err := Diff(old, cur, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "kernel differs: old 6.1, new 6.18") {
+		t.Errorf("warnings %q, want the kernel difference", warnings)
+	}
+	Judge(d, "")
+	var got []string
+	for _, r := range d.Rows {
+		v := "-"
+		if r.Stats != nil {
+			v = r.Stats.Verdict
+		}
+		got = append(got, r.Value+":"+v)
+	}
+	want := "1,priority:slower 1,fifo:~ 8,priority:slower 8,fifo:~ 64,priority:- 64,fifo:-"
+	if strings.Join(got, " ") != want {
+		t.Errorf("rows %v, want %s", got, want)
+	}
+	if d.Key != "iodepth,side" || d.New.Label() != "new (run=new.json)" || d.Old.Label() != "old (run=old.json)" {
+		t.Errorf("key %q sides %q %q", d.Key, d.New.Label(), d.Old.Label())
+	}
+	if err := CheckSlower(d, 10); err == nil || !strings.Contains(err.Error(), "iodepth,side=1,priority (+20.00%") {
+		t.Errorf("gate at 10%%: %v", err)
+	}
+	if err := CheckSlower(d, 25); err != nil {
+		t.Errorf("gate at 25%%: %v", err)
+	}
+}
+
+func TestDiffRefusesDifferentJobs(t *testing.T) {
+	old := savedRun("old.json", "6.18", "1s", 1, "1")
+	cur := savedRun("new.json", "6.18", "2s", 1, "1")
+	_, _, err := Diff(old, cur, false)
+	if !errors.Is(err, ErrDifferentJobs) || !strings.Contains(err.Error(), `job j: old has "runtime=1s" where new has "runtime=2s"`) ||
+		!strings.Contains(err.Error(), "--allow-different-jobs") {
+		t.Fatalf("err = %v, want a refusal naming runtime and the flag", err)
+	}
+	d, warnings, err := Diff(old, cur, true)
+	if err != nil || d == nil || len(warnings) != 1 || !strings.HasPrefix(warnings[0], "allowed: the jobs differ") {
+		t.Errorf("allowed: %v %q %v", d, warnings, err)
+	}
+	// A different --compare is a different comparison.
+	other := savedRun("new.json", "6.18", "1s", 1, "1")
+	other.Comparison.New, other.Comparison.Old = AB{Key: "ioengine", New: "io_uring", Old: "libaio"}.Sides()
+	if _, _, err := Diff(old, other, false); !errors.Is(err, ErrDifferentJobs) || !strings.Contains(err.Error(), "compared different things") {
+		t.Errorf("different compare: %v", err)
+	}
+}
+
+// TestReadSavedRoundTrip writes a run as --output-format=json does, after
+// a text table as --output-format=normal,json would, and reads it back.
+func TestReadSavedRoundTrip(t *testing.T) {
+	s := savedRun("x", "6.18", "1s", 1.2, "1", "8")
+	Judge(s.Comparison, "")
+	var b bytes.Buffer
+	b.WriteString("a table first\n")
+	if err := report.WriteJSON(&b, &report.Result{Version: "gofio-0.1", Run: s.Info, Comparison: s.Comparison}, false); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "run.json")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadSaved(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Info == nil || got.Info.JobsHash != "1s" || got.Info.Kernel != "6.18" || len(got.Info.Jobs) != 1 {
+		t.Errorf("info %+v", got.Info)
+	}
+	c := got.Comparison
+	if len(c.Rows) != 2 || len(c.Rows[1].New.Repeats) != 5 || c.New.Label() != "priority (tw_priority=1)" {
+		t.Fatalf("comparison %+v", c)
+	}
+	if a, b := c.Rows[1].New.Repeats[3].AvgLatUs, s.Comparison.Rows[1].New.Repeats[3].AvgLatUs; a-b > 0.001 || b-a > 0.001 {
+		t.Errorf("repeat read back as %v, wrote %v", a, b)
+	}
+	// A file without a comparison is refused with what to do.
+	plain := filepath.Join(t.TempDir(), "plain.json")
+	os.WriteFile(plain, []byte(`{"fio version": "fio-3.33", "jobs": []}`), 0o644)
+	if _, err := ReadSaved(plain); err == nil || !strings.Contains(err.Error(), "--repeat 5") {
+		t.Errorf("plain fio JSON: %v", err)
+	}
+}
+
+func TestDescribeJobs(t *testing.T) {
+	parse := func(text string) []*jobfile.Job {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "j.fio")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := jobfile.Parse(jobfile.Input{Files: []string{path}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs
+	}
+	a := parse("[global]\nioengine=null\nsize=1m\n[j]\nrw=randread\ntw_priority=0\n")
+	jobs, h1 := DescribeJobs(a)
+	if len(jobs) != 1 || strings.Join(jobs[0].GofioOptions, " ") != "tw_priority=0" ||
+		!strings.Contains(strings.Join(jobs[0].FioOptions, " "), "rw=randread") {
+		t.Errorf("jobs %+v", jobs)
+	}
+	_, h2 := DescribeJobs(parse("[global]\nioengine=null\nsize=1m\n[j]\nrw=randread\ntw_priority=0\n"))
+	_, h3 := DescribeJobs(parse("[global]\nioengine=null\nsize=2m\n[j]\nrw=randread\ntw_priority=0\n"))
+	if h1 != h2 || h1 == h3 || len(h1) != 64 {
+		t.Errorf("hashes %s %s %s: want equal for the same jobs, different for size=2m", h1, h2, h3)
+	}
+}

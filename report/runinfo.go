@@ -1,0 +1,38 @@
+package report
+
+// RunJSONKey is the top-level key under which a run's JSON output carries
+// its RunInfo, next to fio's own keys and CompareJSONKey, so a saved result
+// describes itself for gofio diff and --baseline.
+const RunJSONKey = "gofio_run"
+
+// RunInfo describes where and how a run was made: the machine, the gofio
+// build, the jobs as resolved, and the comparison asked for. gofio diff
+// refuses to compare runs whose JobsHash or Compare differ, and warns when
+// the machine differs.
+type RunInfo struct {
+	Host     string `json:"host"`
+	Kernel   string `json:"kernel"`
+	CPUModel string `json:"cpu_model"`
+	CPUs     int    `json:"cpus"`
+	Version  string `json:"gofio_version"`
+	Commit   string `json:"gofio_commit"`
+	// JobsHash is the SHA-256 of the resolved jobs' names and options
+	// (RunJob), hex; equal hashes mean the same jobs.
+	JobsHash string   `json:"jobs_hash"`
+	Jobs     []RunJob `json:"jobs"`
+	// Compare is the --compare KEY=A,B ("" without it); Sweeps the
+	// --sweep arguments as expanded; Repeat the repeats per point and
+	// side.
+	Compare string   `json:"compare"`
+	Sweeps  []string `json:"sweeps"`
+	Repeat  int      `json:"repeat"`
+}
+
+// RunJob is one resolved job: its name and options in parse order as
+// KEY=VALUE (KEY alone for a flag), fio 3.33's options apart from gofio's
+// own (tw_priority, sqthread_idle, ...), so the fio half can be fed to fio.
+type RunJob struct {
+	Name         string   `json:"name"`
+	FioOptions   []string `json:"fio_options"`
+	GofioOptions []string `json:"gofio_options"`
+}
