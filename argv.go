@@ -32,6 +32,7 @@ type splitArgs struct {
 	flags   []string // gofio's flags, normalised to --name=value, for urfave/cli
 	jobOpts []string // fio job options in order, canonical --name[=value]
 	files   []string // job files in order
+	diff    bool     // the command is gofio diff; files are OLD and NEW
 }
 
 // splitArgv separates gofio's flags, fio job options and job files.
@@ -40,7 +41,12 @@ type splitArgs struct {
 func splitArgv(args []string) (*splitArgs, error) {
 	out := &splitArgs{}
 	gofioFlags := flagsByName()
-	for i := 1; i < len(args); i++ {
+	first := 1
+	if len(args) > 1 && args[1] == "diff" {
+		// gofio diff OLD.json NEW.json; a job file named diff is ./diff.
+		out.diff, first = true, 2
+	}
+	for i := first; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			out.files = append(out.files, args[i+1:]...)

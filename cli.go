@@ -15,7 +15,7 @@ import (
 )
 
 // outputFormats are the values --output-format accepts (comma lists allowed).
-var outputFormats = map[string]bool{"normal": true, "json": true, "json+": true, "terse": true, "compare": true}
+var outputFormats = map[string]bool{"normal": true, "json": true, "json+": true, "terse": true, "compare": true, "markdown": true}
 
 // command is the whole gofio command: it parses argv, then shows help,
 // checks or prints the jobs, or runs them. It returns the process exit code.
@@ -81,7 +81,7 @@ func isBoolFlag(f cli.Flag) bool {
 // parsed values in them).
 func flagTable() []flagSpec {
 	return []flagSpec{
-		{Flag: &cli.StringSliceFlag{Name: "output-format", Usage: "normal, json, json+, terse or compare; a comma list prints several"}},
+		{Flag: &cli.StringSliceFlag{Name: "output-format", Usage: "normal, json, json+, terse, compare or markdown; a comma list prints several"}},
 		{Flag: &cli.StringFlag{Name: "output", Usage: "write the report to `FILE` instead of stdout"}},
 		{Flag: &cli.BoolFlag{Name: "parse-only", Usage: "check the job files and exit"}},
 		{Flag: &cli.BoolFlag{Name: "showcmd", Usage: "print each job file as an fio command line and exit"}},
@@ -101,6 +101,9 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "json-dir", Usage: "write one fio-shaped JSON file per sweep point into `DIR`"}},
 		{Flag: &cli.StringFlag{Name: "plot", Usage: "draw avg latency against iodepth into `FILE.svg`"}},
 		{Flag: &cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if new is slower than old by more than `PCT` beyond noise (U test p < 0.05 and the whole CI beyond PCT)"}},
+		{Flag: &cli.StringFlag{Name: "baseline", Usage: "compare this run with a saved one (`OLD.json`, from --output-format=json) point by point; --fail-if-slower gates it too"}},
+		{Flag: &cli.BoolFlag{Name: "allow-different-jobs", Usage: "let --baseline and gofio diff compare runs of different jobs or comparisons"}},
+		{Flag: &cli.StringFlag{Name: "junit", Usage: "write a JUnit XML report of the comparison to `FILE`: one test case per row"}},
 		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99 or iops"}},
 	}
 }
@@ -142,24 +145,28 @@ func newApp(st *State, action cli.ActionFunc) *cli.App {
 // files splitArgv set apart, and checks the values.
 func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	cfg := &Config{
-		Help:         c.Bool("help"),
-		Version:      c.Bool("version"),
-		Verbose:      c.Bool("verbose"),
-		JobFiles:     sp.files,
-		JobOptions:   sp.jobOpts,
-		Output:       c.String("output"),
-		ParseOnly:    c.Bool("parse-only"),
-		ShowCmd:      c.Bool("showcmd"),
-		Sections:     c.StringSlice("section"),
-		Eta:          c.String("eta"),
-		Sets:         c.StringSlice("set"),
-		Repeat:       c.Int("repeat"),
-		GateMetric:   c.String("gate-metric"),
-		Sweeps:       c.StringSlice("sweep"),
-		CompareCSV:   c.String("compare-csv"),
-		JSONDir:      c.String("json-dir"),
-		Plot:         c.String("plot"),
-		FailIfSlower: c.Float64("fail-if-slower"),
+		Help:               c.Bool("help"),
+		Version:            c.Bool("version"),
+		Verbose:            c.Bool("verbose"),
+		JobFiles:           sp.files,
+		JobOptions:         sp.jobOpts,
+		Output:             c.String("output"),
+		ParseOnly:          c.Bool("parse-only"),
+		ShowCmd:            c.Bool("showcmd"),
+		Sections:           c.StringSlice("section"),
+		Eta:                c.String("eta"),
+		Sets:               c.StringSlice("set"),
+		Repeat:             c.Int("repeat"),
+		GateMetric:         c.String("gate-metric"),
+		Diff:               sp.diff,
+		Baseline:           c.String("baseline"),
+		JUnit:              c.String("junit"),
+		AllowDifferentJobs: c.Bool("allow-different-jobs"),
+		Sweeps:             c.StringSlice("sweep"),
+		CompareCSV:         c.String("compare-csv"),
+		JSONDir:            c.String("json-dir"),
+		Plot:               c.String("plot"),
+		FailIfSlower:       c.Float64("fail-if-slower"),
 	}
 	if c.IsSet("compare") {
 		v := c.String("compare")
@@ -176,7 +183,7 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	for _, v := range c.StringSlice("output-format") {
 		for _, f := range strings.Split(v, ",") {
 			if !outputFormats[f] {
-				return nil, fmt.Errorf("invalid --output-format %q (valid: normal, json, json+, terse, compare)", f)
+				return nil, fmt.Errorf("invalid --output-format %q (valid: normal, json, json+, terse, compare, markdown)", f)
 			}
 			cfg.OutputFormats = append(cfg.OutputFormats, f)
 		}
@@ -256,6 +263,9 @@ func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int
 		Getenv:   st.Getenv,
 		Stdin:    st.Stdin,
 		Warn:     st.Stderr,
+	}
+	if cfg.Diff {
+		return runDiff(st, cfg)
 	}
 	if len(cfg.JobFiles) == 0 && len(cfg.JobOptions) == 0 {
 		st.fail(errors.New("no job(s) defined"))

@@ -29,4 +29,10 @@ type Config struct {
 	JSONDir      string
 	Plot         string
 	FailIfSlower float64 // percent; <0 when unset
+
+	// CI: baselines, diff and reports.
+	Diff               bool   // gofio diff OLD.json NEW.json (JobFiles holds the two)
+	Baseline           string // --baseline OLD.json
+	AllowDifferentJobs bool   // --allow-different-jobs
+	JUnit              string // --junit FILE
 }

@@ -17,8 +17,8 @@ import (
 // execute runs the parsed jobs and writes the reports: a plain run, or a
 // --compare/--sweep plan of runs folded into a comparison.
 func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
-	if cfg.Compare != nil || len(cfg.Sweeps) > 0 || cfg.Repeat > 1 {
-		return executeCompare(ctx, st, cfg, in)
+	if cfg.Compare != nil || len(cfg.Sweeps) > 0 || cfg.Repeat > 1 || cfg.Baseline != "" {
+		return executeCompare(ctx, st, cfg, jobs, in)
 	}
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
@@ -106,9 +106,11 @@ func writeReports(st *State, cfg *Config, out io.Writer, res *report.Result) int
 	return ExitOK
 }
 
-// executeCompare runs the --compare/--sweep plan: every point is parsed
-// first, so a bad value exits 1 before any I/O, then run in plan order.
-func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Input) int {
+// executeCompare runs the --compare/--sweep/--repeat plan: every point is
+// parsed first, and a --baseline read and checked, so bad input exits 1
+// before any I/O; then the points run in plan order. jobs are the jobs as
+// resolved without the plan's overrides: what the run describes itself by.
+func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
 	sweeps, err := compare.ParseSweeps(cfg.Sweeps, canonicalOption)
 	if err != nil {
 		return st.fail(err)
@@ -126,12 +128,18 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 		}
 		ab = &v
 	}
-	if cfg.FailIfSlower >= 0 && cfg.Repeat < compare.MinGateRepeats {
-		return st.fail(fmt.Errorf("--fail-if-slower needs --repeat %d or more (got %d): with fewer repeats a side, the Mann-Whitney U test has too little power to tell a slowdown from noise at p < %g (see the README)",
-			compare.MinGateRepeats, cfg.Repeat, compare.Alpha))
+	if err := checkGate(cfg, cfg.Repeat); err != nil {
+		return st.fail(err)
 	}
-	if cfg.FailIfSlower >= 0 && ab == nil {
-		return st.fail(errors.New("--fail-if-slower needs --compare (or gofio diff, or --baseline): there is nothing to compare"))
+	if cfg.FailIfSlower >= 0 && ab == nil && cfg.Baseline == "" {
+		return st.fail(errors.New("--fail-if-slower needs --compare or --baseline (or gofio diff): there is nothing to compare"))
+	}
+	info := describeRun(jobs, ab, sweeps, cfg.Repeat)
+	var baseline *compare.Saved
+	if cfg.Baseline != "" {
+		if baseline, err = preflightBaseline(cfg, info, ab, sweeps); err != nil {
+			return st.fail(err)
+		}
 	}
 	points := compare.Plan(sweeps, ab, cfg.Repeat)
 	parsed, err := compare.ParsePoints(points, func(sets []string) ([]*jobfile.Job, error) {
@@ -168,15 +176,34 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 		all.Add(res)
 	}
 	cmp, runErr := compare.Run(ctx, points, ab, runAt, onResult)
+	var cmps []titled
 	if cmp != nil {
 		compare.Judge(cmp, cfg.GateMetric)
+		cmps = append(cmps, titled{"", cmp, ab != nil})
+		if baseline != nil && runErr == nil {
+			d, warnings, err := compare.Diff(baseline, &compare.Saved{Path: "this run", Info: info, Comparison: cmp}, cfg.AllowDifferentJobs)
+			for _, w := range warnings {
+				st.logf("--baseline %s: %s", cfg.Baseline, w)
+			}
+			if err != nil {
+				writeErrs = append(writeErrs, err)
+			} else {
+				compare.Judge(d, cfg.GateMetric)
+				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true})
+			}
+		}
 		if normal || hasFormat(cfg, "compare") {
-			fmt.Fprintln(out)
-			writeErrs = append(writeErrs, report.WriteCompareTable(out, cmp))
+			for _, c := range cmps {
+				writeErrs = append(writeErrs, writeTitledTable(out, c))
+			}
+		}
+		if hasFormat(cfg, "markdown") {
+			writeErrs = append(writeErrs, writeMarkdown(out, cfg, cmps))
 		}
 		if hasFormat(cfg, "json") || hasFormat(cfg, "json+") {
 			res := all.Result()
 			res.Comparison = cmp
+			res.Run = info
 			writeErrs = append(writeErrs, report.WriteJSON(out, res, hasFormat(cfg, "json+")))
 		}
 		if cfg.CompareCSV != "" {
@@ -185,6 +212,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 		if cfg.Plot != "" {
 			writeErrs = append(writeErrs, writeFile(cfg.Plot, func(w io.Writer) error { return report.WriteSVG(w, cmp) }))
 		}
+		writeErrs = append(writeErrs, writeCIReports(st, cfg, cmps))
 	}
 	if err := errors.Join(writeErrs...); err != nil {
 		return st.fail(err)
@@ -199,13 +227,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, in jobfile.Inpu
 	if code := exitCode(all.Result()); code != ExitOK {
 		return code
 	}
-	if cfg.FailIfSlower >= 0 {
-		if err := compare.CheckSlower(cmp, cfg.FailIfSlower); err != nil {
-			st.logf("%v", err)
-			return ExitSlower
-		}
-	}
-	return ExitOK
+	return gate(st, cfg, cmps)
 }
 
 // parsePoint parses the jobs with a sweep point's overrides after the

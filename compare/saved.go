@@ -217,7 +217,13 @@ func jobsDifference(old, cur []report.RunJob) string {
 			if k < len(no) {
 				b = no[k]
 			}
-			if a != b {
+			switch {
+			case a == b:
+			case a == "":
+				return fmt.Sprintf("job %s: new has %q, old does not", o.Name, b)
+			case b == "":
+				return fmt.Sprintf("job %s: old has %q, new does not", o.Name, a)
+			default:
 				return fmt.Sprintf("job %s: old has %q where new has %q", o.Name, a, b)
 			}
 		}

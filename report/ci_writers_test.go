@@ -42,16 +42,14 @@ func TestWriteCompareMarkdownGolden(t *testing.T) {
 	}
 }
 
-func TestWriteJUnit(t *testing.T) {
-	var b bytes.Buffer
-	if err := WriteJUnit(&b, cmpFixture(), 12); err != nil {
-		t.Fatal(err)
-	}
-	cmpGolden(t, "compare_junit.xml", b.Bytes())
-	var suite struct {
+// junitDoc is the part of a JUnit report the tests read.
+type junitDoc struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Skipped  int `xml:"skipped,attr"`
+	Suites   []struct {
 		Tests    int `xml:"tests,attr"`
 		Failures int `xml:"failures,attr"`
-		Skipped  int `xml:"skipped,attr"`
 		Cases    []struct {
 			Name    string `xml:"name,attr"`
 			Failure *struct {
@@ -60,29 +58,47 @@ func TestWriteJUnit(t *testing.T) {
 			} `xml:"failure"`
 			Skipped *struct{} `xml:"skipped"`
 		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func readJUnit(t *testing.T, b []byte) junitDoc {
+	t.Helper()
+	var doc junitDoc
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, b)
 	}
-	if err := xml.Unmarshal(b.Bytes(), &suite); err != nil {
-		t.Fatalf("not XML: %v\n%s", err, b.String())
+	return doc
+}
+
+func TestWriteJUnit(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, []*Comparison{cmpFixture()}, []float64{12}); err != nil {
+		t.Fatal(err)
 	}
+	cmpGolden(t, "compare_junit.xml", b.Bytes())
 	// At 12% no row fails: the slower rows' intervals, [+10.1%, +13.6%]
 	// and [+11.2%, +14.4%], both reach below 12 although depth 16's Δ is
 	// +12.66%. The row with one old repeat is skipped.
-	if suite.Tests != 6 || suite.Failures != 0 || suite.Skipped != 1 {
-		t.Errorf("tests %d failures %d skipped %d, want 6 0 1", suite.Tests, suite.Failures, suite.Skipped)
+	doc := readJUnit(t, b.Bytes())
+	if len(doc.Suites) != 1 || doc.Tests != 6 || doc.Failures != 0 || doc.Skipped != 1 {
+		t.Errorf("suites %d tests %d failures %d skipped %d, want 1 6 0 1", len(doc.Suites), doc.Tests, doc.Failures, doc.Skipped)
 	}
+	// At 10% depths 8 and 16 fail, with their numbers; a second,
+	// ungated comparison adds a suite that fails nothing.
 	b.Reset()
-	if err := WriteJUnit(&b, cmpFixture(), 10); err != nil {
+	if err := WriteJUnit(&b, []*Comparison{cmpFixture(), cmpFixture()}, []float64{10, -1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := xml.Unmarshal(b.Bytes(), &suite); err != nil {
-		t.Fatal(err)
+	doc = readJUnit(t, b.Bytes())
+	if len(doc.Suites) != 2 || doc.Failures != 2 || doc.Suites[1].Failures != 0 || doc.Tests != 12 {
+		t.Fatalf("suites %d failures %d (second %d) tests %d, want 2 2 0 12", len(doc.Suites), doc.Failures, doc.Suites[1].Failures, doc.Tests)
 	}
-	if suite.Failures != 2 {
-		t.Fatalf("failures %d at 10%%, want 2 (depths 8 and 16)", suite.Failures)
-	}
-	for _, c := range suite.Cases {
+	for _, c := range doc.Suites[0].Cases {
 		if c.Failure == nil {
 			continue
+		}
+		if c.Name != "iodepth=8" && c.Name != "iodepth=16" {
+			t.Errorf("%s failed", c.Name)
 		}
 		for _, want := range []string{"priority (tw_priority=1) slower than fifo (tw_priority=0)", "CI [+", "p=0.0079", "beyond 10%"} {
 			if !strings.Contains(c.Failure.Message, want) {

@@ -8,38 +8,42 @@ import (
 	"strings"
 )
 
-// WriteJUnit writes the comparison as a JUnit XML report (--junit FILE):
-// one testsuite named after the title, one testcase per row named
+// WriteJUnit writes comparisons as a JUnit XML report (--junit FILE): a
+// testsuites element holding, for each comparison cs[i] judged against
+// gates[i], one testsuite named after its title, one testcase per row named
 // "KEY=VALUE", failing where the row is slower by more than gate percent
 // beyond noise (RowStats.SlowerBeyond; gate < 0 fails none) with the
 // numbers in the failure message and body, and skipped where a side did not
 // run or there were too few repeats to decide. CI systems (GitLab, Jenkins,
 // GitHub test reporters) show it as a test report.
-func WriteJUnit(w io.Writer, c *Comparison, gate float64) error {
-	type failure struct {
-		Message string `xml:"message,attr"`
-		Type    string `xml:"type,attr"`
-		Body    string `xml:",chardata"`
+func WriteJUnit(w io.Writer, cs []*Comparison, gates []float64) error {
+	type testsuites struct {
+		XMLName  xml.Name    `xml:"testsuites"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Skipped  int         `xml:"skipped,attr"`
+		Suites   []testsuite `xml:"testsuite"`
 	}
-	type skipped struct {
-		Message string `xml:"message,attr"`
+	var all testsuites
+	for i, c := range cs {
+		s := junitSuite(c, gates[i])
+		all.Tests += s.Tests
+		all.Failures += s.Failures
+		all.Skipped += s.Skipped
+		all.Suites = append(all.Suites, s)
 	}
-	type testcase struct {
-		Name      string   `xml:"name,attr"`
-		Classname string   `xml:"classname,attr"`
-		Time      string   `xml:"time,attr"`
-		Failure   *failure `xml:"failure,omitempty"`
-		Skipped   *skipped `xml:"skipped,omitempty"`
-		SystemOut string   `xml:"system-out,omitempty"`
+	out, err := xml.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return fmt.Errorf("junit: %w", err)
 	}
-	type testsuite struct {
-		XMLName  xml.Name   `xml:"testsuite"`
-		Name     string     `xml:"name,attr"`
-		Tests    int        `xml:"tests,attr"`
-		Failures int        `xml:"failures,attr"`
-		Skipped  int        `xml:"skipped,attr"`
-		Cases    []testcase `xml:"testcase"`
+	if _, err := io.WriteString(w, xml.Header+string(out)+"\n"); err != nil {
+		return fmt.Errorf("junit: %w", err)
 	}
+	return nil
+}
+
+// junitSuite is one comparison as a testsuite.
+func junitSuite(c *Comparison, gate float64) testsuite {
 	suite := testsuite{Name: cmpTitle(c) + "; " + cmpSidesLine(c)}
 	key := c.Key
 	if key == "" {
@@ -70,14 +74,33 @@ func WriteJUnit(w io.Writer, c *Comparison, gate float64) error {
 		suite.Cases = append(suite.Cases, tc)
 	}
 	suite.Tests = len(suite.Cases)
-	out, err := xml.MarshalIndent(suite, "", "  ")
-	if err != nil {
-		return fmt.Errorf("junit: %w", err)
-	}
-	if _, err := io.WriteString(w, xml.Header+string(out)+"\n"); err != nil {
-		return fmt.Errorf("junit: %w", err)
-	}
-	return nil
+	return suite
+}
+
+// The JUnit XML elements WriteJUnit writes.
+type failure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Body    string `xml:",chardata"`
+}
+type skipped struct {
+	Message string `xml:"message,attr"`
+}
+type testcase struct {
+	Name      string   `xml:"name,attr"`
+	Classname string   `xml:"classname,attr"`
+	Time      string   `xml:"time,attr"`
+	Failure   *failure `xml:"failure,omitempty"`
+	Skipped   *skipped `xml:"skipped,omitempty"`
+	SystemOut string   `xml:"system-out,omitempty"`
+}
+type testsuite struct {
+	XMLName  xml.Name   `xml:"testsuite"`
+	Name     string     `xml:"name,attr"`
+	Tests    int        `xml:"tests,attr"`
+	Failures int        `xml:"failures,attr"`
+	Skipped  int        `xml:"skipped,attr"`
+	Cases    []testcase `xml:"testcase"`
 }
 
 // junitNumbers is a row's figures as "key: value" lines.

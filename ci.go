@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/compare"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+)
+
+// This file is what gofio does for CI: the self-description of a run, the
+// --baseline and gofio diff comparisons, the Markdown, step summary and
+// JUnit reports, and the --fail-if-slower gate over them all.
+
+// titled is a judged comparison with what it compares, for the reports:
+// the run's own --compare (title "") or a diff against a baseline. gated
+// says whether --fail-if-slower applies to it (a plain sweep has nothing
+// to gate).
+type titled struct {
+	title string
+	cmp   *report.Comparison
+	gated bool
+}
+
+// checkGate refuses --fail-if-slower with fewer than compare.MinGateRepeats
+// repeats a side: the test could never, or only by chance, reject.
+func checkGate(cfg *Config, repeats int) error {
+	if cfg.FailIfSlower < 0 || repeats >= compare.MinGateRepeats {
+		return nil
+	}
+	return fmt.Errorf("--fail-if-slower needs --repeat %d or more (got %d): with fewer repeats a side, the Mann-Whitney U test has too little power to tell a slowdown from noise at p < %g (see the README)",
+		compare.MinGateRepeats, repeats, compare.Alpha)
+}
+
+// describeRun says where and how this run is made, for its JSON output.
+func describeRun(jobs []*jobfile.Job, ab *compare.AB, sweeps []compare.Sweep, repeat int) *report.RunInfo {
+	info := &report.RunInfo{Version: versionString(), CPUs: runtime.NumCPU(), Repeat: repeat, Sweeps: []string{}}
+	info.Host, _ = os.Hostname()
+	var u unix.Utsname
+	if unix.Uname(&u) == nil {
+		info.Kernel = unix.ByteSliceToString(u.Release[:])
+	}
+	info.CPUModel = cpuModel()
+	info.Commit = buildCommit()
+	info.Jobs, info.JobsHash = compare.DescribeJobs(jobs)
+	if ab != nil {
+		info.Compare = ab.String()
+	}
+	for _, s := range sweeps {
+		info.Sweeps = append(info.Sweeps, s.String())
+	}
+	return info
+}
+
+// cpuModel reads the first "model name" (x86) or "Model"/"CPU part" line of
+// /proc/cpuinfo; "" when there is none.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		switch strings.TrimSpace(k) {
+		case "model name", "Model", "Hardware":
+			if ok {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return ""
+}
+
+// buildCommit is the VCS revision Go stamped into the binary, with
+// "-dirty" for a modified tree; "unknown" when there is none (go run).
+func buildCommit() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "unknown"
+	}
+	if dirty {
+		rev += "-dirty"
+	}
+	return rev
+}
+
+// preflightBaseline reads the --baseline file and checks, before any I/O,
+// that this run can be compared with it: the same jobs and the same
+// --compare (unless --allow-different-jobs), and enough repeats in it for
+// the gate.
+func preflightBaseline(cfg *Config, info *report.RunInfo, ab *compare.AB, sweeps []compare.Sweep) (*compare.Saved, error) {
+	old, err := compare.ReadSaved(cfg.Baseline)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline: %w", err)
+	}
+	if err := checkGate(cfg, minRepeats(old.Comparison)); err != nil {
+		return nil, fmt.Errorf("--baseline %s: %w", cfg.Baseline, err)
+	}
+	stub := &report.Comparison{Key: "iodepth", Compared: ab != nil}
+	if len(sweeps) > 0 {
+		var keys []string
+		for _, s := range sweeps {
+			keys = append(keys, s.Key)
+		}
+		stub.Key = strings.Join(keys, ",")
+	}
+	if ab != nil {
+		stub.New, stub.Old = ab.Sides()
+	}
+	if _, _, err := compare.Diff(old, &compare.Saved{Info: info, Comparison: stub}, cfg.AllowDifferentJobs); err != nil {
+		return nil, fmt.Errorf("--baseline %s: %w", cfg.Baseline, err)
+	}
+	return old, nil
+}
+
+// minRepeats is the fewest repeats any side of c ran.
+func minRepeats(c *report.Comparison) int {
+	n := -1
+	for _, r := range c.Rows {
+		for _, s := range []*report.ComparisonSide{&r.New, &r.Old} {
+			if s.Ran() && (n < 0 || len(s.Repeats) < n) {
+				n = len(s.Repeats)
+			}
+		}
+	}
+	return max(n, 0)
+}
+
+// writeTitledTable writes one comparison's text table, after a line
+// saying what it compares when it is not the run's own.
+func writeTitledTable(w io.Writer, c titled) error {
+	head := "\n"
+	if c.title != "" {
+		head = "\ngofio diff " + c.title + ":\n"
+	}
+	if _, err := io.WriteString(w, head); err != nil {
+		return fmt.Errorf("compare table: %w", err)
+	}
+	return report.WriteCompareTable(w, c.cmp)
+}
+
+// writeMarkdown writes every comparison as Markdown, each under a heading
+// when it is not the run's own.
+func writeMarkdown(w io.Writer, cfg *Config, cmps []titled) error {
+	for i, c := range cmps {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return fmt.Errorf("markdown: %w", err)
+			}
+		}
+		if c.title != "" {
+			if _, err := fmt.Fprintf(w, "#### gofio diff %s\n\n", c.title); err != nil {
+				return fmt.Errorf("markdown: %w", err)
+			}
+		}
+		gate := -1.0
+		if c.gated {
+			gate = cfg.FailIfSlower
+		}
+		if err := report.WriteCompareMarkdown(w, c.cmp, gate); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCIReports appends the Markdown tables to $GITHUB_STEP_SUMMARY when
+// it is set, and writes --junit.
+func writeCIReports(st *State, cfg *Config, cmps []titled) error {
+	if len(cmps) == 0 {
+		return nil
+	}
+	var errs []error
+	if path, ok := st.Getenv("GITHUB_STEP_SUMMARY"); ok && path != "" {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err))
+		} else {
+			errs = append(errs, writeMarkdown(f, cfg, cmps), f.Close())
+		}
+	}
+	if cfg.JUnit != "" {
+		var suites []*report.Comparison
+		var gates []float64
+		for _, c := range cmps {
+			suites = append(suites, c.cmp)
+			g := -1.0
+			if c.gated {
+				g = cfg.FailIfSlower
+			}
+			gates = append(gates, g)
+		}
+		errs = append(errs, writeFile(cfg.JUnit, func(w io.Writer) error { return report.WriteJUnit(w, suites, gates) }))
+	}
+	return errors.Join(errs...)
+}
+
+// gate applies --fail-if-slower to every gated comparison: ExitSlower
+// when any row of any of them is slower beyond noise, after saying which.
+func gate(st *State, cfg *Config, cmps []titled) int {
+	if cfg.FailIfSlower < 0 {
+		return ExitOK
+	}
+	code := ExitOK
+	for _, c := range cmps {
+		if !c.gated {
+			continue
+		}
+		if err := compare.CheckSlower(c.cmp, cfg.FailIfSlower); err != nil {
+			if c.title != "" {
+				st.logf("%s: %v", c.title, err)
+			} else {
+				st.logf("%v", err)
+			}
+			code = ExitSlower
+		}
+	}
+	return code
+}
+
+// runDiff is gofio diff OLD.json NEW.json: the two saved runs compared
+// point by point with the same statistics, reports and gate as --compare.
+func runDiff(st *State, cfg *Config) int {
+	if len(cfg.JobFiles) != 2 || len(cfg.JobOptions) > 0 {
+		return st.fail(errors.New("usage: gofio diff [--fail-if-slower PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"))
+	}
+	old, err := compare.ReadSaved(cfg.JobFiles[0])
+	if err != nil {
+		return st.fail(err)
+	}
+	cur, err := compare.ReadSaved(cfg.JobFiles[1])
+	if err != nil {
+		return st.fail(err)
+	}
+	if err := checkGate(cfg, min(minRepeats(old.Comparison), minRepeats(cur.Comparison))); err != nil {
+		return st.fail(err)
+	}
+	d, warnings, err := compare.Diff(old, cur, cfg.AllowDifferentJobs)
+	for _, w := range warnings {
+		st.logf("warning: %s", w)
+	}
+	if err != nil {
+		return st.fail(err)
+	}
+	compare.Judge(d, cfg.GateMetric)
+	out, closeOut, err := openOutput(st, cfg)
+	if err != nil {
+		return st.fail(err)
+	}
+	defer closeOut()
+	cmps := []titled{{cfg.JobFiles[0] + " -> " + cfg.JobFiles[1], d, true}}
+	var errs []error
+	if hasFormat(cfg, "normal") || hasFormat(cfg, "compare") {
+		errs = append(errs, report.WriteCompareTable(out, d))
+	}
+	if hasFormat(cfg, "markdown") {
+		errs = append(errs, report.WriteCompareMarkdown(out, d, cfg.FailIfSlower))
+	}
+	if hasFormat(cfg, "json") || hasFormat(cfg, "json+") {
+		errs = append(errs, report.WriteCompareJSON(out, d))
+	}
+	if cfg.CompareCSV != "" {
+		errs = append(errs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, d) }))
+	}
+	if cfg.Plot != "" {
+		errs = append(errs, writeFile(cfg.Plot, func(w io.Writer) error { return report.WriteSVG(w, d) }))
+	}
+	errs = append(errs, writeCIReports(st, cfg, cmps))
+	if err := errors.Join(errs...); err != nil {
+		return st.fail(err)
+	}
+	return gate(st, cfg, cmps)
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/run"
+)
+
+// runCmdEnv is runCmdWith with environment variables.
+func runCmdEnv(t *testing.T, env map[string]string, core func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error), args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	st := &State{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, RunCore: core,
+		Getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
+	code := st.command(context.Background(), append([]string{"gofio"}, args...))
+	return code, out.String(), errb.String()
+}
+
+// TestBaselineAndDiff saves a run as a baseline, then checks a run that is
+// as fast (passes) and one 20% slower (fails a 5% gate, exit 101) against
+// it, with --baseline and with gofio diff, and the reports CI reads: the
+// Markdown table appended to $GITHUB_STEP_SUMMARY and the JUnit file.
+func TestBaselineAndDiff(t *testing.T) {
+	dir := t.TempDir()
+	job := []string{"--name=ci", "--ioengine=null", "--size=1m", "--rw=randread"}
+	save := func(name string, us uint64) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		code, _, errs := runCmdWith(t, fakeEngine(us, us), append([]string{"--repeat", "5", "--sweep", "iodepth=1,8",
+			"--output-format=json", "--output=" + path}, job...)...)
+		if code != ExitOK {
+			t.Fatalf("saving %s: exit %d: %s", name, code, errs)
+		}
+		return path
+	}
+	old := save("old.json", 100)
+	same := save("same.json", 100)
+	slow := save("slow.json", 120)
+
+	// The saved run describes itself.
+	data, _ := os.ReadFile(old)
+	doc := decodeJSON(t, old, data)
+	info, _ := doc[report.RunJSONKey].(map[string]any)
+	for _, k := range []string{"host", "kernel", "cpu_model", "cpus", "gofio_version", "gofio_commit", "jobs_hash", "jobs"} {
+		if _, ok := info[k]; !ok {
+			t.Errorf("%s lacks %s.%s", old, report.RunJSONKey, k)
+		}
+	}
+
+	// gofio diff: the same speed passes, 20% slower fails at 5%.
+	code, out, errs := runCmd(t, "diff", "--fail-if-slower=5", old, same)
+	if code != ExitOK || !strings.Contains(out, "new = new (run="+same+"), old = old (run="+old+")") {
+		t.Errorf("diff same: exit %d\n%s\n%s", code, out, errs)
+	}
+	summary := filepath.Join(dir, "summary.md")
+	junit := filepath.Join(dir, "junit.xml")
+	code, out, errs = runCmdEnv(t, map[string]string{"GITHUB_STEP_SUMMARY": summary}, nil,
+		"diff", "--fail-if-slower=5", "--junit="+junit, "--output-format=markdown", old, slow)
+	if code != ExitSlower || !strings.Contains(errs, "slower than old (run="+old+") by more than 5% beyond noise") ||
+		!strings.Contains(errs, "iodepth=1 (+20.00%") {
+		t.Errorf("diff slow: exit %d, stderr %q; want 101 naming the rows", code, errs)
+	}
+	if !strings.Contains(out, "| **1** ❌ |") {
+		t.Errorf("diff markdown lacks the failed row:\n%s", out)
+	}
+	md, err := os.ReadFile(summary)
+	if err != nil || !strings.Contains(string(md), "| **8** ❌ |") {
+		t.Errorf("step summary (%v):\n%s", err, md)
+	}
+	x, err := os.ReadFile(junit)
+	var suites struct {
+		Failures int `xml:"failures,attr"`
+		Tests    int `xml:"tests,attr"`
+	}
+	if err != nil || xml.Unmarshal(x, &suites) != nil || suites.Failures != 2 || suites.Tests != 2 {
+		t.Errorf("junit (%v): %+v\n%s", err, suites, x)
+	}
+
+	// --baseline at the end of a run: the same check in one command.
+	code, out, errs = runCmdWith(t, fakeEngine(120, 120), append([]string{"--repeat", "5", "--sweep", "iodepth=1,8",
+		"--output-format=compare", "--baseline", old, "--fail-if-slower", "5"}, job...)...)
+	if code != ExitSlower || !strings.Contains(out, "gofio diff against the baseline "+old) ||
+		!strings.Contains(errs, "against the baseline") {
+		t.Errorf("--baseline slow: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, _, errs = runCmdWith(t, fakeEngine(100, 100), append([]string{"--repeat", "5", "--sweep", "iodepth=1,8",
+		"--output-format=compare", "--baseline", old, "--fail-if-slower", "5"}, job...)...)
+	if code != ExitOK {
+		t.Errorf("--baseline same: exit %d: %s", code, errs)
+	}
+}
+
+// TestDiffRefusals: different jobs are refused before any I/O unless
+// allowed; too few repeats for a gate are refused; a file without a
+// comparison says how to make one.
+func TestDiffRefusals(t *testing.T) {
+	dir := t.TempDir()
+	save := func(name string, repeat string, opts ...string) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		args := append([]string{"--repeat", repeat, "--output-format=json", "--output=" + path, "--name=ci", "--ioengine=null", "--rw=randread"}, opts...)
+		if code, _, errs := runCmdWith(t, fakeEngine(100, 100), args...); code != ExitOK {
+			t.Fatalf("saving %s: exit %d: %s", name, code, errs)
+		}
+		return path
+	}
+	a := save("a.json", "5", "--size=1m")
+	b := save("b.json", "5", "--size=2m")
+	three := save("three.json", "3", "--size=1m")
+
+	code, _, errs := runCmd(t, "diff", a, b)
+	if code != ExitBadInput || !strings.Contains(errs, `old has "size=1m" where new has "size=2m"`) || !strings.Contains(errs, "--allow-different-jobs") {
+		t.Errorf("different jobs: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd(t, "diff", "--allow-different-jobs", a, b); code != ExitOK {
+		t.Errorf("allowed: exit %d: %s", code, errs)
+	}
+	called := false
+	core := func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error) {
+		called = true
+		return nil, nil
+	}
+	code, _, errs = runCmdWith(t, core, "--repeat", "5", "--baseline", a, "--name=ci", "--ioengine=null", "--rw=randread", "--size=2m")
+	if code != ExitBadInput || called || !strings.Contains(errs, "the runs are of different jobs") {
+		t.Errorf("--baseline of other jobs: exit %d, ran %v: %s", code, called, errs)
+	}
+	if code, _, errs := runCmd(t, "diff", "--fail-if-slower=5", three, a); code != ExitBadInput || !strings.Contains(errs, "--repeat 5 or more (got 3)") {
+		t.Errorf("three repeats gated: exit %d: %s", code, errs)
+	}
+	plain := filepath.Join(dir, "plain.json")
+	os.WriteFile(plain, []byte(`{"fio version": "fio-3.33", "jobs": []}`), 0o644)
+	if code, _, errs := runCmd(t, "diff", plain, a); code != ExitBadInput || !strings.Contains(errs, "--repeat 5") {
+		t.Errorf("plain JSON: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd(t, "diff", a); code != ExitBadInput || !strings.Contains(errs, "usage: gofio diff") {
+		t.Errorf("one file: exit %d: %s", code, errs)
+	}
+}
