@@ -7,12 +7,11 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/gofio/gofio/compare"
+	"github.com/gofio/gofio/internal/buildinfo"
+	"github.com/gofio/gofio/internal/hostinfo"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -44,13 +43,15 @@ func checkGate(cfg *Config, repeats int) error {
 // describeRun says where and how this run is made, for its JSON output.
 func describeRun(jobs []*jobfile.Job, ab *compare.AB, sweeps []compare.Sweep, repeat int) *report.RunInfo {
 	info := &report.RunInfo{Version: versionString(), CPUs: runtime.NumCPU(), Repeat: repeat, Sweeps: []string{}}
-	info.Host, _ = os.Hostname()
-	var u unix.Utsname
-	if unix.Uname(&u) == nil {
-		info.Kernel = unix.ByteSliceToString(u.Release[:])
-	}
+	info.Host, info.Kernel = hostinfo.Hostname(), hostinfo.Kernel()
 	info.CPUModel = cpuModel()
-	info.Commit = buildCommit()
+	bi := buildinfo.Read()
+	info.Commit = bi.Revision
+	if info.Commit == "" {
+		info.Commit = "unknown"
+	} else if bi.Dirty {
+		info.Commit += "-dirty"
+	}
 	info.Jobs, info.JobsHash = compare.DescribeJobs(jobs)
 	if ab != nil {
 		info.Compare = ab.String()
@@ -80,31 +81,6 @@ func cpuModel() string {
 		}
 	}
 	return ""
-}
-
-// buildCommit is the VCS revision Go stamped into the binary, with
-// "-dirty" for a modified tree; "unknown" when there is none (go run).
-func buildCommit() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return "unknown"
-	}
-	if dirty {
-		rev += "-dirty"
-	}
-	return rev
 }
 
 // preflightBaseline reads the --baseline file and checks, before any I/O,
