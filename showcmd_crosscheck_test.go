@@ -27,6 +27,8 @@ var deliberate = map[string]string{
 	"diff_bad_registerfiles.fio":   "registerfiles with nrfiles != openfiles is checked at parse time",
 	"diff_bad_include_missing.fio": "a missing include is an error (fio reports it and exits 0)",
 	"diff_bad_include_section.fio": "a section in an include is an error (fio reports it and exits 0)",
+	"diff_bad_numa_policy.fio":     "numa_mem_policy is checked at parse time (fio's --parse-only skips its callback)",
+	"diff_bad_ignore_error.fio":    "ignore_error names are checked at parse time (fio's --parse-only skips its callback)",
 }
 
 // TestShowCmdCrossCheck runs the real fio --showcmd and --parse-only over

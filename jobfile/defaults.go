@@ -37,6 +37,15 @@ func newJob() *Job {
 		SQThreadPollCPU:         -1,
 		NonVectored:             -1,
 		TWPriority:              true,
+		RateProcess:             "linear",
+		RateCycle:               1000,
+		ExitWhat:                "group",
+		IOSubmitMode:            "inline",
+		Fallocate:               "native",
+		Sync:                    "none",
+		CreateSerialize:         true,
+		Zones:                   Zones{Mode: "none"},
+		Think:                   ThinkTime{Blocks: 1, BlocksType: "complete"},
 	}
 	for d := DirRead; d < NumDirs; d++ {
 		j.BS[d] = 4096
@@ -101,6 +110,14 @@ func fixup(j *Job) {
 	}
 	if j.Loops == 0 {
 		j.Loops = 1
+	}
+	for i, p := range []*string{&j.WriteLatLog, &j.WriteBWLog, &j.WriteIOPSLog} {
+		if j.logNamed[i] {
+			*p = j.Name
+		}
+	}
+	if j.Zones.Range == 0 {
+		j.Zones.Range = j.Zones.Size // fio: zonerange defaults to zonesize
 	}
 }
 

@@ -93,6 +93,10 @@ func unknownOption(file string, line int, text, key string) *Error {
 		e.Msg = fmt.Sprintf("fio option %s is not supported by gofio", key)
 		return e
 	}
+	if name, ok := fioAliases[key]; ok {
+		e.Msg = fmt.Sprintf("fio option %s (%s is its alias) is not supported by gofio", name, key)
+		return e
+	}
 	if best, ok := closestOption(key); ok {
 		e.Msg = fmt.Sprintf("did you mean %s?", best)
 	}

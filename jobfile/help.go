@@ -85,6 +85,9 @@ func writeOptionHelp(b *strings.Builder, o *OptionSpec) {
 	if o.Note != "" {
 		fmt.Fprintf(b, "%20s: %s\n", "note", o.Note)
 	}
+	if o.NotRun {
+		fmt.Fprintf(b, "%20s: %s\n", "gofio", "parsed and checked as fio does; a job that sets it to anything but the default is refused at run time")
+	}
 	b.WriteString("\n")
 }
 

@@ -154,7 +154,7 @@ type Job struct {
 	// Pattern.
 	RW                 RW
 	RWSeqNr            uint64          // rw=randread:N, new random offset every N I/Os (0 = every I/O)
-	RWSeqAdd           uint64          // rw=write:4k, hole added after each sequential I/O
+	RWSeqAdd           int64           // rw=write:4k, hole added after each sequential I/O; negative (rw=read:-8k) goes backwards
 	RWMixRead          int             // percent of reads for mixed patterns
 	BS                 [NumDirs]uint64 // bs= per direction
 	BSRangeMin         [NumDirs]uint64 // bsrange=; 0 when unset
@@ -255,5 +255,44 @@ type Job struct {
 	TaskrunAuto    bool
 	IOWQMaxWorkers [2]uint32 // bounded, unbounded; 0 = leave as is
 
+	// fio 3.33 options beyond the core set (jobfile/fiooptions.go).
+	Zones                  Zones
+	Flow                   Flow
+	Think                  ThinkTime
+	Rate                   [NumDirs]uint64 // rate=: bytes per second per direction; 0 = unlimited
+	RateMin                [NumDirs]uint64 // rate_min=: bytes per second the job must keep up
+	RateIOPSMin            [NumDirs]uint64 // rate_iops_min=
+	RateProcess            string          // "linear" or "poisson"
+	RateCycle              int             // rate_cycle= (ms)
+	RateIgnoreThinktime    bool
+	WaitFor                string // wait_for=: the job (section name) this one starts after
+	ExitAll                bool   // exitall: the first job to finish ends the others (ExitWhat says which)
+	ExitWhat               string // "group", "stonewall" or "all"
+	ExitAllOnError         bool
+	IgnoreError            [3][]int // ignore_error= per class: read, write, verify
+	ErrorDump              bool
+	VerifyDump             bool
+	VerifyFatal            bool
+	VerifyAsync            int
+	ExperimentalVerify     bool
+	IOSubmitMode           string // "inline" or "offload" (run inline)
+	Fallocate              string // none, native, posix, keep, truncate
+	Sync                   string // none, sync, dsync: O_SYNC/O_DSYNC on opened files
+	NoFileCreate           bool   // allow_file_create=0
+	CreateSerialize        bool
+	LogPrio                bool
+	NUMACPUNodes           []int // numa_cpu_nodes=
+	PrioClass, Prio        int   // prioclass=, prio= (ioprio of the job's thread)
+	PrioSet                bool  // prioclass or prio was given
+	OffsetIncrement        uint64
+	OffsetIncrementPercent int
+	// Unrun maps each option gofio parses but does not run, and that the
+	// job sets to something other than its default, to its value. A job
+	// with any is refused at run time (UnrunOptions).
+	Unrun map[string]string
+
 	refillSet bool // refill_buffers was given explicitly (verify only forces it otherwise)
+	// logNamed marks write_lat_log, write_bw_log, write_iops_log given
+	// without a file prefix: the job name is the prefix, as in fio.
+	logNamed [3]bool
 }

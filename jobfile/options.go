@@ -112,7 +112,7 @@ var distChoices = []Choice{{"random", "Completely random"}, {"zipf", "Zipf distr
 	{"zoned", "Zoned random distribution"}, {"zoned_abs", "Zoned absolute random distribution"}}
 
 // SupportedVerify are the verify= methods gofio implements.
-var SupportedVerify = []string{"0", "crc32c", "crc32c-intel", "md5", "sha256", "pattern", "null"}
+var SupportedVerify = []string{"0", "crc32c", "crc32c-intel", "md5", "sha256", "meta", "pattern", "null"}
 
 var continueChoices = []Choice{
 	{"none", "Exit when an error is encountered"},
@@ -127,7 +127,7 @@ var continueChoices = []Choice{
 
 // optionTable is the one option table, in fio's --cmdhelp=all order, io_uring
 // engine options and gofio's own options last.
-var optionTable = []OptionSpec{
+var optionTable = withFioOptions([]OptionSpec{
 	{Name: "description", Type: TypeString, Help: "Text job description",
 		custom: func(j *Job, v string) error { j.Description = v; return nil }},
 	{Name: "name", Type: TypeString, Help: "Name of this job",
@@ -242,7 +242,7 @@ var optionTable = []OptionSpec{
 	{Name: "ramp_time", Type: TypeTime, Unit: time.Second, Help: "Ramp up time before measuring performance",
 		durp: func(j *Job) *time.Duration { return &j.RampTime }},
 	{Name: "verify", Type: TypeChoice, Default: "0", Choices: verifyChoices, Help: "Verify data written",
-		Note: "gofio implements 0, crc32c, md5, sha256, pattern and null", custom: setVerify},
+		Note: "gofio implements 0, crc32c, crc32c-intel, md5, sha256, meta, pattern and null", custom: setVerify},
 	{Name: "do_verify", Type: TypeBool, Default: "1", Min: 0, Max: 1, Parent: "verify", Help: "Run verification stage after write",
 		boolp: func(j *Job) *bool { return &j.DoVerify }},
 	{Name: "verify_pattern", Type: TypeString, Parent: "verify", Help: "Fill pattern for IO buffers",
@@ -285,13 +285,16 @@ var optionTable = []OptionSpec{
 	{Name: "per_job_logs", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Include job number in generated log files or not",
 		boolp: func(j *Job) *bool { return &j.PerJobLogs }},
 	{Name: "write_bw_log", Type: TypeString, Help: "Write log of bandwidth during run",
-		custom: func(j *Job, v string) error { j.WriteBWLog = v; return nil }},
+		OptionalArg: true,
+		custom:      func(j *Job, v string) error { j.WriteBWLog, j.logNamed[1] = v, v == ""; return nil }},
 	{Name: "bwavgtime", Type: TypeInt, Default: "500", Min: 0, Max: Unbounded, Parent: "write_bw_log",
 		Help: "Time window over which to calculate bandwidth (msec)", intp: func(j *Job) *int { return &j.BWAvgTime }},
 	{Name: "write_lat_log", Type: TypeString, Help: "Write log of latency during run",
-		custom: func(j *Job, v string) error { j.WriteLatLog = v; return nil }},
+		OptionalArg: true,
+		custom:      func(j *Job, v string) error { j.WriteLatLog, j.logNamed[0] = v, v == ""; return nil }},
 	{Name: "write_iops_log", Type: TypeString, Help: "Write log of IOPS during run",
-		custom: func(j *Job, v string) error { j.WriteIOPSLog = v; return nil }},
+		OptionalArg: true,
+		custom:      func(j *Job, v string) error { j.WriteIOPSLog, j.logNamed[2] = v, v == ""; return nil }},
 	{Name: "iopsavgtime", Type: TypeInt, Default: "500", Min: 0, Max: Unbounded, Parent: "write_iops_log",
 		Help: "Time window over which to calculate IOPS (msec)", intp: func(j *Job) *int { return &j.IOPSAvgTime }},
 	{Name: "log_avg_msec", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Help: "Average bw/iops/lat logs over this period of time",
@@ -423,7 +426,7 @@ var optionTable = []OptionSpec{
 		Help: "Set IORING_SETUP_SINGLE_ISSUER", boolp: func(j *Job) *bool { return &j.SingleIssuer }},
 	{Name: "iowq_max_workers", Type: TypeString, Engine: "io_uring", Gofio: true,
 		Help: "Limit io-wq workers: BOUND,UNBOUND (0 leaves one as is)", custom: setIOWQ},
-}
+})
 
 // splitFilenames splits a ':' list where "\:" is a literal colon, skipping
 // empty elements as fio's get_next_str does.
@@ -473,7 +476,7 @@ func setRW(j *Job, v string) error {
 		j.RWSeqNr = n
 		return nil
 	}
-	n, _, err := parseSize(rest[1:], j.KBBase, false)
+	n, err := parseInt(rest[1:], j.KBBase) // fio's str_to_decimal: a leading '-' steps backwards
 	j.RWSeqAdd = n
 	return err
 }

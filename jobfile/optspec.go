@@ -70,6 +70,13 @@ type OptionSpec struct {
 	Dirs     int           // values per direction (read,write,trim) for TypeInt/TypeRange
 	Neg      bool          // TypeBool: the stored value is the inverse
 	Note     string        // gofio's remark for the README (differences, limits)
+	// OptionalArg marks fio's callback strings (FIO_OPT_STR without
+	// choices): the value may be left out or empty.
+	OptionalArg bool
+	// NotRun marks an option gofio parses and checks as fio does but does
+	// not run: a job that sets it to anything but its default is refused
+	// at run time (Job.Unrun).
+	NotRun bool
 
 	intp   func(*Job) *int
 	u64p   func(*Job) *uint64
@@ -150,10 +157,20 @@ func (o *OptionSpec) allowed() string {
 
 // set parses raw (has is false for a key without '=') and stores it in j.
 func (o *OptionSpec) set(j *Job, raw string, has bool) error {
-	if !has && o.Type != TypeFlag {
+	if !has && o.Type != TypeFlag && !o.OptionalArg {
 		return errors.New("option requires an argument")
 	}
 	raw = strings.TrimSpace(raw)
+	if has && raw == "" && !o.OptionalArg {
+		return errors.New("empty value") // fio fails every option but its callback strings on an empty value
+	}
+	if o.NotRun {
+		if err := o.storeless().set(j, raw, has); err != nil {
+			return err
+		}
+		o.noteUnrun(j, raw)
+		return nil
+	}
 	switch o.Type {
 	case TypeFlag:
 		b, err := parseFlag(raw, has)
@@ -197,6 +214,9 @@ func (o *OptionSpec) set(j *Job, raw string, has bool) error {
 		d, err := parseTime(raw, o.Unit)
 		if err != nil {
 			return err
+		}
+		if o.durp == nil {
+			return nil
 		}
 		*o.durp(j) = d
 		return nil
@@ -248,4 +268,36 @@ func rangeHint(name string) string {
 		return "bsrange=lo-hi"
 	}
 	return "separate options"
+}
+
+// storeless returns a copy of o that checks a value as o does and stores
+// it nowhere (for NotRun options), keeping o's own setter when it has one.
+func (o *OptionSpec) storeless() *OptionSpec {
+	c := *o
+	c.NotRun = false
+	if c.custom != nil || c.intp != nil || c.u64p != nil || c.boolp != nil || c.durp != nil || c.dirsp != nil || c.dirs64 != nil {
+		return &c
+	}
+	switch c.Type {
+	case TypeBool, TypeFlag:
+		var b bool
+		c.boolp = func(*Job) *bool { return &b }
+	case TypeInt:
+		var d [NumDirs]uint64
+		var n int
+		c.dirs64 = func(*Job) *[NumDirs]uint64 { return &d }
+		c.intp = func(*Job) *int { return &n }
+	case TypeTime:
+	case TypeFloatList:
+		c.custom = func(_ *Job, v string) error { _, _, err := parseFloatList(v); return err }
+	default:
+		c.custom = func(j *Job, v string) error {
+			if c.Type == TypeString || c.Type == TypeChoice {
+				return nil
+			}
+			_, _, err := parseSize(v, j.KBBase, c.Type == TypeSize)
+			return err
+		}
+	}
+	return &c
 }

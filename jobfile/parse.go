@@ -36,8 +36,8 @@ func (e entry) dump() string {
 	if !e.has {
 		return "--" + e.spec.Name + " "
 	}
-	if strings.ContainsRune(e.value, ' ') {
-		return "--" + e.spec.Name + "=\"" + e.value + "\" " // fio quotes values with blanks
+	if e.spec.Name == "description" {
+		return "--" + e.spec.Name + "=\"" + e.value + "\" " // fio quotes description, and only it
 	}
 	return "--" + e.spec.Name + "=" + e.value + " "
 }

@@ -119,7 +119,8 @@ func TestParseErrors(t *testing.T) {
 		want string // substring of the error
 	}{
 		{"unknown", "[j]\nsqpol=1\n", "j.fio:2: bad option <sqpol=1>: did you mean sqpoll?"},
-		{"fio-only option", "[j]\nrate=1m\n", "fio option rate is not supported by gofio"},
+		{"fio-only option", "[j]\ncgroup=x\n", "fio option cgroup is not supported by gofio"},
+		{"fio-only alias", "[j]\niomem=malloc\n", "fio option mem (iomem is its alias) is not supported by gofio"},
 		{"bad value", "[j]\ndirect=2\n", "j.fio:2: direct=2: max value out of range: 2 (1 max)"},
 		{"min value", "[j]\niodepth=0\n", "iodepth=0: min value out of range: 0 (1 min)"},
 		{"outside", "bs=4k\n[j]\n", "j.fio:1: bs=4k: option outside of [] job section"},
@@ -193,8 +194,8 @@ func TestHelp(t *testing.T) {
 		t.Errorf("--cmdhelp=bsz: %q, %v", b.String(), err)
 	}
 	b.Reset()
-	if err := CmdHelp(&b, "zonemode"); err != nil || b.String() != "            zonemode: fio option, not supported by gofio (a job file that sets it is refused)\n" {
-		t.Errorf("--cmdhelp=zonemode: %q, %v", b.String(), err)
+	if err := CmdHelp(&b, "cgroup"); err != nil || b.String() != "              cgroup: fio option, not supported by gofio (a job file that sets it is refused)\n" {
+		t.Errorf("--cmdhelp=cgroup: %q, %v", b.String(), err)
 	}
 	b.Reset()
 	if err := EngHelp(&b, "io_uring"); err != nil || !strings.Contains(b.String(), "sqthread_poll           : Offload") {

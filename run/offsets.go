@@ -31,7 +31,7 @@ type offsetGen struct {
 	randomMap bool
 	mixRead   uint64 // percent
 	seqNr     uint64 // rw=...:N for random patterns
-	seqAdd    uint64 // rw=...:N for sequential patterns
+	seqAdd    int64  // rw=...:N for sequential patterns; negative steps backwards
 	seqCount  uint64
 	seed      uint64
 
@@ -238,7 +238,13 @@ func (g *offsetGen) next(d jobfile.Dir, n uint64) (file int, off uint64) {
 		if pos+n > r.size {
 			pos = 0
 		}
-		r.seq[d] = pos + n + g.seqAdd
+		next := int64(pos+n) + g.seqAdd
+		if next < 0 {
+			// Backwards past the start: wrap to the end, as fio's
+			// get_next_seq_offset does.
+			next = max(int64(r.size)+g.seqAdd, 0)
+		}
+		r.seq[d] = uint64(next)
 		return file, r.base + pos
 	}
 	g.seqCount++

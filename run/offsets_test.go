@@ -1,6 +1,7 @@
 package run
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gofio/gofio/jobfile"
@@ -217,5 +218,37 @@ func sortDesc(a []int) {
 		for k := i; k > 0 && a[k] > a[k-1]; k-- {
 			a[k], a[k-1] = a[k-1], a[k]
 		}
+	}
+}
+
+// TestBackwardsStride checks rw=read:-8k against the offsets fio 3.33's
+// write_iolog records for examples/backwards-read.fio: the first I/O at 0,
+// then from the end of the file 8k back per I/O, wrapping to the end.
+func TestBackwardsStride(t *testing.T) {
+	j := testJob(t.TempDir(), "back", jobfile.RWRead, "null")
+	j.Size, j.RWSeqAdd = 64<<10, -8<<10
+	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k = 1024
+	want := []uint64{0, 56 * k, 52 * k, 48 * k, 44 * k, 40 * k, 36 * k, 32 * k, 28 * k, 24 * k, 20 * k, 16 * k, 12 * k, 8 * k, 4 * k, 0, 56 * k}
+	for i, w := range want {
+		if _, off := g.next(jobfile.DirRead, 4*k); off != w {
+			t.Fatalf("I/O %d at %d, want %d", i, off, w)
+		}
+	}
+}
+
+// TestCheckJobRefusesUnrunOptions checks that a job setting an option gofio
+// parses but does not run is refused, naming the option.
+func TestCheckJobRefusesUnrunOptions(t *testing.T) {
+	j := testJob(t.TempDir(), "unrun", jobfile.RWRead, "null")
+	if err := checkJob(j); err != nil {
+		t.Fatal(err)
+	}
+	j.Unrun = map[string]string{"latency_target": "10ms"}
+	if err := checkJob(j); err == nil || !strings.Contains(err.Error(), "latency_target=10ms") {
+		t.Fatalf("err = %v, want a refusal naming latency_target=10ms", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -166,6 +167,10 @@ func engineNames(opts *Options) string {
 
 // checkJob refuses what the run core does not do.
 func checkJob(j *jobfile.Job) error {
+	if u := j.UnrunOptions(); len(u) > 0 {
+		return fmt.Errorf("%s: %s: gofio parses these fio options but does not run them yet; remove them or set them to fio's default",
+			j.Name, strings.Join(u, ", "))
+	}
 	switch {
 	case j.RW.HasTrim():
 		return fmt.Errorf("%s: rw=%s: trim is not supported by gofio", j.Name, j.RW)

@@ -1,0 +1,436 @@
+package jobfile
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file holds the fio 3.33 job options that fio's own job files use
+// beyond gofio's core set (issue 14): zones, flow control, think time,
+// bandwidth rates, job ordering, priorities, the verify knobs, iologs and
+// the rest. Each keeps fio's type, default, range and help text, so
+// --cmdhelp, --showcmd and --parse-only read as fio's. Options marked
+// NotRun are parsed and validated as fio does, but a job that sets one to
+// anything but its default is refused when it would run (Job.Unrun), with
+// a message naming the option: gofio never silently ignores an option that
+// changes the I/O.
+
+// Zones is zonemode= and the zone options that go with it.
+type Zones struct {
+	Mode         string // "none", "strided" or "zbd"
+	Size         uint64 // zonesize: bytes of I/O per zone
+	Range        uint64 // zonerange: size of a zone (0: zonesize)
+	Skip         uint64 // zoneskip: bytes skipped after each zone
+	SkipPercent  int    // zoneskip=N%
+	Capacity     uint64 // zonecapacity (zbd)
+	MaxOpen      int    // max_open_zones (zbd)
+	JobMaxOpen   int    // job_max_open_zones (zbd)
+	IgnoreLimits bool   // ignore_zone_limits (zbd)
+	ReadBeyondWP bool   // read_beyond_wp (zbd)
+}
+
+// Flow is fio's flow control: jobs with the same flow ID share their I/Os in
+// the ratio of their weights.
+type Flow struct {
+	Weight int           // flow=: 0 means the job takes no part
+	ID     int           // flow_id=
+	Sleep  time.Duration // flow_sleep=: pause after being held back
+}
+
+// ThinkTime is thinktime= and its companions.
+type ThinkTime struct {
+	Time       time.Duration // thinktime: idle time
+	Spin       time.Duration // thinktime_spin: busy part of it
+	Blocks     int           // thinktime_blocks: I/Os between pauses
+	BlocksType string        // thinktime_blocks_type: "complete" or "issue"
+	IOTime     time.Duration // thinktime_iotime
+}
+
+// fioOptions are the options of this file, in fio's --cmdhelp=all order
+// within each topic. withFioOptions splices them into the option table.
+var fioOptions = []OptionSpec{
+	// Zones.
+	{Name: "zonemode", NotRun: true, Type: TypeChoice, Default: "none", Help: "Mode for the zonesize, zonerange and zoneskip parameters",
+		Choices: []Choice{{"none", "no zoning"}, {"strided", "strided mode - random I/O is restricted to a single zone"},
+			{"zbd", "zoned block device mode - random I/O selects one of multiple zones randomly"}},
+		Note:   "zbd needs a zoned block device and is refused at run time on any other target",
+		custom: func(j *Job, v string) error { j.Zones.Mode = v; return nil }},
+	{Name: "zonesize", NotRun: true, Type: TypeStrVal, Default: "0", Help: "Amount of data to read per zone",
+		custom: func(j *Job, v string) error { return setU64(&j.Zones.Size, v, j.KBBase) }},
+	{Name: "zonerange", NotRun: true, Type: TypeStrVal, Default: "0", Help: "Give size of an IO zone",
+		custom: func(j *Job, v string) error { return setU64(&j.Zones.Range, v, j.KBBase) }},
+	{Name: "zoneskip", NotRun: true, Type: TypeSize, Default: "0", Help: "Space between IO zones",
+		custom: func(j *Job, v string) error {
+			n, pct, err := parseSize(v, j.KBBase, true)
+			j.Zones.Skip, j.Zones.SkipPercent = n, pct
+			return err
+		}},
+	{Name: "zonecapacity", NotRun: true, Type: TypeStrVal, Default: "0", Help: "Capacity per zone",
+		custom: func(j *Job, v string) error { return setU64(&j.Zones.Capacity, v, j.KBBase) }},
+	{Name: "max_open_zones", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: 4096,
+		Help: "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd",
+		intp: func(j *Job) *int { return &j.Zones.MaxOpen }},
+	{Name: "job_max_open_zones", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: 4096,
+		Help: "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd by one thread/process",
+		intp: func(j *Job) *int { return &j.Zones.JobMaxOpen }},
+	{Name: "ignore_zone_limits", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1,
+		Help:  "Ignore the zone resource limits (max open/active zones) reported by the device",
+		boolp: func(j *Job) *bool { return &j.Zones.IgnoreLimits }},
+	{Name: "read_beyond_wp", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Allow reads beyond the zone write pointer",
+		boolp: func(j *Job) *bool { return &j.Zones.ReadBeyondWP }},
+
+	// Flow control.
+	{Name: "flow_id", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Help: "The flow index ID to use",
+		intp: func(j *Job) *int { return &j.Flow.ID }},
+	{Name: "flow", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: 1000, Parent: "flow_id",
+		Help: "Weight for flow control of this job", intp: func(j *Job) *int { return &j.Flow.Weight }},
+	{Name: "flow_sleep", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Parent: "flow_id",
+		Help:   "How many microseconds to sleep after being held back by the flow control mechanism",
+		custom: func(j *Job, v string) error { return setMicros(&j.Flow.Sleep, v) }},
+
+	// Verify knobs (verify_state_save/load are issue 18's).
+	{Name: "verify_backlog", Type: TypeStrVal, Parent: "verify", Help: "Verify after this number of blocks are written", NotRun: true},
+	{Name: "verify_backlog_batch", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "verify", Help: "Verify this number of IO blocks", NotRun: true},
+	{Name: "verify_dump", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
+		Help: "Dump contents of good and bad blocks on failure", boolp: func(j *Job) *bool { return &j.VerifyDump }},
+	{Name: "verify_fatal", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
+		Help: "Exit on a single verify failure, don't continue", boolp: func(j *Job) *bool { return &j.VerifyFatal }},
+	{Name: "verify_interval", Type: TypeInt, Min: 80, Max: Unbounded, Parent: "verify", Help: "Store verify buffer header every N bytes", NotRun: true},
+	{Name: "verify_offset", Type: TypeInt, Min: 40, Max: Unbounded, Parent: "verify", Help: "Offset verify header location by N bytes", NotRun: true},
+	{Name: "verify_async", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Parent: "verify", Help: "Number of async verifier threads to use",
+		Note: "gofio verifies on the job's own thread; the count is accepted and the checks are the same",
+		intp: func(j *Job) *int { return &j.VerifyAsync }},
+	{Name: "verify_async_cpus", Type: TypeString, Parent: "verify_async", Help: "Set CPUs allowed for async verify threads",
+		OptionalArg: true, Note: "checked as a CPU list; gofio has no verify threads to pin",
+		custom: func(j *Job, v string) error {
+			if v == "" {
+				return nil
+			}
+			_, err := parseCPUList(v)
+			return err
+		}},
+	{Name: "experimental_verify", Type: TypeBool, Min: 0, Max: 1, Parent: "verify", Help: "Enable experimental verification",
+		Note: "gofio checks the same headers and data either way", boolp: func(j *Job) *bool { return &j.ExperimentalVerify }},
+
+	// Submission, layout and ordering.
+	{Name: "io_submit_mode", Type: TypeChoice, Default: "inline", Help: "How IO submissions and completions are done",
+		Choices: []Choice{{"inline", "Submit and complete IO inline"}, {"offload", "Offload submit and complete to threads"}},
+		Note:    "offload runs inline in gofio: the same I/Os, submitted by the job's own thread",
+		custom:  func(j *Job, v string) error { j.IOSubmitMode = v; return nil }},
+	{Name: "fallocate", NotRun: true, Type: TypeChoice, Default: "native", Help: "Whether pre-allocation is performed when laying out files",
+		Choices: []Choice{{"none", "Do not pre-allocate space"}, {"native", "Use native pre-allocation if possible"},
+			{"posix", "Use posix_fallocate()"}, {"keep", "Use fallocate(..., FALLOC_FL_KEEP_SIZE, ...)"},
+			{"truncate", "Truncate file to final size instead of allocating"}, {"0", "Alias for 'none'"}, {"1", "Alias for 'posix'"}},
+		custom: func(j *Job, v string) error {
+			j.Fallocate = map[string]string{"0": "none", "1": "posix"}[v]
+			if j.Fallocate == "" {
+				j.Fallocate = v
+			}
+			return nil
+		}},
+	{Name: "wait_for", NotRun: true, Type: TypeString, Help: "Name of the job this one wants to wait for before starting",
+		custom: func(j *Job, v string) error { j.WaitFor = v; return nil }},
+	{Name: "log_prio", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Include priority value of IO for each log entry",
+		boolp: func(j *Job) *bool { return &j.LogPrio }},
+	{Name: "exitall", NotRun: true, Type: TypeFlag, Help: "Terminate all jobs when one exits", boolp: func(j *Job) *bool { return &j.ExitAll }},
+	{Name: "exit_what", NotRun: true, Type: TypeChoice, Default: "group", Help: "Fine-grained control for exitall",
+		Choices: []Choice{{"group", "exit_all=1 default behaviour"}, {"stonewall", "quit all currently running jobs; continue with next stonewall"},
+			{"all", "Quit everything"}},
+		custom: func(j *Job, v string) error { j.ExitWhat = v; return nil }},
+	{Name: "exitall_on_error", NotRun: true, Type: TypeFlag, Help: "Terminate all jobs when one exits in error",
+		boolp: func(j *Job) *bool { return &j.ExitAllOnError }},
+	{Name: "ignore_error", NotRun: true, Type: TypeString, Parent: "rw", Help: "Set a specific list of errors to ignore",
+		OptionalArg: true, Note: "READ,WRITE,VERIFY lists of errno names or numbers separated by ':'", custom: setIgnoreError},
+	{Name: "error_dump", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Dump info on each error",
+		boolp: func(j *Job) *bool { return &j.ErrorDump }},
+
+	// Placement and priority.
+	{Name: "numa_cpu_nodes", NotRun: true, Type: TypeString, Help: "NUMA CPU nodes bind", Note: "refused at run time on a machine without the nodes",
+		OptionalArg: true, custom: func(j *Job, v string) error {
+			if v == "" {
+				j.NUMACPUNodes = nil
+				return nil
+			}
+			n, err := parseCPUList(v)
+			j.NUMACPUNodes = n
+			return err
+		}},
+	{Name: "numa_mem_policy", Type: TypeString, Help: "NUMA memory policy setup", NotRun: true, OptionalArg: true, custom: checkMemPolicy},
+	{Name: "prioclass", NotRun: true, Type: TypeInt, Min: 0, Max: 3, Help: "Set job IO priority class",
+		custom: func(j *Job, v string) error { j.PrioClass, _ = strconv.Atoi(v); j.PrioSet = true; return nil }},
+	{Name: "prio", NotRun: true, Type: TypeInt, Min: 0, Max: 7, Help: "Set job IO priority value",
+		custom: func(j *Job, v string) error { j.Prio, _ = strconv.Atoi(v); j.PrioSet = true; return nil }},
+
+	// Rates.
+	{Name: "rate", NotRun: true, Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Help: "Set bandwidth rate",
+		dirs64: func(j *Job) *[NumDirs]uint64 { return &j.Rate }},
+	{Name: "rate_min", NotRun: true, Aliases: []string{"ratemin"}, Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Parent: "rate",
+		Help: "Job must meet this rate or it will be shutdown", dirs64: func(j *Job) *[NumDirs]uint64 { return &j.RateMin }},
+	{Name: "rate_process", NotRun: true, Type: TypeChoice, Default: "linear", Parent: "rate", Help: "What process controls how rated IO is managed",
+		Choices: []Choice{{"linear", "Linear rate of IO"}, {"poisson", "Rate follows Poisson process"}},
+		custom:  func(j *Job, v string) error { j.RateProcess = v; return nil }},
+	{Name: "rate_cycle", NotRun: true, Aliases: []string{"ratecycle"}, Type: TypeInt, Default: "1000", Min: 0, Max: Unbounded, Parent: "rate",
+		Help: "Window average for rate limits (msec)", intp: func(j *Job) *int { return &j.RateCycle }},
+	{Name: "rate_ignore_thinktime", NotRun: true, Type: TypeBool, Min: 0, Max: 1, Parent: "rate", Help: "Rated IO ignores thinktime settings",
+		boolp: func(j *Job) *bool { return &j.RateIgnoreThinktime }},
+	{Name: "rate_iops_min", NotRun: true, Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Parent: "rate_iops",
+		Help: "Job must meet this rate or it will be shut down", dirs64: func(j *Job) *[NumDirs]uint64 { return &j.RateIOPSMin }},
+
+	// I/O logs.
+	{Name: "read_iolog", Type: TypeString, Help: "Playback IO pattern from file", NotRun: true},
+	{Name: "read_iolog_chunked", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "read_iolog", Help: "Parse IO pattern in chunks", NotRun: true},
+	{Name: "replay_no_stall", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "read_iolog",
+		Help: "Playback IO pattern file as fast as possible without stalls", NotRun: true},
+	{Name: "replay_redirect", Type: TypeString, Parent: "read_iolog", Help: "Replay all I/O onto this device, regardless of trace device", NotRun: true},
+	{Name: "replay_time_scale", Type: TypeInt, Default: "100", Min: 1, Max: Unbounded, Parent: "read_iolog", Help: "Scale time for replay events", NotRun: true},
+	{Name: "replay_scale", Type: TypeInt, Default: "1", Min: 0, Max: Unbounded, Parent: "read_iolog", Help: "Align offsets to this blocksize", NotRun: true},
+	{Name: "replay_align", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "read_iolog", Help: "Scale offset down by this factor", NotRun: true},
+	{Name: "write_iolog", Type: TypeString, Help: "Store IO pattern to file", NotRun: true},
+
+	// Latency target.
+	{Name: "latency_target", Type: TypeTime, Unit: time.Microsecond, Help: "Ramp to max queue depth supporting this latency", NotRun: true},
+	{Name: "latency_window", Type: TypeTime, Unit: time.Microsecond, Help: "Time to sustain latency_target", NotRun: true},
+	{Name: "latency_percentile", Type: TypeFloatList, Default: "100", FMin: 0, FMax: 100,
+		Help: "Percentile of IOs must be below latency_target", NotRun: true},
+	{Name: "latency_run", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Keep adjusting queue depth to match latency_target", NotRun: true},
+
+	// Buffer contents.
+	{Name: "scramble_buffers", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Slightly scramble buffers on every IO submit", NotRun: true},
+	{Name: "buffer_compress_percentage", Type: TypeInt, Min: 0, Max: 100, Help: "How compressible the buffer is (approximately)", NotRun: true},
+	{Name: "buffer_compress_chunk", Type: TypeInt, Default: "512", Min: 0, Max: Unbounded, Parent: "buffer_compress_percentage",
+		Help: "Size of compressible region in buffer", NotRun: true},
+	{Name: "dedupe_percentage", Type: TypeInt, Min: 0, Max: 100, Help: "Percentage of buffers that are dedupable", NotRun: true},
+	{Name: "dedupe_mode", Type: TypeChoice, Default: "repeat", Parent: "dedupe_percentage", Help: "Mode for the deduplication buffer generation",
+		Choices: []Choice{{"repeat", "repeat previous page"},
+			{"working_set", "choose a page randomly from limited working set defined in dedupe_working_set_percentage"}}, NotRun: true},
+	{Name: "dedupe_working_set_percentage", Type: TypeInt, Default: "5", Min: 0, Max: 100, Parent: "dedupe_percentage",
+		Help: "Dedupe working set size in percentages from file or device size used to generate dedupe patterns from", NotRun: true},
+	{Name: "dedupe_global", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Share deduplication buffers across jobs", NotRun: true},
+
+	// Think time.
+	{Name: "thinktime", NotRun: true, Type: TypeTime, TypeHelp: "integer value (opt=100)", Default: "0", Min: 0, Max: Unbounded, Unit: time.Microsecond,
+		Help: "Idle time between IO buffers (usec)", durp: func(j *Job) *time.Duration { return &j.Think.Time }},
+	{Name: "thinktime_blocks", NotRun: true, Type: TypeInt, Default: "1", Min: 0, Max: Unbounded, Parent: "thinktime",
+		Help: "IO buffer period between 'thinktime'", intp: func(j *Job) *int { return &j.Think.Blocks }},
+	{Name: "thinktime_spin", NotRun: true, Type: TypeTime, TypeHelp: "integer value (opt=100)", Default: "0", Min: 0, Max: Unbounded, Unit: time.Microsecond,
+		Parent: "thinktime", Help: "Start think time by spinning this amount (usec)", durp: func(j *Job) *time.Duration { return &j.Think.Spin }},
+	{Name: "thinktime_blocks_type", NotRun: true, Type: TypeChoice, Default: "complete", Parent: "thinktime", Help: "How thinktime_blocks takes effect",
+		Choices: []Choice{{"complete", "thinktime_blocks takes effect at the completion side"},
+			{"issue", "thinktime_blocks takes effect at the issue side"}},
+		custom: func(j *Job, v string) error { j.Think.BlocksType = v; return nil }},
+	{Name: "thinktime_iotime", Type: TypeTime, TypeHelp: "integer value (opt=100)", Default: "0", Min: 0, Max: Unbounded, Unit: time.Second,
+		Parent: "thinktime", Help: "IO time interval between 'thinktime'", NotRun: true},
+
+	// Reporting.
+	{Name: "unified_rw_reporting", Type: TypeChoice, Default: "none", Help: "Unify reporting across data direction",
+		Choices: []Choice{{"none", "Normal statistics reporting"}, {"mixed", "Statistics are summed per data direction and reported together"},
+			{"both", "Statistics are reported normally, followed by the mixed statistics"},
+			{"0", "Alias for 'none'"}, {"1", "Alias for 'mixed'"}, {"2", "Alias for 'both'"}}, NotRun: true},
+	{Name: "block_error_percentiles", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Record trim block errors and make a histogram", NotRun: true},
+
+	// Steady state.
+	{Name: "steadystate", Aliases: []string{"ss"}, Type: TypeString, Default: "iops_slope:0.01%",
+		Help: "Define the criterion and limit to judge when a job has reached steady state", NotRun: true, custom: checkSteadyState},
+	{Name: "steadystate_duration", Aliases: []string{"ss_dur"}, Type: TypeTime, Default: "0", Unit: time.Second, Parent: "steadystate",
+		Help: "Stop workload upon attaining steady state for specified duration", NotRun: true},
+	{Name: "steadystate_ramp_time", Aliases: []string{"ss_ramp"}, Type: TypeTime, Default: "0", Unit: time.Second, Parent: "steadystate",
+		Help: "Delay before initiation of data collection for steady state job termination testing", NotRun: true},
+
+	// Files.
+	{Name: "sync", NotRun: true, Type: TypeChoice, Default: "none", Help: "Use synchronous write IO",
+		Choices: []Choice{{"none", ""}, {"0", ""}, {"sync", ""}, {"1", ""}, {"dsync", ""}},
+		custom: func(j *Job, v string) error {
+			j.Sync = map[string]string{"0": "none", "1": "sync"}[v]
+			if j.Sync == "" {
+				j.Sync = v
+			}
+			return nil
+		}},
+	{Name: "allow_file_create", NotRun: true, Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Permit fio to create files, if they don't exist",
+		Neg: true, boolp: func(j *Job) *bool { return &j.NoFileCreate }},
+	{Name: "create_serialize", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Serialize creation of job files",
+		Note: "gofio always lays files out one after another", boolp: func(j *Job) *bool { return &j.CreateSerialize }},
+	{Name: "fill_device", Aliases: []string{"fill_fs"}, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Write until an ENOSPC error occurs", NotRun: true},
+	{Name: "serialize_overlap", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "iodepth", Help: "Wait for in-flight IOs that collide to complete", NotRun: true},
+	{Name: "offset_increment", NotRun: true, Type: TypeSize, Default: "0", Parent: "offset", Help: "What is the increment from one offset to the next",
+		custom: func(j *Job, v string) error {
+			n, pct, err := parseSize(v, j.KBBase, true)
+			j.OffsetIncrement, j.OffsetIncrementPercent = n, pct
+			return err
+		}},
+
+	// fio's tiobench profile option: fio's parser knows it in every job.
+	{Name: "threads", Type: TypeInt, Min: 0, Max: Unbounded, Help: "Number of Threads",
+		Note:   "fio's tiobench profile option; as in fio it does nothing outside profile=tiobench (thread= runs jobs as threads)",
+		custom: func(*Job, string) error { return nil }},
+}
+
+// fioAliases maps the aliases of fio options gofio does not have to their
+// names (fio 3.33's options.c), so that an alias is reported as the fio
+// option it is rather than as a typo.
+var fioAliases = map[string]string{"iomem": "mem", "mem_align": "iomem_align", "disable_bw": "disable_bw_measurement"}
+
+// withFioOptions returns table with fioOptions spliced in before the first
+// gofio or engine option, the place fio's own job options end.
+func withFioOptions(table []OptionSpec) []OptionSpec {
+	at := len(table)
+	for i, o := range table {
+		if o.Gofio || o.Engine != "" {
+			at = i
+			break
+		}
+	}
+	out := make([]OptionSpec, 0, len(table)+len(fioOptions))
+	out = append(out, table[:at]...)
+	out = append(out, fioOptions...)
+	return append(out, table[at:]...)
+}
+
+// setU64 parses a size into *p.
+func setU64(p *uint64, v string, kbBase int) error {
+	n, _, err := parseSize(v, kbBase, false)
+	*p = n
+	return err
+}
+
+// setMicros parses a number of microseconds into *p.
+func setMicros(p *time.Duration, v string) error {
+	n, err := strconv.ParseInt(v, 10, 64)
+	*p = time.Duration(n) * time.Microsecond
+	return err
+}
+
+// noteUnrun records in j whether option o, which gofio parses but does not
+// run, is set to something other than its default.
+func (o *OptionSpec) noteUnrun(j *Job, raw string) {
+	if j.Unrun == nil {
+		j.Unrun = map[string]string{}
+	}
+	if isDefault(o, raw, j.KBBase) {
+		delete(j.Unrun, o.Name)
+		return
+	}
+	j.Unrun[o.Name] = raw
+}
+
+// isDefault reports whether raw means the option's default value.
+func isDefault(o *OptionSpec, raw string, kbBase int) bool {
+	if raw == o.Default {
+		return true
+	}
+	if o.Default == "" {
+		// No default: only an explicit zero of a number or boolean is inert.
+		o2 := *o
+		o2.Default = "0"
+		return o.Type != TypeString && o.Type != TypeChoice && isDefault(&o2, raw, kbBase)
+	}
+	a, errA := parseInt(raw, kbBase)
+	b, errB := parseInt(o.Default, kbBase)
+	return errA == nil && errB == nil && a == b
+}
+
+// UnrunOptions returns the options the job sets that gofio parses but does
+// not run, as name=value, sorted; nil when it can run.
+func (j *Job) UnrunOptions() []string {
+	var out []string
+	for k, v := range j.Unrun {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// errnoNames are the errno names ignore_error= accepts, as fio's
+// str2error knows them.
+var errnoNames = []string{"EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG", "ENOEXEC", "EBADF", "ECHILD",
+	"EAGAIN", "ENOMEM", "EACCES", "EFAULT", "ENOTBLK", "EBUSY", "EEXIST", "EXDEV", "ENODEV", "ENOTDIR", "EISDIR",
+	"EINVAL", "ENFILE", "EMFILE", "ENOTTY", "ETXTBSY", "EFBIG", "ENOSPC", "ESPIPE", "EROFS", "EMLINK", "EPIPE",
+	"EDOM", "ERANGE"}
+
+// setIgnoreError reads ignore_error=READ,WRITE,VERIFY: per class a
+// ':'-separated list of errno names (EIO) or numbers.
+func setIgnoreError(j *Job, v string) error {
+	classes := strings.Split(v, ",")
+	if len(classes) > 3 {
+		return errors.New("at most 3 comma-separated lists (read,write,verify)")
+	}
+	for i, c := range classes {
+		j.IgnoreError[i] = nil
+		for _, e := range strings.Split(c, ":") {
+			e = strings.TrimSpace(e)
+			if e == "" {
+				continue
+			}
+			n, err := strconv.Atoi(e)
+			if err != nil {
+				n = -1
+				for k, name := range errnoNames {
+					if name == e {
+						n = k + 1
+					}
+				}
+				if n < 0 {
+					return fmt.Errorf("unknown error %q (want an errno name such as EIO or a number)", e)
+				}
+			}
+			if n <= 0 {
+				return fmt.Errorf("error %d is not a positive errno", n)
+			}
+			j.IgnoreError[i] = append(j.IgnoreError[i], n)
+		}
+	}
+	return nil
+}
+
+// checkMemPolicy checks numa_mem_policy=MODE[:NODES] as fio's
+// str_numa_mpol_cb does.
+func checkMemPolicy(_ *Job, v string) error {
+	if v == "" {
+		return nil
+	}
+	mode, nodes, hasNodes := strings.Cut(v, ":")
+	switch mode {
+	case "default", "local":
+		if hasNodes {
+			return fmt.Errorf("numa_mem_policy=%s takes no node list", mode)
+		}
+		return nil
+	case "prefer", "bind", "interleave":
+		if !hasNodes || nodes == "" {
+			return fmt.Errorf("numa_mem_policy=%s needs a node list (%s:0-1)", mode, mode)
+		}
+		n, err := parseCPUList(nodes)
+		if err != nil {
+			return err
+		}
+		if mode == "prefer" && len(n) != 1 {
+			return errors.New("numa_mem_policy=prefer takes one node")
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown NUMA memory policy %q (want default, prefer, bind, interleave or local)", mode)
+}
+
+// checkSteadyState checks steadystate=iops|iops_slope|bw|bw_slope:LIMIT[%].
+func checkSteadyState(_ *Job, v string) error {
+	kind, limit, ok := strings.Cut(v, ":")
+	switch kind {
+	case "iops", "iops_slope", "bw", "bw_slope":
+	default:
+		return fmt.Errorf("want iops, iops_slope, bw or bw_slope, then :LIMIT (got %q)", v)
+	}
+	if !ok {
+		return fmt.Errorf("steadystate=%s needs a limit (%s:1%%)", kind, kind)
+	}
+	limit = strings.TrimSuffix(limit, "%")
+	if _, err := strconv.ParseFloat(limit, 64); err != nil {
+		if _, err := parseInt(limit, 1024); err != nil {
+			return fmt.Errorf("steadystate limit %q is not a number", limit)
+		}
+	}
+	return nil
+}

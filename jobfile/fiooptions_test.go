@@ -1,0 +1,95 @@
+package jobfile
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// parseOne parses one job section and returns its first job.
+func parseOne(t *testing.T, body string) *Job {
+	t.Helper()
+	jobs, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+body)}, Host: &testHost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs[0]
+}
+
+// TestFioOptionValues checks what the issue 14 options store.
+func TestFioOptionValues(t *testing.T) {
+	cases := []struct {
+		body string
+		got  func(j *Job) any
+		want any
+	}{
+		{"zonemode=strided\nzonesize=1m\nzoneskip=2m\n", func(j *Job) any { return j.Zones },
+			Zones{Mode: "strided", Size: 1 << 20, Range: 1 << 20, Skip: 2 << 20}},
+		{"zonesize=1m\nzonerange=4m\nzoneskip=10%\n", func(j *Job) any { return []uint64{j.Zones.Range, uint64(j.Zones.SkipPercent)} }, []uint64{4 << 20, 10}},
+		{"flow=3\nflow_id=2\nflow_sleep=100\n", func(j *Job) any { return j.Flow }, Flow{Weight: 3, ID: 2, Sleep: 100 * time.Microsecond}},
+		{"rate=1m,2m\n", func(j *Job) any { return j.Rate }, [NumDirs]uint64{1 << 20, 2 << 20, 2 << 20}},
+		{"ratemin=1k\n", func(j *Job) any { return j.RateMin }, [NumDirs]uint64{1024, 1024, 1024}},
+		{"thinktime=1ms\nthinktime_spin=10\nthinktime_blocks=4\n", func(j *Job) any { return j.Think },
+			ThinkTime{Time: time.Millisecond, Spin: 10 * time.Microsecond, Blocks: 4, BlocksType: "complete"}},
+		{"thinktime=250\n", func(j *Job) any { return j.Think.Time }, 250 * time.Microsecond},
+		{"ignore_error=EIO:5,,ENOSPC\n", func(j *Job) any { return j.IgnoreError }, [3][]int{{5, 5}, nil, {28}}},
+		{"fallocate=1\n", func(j *Job) any { return j.Fallocate }, "posix"},
+		{"sync=1\n", func(j *Job) any { return j.Sync }, "sync"},
+		{"wait_for=other\n", func(j *Job) any { return j.WaitFor }, "other"},
+		{"rw=read:-8k\n", func(j *Job) any { return j.RWSeqAdd }, int64(-8192)},
+		{"rw=write:4k\n", func(j *Job) any { return j.RWSeqAdd }, int64(4096)},
+		{"write_bw_log\nwrite_lat_log=lat\n", func(j *Job) any { return []string{j.WriteBWLog, j.WriteLatLog, j.WriteIOPSLog} },
+			[]string{"j", "lat", ""}},
+		{"verify=meta\n", func(j *Job) any { return j.Verify }, "meta"},
+		{"prioclass=2\nprio=3\n", func(j *Job) any { return []int{j.PrioClass, j.Prio} }, []int{2, 3}},
+		{"threads=4\n", func(j *Job) any { return j.Thread }, false}, // the tiobench option is not thread=
+	}
+	for _, c := range cases {
+		j := parseOne(t, c.body)
+		if got := c.got(j); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: got %#v, want %#v", c.body, got, c.want)
+		}
+	}
+}
+
+// TestUnrunOptions checks that options gofio parses but does not run are
+// recorded only when set to something other than fio's default.
+func TestUnrunOptions(t *testing.T) {
+	cases := []struct {
+		body string
+		want []string
+	}{
+		{"scramble_buffers=1\nfill_device=0\nlatency_run=0\n", nil},
+		{"scramble_buffers=0\n", []string{"scramble_buffers=0"}},
+		{"latency_target=10ms\n", []string{"latency_target=10ms"}},
+		{"dedupe_percentage=0\n", nil},
+		{"unified_rw_reporting=none\n", nil},
+		{"unified_rw_reporting=mixed\nss=iops:10%\n", []string{"steadystate=iops:10%", "unified_rw_reporting=mixed"}},
+		{"latency_target=10ms\n[k]\nsize=1m\n", []string{"latency_target=10ms"}},
+	}
+	for _, c := range cases {
+		j := parseOne(t, c.body)
+		if got := j.UnrunOptions(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: unrun %q, want %q", c.body, got, c.want)
+		}
+	}
+}
+
+// TestFioParseDifferences pins fio 3.33's verdicts that gofio now matches:
+// empty values fail, fio's aliases resolve, and optional-argument options
+// take no value.
+func TestFioParseDifferences(t *testing.T) {
+	for _, body := range []string{"bs=\n", "filename=\n", "description=\n", "wait_for=\n", "exitall=\n", "rate=\n", "thinktime=\n"} {
+		_, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+body)}, Host: &testHost})
+		if err == nil || !strings.Contains(err.Error(), "empty value") {
+			t.Errorf("%q: err = %v, want empty value", body, err)
+		}
+	}
+	for _, body := range []string{"ratemin=1k\n", "ss_dur=10s\n", "ss_ramp=5s\n", "verify_async_cpus=1\n", "cpus_allowed=0\nignore_error\n",
+		"numa_cpu_nodes=\n", "write_iops_log=\n"} {
+		if _, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+body)}, Host: &testHost}); err != nil {
+			t.Errorf("%q: %v", body, err)
+		}
+	}
+}
