@@ -344,6 +344,39 @@ func (j *Job) UnrunOptions() []string {
 	return out
 }
 
+// UnrunError returns nil when the job can run, else an *Error at the
+// first option it sets that gofio parses but does not run.
+func (j *Job) UnrunError() error {
+	u := j.UnrunOptions()
+	if len(u) == 0 {
+		return nil
+	}
+	e := &Error{File: j.File, Line: j.Line, Option: strings.Join(u, ", "),
+		Msg: "gofio parses these fio options as fio does but does not run them yet; remove them or set them to fio's default"}
+	for _, o := range j.Options {
+		if _, ok := j.Unrun[o.Name]; ok {
+			e.File, e.Line = o.File, o.Line
+			break
+		}
+	}
+	return e
+}
+
+// checkRates applies fio's rate rules (init.c fixup_options): rate and
+// rate_iops exclude each other, and a minimum may not exceed its rate.
+func checkRates(j *Job) (option, msg string) {
+	sum := func(a [NumDirs]uint64) uint64 { return a[0] + a[1] + a[2] }
+	if (sum(j.Rate) > 0 && sum(j.RateIOPS) > 0) || (sum(j.RateMin) > 0 && sum(j.RateIOPSMin) > 0) {
+		return "rate", "rate and rate_iops are mutually exclusive"
+	}
+	for d := DirRead; d < NumDirs; d++ {
+		if (j.Rate[d] > 0 && j.Rate[d] < j.RateMin[d]) || (j.RateIOPS[d] > 0 && j.RateIOPS[d] < j.RateIOPSMin[d]) {
+			return "rate_min", fmt.Sprintf("minimum rate exceeds rate (%s)", d)
+		}
+	}
+	return "", ""
+}
+
 // errnoNames are the errno names ignore_error= accepts, as fio's
 // str2error knows them.
 var errnoNames = []string{"EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG", "ENOEXEC", "EBADF", "ECHILD",

@@ -47,6 +47,9 @@ func validate(j *Job, s *section) error {
 	case j.Verify != "" && !j.RW.HasWrite() && !j.RW.HasRead():
 		return bad("verify="+j.Verify, "verify needs a pattern that writes or reads")
 	}
+	if opt, msg := checkRates(j); msg != "" {
+		return bad(opt, "%s", msg)
+	}
 	minBS := j.MinBS()
 	if j.Direct && !j.BSUnaligned {
 		for d := DirRead; d < NumDirs; d++ {

@@ -248,7 +248,7 @@ func TestCheckJobRefusesUnrunOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Unrun = map[string]string{"latency_target": "10ms"}
-	if err := checkJob(j); err == nil || !strings.Contains(err.Error(), "latency_target=10ms") {
+	if err := checkJob(j); err == nil || !strings.Contains(err.Error(), "latency_target=10ms: gofio parses") {
 		t.Fatalf("err = %v, want a refusal naming latency_target=10ms", err)
 	}
 }

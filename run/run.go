@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -167,9 +166,8 @@ func engineNames(opts *Options) string {
 
 // checkJob refuses what the run core does not do.
 func checkJob(j *jobfile.Job) error {
-	if u := j.UnrunOptions(); len(u) > 0 {
-		return fmt.Errorf("%s: %s: gofio parses these fio options but does not run them yet; remove them or set them to fio's default",
-			j.Name, strings.Join(u, ", "))
+	if err := j.UnrunError(); err != nil {
+		return err
 	}
 	switch {
 	case j.RW.HasTrim():
