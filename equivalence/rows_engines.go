@@ -23,4 +23,7 @@ var engineRows = []Row{
 	{Name: "engines/pvsync2-randread-hipri", Ref: "issue 13 pvsync2 hipri", Args: []string{"--ioengine=pvsync2", "--direct=1", "--rw=randread", "--bs=4k", "--size=4m", "--hipri", "--hipri_percentage=50"}, Exact: syncDepth},
 	{Name: "engines/mmap-randread", Ref: "issue 13 mmap", Args: []string{"--ioengine=mmap", "--rw=randread", "--bs=4k", "--size=4m"}, Exact: syncDepth},
 	{Name: "engines/mmap-write-fsync", Ref: "issue 13 mmap", Args: []string{"--ioengine=mmap", "--rw=write", "--bs=16k", "--size=4m", "--fsync=8"}, Exact: append([]string{"sync.total_ios"}, syncDepth...)},
+	{Name: "engines/falloc-randwrite", Ref: "issue 13 falloc", Args: []string{"--ioengine=falloc", "--rw=randwrite", "--bs=32k", "--size=8m"}, Exact: syncDepth},
+	{Name: "engines/falloc-read", Ref: "issue 13 falloc (read = fallocate KEEP_SIZE)", Args: []string{"--ioengine=falloc", "--rw=read", "--bs=64k", "--size=8m"}, Exact: syncDepth},
+	{Name: "engines/ftruncate-write", Ref: "issue 13 ftruncate", Args: []string{"--ioengine=ftruncate", "--rw=write", "--bs=4k", "--size=4m"}, Exact: syncDepth},
 }

@@ -341,7 +341,7 @@ func openTarget(j *jobfile.Job, t *target) *jobError {
 		return nil
 	}
 	flags := unix.O_CLOEXEC
-	if j.RW.HasWrite() {
+	if j.RW.HasWrite() || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
 		flags |= unix.O_RDWR
 	} else {
 		flags |= unix.O_RDONLY

@@ -66,15 +66,17 @@ var CheckMountedWrite = blockdev.CheckMountedWrite
 // those jobfile's engine table says gofio runs.
 func DefaultEngines() map[string]engines.Opener {
 	return map[string]engines.Opener{
-		"io_uring": iouring.Open,
-		"libaio":   libaio.Open,
-		"null":     null.Open,
-		"psync":    psync.Open,
-		"sync":     psync.Opener(psync.Sync),
-		"vsync":    psync.Opener(psync.VSync),
-		"pvsync":   psync.Opener(psync.PVSync),
-		"pvsync2":  psync.Opener(psync.PVSync2),
-		"mmap":     mmap.Open,
+		"io_uring":  iouring.Open,
+		"libaio":    libaio.Open,
+		"null":      null.Open,
+		"psync":     psync.Open,
+		"sync":      psync.Opener(psync.Sync),
+		"vsync":     psync.Opener(psync.VSync),
+		"pvsync":    psync.Opener(psync.PVSync),
+		"pvsync2":   psync.Opener(psync.PVSync2),
+		"mmap":      mmap.Open,
+		"falloc":    psync.Opener(psync.Falloc),
+		"ftruncate": psync.Opener(psync.Ftruncate),
 	}
 }
 

@@ -1,8 +1,12 @@
-// Package psync is gofio's family of synchronous engines, fio's
-// engines/sync.c: psync (pread/pwrite), sync (lseek + read/write), vsync
-// (lseek + readv/writev), pvsync (preadv/pwritev) and pvsync2
-// (preadv2/pwritev2 with hipri, hipri_percentage, nowait and uncached).
-// Each request runs inside Submit, one at a time. Like fio's FIO_SYNCIO
+// Package psync is gofio's family of synchronous engines that make one
+// system call per request: fio's engines/sync.c, psync (pread/pwrite),
+// sync (lseek + read/write), vsync (lseek + readv/writev), pvsync
+// (preadv/pwritev) and pvsync2 (preadv2/pwritev2 with hipri,
+// hipri_percentage, nowait and uncached); and fio's falloc (fallocate: a
+// read keeps the size, a write may extend, a trim punches a hole) and
+// ftruncate (a write truncates the file to its offset; a read is EINVAL).
+// falloc and ftruncate count a request that succeeds as its full length,
+// as fio does. Each request runs inside Submit, one at a time. Like fio's FIO_SYNCIO
 // engines they are synchronous: the run core caps their depth at 1 and
 // records no slat.
 //
@@ -27,11 +31,13 @@ type Variant int
 
 // The sync family, by fio engine name.
 const (
-	PSync   Variant = iota // pread/pwrite
-	Sync                   // lseek (when not already there) + read/write
-	VSync                  // lseek + readv/writev
-	PVSync                 // preadv/pwritev
-	PVSync2                // preadv2/pwritev2 with RWF_* flags
+	PSync     Variant = iota // pread/pwrite
+	Sync                     // lseek (when not already there) + read/write
+	VSync                    // lseek + readv/writev
+	PVSync                   // preadv/pwritev
+	PVSync2                  // preadv2/pwritev2 with RWF_* flags
+	Falloc                   // fallocate
+	Ftruncate                // ftruncate
 )
 
 // rwfDontcache is RWF_DONTCACHE (Linux 6.14), the flag fio 3.33 calls
@@ -112,7 +118,7 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 	if r.File < 0 || r.File >= len(e.files) {
 		return fmt.Errorf("psync: file index %d out of range (%d files)", r.File, len(e.files))
 	}
-	if r.Op == engines.OpTrim {
+	if r.Op == engines.OpTrim && e.variant != Falloc {
 		return fmt.Errorf("psync: trim: %w", errors.ErrUnsupported)
 	}
 	e.reqs[slot] = *r
@@ -139,13 +145,29 @@ func (e *Engine) do(r *engines.Request) int32 {
 	fd := e.files[r.File]
 	var n int
 	var err error
-	switch r.Op {
-	case engines.OpRead, engines.OpWrite:
-		n, err = e.rw(r, fd)
-	case engines.OpFsync:
+	switch {
+	case r.Op == engines.OpFsync:
 		err = unix.Fsync(fd)
-	case engines.OpFdatasync:
+	case r.Op == engines.OpFdatasync:
 		err = unix.Fdatasync(fd)
+	case e.variant == Falloc:
+		mode := uint32(0) // a write allocates and may extend the file
+		switch r.Op {
+		case engines.OpRead:
+			mode = unix.FALLOC_FL_KEEP_SIZE
+		case engines.OpTrim:
+			mode = unix.FALLOC_FL_PUNCH_HOLE | unix.FALLOC_FL_KEEP_SIZE
+		}
+		err = unix.Fallocate(fd, mode, int64(r.Offset), int64(len(r.Buf)))
+		n = len(r.Buf)
+	case e.variant == Ftruncate:
+		err = unix.EINVAL
+		if r.Op == engines.OpWrite {
+			err = unix.Ftruncate(fd, int64(r.Offset))
+			n = len(r.Buf)
+		}
+	case r.Op == engines.OpRead || r.Op == engines.OpWrite:
+		n, err = e.rw(r, fd)
 	default:
 		err = unix.EOPNOTSUPP
 	}

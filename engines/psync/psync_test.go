@@ -125,3 +125,48 @@ func TestPVSync2Flags(t *testing.T) {
 		t.Errorf("pwritev2 with RWF_NOWAIT|RWF_DONTCACHE: res %d", res)
 	}
 }
+
+// TestFallocFtruncate checks fio's falloc and ftruncate semantics: a
+// falloc write extends, a read keeps the size, a trim punches a hole; an
+// ftruncate write sets the size to its offset and a read is EINVAL.
+func TestFallocFtruncate(t *testing.T) {
+	f, err := os.OpenFile(filepath.Join(t.TempDir(), "f"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	size := func() int64 {
+		st, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	out := make([]engines.Completion, 1)
+	do := func(e engines.Engine, r engines.Request) int32 {
+		if err := e.Queue(0, &r); err != nil {
+			t.Fatal(err)
+		}
+		e.Submit()
+		e.Reap(out, 1)
+		return out[0].Res
+	}
+	buf := make([]byte, 8192)
+	fa, _ := Opener(Falloc)(engines.Setup{Files: []int{int(f.Fd())}, Depth: 1})
+	if res := do(fa, engines.Request{Op: engines.OpWrite, Offset: 8192, Buf: buf}); res != 8192 || size() != 16384 {
+		t.Errorf("falloc write: res %d size %d, want 8192 and 16384", res, size())
+	}
+	if res := do(fa, engines.Request{Op: engines.OpRead, Offset: 65536, Buf: buf}); res != 8192 || size() != 16384 {
+		t.Errorf("falloc read: res %d size %d, want 8192 and 16384 (KEEP_SIZE)", res, size())
+	}
+	if res := do(fa, engines.Request{Op: engines.OpTrim, Offset: 8192, Buf: buf}); res != 8192 && res != -int32(unix.EOPNOTSUPP) {
+		t.Errorf("falloc trim (punch hole): res %d", res)
+	}
+	ft, _ := Opener(Ftruncate)(engines.Setup{Files: []int{int(f.Fd())}, Depth: 1})
+	if res := do(ft, engines.Request{Op: engines.OpWrite, Offset: 4096, Buf: buf}); res != 8192 || size() != 4096 {
+		t.Errorf("ftruncate write: res %d size %d, want 8192 and 4096", res, size())
+	}
+	if res := do(ft, engines.Request{Op: engines.OpRead, Offset: 0, Buf: buf}); res != -int32(unix.EINVAL) {
+		t.Errorf("ftruncate read: res %d, want EINVAL", res)
+	}
+}
