@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,11 +10,15 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/engines/iouring"
 	"github.com/gofio/gofio/internal/uring"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/run"
 )
 
-// TestIOUringUnavailable makes io_uring_setup fail through internal/uring's
-// seam, as a host with kernel.io_uring_disabled=2 or a seccomp profile
+// TestIOUringUnavailable makes io_uring_setup fail through a stand-in
+// uring.Kernel handed to the io_uring engine, as a host with kernel.io_uring_disabled=2 or a seccomp profile
 // would, and checks the whole command: exit 1, one line on stderr that
 // names the cause, no stack trace, and on stdout pure JSON in which the job
 // carries the error, as fio reports a job whose engine failed to start.
@@ -30,14 +35,17 @@ func TestIOUringUnavailable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			old := uring.SetupSyscall
-			uring.SetupSyscall = func(uint32, *uring.Params) (int, error) { return -1, tt.errno }
-			t.Cleanup(func() { uring.SetupSyscall = old })
+			refused := uring.Kernel{Setup: func(uint32, *uring.Params) (int, error) { return -1, tt.errno }}
+			core := func(ctx context.Context, jobs []*jobfile.Job, opts run.Options) (*report.Result, error) {
+				opts.Engines = run.DefaultEngines()
+				opts.Engines["io_uring"] = iouring.OpenOn(refused)
+				return run.Run(ctx, jobs, opts)
+			}
 			file := filepath.Join(t.TempDir(), "f")
 			if err := os.WriteFile(file, make([]byte, 1<<20), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, stdout, stderr := runCmd(t, "--name=u", "--ioengine=io_uring", "--rw=randread",
+			code, stdout, stderr := runCmdWith(t, core, "--name=u", "--ioengine=io_uring", "--rw=randread",
 				"--size=1m", "--filename="+file, "--output-format=json")
 			if code != ExitBadInput {
 				t.Errorf("exit %d, want %d", code, ExitBadInput)

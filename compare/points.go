@@ -53,7 +53,7 @@ type Concat struct {
 // Add appends one run's result.
 func (c *Concat) Add(res *report.Result) {
 	if c.all.Version == "" {
-		c.all = report.Result{Version: res.Version, Start: res.Start, GlobalOptions: res.GlobalOptions}
+		c.all = report.Result{Version: res.Version, Kernel: res.Kernel, Start: res.Start, GlobalOptions: res.GlobalOptions}
 	}
 	c.all.Jobs = append(c.all.Jobs, res.Jobs...)
 	c.all.Disks = res.Disks

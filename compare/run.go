@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -55,15 +53,6 @@ func Run(ctx context.Context, points []Point, ab *AB, run RunFunc, onResult func
 		b.add(p, res, &m)
 	}
 	return b.finish(), nil
-}
-
-// kernelRelease returns uname -r; a variable so tests can fix it.
-var kernelRelease = func() string {
-	var u unix.Utsname
-	if err := unix.Uname(&u); err != nil {
-		return "unknown"
-	}
-	return unix.ByteSliceToString(u.Release[:])
 }
 
 // builder accumulates the runs of a plan into a Comparison.
@@ -178,7 +167,7 @@ func (b *builder) title(res *report.Result, job *jobfile.Job) {
 	b.titled = true
 	c := &b.c
 	c.Version = res.Version
-	c.Kernel = kernelRelease()
+	c.Kernel = res.Kernel
 	c.RW = string(job.RW)
 	c.Engine = job.IOEngine
 	c.SQPoll = "0"

@@ -13,8 +13,6 @@ import (
 	"github.com/gofio/gofio/report"
 )
 
-func init() { kernelRelease = func() string { return "6.18.0-test" } }
-
 // fakeRun is a RunFunc that makes up a result from the --set overrides:
 // the job reads at iodepth D with latencies i*D µs for i = 1..100 (so the
 // mean is 50.5*D µs, p50 50*D and p99 99*D), plus slow µs per sample for
@@ -64,7 +62,7 @@ func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) 
 	}
 	ds.TotalIOs = 100
 	ds.Runtime = 50 * time.Millisecond
-	res := &report.Result{Version: "gofio-test", Jobs: []*report.JobResult{jr}}
+	res := &report.Result{Version: "gofio-test", Kernel: "6.18.0-test", Jobs: []*report.JobResult{jr}}
 	if n == f.signalAt {
 		res.Signal = "interrupt"
 	}

@@ -169,6 +169,7 @@ type DiskStats struct {
 // Result is a whole run: every job, in start order, and the disks under them.
 type Result struct {
 	Version string // "gofio-x.y"
+	Kernel  string // the release of the kernel the jobs ran on, as uname -r
 	Start   time.Time
 	Jobs    []*JobResult
 	Disks   []DiskStats

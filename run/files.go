@@ -113,8 +113,8 @@ func blkGetSize64(fd int) (uint64, error) {
 // writing anything, so that bad input is refused before any I/O. An
 // error is bad input, except a *jobError: a target that exists but cannot
 // be examined (stat, open or size a device), which ends only this job
-// when its group starts.
-func planTargets(j *jobfile.Job) ([]*target, error) {
+// when its group starts. mounted is Options.CheckMountedWrite.
+func planTargets(j *jobfile.Job, mounted func(string) error) ([]*target, error) {
 	names := fileNames(j)
 	writes := j.RW.HasWrite()
 	ts := make([]*target, len(names))
@@ -149,7 +149,7 @@ func planTargets(j *jobfile.Job) ([]*target, error) {
 				continue
 			}
 			if writes && !j.AllowMountedWrite {
-				if err := CheckMountedWrite(name); err != nil {
+				if err := mounted(name); err != nil {
 					return nil, badTarget(j, t, "%w", err)
 				}
 			}
@@ -336,7 +336,7 @@ func directProblem(j *jobfile.Job, t *target, align uint64) error {
 // openTarget opens t with the job's flags and checks its O_DIRECT
 // alignment again, now that a created file exists. Every failure ends
 // only this job.
-func openTarget(j *jobfile.Job, t *target) *jobError {
+func openTarget(e *env, j *jobfile.Job, t *target) *jobError {
 	if diskless(j) {
 		return nil
 	}
@@ -364,7 +364,7 @@ func openTarget(j *jobfile.Job, t *target) *jobError {
 		}
 	}
 	if j.Invalidate && !t.block {
-		dropPageCache(fd)
+		dropPageCache(e.opts.Fadvise, fd)
 	}
 	if t.region.end < t.curSize {
 		t.region.end = t.curSize
@@ -373,20 +373,18 @@ func openTarget(j *jobfile.Job, t *target) *jobError {
 }
 
 // dropPageCache asks the kernel to drop the file's cached pages (fio's
-// invalidate=1). Dirty pages are only written back, as with fio.
-func dropPageCache(fd int) {
+// invalidate=1) through fadvise (Options.Fadvise). Dirty pages are only
+// written back, as with fio.
+func dropPageCache(fadvise func(fd int, off, n int64, advice int) error, fd int) {
 	_ = fadvise(fd, 0, 0, unix.FADV_DONTNEED)
 }
-
-// fadvise is unix.Fadvise; a variable so tests can count the drops.
-var fadvise = unix.Fadvise
 
 // dropPageCache drops the page cache of every buffered regular file of
 // the job, at the start of a new pass.
 func (l *loop) dropPageCache() {
 	for _, t := range l.files {
 		if !t.block && t.fd > 0 {
-			dropPageCache(t.fd)
+			dropPageCache(l.fadvise, t.fd)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -13,12 +15,10 @@ import (
 // invalidate=0.
 func TestInvalidateEveryPass(t *testing.T) {
 	var drops atomic.Int64
-	orig := fadvise
-	fadvise = func(fd int, off, n int64, advice int) error {
+	fadvise := func(fd int, off, n int64, advice int) error {
 		drops.Add(1)
-		return orig(fd, off, n, advice)
+		return unix.Fadvise(fd, off, n, advice)
 	}
-	t.Cleanup(func() { fadvise = orig })
 
 	tests := []struct {
 		name       string
@@ -37,7 +37,7 @@ func TestInvalidateEveryPass(t *testing.T) {
 			drops.Store(0)
 			j := testJob(t.TempDir(), "inv", jobfile.RWRandRead, "psync")
 			j.Invalidate, j.Direct, j.Loops = tt.invalidate, tt.direct, tt.loops
-			mustRun(t, []*jobfile.Job{j}, Options{})
+			mustRun(t, []*jobfile.Job{j}, Options{Fadvise: fadvise})
 			if got := drops.Load(); got != tt.want {
 				t.Errorf("page cache drops = %d, want %d", got, tt.want)
 			}

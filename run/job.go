@@ -185,6 +185,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		fakeNow:        e.opts.Now,
 		tsc:            processTSC(),
 		sleep:          e.opts.Sleep,
+		fadvise:        e.opts.Fadvise,
 		stop:           e.stop,
 		res:            jr.res,
 		prog:           jr.prog,

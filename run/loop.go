@@ -49,6 +49,7 @@ type loop struct {
 	tsc     *tscClock    // calibrated TSC, nil: nanotime
 	lastTSC int64        // last TSC reading, which the next never goes below
 	sleep   func(time.Duration)
+	fadvise func(fd int, off, n int64, advice int) error // Options.Fadvise
 	stop    *atomic.Bool
 	warn    io.Writer
 	res     *report.JobResult

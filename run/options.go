@@ -10,7 +10,6 @@ import (
 	"github.com/gofio/gofio/engines/mmap"
 	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/engines/psync"
-	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -48,19 +47,21 @@ type Options struct {
 	// the job with that error instead of verifying. Tests use it to
 	// corrupt a block; nil does nothing.
 	BeforeVerify func(job *jobfile.Job) error
+	// CheckMountedWrite is called for every block device a writing job
+	// targets, unless the job sets allow_mounted_write=1; a non-nil error
+	// refuses the job before any target is opened for writing. Nil means
+	// blockdev.CheckMountedWrite: the device, a partition of it, its whole
+	// disk or a holder stacked on them mounted or used as swap, or held
+	// exclusively by the kernel. Tests pass a stand-in.
+	CheckMountedWrite func(path string) error
+	// Fadvise is posix_fadvise(2), used to drop a file's page cache
+	// (invalidate=1); nil means unix.Fadvise. Tests count the drops.
+	Fadvise func(fd int, off, n int64, advice int) error
 
 	// sample, if set, sees every accounted read or write completion:
 	// slat (-1 when not measured), clat and lat in ns. Tests only.
 	sample func(d jobfile.Dir, slat, clat, lat int64)
 }
-
-// CheckMountedWrite is called for every block device a writing job
-// targets, unless the job sets allow_mounted_write=1; a non-nil error
-// refuses the job before any target is opened for writing. The default is
-// blockdev.CheckMountedWrite: the device, a partition of it, its whole
-// disk or a holder stacked on them mounted or used as swap, or held
-// exclusively by the kernel. Tests may replace it.
-var CheckMountedWrite = blockdev.CheckMountedWrite
 
 // DefaultEngines returns the engines built into gofio, by ioengine= name:
 // those jobfile's engine table says gofio runs.

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -48,7 +49,13 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if opts.Sleep == nil {
 		opts.Sleep = time.Sleep
 	}
-	res := &report.Result{Version: opts.Version, Start: time.Now()}
+	if opts.CheckMountedWrite == nil {
+		opts.CheckMountedWrite = blockdev.CheckMountedWrite
+	}
+	if opts.Fadvise == nil {
+		opts.Fadvise = unix.Fadvise
+	}
+	res := &report.Result{Version: opts.Version, Kernel: kernelRelease(), Start: time.Now()}
 	runs, err := plan(jobs, &opts)
 	if err != nil {
 		return nil, err
@@ -101,6 +108,15 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	return res, nil
 }
 
+// kernelRelease returns uname -r, or "unknown".
+func kernelRelease() string {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return "unknown"
+	}
+	return unix.ByteSliceToString(u.Release[:])
+}
+
 // plan checks every job and resolves its targets without writing anything.
 func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 	fallback := uint64(time.Now().UnixNano())
@@ -119,7 +135,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: ioengine=%s is not available (have %s)", j.Name, j.IOEngine, engineNames(opts))
 		}
-		ts, failed, err := planJobTargets(j)
+		ts, failed, err := planJobTargets(j, opts.CheckMountedWrite)
 		if err != nil {
 			return nil, err
 		}
@@ -212,8 +228,8 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 // block rules. An input error comes back as err; a target that cannot be
 // examined now comes back as failed, to end the job when its group
 // starts, with ts nil.
-func planJobTargets(j *jobfile.Job) (ts []*target, failed *jobError, err error) {
-	ts, err = planTargets(j)
+func planJobTargets(j *jobfile.Job, mounted func(string) error) (ts []*target, failed *jobError, err error) {
+	ts, err = planTargets(j, mounted)
 	if errors.As(err, &failed) {
 		return nil, failed, nil
 	}
@@ -355,7 +371,7 @@ func openJobTargets(e *env, jr *jobRun, fill []byte) *jobError {
 		return je
 	}
 	for _, t := range jr.targets {
-		if je := openTarget(jr.job, t); je != nil {
+		if je := openTarget(e, jr.job, t); je != nil {
 			return je
 		}
 		jr.prog.OpenFiles.Add(1)

@@ -99,16 +99,14 @@ func TestMountedPartitionRefusesWholeDiskWrite(t *testing.T) {
 // past the check (here with a stand-in check, on an unmounted device).
 func TestAllowMountedWriteSkipsCheck(t *testing.T) {
 	d := loopdev.New(t, 4<<20)
-	saved := CheckMountedWrite
-	defer func() { CheckMountedWrite = saved }()
-	CheckMountedWrite = func(p string) error { return errors.New(p + " appears mounted") }
+	mounted := func(p string) error { return errors.New(p + " appears mounted") }
 	j := testJob("", "allow", jobfile.RWWrite, "psync")
 	j.Filenames = []string{d.Path}
-	if _, err := Run(context.Background(), []*jobfile.Job{j}, Options{}); err == nil || !strings.Contains(err.Error(), "appears mounted") {
+	if _, err := Run(context.Background(), []*jobfile.Job{j}, Options{CheckMountedWrite: mounted}); err == nil || !strings.Contains(err.Error(), "appears mounted") {
 		t.Fatalf("error %v, want the check's refusal", err)
 	}
 	j.AllowMountedWrite = true
-	r := mustRun(t, []*jobfile.Job{j}, Options{}).Jobs[0]
+	r := mustRun(t, []*jobfile.Job{j}, Options{CheckMountedWrite: mounted}).Jobs[0]
 	if r.Dirs[1].IOBytes != j.Size {
 		t.Fatalf("wrote %d bytes, want %d", r.Dirs[1].IOBytes, j.Size)
 	}

@@ -446,16 +446,14 @@ func TestDirectAlignment(t *testing.T) {
 }
 
 func TestMountedWriteRefused(t *testing.T) {
-	saved := CheckMountedWrite
-	defer func() { CheckMountedWrite = saved }()
 	var asked []string
-	CheckMountedWrite = func(p string) error { asked = append(asked, p); return errors.New(p + " appears mounted") }
+	mounted := func(p string) error { asked = append(asked, p); return errors.New(p + " appears mounted") }
 	if _, err := os.Stat("/dev/null"); err != nil {
 		t.Skip("no /dev/null")
 	}
 	// Only block devices are checked; a regular file is not.
 	j := testJob(t.TempDir(), "m", jobfile.RWWrite, "psync")
-	mustRun(t, []*jobfile.Job{j}, Options{})
+	mustRun(t, []*jobfile.Job{j}, Options{CheckMountedWrite: mounted})
 	if len(asked) != 0 {
 		t.Errorf("regular file checked as a device: %v", asked)
 	}

@@ -50,15 +50,21 @@ var (
 
 // Open sets up the ring for s and registers what the job asks for. The
 // calling goroutine must be locked to its OS thread (see the package doc).
-func Open(s engines.Setup) (engines.Engine, error) {
-	e, err := open(s)
-	if err != nil {
-		return nil, err
+func Open(s engines.Setup) (engines.Engine, error) { return OpenOn(uring.Kernel{})(s) }
+
+// OpenOn returns an Open whose rings are set up through k: tests hand it a
+// kernel that refuses io_uring or SQPOLL.
+func OpenOn(k uring.Kernel) engines.Opener {
+	return func(s engines.Setup) (engines.Engine, error) {
+		e, err := open(s, k)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
 	}
-	return e, nil
 }
 
-func open(s engines.Setup) (*Engine, error) {
+func open(s engines.Setup, k uring.Kernel) (*Engine, error) {
 	job := s.Job
 	if job == nil {
 		return nil, errors.New("io_uring engine: no job")
@@ -70,7 +76,7 @@ func open(s engines.Setup) (*Engine, error) {
 		return nil, errors.New("io_uring engine: no files")
 	}
 	e := &Engine{depth: s.Depth, forceAsync: job.ForceAsync}
-	p, err := e.setupRing(job, s.Depth)
+	p, err := e.setupRing(k, job, s.Depth)
 	if err != nil {
 		return nil, err
 	}
@@ -121,20 +127,20 @@ func ringParams(job *jobfile.Job, depth int) (uint32, uring.Params) {
 
 // setupRing creates the ring, falling back group by group like fio, and to
 // the SQPOLL goroutine when the kernel refuses SQPOLL.
-func (e *Engine) setupRing(job *jobfile.Job, depth int) (uring.Params, error) {
+func (e *Engine) setupRing(k uring.Kernel, job *jobfile.Job, depth int) (uring.Params, error) {
 	entries, p := ringParams(job, depth)
 	if job.SQThreadPoll && (job.CoopTaskrun || job.DeferTaskrun) {
 		e.warnings = append(e.warnings, "coop_taskrun/defer_taskrun ignored: the kernel does not combine them with sqthread_poll")
 	}
 	want := p
-	r := uring.NewRing()
+	r := uring.NewRingOn(k)
 	dropped, err := r.QueueInitFallback(entries, &p)
 	if err != nil && want.Flags&uring.SetupSQPoll != 0 && sqpollRefused(err) {
 		why := err
 		p = want
 		p.Flags &^= uring.SetupSQPoll | uring.SetupSQAff
 		p.SQThreadIdle, p.SQThreadCPU = 0, 0
-		r = uring.NewRing()
+		r = uring.NewRingOn(k)
 		dropped, err = r.QueueInitFallback(entries, &p)
 		if err == nil {
 			e.poller = newPoller(r, job.SQThreadIdle, job.SQThreadPollCPU)

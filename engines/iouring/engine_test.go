@@ -74,10 +74,16 @@ func slotBufs(t testing.TB, depth int) [][]byte {
 // test.
 func openEngine(t testing.TB, job *jobfile.Job, fds []int, depth int) (*Engine, [][]byte) {
 	t.Helper()
+	return openEngineOn(t, uring.Kernel{}, job, fds, depth)
+}
+
+// openEngineOn is openEngine with rings set up through k.
+func openEngineOn(t testing.TB, k uring.Kernel, job *jobfile.Job, fds []int, depth int) (*Engine, [][]byte) {
+	t.Helper()
 	runtime.LockOSThread()
 	t.Cleanup(runtime.UnlockOSThread)
 	bufs := slotBufs(t, depth)
-	eng, err := Open(engines.Setup{Job: job, Files: fds, Bufs: bufs, Depth: depth})
+	eng, err := OpenOn(k)(engines.Setup{Job: job, Files: fds, Bufs: bufs, Depth: depth})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -276,31 +282,27 @@ func TestEngineHipriRefused(t *testing.T) {
 	}
 }
 
-// refuseSQPoll makes io_uring_setup refuse SQPOLL with EPERM, as a
-// security module would, until the test ends.
-func refuseSQPoll(t *testing.T) {
-	t.Helper()
-	old := uring.SetupSyscall
-	uring.SetupSyscall = func(n uint32, p *uring.Params) (int, error) {
+// refuseSQPoll returns a kernel whose io_uring_setup refuses SQPOLL with
+// EPERM, as a security module would.
+func refuseSQPoll() uring.Kernel {
+	return uring.Kernel{Setup: func(n uint32, p *uring.Params) (int, error) {
 		if p.Flags&uring.SetupSQPoll != 0 {
 			return -1, unix.EPERM
 		}
 		return uring.SysSetup(n, p)
-	}
-	t.Cleanup(func() { uring.SetupSyscall = old })
+	}}
 }
 
 // TestEngineSQPollFallback makes the kernel refuse SQPOLL (EPERM through
 // the setup seam): a gofio thread submits instead, the job loop never
 // enters to submit, and one warning says so.
 func TestEngineSQPollFallback(t *testing.T) {
-	refuseSQPoll(t)
 	const blocks = 64
 	fd := testFile(t, blocks)
 	job := newJob()
 	job.SQThreadPoll = true
 	job.SQThreadIdle = 5 * time.Millisecond
-	e, bufs := openEngine(t, job, []int{fd}, 4)
+	e, bufs := openEngineOn(t, refuseSQPoll(), job, []int{fd}, 4)
 	readAll(t, e, bufs, blocks)
 	time.Sleep(20 * time.Millisecond) // let the stand-in fall asleep
 	readAll(t, e, bufs, blocks)       // and be woken
@@ -323,11 +325,9 @@ func TestEngineSQPollFallback(t *testing.T) {
 
 // TestEngineSetupEPERM: io_uring refused as a whole gives the explanation.
 func TestEngineSetupEPERM(t *testing.T) {
-	old := uring.SetupSyscall
-	uring.SetupSyscall = func(uint32, *uring.Params) (int, error) { return -1, unix.EPERM }
-	t.Cleanup(func() { uring.SetupSyscall = old })
+	eperm := uring.Kernel{Setup: func(uint32, *uring.Params) (int, error) { return -1, unix.EPERM }}
 	fd := testFile(t, 1)
-	_, err := Open(engines.Setup{Job: newJob(), Files: []int{fd}, Bufs: slotBufs(t, 1), Depth: 1})
+	_, err := OpenOn(eperm)(engines.Setup{Job: newJob(), Files: []int{fd}, Bufs: slotBufs(t, 1), Depth: 1})
 	if !errors.Is(err, unix.EPERM) || !strings.Contains(err.Error(), "kernel.io_uring_disabled") {
 		t.Fatalf("got %v", err)
 	}
@@ -527,8 +527,9 @@ func TestEngineRawWaits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			open := Open
 			if tt.refuseSQ {
-				refuseSQPoll(t)
+				open = OpenOn(refuseSQPoll())
 			}
 			const blocks, depth = 64, 4
 			fd := testFile(t, blocks)
@@ -538,7 +539,7 @@ func TestEngineRawWaits(t *testing.T) {
 			runtime.LockOSThread()
 			t.Cleanup(runtime.UnlockOSThread)
 			bufs := slotBufs(t, depth)
-			eng, err := Open(engines.Setup{Job: job, Files: []int{fd}, Bufs: bufs, Depth: depth, OwnP: tt.ownP})
+			eng, err := open(engines.Setup{Job: job, Files: []int{fd}, Bufs: bufs, Depth: depth, OwnP: tt.ownP})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,8 +10,9 @@
 // Setup reads every ring offset from what the kernel returns and maps the
 // rings once when the kernel has FeatSingleMmap. Setup failures are
 // *SetupError values whose text names the cause (kernel.io_uring_disabled,
-// seccomp, the flag this kernel lacks); io_uring_setup goes through the
-// SetupSyscall variable so tests can inject EPERM or ENOSYS. QueueInitFallback
+// seccomp, the flag this kernel lacks); io_uring_setup and the /proc reads
+// behind those texts go through the ring's Kernel (NewRingOn), so tests can
+// inject EPERM or ENOSYS without global state. QueueInitFallback
 // drops optional flag groups in fio's order and reports what it dropped.
 //
 // Memory ordering follows the kernel's protocol with sync/atomic (sequentially

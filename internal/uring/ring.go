@@ -19,6 +19,7 @@ type Ring struct {
 	flags      uint32
 	features   uint32
 	fd         int
+	kernel     Kernel // io_uring_setup and /proc, for QueueInitParams
 	enterFd    int    // fd or registered index that enters use
 	enterFlags uint32 // EnterRegisteredRing after RegisterRingFd, else 0
 	intFlags   uint32
@@ -98,7 +99,10 @@ type Stats struct {
 }
 
 // NewRing returns an unset Ring; call QueueInit or QueueInitParams next.
-func NewRing() *Ring { return &Ring{fd: -1, enterFd: -1} }
+func NewRing() *Ring { return NewRingOn(Kernel{}) }
+
+// NewRingOn returns a Ring like NewRing whose setup goes through k.
+func NewRingOn(k Kernel) *Ring { return &Ring{fd: -1, enterFd: -1, kernel: k} }
 
 // CreateRing is NewRing followed by QueueInit(entries, 0).
 func CreateRing(entries uint32) (*Ring, error) {
@@ -116,7 +120,7 @@ func (r *Ring) QueueInit(entries uint32, flags uint32) error {
 }
 
 // QueueInitParams sets the ring up from p (io_uring_queue_init_params): it
-// calls io_uring_setup through SetupSyscall, maps the rings at the offsets
+// calls io_uring_setup through the ring's Kernel, maps the rings at the offsets
 // the kernel returned, and copies the kernel's answer back into p. Errors
 // are *SetupError values that say why.
 func (r *Ring) QueueInitParams(entries uint32, p *Params) error {
@@ -131,11 +135,11 @@ func (r *Ring) QueueInitParams(entries uint32, p *Params) error {
 	// Stay on one thread from setup to Gettid: the kernel names the SQPOLL
 	// thread after the thread that called io_uring_setup.
 	runtime.LockOSThread()
-	fd, err := SetupSyscall(entries, p)
+	fd, err := r.kernel.setup(entries, p)
 	tid := unix.Gettid()
 	runtime.UnlockOSThread()
 	if err != nil {
-		return diagnoseSetup(entries, &in, err)
+		return r.kernel.diagnoseSetup(entries, &in, err)
 	}
 	if err := r.mapRings(fd, p); err != nil {
 		unix.Close(fd)

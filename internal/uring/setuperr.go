@@ -3,7 +3,6 @@ package uring
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -42,25 +41,22 @@ func (e *SetupError) Error() string {
 // Unwrap returns the errno.
 func (e *SetupError) Unwrap() error { return e.Err }
 
-// procRead is how diagnostics read /proc files; tests may replace it.
-var procRead = os.ReadFile
-
 // diagnoseSetup turns a setup errno into a SetupError that names the cause.
-func diagnoseSetup(entries uint32, p *Params, err error) error {
+func (k Kernel) diagnoseSetup(entries uint32, p *Params, err error) error {
 	e := &SetupError{Entries: entries, Flags: p.Flags, Err: err}
 	switch {
 	case errors.Is(err, unix.EPERM):
-		e.Reason, e.Fix = explainEPERM()
+		e.Reason, e.Fix = k.explainEPERM()
 	case errors.Is(err, unix.ENOSYS):
-		if seccompState() == "seccomp filter active" {
+		if k.seccompState() == "seccomp filter active" {
 			e.Reason = "io_uring is blocked by seccomp: the kernel lacks CONFIG_IO_URING, or a seccomp filter (seccomp filter active) answers ENOSYS, as custom container profiles do"
 			e.Fix = fixSeccomp
 		} else {
-			e.Reason = fmt.Sprintf("io_uring is not available: the kernel lacks CONFIG_IO_URING (%s)", seccompState())
+			e.Reason = fmt.Sprintf("io_uring is not available: the kernel lacks CONFIG_IO_URING (%s)", k.seccompState())
 			e.Fix = "run on Linux 5.1 or later built with CONFIG_IO_URING=y (gofio wants 5.10+), or add --fallback-engine=psync"
 		}
 	case errors.Is(err, unix.EINVAL):
-		e.Reason, e.Flag = explainEINVAL(entries, p)
+		e.Reason, e.Flag = k.explainEINVAL(entries, p)
 	case errors.Is(err, unix.ENOMEM):
 		e.Reason = "the kernel could not allocate the rings (memory cgroup limit, or RLIMIT_MEMLOCK on kernels before 5.12)"
 	case errors.Is(err, unix.EMFILE), errors.Is(err, unix.ENFILE):
@@ -82,9 +78,9 @@ const fixSeccomp = "allow io_uring_setup, io_uring_enter and io_uring_register i
 
 // explainEPERM reads the sysctl and the seccomp mode so the message says
 // which of them (or neither) refuses io_uring, and returns the fix.
-func explainEPERM() (reason, fix string) {
+func (k Kernel) explainEPERM() (reason, fix string) {
 	disabled := "unknown"
-	if b, err := procRead("/proc/sys/kernel/io_uring_disabled"); err == nil {
+	if b, err := k.readFile("/proc/sys/kernel/io_uring_disabled"); err == nil {
 		disabled = strings.TrimSpace(string(b))
 	}
 	switch disabled {
@@ -93,13 +89,13 @@ func explainEPERM() (reason, fix string) {
 			"as root, sysctl -w kernel.io_uring_disabled=0 (or =1 with kernel.io_uring_group), or add --fallback-engine=psync"
 	case "1":
 		group := "-1"
-		if b, err := procRead("/proc/sys/kernel/io_uring_group"); err == nil {
+		if b, err := k.readFile("/proc/sys/kernel/io_uring_group"); err == nil {
 			group = strings.TrimSpace(string(b))
 		}
 		return fmt.Sprintf("sysctl kernel.io_uring_disabled=1 allows io_uring only to CAP_SYS_ADMIN and group kernel.io_uring_group=%s", group),
 			fmt.Sprintf("run as a member of group %s or with CAP_SYS_ADMIN, or as root sysctl -w kernel.io_uring_disabled=0, or add --fallback-engine=psync", group)
 	}
-	sec := seccompState()
+	sec := k.seccompState()
 	if sec == "seccomp filter active" {
 		return fmt.Sprintf("io_uring is blocked by seccomp: kernel.io_uring_disabled=%s, so a seccomp filter (%s; Docker 25+ and containerd 2.0 block io_uring by default) or a security module refuses it",
 			disabled, sec), fixSeccomp
@@ -110,8 +106,8 @@ func explainEPERM() (reason, fix string) {
 }
 
 // seccompState describes the process's seccomp mode from /proc/self/status.
-func seccompState() string {
-	b, err := procRead("/proc/self/status")
+func (k Kernel) seccompState() string {
+	b, err := k.readFile("/proc/self/status")
 	if err != nil {
 		return "seccomp mode unknown"
 	}
@@ -140,8 +136,8 @@ var flagDeps = map[uint32]uint32{
 
 // explainEINVAL finds why the kernel refused: sizes out of range, a known
 // bad combination, or a flag this kernel does not have (found by trying
-// each flag alone on a tiny ring, through SetupSyscall).
-func explainEINVAL(entries uint32, p *Params) (reason, flag string) {
+// each flag alone on a tiny ring, through k.Setup).
+func (k Kernel) explainEINVAL(entries uint32, p *Params) (reason, flag string) {
 	f := p.Flags
 	clamp := f&SetupClamp != 0
 	switch {
@@ -187,7 +183,7 @@ func explainEINVAL(entries uint32, p *Params) (reason, flag string) {
 		if bit == SetupSQAff {
 			tp.SQThreadCPU = p.SQThreadCPU
 		}
-		fd, err := SetupSyscall(2, &tp)
+		fd, err := k.setup(2, &tp)
 		if err == nil {
 			unix.Close(fd)
 			continue

@@ -9,25 +9,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// withSetup replaces SetupSyscall for one test.
-func withSetup(t *testing.T, f func(uint32, *Params) (int, error)) {
-	t.Helper()
-	old := SetupSyscall
-	SetupSyscall = f
-	t.Cleanup(func() { SetupSyscall = old })
-}
-
-// withProc serves /proc reads from files for one test.
-func withProc(t *testing.T, files map[string]string) {
-	t.Helper()
-	old := procRead
-	procRead = func(name string) ([]byte, error) {
+// procFiles returns a Kernel.ReadFile that serves /proc reads from files.
+func procFiles(files map[string]string) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
 		if v, ok := files[name]; ok {
 			return []byte(v), nil
 		}
 		return nil, os.ErrNotExist
 	}
-	t.Cleanup(func() { procRead = old })
 }
 
 // TestSetupErrorWords checks each refusal is explained in words.
@@ -59,9 +48,11 @@ func TestSetupErrorWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			withProc(t, tt.proc)
-			withSetup(t, func(uint32, *Params) (int, error) { return -1, tt.errno })
-			err := NewRing().QueueInit(8, 0)
+			k := Kernel{
+				Setup:    func(uint32, *Params) (int, error) { return -1, tt.errno },
+				ReadFile: procFiles(tt.proc),
+			}
+			err := NewRingOn(k).QueueInit(8, 0)
 			var se *SetupError
 			if !errors.As(err, &se) || !errors.Is(err, tt.errno) {
 				t.Fatalf("got %v, want a SetupError wrapping %v", err, tt.errno)
@@ -78,13 +69,13 @@ func TestSetupErrorWords(t *testing.T) {
 // TestSetupEINVALNamesFlag checks a flag this kernel lacks is named: a fake
 // kernel refuses NO_SQARRAY, the real one answers the rest.
 func TestSetupEINVALNamesFlag(t *testing.T) {
-	withSetup(t, func(e uint32, p *Params) (int, error) {
+	k := Kernel{Setup: func(e uint32, p *Params) (int, error) {
 		if p.Flags&SetupNoSQArray != 0 {
 			return -1, unix.EINVAL
 		}
 		return SysSetup(e, p)
-	})
-	err := NewRing().QueueInit(8, SetupCoopTaskrun|SetupNoSQArray)
+	}}
+	err := NewRingOn(k).QueueInit(8, SetupCoopTaskrun|SetupNoSQArray)
 	var se *SetupError
 	if !errors.As(err, &se) || se.Flag != "NO_SQARRAY" || !strings.Contains(err.Error(), "does not support IORING_SETUP_NO_SQARRAY") {
 		t.Fatalf("got %v", err)
@@ -122,13 +113,12 @@ func TestSetupEINVALRealKernel(t *testing.T) {
 // TestQueueInitFallback drops flag groups in fio's order on a fake kernel
 // that lacks DEFER_TASKRUN and COOP_TASKRUN, and reports them.
 func TestQueueInitFallback(t *testing.T) {
-	withSetup(t, func(e uint32, p *Params) (int, error) {
+	r := NewRingOn(Kernel{Setup: func(e uint32, p *Params) (int, error) {
 		if p.Flags&(SetupDeferTaskrun|SetupCoopTaskrun|SetupTaskrunFlag) != 0 {
 			return -1, unix.EINVAL
 		}
 		return SysSetup(e, p)
-	})
-	r := NewRing()
+	}})
 	p := Params{Flags: SetupCQSize | SetupCoopTaskrun | SetupTaskrunFlag | SetupSingleIssuer | SetupDeferTaskrun, CQEntries: 64}
 	dropped, err := r.QueueInitFallback(16, &p)
 	if err != nil {
@@ -146,9 +136,9 @@ func TestQueueInitFallback(t *testing.T) {
 // TestQueueInitFallbackStopsOnEPERM: only EINVAL falls back.
 func TestQueueInitFallbackStopsOnEPERM(t *testing.T) {
 	calls := 0
-	withSetup(t, func(uint32, *Params) (int, error) { calls++; return -1, unix.EPERM })
+	k := Kernel{Setup: func(uint32, *Params) (int, error) { calls++; return -1, unix.EPERM }}
 	p := Params{Flags: SetupCoopTaskrun}
-	dropped, err := NewRing().QueueInitFallback(8, &p)
+	dropped, err := NewRingOn(k).QueueInitFallback(8, &p)
 	if !errors.Is(err, unix.EPERM) || len(dropped) != 0 || calls != 1 {
 		t.Fatalf("err %v, dropped %v, calls %d", err, dropped, calls)
 	}

@@ -37,14 +37,17 @@ func (s *Support) SQPollUnprivileged() bool { return s.Features&FeatSQPollNonfix
 // live ring or application memory to try.
 const untriedFlags = SetupAttachWQ | SetupNoMmap | SetupRegisteredFdOnly
 
-// ProbeSupport sets up tiny rings through SetupSyscall to find what the
-// running kernel supports. It closes every ring it opens.
-func ProbeSupport() *Support {
+// ProbeSupport sets up tiny rings to find what the running kernel
+// supports. It closes every ring it opens.
+func ProbeSupport() *Support { return Kernel{}.ProbeSupport() }
+
+// ProbeSupport is the package's ProbeSupport on k.
+func (k Kernel) ProbeSupport() *Support {
 	s := &Support{}
 	p := Params{}
-	fd, err := SetupSyscall(2, &p)
+	fd, err := k.setup(2, &p)
 	if err != nil {
-		s.Err = diagnoseSetup(2, &p, err)
+		s.Err = k.diagnoseSetup(2, &p, err)
 		return s
 	}
 	s.Features = p.Features
@@ -58,7 +61,7 @@ func ProbeSupport() *Support {
 		if bit == SetupCQSize {
 			tp.CQEntries = 4
 		}
-		fd, err := SetupSyscall(2, &tp)
+		fd, err := k.setup(2, &tp)
 		switch {
 		case err == nil:
 			unix.Close(fd)

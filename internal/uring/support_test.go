@@ -34,11 +34,11 @@ func TestProbeSupportRealKernel(t *testing.T) {
 	}
 }
 
-// TestProbeSupportFake drives the probe through the SetupSyscall seam: a
+// TestProbeSupportFake drives the probe through a stand-in Kernel: a
 // kernel that refuses DEFER_TASKRUN and denies SQPOLL, and one that
 // refuses io_uring altogether.
 func TestProbeSupportFake(t *testing.T) {
-	withSetup(t, func(_ uint32, p *Params) (int, error) {
+	k := Kernel{Setup: func(_ uint32, p *Params) (int, error) {
 		switch {
 		case p.Flags&SetupDeferTaskrun != 0, p.Flags >= 1<<16:
 			return -1, unix.EINVAL
@@ -47,8 +47,8 @@ func TestProbeSupportFake(t *testing.T) {
 		}
 		p.Features = FeatSingleMmap | FeatNoDrop
 		return SysSetup(2, &Params{})
-	})
-	s := ProbeSupport()
+	}}
+	s := k.ProbeSupport()
 	if !s.Available() {
 		t.Fatalf("unavailable: %v", s.Err)
 	}
@@ -65,8 +65,7 @@ func TestProbeSupportFake(t *testing.T) {
 		t.Errorf("SINGLE_ISSUER not accepted: %v", s.Accepted)
 	}
 
-	withSetup(t, func(uint32, *Params) (int, error) { return -1, unix.ENOSYS })
-	s = ProbeSupport()
+	s = Kernel{Setup: func(uint32, *Params) (int, error) { return -1, unix.ENOSYS }}.ProbeSupport()
 	if s.Available() || !strings.Contains(s.Err.Error(), "seccomp") {
 		t.Errorf("ENOSYS: Err = %v, want the seccomp cause", s.Err)
 	}

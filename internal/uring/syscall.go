@@ -1,17 +1,40 @@
 package uring
 
 import (
+	"os"
 	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// SetupSyscall performs io_uring_setup(2). It is a seam: tests (here and in
-// other packages) replace it to inject EPERM or ENOSYS and check the errors
-// gofio prints, without touching the host's sysctl. Replace it only while no
-// ring is being set up concurrently, and restore it afterwards.
-var SetupSyscall = SysSetup
+// Kernel is what the ring layer asks of the kernel outside a live ring:
+// io_uring_setup(2), and the /proc files that explain a refusal. The zero
+// Kernel is the running kernel. Tests fill in stand-ins (EPERM, ENOSYS, a
+// sysctl's value) and hand the Kernel down through NewRingOn, the io_uring
+// engine's OpenOn or run.Options.Engines, so nothing global is swapped.
+type Kernel struct {
+	// Setup is io_uring_setup(2); nil means SysSetup.
+	Setup func(entries uint32, p *Params) (int, error)
+	// ReadFile reads a /proc file; nil means os.ReadFile.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// setup calls k.Setup, or SysSetup when it is nil.
+func (k Kernel) setup(entries uint32, p *Params) (int, error) {
+	if k.Setup != nil {
+		return k.Setup(entries, p)
+	}
+	return SysSetup(entries, p)
+}
+
+// readFile calls k.ReadFile, or os.ReadFile when it is nil.
+func (k Kernel) readFile(name string) ([]byte, error) {
+	if k.ReadFile != nil {
+		return k.ReadFile(name)
+	}
+	return os.ReadFile(name)
+}
 
 // SysSetup is the real io_uring_setup(2): it returns the ring fd, and the
 // kernel fills p.
