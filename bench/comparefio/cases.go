@@ -36,6 +36,10 @@ type Case struct {
 	// Args as usual, and the other side is bench/liburing/uring_floor's
 	// randread/depth=FloorDepth loop on the same file instead of fio.
 	FloorDepth int
+	// GofioOther, when set, makes the case a comparison inside gofio:
+	// the other side (the "fio" column) is gofio again, running these
+	// options instead of Args (io_uring against libaio, issue 13).
+	GofioOther []string
 }
 
 // Layout describes the scratch targets and run length the cases are built
@@ -138,6 +142,28 @@ func BuildCases(l Layout) []Case {
 			Metrics: []Metric{metricIOPSDevice},
 		})
 	}
+	// Issue 13: gofio's libaio against fio's libaio, and io_uring against
+	// libaio inside gofio.
+	libaio := func(name, file string, size int64, direct bool, qd int) []string {
+		return timed(name, "--ioengine=libaio", "--rw=randread", "--bs=4k", "--direct="+boolArg(direct),
+			fmt.Sprintf("--iodepth=%d", qd), "--filename="+file, fmt.Sprintf("--size=%d", size))
+	}
+	for _, qd := range []int{1, 16, 128} {
+		name := fmt.Sprintf("libaio-tmpfs-randread-4k-qd%d", qd)
+		cs = append(cs, Case{Name: name, Args: libaio(name, l.TmpfsFile, l.TmpfsSize, l.TmpfsDirect, qd),
+			Metrics: []Metric{metricIOPS, metricLat}, Note: tmpfsNote})
+	}
+	for _, qd := range []int{1, 16, 128} {
+		name := fmt.Sprintf("libaio-rootfs-randread-4k-qd%d", qd)
+		cs = append(cs, Case{Name: name, Args: libaio(name, l.RootFile, l.RootSize, true, qd),
+			Metrics: []Metric{metricIOPSDevice}})
+	}
+	vs := "gofio-uring-vs-libaio-tmpfs-randread-4k-qd16"
+	cs = append(cs, Case{Name: vs, Args: tmpfsRead(vs, 16),
+		GofioOther: libaio(vs, l.TmpfsFile, l.TmpfsSize, l.TmpfsDirect, 16),
+		Metrics:    []Metric{metricIOPS, metricLat},
+		Note:       "both sides are gofio: the gofio column is ioengine=io_uring, the fio column gofio's ioengine=libaio; ratio = io_uring / libaio"})
+
 	name := "uring-rootfs-seqwrite-128k-qd8"
 	cs = append(cs, Case{
 		Name: name,

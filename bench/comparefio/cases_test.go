@@ -56,6 +56,9 @@ func TestBuildCases(t *testing.T) {
 		{`^uring-rootfs-randread`, 2, "--filename=" + testLayout.RootFile, 1},
 		{`seqwrite-128k-qd8$`, 1, "--bs=128k", 1},      // bandwidth
 		{`^floor-tmpfs-`, 2, "--ioengine=io_uring", 1}, // IOPS vs the C floor
+		{`^libaio-tmpfs-`, 3, "--ioengine=libaio", 2},  // IOPS, lat at depths 1, 16, 128
+		{`^libaio-rootfs-`, 3, "--direct=1", 1},
+		{`^gofio-uring-vs-libaio-`, 1, "--ioengine=io_uring", 2},
 	} {
 		sel := SelectCases(cs, regexp.MustCompile(c.re))
 		if len(sel) != c.n {
@@ -67,8 +70,8 @@ func TestBuildCases(t *testing.T) {
 			}
 		}
 	}
-	if len(cs) != 16 {
-		t.Errorf("%d cases, want 16", len(cs))
+	if len(cs) != 23 {
+		t.Errorf("%d cases, want 23", len(cs))
 	}
 	for _, c := range SelectCases(cs, regexp.MustCompile(`^floor-`)) {
 		if !slices.Contains(c.Args, fmt.Sprintf("--iodepth=%d", c.FloorDepth)) || c.FloorDepth == 0 {

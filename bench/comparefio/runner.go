@@ -84,8 +84,9 @@ func firstLine(s string) string {
 }
 
 // RunCases runs every case pairs times, alternating gofio and fio within
-// each pair (gofio and the C floor for floor cases), and returns one row
-// per case and metric.
+// each pair (gofio and the C floor for floor cases, gofio and gofio with
+// other options for GofioOther cases), and returns one row per case and
+// metric.
 func (r Runner) RunCases(ctx context.Context, gofio, fio Tool, cases []Case, pairs int, progress func(string)) []Row {
 	var rows []Row
 	for _, c := range cases {
@@ -97,9 +98,14 @@ func (r Runner) RunCases(ctx context.Context, gofio, fio Tool, cases []Case, pai
 			gs, gerr := r.Run(ctx, gofio, c, p)
 			var fs Sample
 			var ferr error
-			if c.FloorDepth > 0 {
+			switch {
+			case c.FloorDepth > 0:
 				fs, ferr = r.RunFloorCase(ctx, c, p)
-			} else {
+			case c.GofioOther != nil:
+				other := c
+				other.Args = c.GofioOther
+				fs, ferr = r.Run(ctx, Tool{Label: gofio.Label + "-other", Path: gofio.Path}, other, p)
+			default:
 				fs, ferr = r.Run(ctx, fio, c, p)
 			}
 			for i, m := range c.Metrics {
