@@ -46,6 +46,8 @@ func newJob() *Job {
 		CreateSerialize:         true,
 		Zones:                   Zones{Mode: "none"},
 		Think:                   ThinkTime{Blocks: 1, BlocksType: "complete"},
+		TWThread:                "auto",
+		TWList:                  "locked",
 	}
 	for d := DirRead; d < NumDirs; d++ {
 		j.BS[d] = 4096

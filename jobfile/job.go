@@ -244,6 +244,8 @@ type Job struct {
 
 	// gofio's own options.
 	TWPriority   bool          // tw_priority=1 (default): completion task-work first
+	TWThread     string        // tw_thread: "auto" (default), "kernel" or "goroutine"
+	TWList       string        // tw_list: "locked" (default) or "lockfree"
 	SQThreadIdle time.Duration // sqthread_idle (ms); 0 = kernel default
 	CoopTaskrun  bool
 	DeferTaskrun bool // implies SingleIssuer

@@ -366,6 +366,17 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "tw_priority", Type: TypeBool, Default: "1", Min: 0, Max: 1, Gofio: true,
 		Help:  "Run completion task-work before queued issue work (1) or in FIFO order (0)",
 		boolp: func(j *Job) *bool { return &j.TWPriority }},
+	{Name: "tw_thread", Type: TypeChoice, Default: "auto", Gofio: true,
+		Help: "Who plays the SQ thread of a sqthread_poll=1 job: the kernel's SQPOLL or a gofio goroutine running the task-work lists",
+		Choices: []Choice{{"auto", "The goroutine under --compare, the kernel's SQPOLL otherwise"},
+			{"kernel", "The kernel's SQPOLL thread, as fio"},
+			{"goroutine", "A goroutine on its own OS thread submits and harvests through the task-work lists"}},
+		custom: func(j *Job, v string) error { j.TWThread = v; return nil }},
+	{Name: "tw_list", Type: TypeChoice, Default: "locked", Gofio: true,
+		Help: "The hand-off list between a job and its tw_thread goroutine",
+		Choices: []Choice{{"locked", "An intrusive list behind its own mutex"},
+			{"lockfree", "The kernel's llist: lock-free push, LIFO, reversed when taken"}},
+		custom: func(j *Job, v string) error { j.TWList = v; return nil }},
 
 	// io_uring engine options (fio's engines/io_uring.c).
 	{Name: "hipri", Type: TypeFlag, Engine: "io_uring", Help: "Use polled IO completions",

@@ -93,6 +93,12 @@ func TestParseSemantics(t *testing.T) {
 		// defer_taskrun implies single_issuer.
 		{"defer", "[j]\nioengine=io_uring\nsize=1m\ndefer_taskrun\n", func(j *Job) bool { return j.SingleIssuer }},
 		// gofio options.
+		{"gofio tw options", "[j]\nioengine=io_uring\nsize=1m\nsqthread_poll=1\ntw_thread=goroutine\ntw_list=lockfree\n", func(j *Job) bool {
+			return j.TWThread == "goroutine" && j.TWList == "lockfree"
+		}},
+		{"gofio tw defaults", "[j]\nioengine=io_uring\nsize=1m\n", func(j *Job) bool {
+			return j.TWThread == "auto" && j.TWList == "locked"
+		}},
 		{"gofio options", "[j]\nioengine=io_uring\nsize=1m\ntw_priority=0\nsqthread_idle=20\niowq_max_workers=4,8\n", func(j *Job) bool {
 			return !j.TWPriority && j.SQThreadIdle == 20*time.Millisecond && j.IOWQMaxWorkers == [2]uint32{4, 8}
 		}},

@@ -122,3 +122,16 @@ func (l *loop) clock() int64 {
 	}
 	return nanotime()
 }
+
+// twClock returns the clock of the SQPOLL goroutine's tw waits: fake when
+// the run's is, else the calibrated TSC or nanotime. Its readings are only
+// subtracted from each other on that goroutine.
+func twClock(fake func() int64) func() int64 {
+	if fake != nil {
+		return fake
+	}
+	if c := processTSC(); c != nil {
+		return c.now
+	}
+	return nanotime
+}

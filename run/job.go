@@ -133,7 +133,11 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 		return fail("ioengine="+j.IOEngine, op, "engine "+op, engineErrno(err), err)
 	}
 	setup := engines.Setup{Job: j, Files: fds, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP}
-	eng, err := jr.opener(setup)
+	opener := jr.opener
+	if useTWThread(j, e.opts.Compare) {
+		opener = twOpener(opener, twClock(e.opts.Now))
+	}
+	eng, err := opener(setup)
 	if err != nil {
 		return p, engineFail("init", err)
 	}
@@ -146,7 +150,7 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 			}
 			depth = 1
 			setup.Bufs, setup.Depth = ar.bufs[:1], 1
-			if eng, err = jr.opener(setup); err != nil {
+			if eng, err = opener(setup); err != nil {
 				return p, engineFail("init", err)
 			}
 		}
@@ -207,7 +211,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		pattern:        j.BufferPattern,
 		fillRNG:        newRNG(jr.seed ^ 0xf111),
 		cmdprio:        newCmdprio(j, jr.seed^0xc3d),
-		noSlat:         j.DisableSlat || j.GtodReduce || j.SQThreadPoll,
+		noSlat:         j.DisableSlat || j.GtodReduce || j.SQThreadPoll && !useTWThread(j, e.opts.Compare),
 		noClat:         j.DisableClat || j.GtodReduce,
 		noLat:          j.DisableLat || j.GtodReduce,
 		fsyncEvery:     j.Fsync,
@@ -226,6 +230,9 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		l.warn = lockedWriter{mu: e.warnM, w: e.opts.Warn}
 	}
 	l.sample = e.opts.sample
+	if tw, ok := p.eng.(*twEngine); ok {
+		l.tw = tw
+	}
 	l.setupVerify(j, jr.ver, regions)
 	if l.batchSubmit <= 0 || l.batchSubmit > depth {
 		l.batchSubmit = depth
@@ -332,6 +339,9 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		if res.Error == 0 {
 			l.runVerify()
 		}
+	}
+	if l.tw != nil {
+		res.EngineNotes = append(res.EngineNotes, l.tw.note())
 	}
 	if l.eagain > 0 {
 		note := fmt.Sprintf("%d I/Os completed with EAGAIN and were resubmitted", l.eagain)

@@ -68,8 +68,9 @@ type loop struct {
 	pN      int
 
 	depth       int
-	inflight    int      // submitted and not yet harvested
-	acct        *fioAcct // fio's submit, complete and depth maps; nil for sync engines
+	inflight    int       // submitted and not yet harvested
+	acct        *fioAcct  // fio's submit, complete and depth maps; nil for sync engines
+	tw          *twEngine // the SQPOLL goroutine (tw_thread), nil without
 	batchSubmit int
 	completeMin int
 	low         int
@@ -561,6 +562,9 @@ func (l *loop) complete(it sched.Item, now int64) {
 	acct := !s.ramp && !l.ramping
 	if acct {
 		w := uint64(it.Wait)
+		if l.tw != nil {
+			w += uint64(l.tw.twWait(si))
+		}
 		l.res.TWWait.Add(w)
 		l.res.TWWaitHist.Add(w)
 	}

@@ -57,6 +57,10 @@ type Options struct {
 	// Fadvise is posix_fadvise(2), used to drop a file's page cache
 	// (invalidate=1); nil means unix.Fadvise. Tests count the drops.
 	Fadvise func(fd int, off, n int64, advice int) error
+	// Compare says the run is one side of --compare: an io_uring job with
+	// sqthread_poll=1 and tw_thread=auto then runs with the SQPOLL
+	// goroutine (see tw_thread), so both policies order real submissions.
+	Compare bool
 
 	// sample, if set, sees every accounted read or write completion:
 	// slat (-1 when not measured), clat and lat in ns. Tests only.

@@ -326,7 +326,13 @@ func runGroup(e *env, g []*jobRun) {
 	if len(runnable) == 0 {
 		return
 	}
-	e.ownP = reserveProcs(len(runnable))
+	threads := len(runnable)
+	for _, jr := range runnable {
+		if useTWThread(jr.job, e.opts.Compare) {
+			threads++ // its SQPOLL goroutine needs a P too
+		}
+	}
+	e.ownP = reserveProcs(threads)
 	ready := make(chan struct{}, len(runnable))
 	start := make(chan struct{})
 	var wg sync.WaitGroup

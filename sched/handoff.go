@@ -18,6 +18,10 @@ type Handoff interface {
 	TakeAll(dst *List) int
 	// PopFront removes the first slot of a list filled by TakeAll.
 	PopFront(l *List) (uint32, bool)
+	// Empty reports whether nothing is waiting to be taken. A consumer
+	// about to sleep stores its "asleep" flag, then checks Empty; a
+	// producer pushes, then loads the flag: one of the two sees the other.
+	Empty() bool
 }
 
 // LockedList is a Handoff guarded by its own mutex, separate from the slot
@@ -45,6 +49,14 @@ func (h *LockedList) Push(i uint32) {
 
 // PopFront removes the first slot of a list filled by TakeAll.
 func (h *LockedList) PopFront(l *List) (uint32, bool) { return h.links.PopFront(l) }
+
+// Empty reports whether no slot waits on h.
+func (h *LockedList) Empty() bool {
+	h.mu.Lock()
+	e := h.l.n == 0
+	h.mu.Unlock()
+	return e
+}
 
 // TakeAll splices every pushed slot onto dst.
 func (h *LockedList) TakeAll(dst *List) int {
@@ -81,6 +93,9 @@ func (h *LockFreeList) Push(i uint32) {
 		}
 	}
 }
+
+// Empty reports whether no slot waits on h.
+func (h *LockFreeList) Empty() bool { return h.head.Load() == None }
 
 // TakeAll moves every pushed slot onto dst in push order
 // (llist_del_all followed by llist_reverse_order). dst is linked through
@@ -122,4 +137,14 @@ func (h *LockFreeList) PopFront(l *List) (uint32, bool) {
 		l.head, l.tail = None, None
 	}
 	return i, true
+}
+
+// NewHandoff returns a hand-off over slots 0..n-1: a LockFreeList when
+// lockFree (tw_list=lockfree), else a LockedList with links of its own
+// (tw_list=locked).
+func NewHandoff(n int, lockFree bool) Handoff {
+	if lockFree {
+		return NewLockFreeList(n)
+	}
+	return NewLockedList(NewLinks(n))
 }

@@ -1,0 +1,392 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/sched"
+)
+
+// twEngine is the SQPOLL goroutine of tw_thread=goroutine: it plays the
+// kernel's SQ thread as the priority tw patch had it, where the
+// submission itself (__io_queue_sqe) was task work and the SQ thread ran
+// submissions and completions from one task-work queue.
+//
+// The job's loop sees an ordinary engine. Queue stores the prepared
+// request in its slot; Submit publishes the queued slots through a
+// sched.Handoff and wakes the goroutine; Reap takes the completions the
+// goroutine posted through a second Handoff. The goroutine, on its own
+// locked OS thread, owns the real engine (a ring without SQPOLL, opened on
+// that thread) and a sched.Queue under the job's policy:
+//
+//   - heavy items are submissions: a published slot is queued to the ring
+//     and the kernel is entered to issue it;
+//   - every harvest of the CQ (between heavy items, as an irq) adds one
+//     completion item per CQE; running it records the tw wait and posts
+//     the completion to the job.
+//
+// Under FIFO a CQE harvested while submissions are queued waits behind
+// them; under priority it runs first. tw wait per I/O is the goroutine's
+// wait plus the job loop's own.
+type twEngine struct {
+	eng   engines.Engine
+	now   func() int64
+	q     *sched.Queue
+	sub   sched.Handoff // job -> goroutine: published slots
+	done  sched.Handoff // goroutine -> job: completed slots
+	reqs  []engines.Request
+	res   []int32 // result per slot, written before the slot is posted
+	wait  []int64 // the goroutine's tw wait per slot, likewise
+	cqes  []engines.Completion
+	batch sched.Batch
+
+	// Job side.
+	pending []uint32 // queued by the job, not yet published
+	nPend   int
+	taken   sched.List // completions taken from done, not yet returned
+
+	// Goroutine side.
+	subl     sched.List
+	inflight int
+
+	twPark, jobPark parker
+	quit            atomic.Bool
+	stopped         chan struct{} // closed when the goroutine left its loop
+	closeCh         chan struct{} // closing it lets the goroutine close the engine
+	closed          chan struct{} // closed after the engine closed
+	err             atomic.Pointer[error]
+	stats           engines.Stats
+	closeErr        error
+	lockFree        bool
+}
+
+// parker puts a goroutine to sleep until another wakes it, without a lost
+// wake-up: the sleeper stores asleep and re-checks for work before it
+// blocks; the waker publishes work and then loads asleep.
+type parker struct {
+	asleep atomic.Uint32
+	ch     chan struct{}
+}
+
+func newParker() parker { return parker{ch: make(chan struct{}, 1)} }
+
+func (p *parker) wake() {
+	if p.asleep.Load() == 1 {
+		select {
+		case p.ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// park sleeps unless ready reports work.
+func (p *parker) park(ready func() bool) {
+	p.asleep.Store(1)
+	if !ready() {
+		<-p.ch
+	}
+	p.asleep.Store(0)
+}
+
+// twSpin is how long either side polls before it sleeps.
+const twSpin = 50 * time.Microsecond
+
+// useTWThread reports whether a job runs with the SQPOLL goroutine: an
+// io_uring sqthread_poll=1 job with tw_thread=goroutine, or tw_thread=auto
+// under --compare.
+func useTWThread(j *jobfile.Job, compare bool) bool {
+	if j.IOEngine != "io_uring" || !j.SQThreadPoll {
+		return false
+	}
+	return j.TWThread == "goroutine" || (j.TWThread == "auto" || j.TWThread == "") && compare
+}
+
+// twOpener wraps open so that the engine is opened, driven and closed by
+// the SQPOLL goroutine. now is the clock of the goroutine's tw waits.
+func twOpener(open engines.Opener, now func() int64) engines.Opener {
+	return func(s engines.Setup) (engines.Engine, error) {
+		return startTW(open, s, now)
+	}
+}
+
+func startTW(open engines.Opener, s engines.Setup, now func() int64) (*twEngine, error) {
+	j := *s.Job
+	// The goroutine is the SQ thread, and the ring is the one the kernel
+	// would give SQPOLL: no task-run flags, so that completion task work
+	// runs on the goroutine's thread without waiting for a GETEVENTS.
+	j.SQThreadPoll = false
+	j.TaskrunAuto, j.CoopTaskrun, j.DeferTaskrun, j.SingleIssuer = false, false, false, false
+	s.Job = &j
+	s.OwnP = false
+	n := s.Depth
+	t := &twEngine{
+		now:      now,
+		q:        sched.NewQueue(n, sched.PolicyFor(j.TWPriority)),
+		sub:      sched.NewHandoff(n, j.TWList == "lockfree"),
+		done:     sched.NewHandoff(n, j.TWList == "lockfree"),
+		reqs:     make([]engines.Request, n),
+		res:      make([]int32, n),
+		wait:     make([]int64, n),
+		cqes:     make([]engines.Completion, n),
+		batch:    sched.NewBatch(),
+		pending:  make([]uint32, n),
+		taken:    sched.NewList(),
+		subl:     sched.NewList(),
+		twPark:   newParker(),
+		jobPark:  newParker(),
+		stopped:  make(chan struct{}),
+		closeCh:  make(chan struct{}),
+		closed:   make(chan struct{}),
+		lockFree: j.TWList == "lockfree",
+	}
+	opened := make(chan error, 1)
+	go t.run(open, s, opened)
+	if err := <-opened; err != nil {
+		<-t.closed
+		return nil, err
+	}
+	return t, nil
+}
+
+// run is the goroutine: open the engine on this thread, run the task-work
+// loop until quit, then close the engine when told to.
+func (t *twEngine) run(open engines.Opener, s engines.Setup, opened chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(t.closed)
+	if cpu := s.Job.SQThreadPollCPU; cpu >= 0 {
+		var set unix.CPUSet
+		set.Set(cpu)
+		if err := unix.SchedSetaffinity(0, &set); err != nil {
+			close(t.stopped)
+			opened <- fmt.Errorf("tw_thread goroutine: sqthread_poll_cpu %d: %w", cpu, err)
+			return
+		}
+	}
+	eng, err := open(s)
+	if err != nil {
+		close(t.stopped)
+		opened <- err
+		return
+	}
+	t.eng = eng
+	opened <- nil
+	t.loop()
+	if sr, ok := eng.(engines.StatsReporter); ok {
+		t.stats = sr.Stats()
+	}
+	close(t.stopped)
+	<-t.closeCh
+	t.closeErr = eng.Close()
+}
+
+func (t *twEngine) fail(err error) {
+	t.err.CompareAndSwap(nil, &err)
+	t.jobPark.wake()
+}
+
+func (t *twEngine) failed() error {
+	if e := t.err.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+// loop runs the task-work lists: harvest (the irq), take what the job
+// published, run the next item, and sleep only when there is nothing in
+// flight, nothing queued and nothing published for twSpin.
+func (t *twEngine) loop() {
+	idleSince := int64(-1)
+	for !t.quit.Load() && t.failed() == nil {
+		now := t.now()
+		fresh := t.harvest(now)
+		if !t.sub.Empty() {
+			t.sub.TakeAll(&t.subl)
+			for {
+				si, ok := t.sub.PopFront(&t.subl)
+				if !ok {
+					break
+				}
+				t.q.AddHeavy(si, now)
+			}
+		}
+		if !fresh {
+			now = t.now()
+		}
+		it, ok := t.q.Next(now)
+		if !ok {
+			if t.inflight > 0 {
+				idleSince = -1
+				runtime.Gosched()
+				continue
+			}
+			if idleSince < 0 {
+				idleSince = now
+			}
+			if now-idleSince < int64(twSpin) {
+				runtime.Gosched()
+				continue
+			}
+			t.twPark.park(func() bool { return !t.sub.Empty() || t.quit.Load() })
+			idleSince = -1
+			continue
+		}
+		idleSince = -1
+		if it.Kind == sched.Completion {
+			t.wait[it.Slot] = it.Wait
+			t.done.Push(it.Slot)
+			t.jobPark.wake()
+			continue
+		}
+		if err := t.eng.Queue(it.Slot, &t.reqs[it.Slot]); err != nil {
+			t.fail(err)
+			return
+		}
+		n, err := t.eng.Submit()
+		if err != nil {
+			t.fail(err)
+			return
+		}
+		if n == 0 {
+			t.fail(errors.New("tw_thread goroutine: the ring accepted no request"))
+			return
+		}
+		t.inflight += n
+	}
+}
+
+// harvest takes every CQE the ring holds and queues one completion item
+// per CQE, stamped now. It reports whether it found any.
+func (t *twEngine) harvest(now int64) bool {
+	if t.inflight == 0 {
+		return false
+	}
+	n, err := t.eng.Reap(t.cqes[:t.inflight], 0)
+	if err != nil {
+		t.fail(err)
+		return false
+	}
+	for _, c := range t.cqes[:n] {
+		t.res[c.Slot] = c.Res
+		t.q.Add(&t.batch, c.Slot, now)
+	}
+	t.q.AddBatch(&t.batch)
+	t.inflight -= n
+	return n > 0
+}
+
+// Queue stores r for slot; Submit publishes it.
+func (t *twEngine) Queue(slot uint32, r *engines.Request) error {
+	if int(slot) >= len(t.reqs) || t.nPend == len(t.pending) {
+		return fmt.Errorf("tw_thread goroutine: slot %d out of range or queue full", slot)
+	}
+	t.reqs[slot] = *r
+	t.pending[t.nPend] = slot
+	t.nPend++
+	return nil
+}
+
+// Submit publishes every queued slot to the goroutine.
+func (t *twEngine) Submit() (int, error) {
+	if err := t.failed(); err != nil {
+		return 0, err
+	}
+	n := t.nPend
+	for _, si := range t.pending[:n] {
+		t.sub.Push(si)
+	}
+	t.nPend = 0
+	if n > 0 {
+		t.twPark.wake()
+	}
+	return n, nil
+}
+
+// Reap returns the completions the goroutine posted, waiting for at least
+// min of them.
+func (t *twEngine) Reap(out []engines.Completion, min int) (int, error) {
+	n := t.takeInto(out)
+	spinStart := int64(-1)
+	for n < min && n < len(out) {
+		if err := t.failed(); err != nil {
+			return n, err
+		}
+		if t.done.Empty() {
+			now := t.now()
+			if spinStart < 0 {
+				spinStart = now
+			}
+			if now-spinStart < int64(twSpin) {
+				runtime.Gosched()
+				continue
+			}
+			t.jobPark.park(func() bool { return !t.done.Empty() || t.failed() != nil })
+			continue
+		}
+		n += t.takeInto(out[n:])
+	}
+	return n, nil
+}
+
+func (t *twEngine) takeInto(out []engines.Completion) int {
+	if t.taken.Empty() && !t.done.Empty() {
+		t.done.TakeAll(&t.taken)
+	}
+	n := 0
+	for n < len(out) {
+		si, ok := t.done.PopFront(&t.taken)
+		if !ok {
+			break
+		}
+		out[n] = engines.Completion{Slot: si, Res: t.res[si]}
+		n++
+	}
+	return n
+}
+
+// twWait returns the goroutine's tw wait of slot's last completion.
+func (t *twEngine) twWait(slot uint32) int64 { return t.wait[slot] }
+
+// stop ends the goroutine's loop and waits until it has left it.
+func (t *twEngine) stop() {
+	t.quit.Store(true)
+	select {
+	case t.twPark.ch <- struct{}{}:
+	default:
+	}
+	<-t.stopped
+}
+
+// Stats are the real engine's counters.
+func (t *twEngine) Stats() engines.Stats {
+	t.stop()
+	return t.stats
+}
+
+// note is the engine note a job run this way carries in its report.
+func (t *twEngine) note() string {
+	list := "locked"
+	if t.lockFree {
+		list = "lockfree"
+	}
+	return "tw_thread=goroutine: a gofio goroutine played the SQ thread, submissions and completions ran as task work (tw_list=" + list + ")"
+}
+
+// Close stops the goroutine and closes the engine on its thread.
+func (t *twEngine) Close() error {
+	t.stop()
+	select {
+	case <-t.closeCh:
+	default:
+		close(t.closeCh)
+	}
+	<-t.closed
+	return t.closeErr
+}
