@@ -66,7 +66,7 @@ func TestShowCmdCrossCheck(t *testing.T) {
 			in := jobfile.Input{Files: []string{path}, Getenv: getenv}
 			var show bytes.Buffer
 			showErr := jobfile.ShowCmd(in, &show)
-			parseErr := jobfile.ParseOnly(in)
+			_, parseErr := jobfile.Parse(in)
 			same := fioParseOK == (parseErr == nil) && (!fioShowOK || showErr != nil || fioShow == show.String())
 			if why, ok := deliberate[base]; ok || strings.HasPrefix(path, "examples/randread") {
 				t.Logf("deliberate difference (%s): fio accepts=%v, gofio accepts=%v", why, fioParseOK, parseErr == nil)

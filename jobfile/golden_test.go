@@ -48,7 +48,7 @@ func describe(file string) string {
 	} else {
 		b.WriteString(out.String())
 	}
-	if err := ParseOnly(in); err != nil {
+	if _, err := Parse(in); err != nil {
 		b.WriteString("parse-only error: " + err.Error() + "\n")
 	} else {
 		b.WriteString("parse-only: ok\n")

@@ -376,13 +376,6 @@ func assignGroups(jobs []*Job) {
 	}
 }
 
-// ParseOnly checks the input like Parse, including what fio's --parse-only
-// skips: the engine name and the cross-option rules.
-func ParseOnly(in Input) error {
-	_, err := Parse(in)
-	return err
-}
-
 // ShowCmd writes fio 3.33's --showcmd output for the job files of in: one
 // line per file, "fio " and --key=value for every option in parse order,
 // --name=SECTION before each job, and each [global] repeating every global

@@ -1,6 +1,9 @@
 package report
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // Histogram constants from fio's stat.h.
 const (
@@ -19,7 +22,7 @@ func HistIndex(v uint64) int {
 	if v < 2*HistVal {
 		return int(v)
 	}
-	msb := 63 - leadingZeros64(v)
+	msb := 63 - bits.LeadingZeros64(v)
 	e := msb - HistBits
 	idx := (e+1)*HistVal + int((v>>uint(e))&(HistVal-1))
 	if idx >= HistBuckets {

@@ -43,13 +43,25 @@ func startDisks(runs []*jobRun) *diskSet {
 	return ds
 }
 
+// diskStats turns blockdev's reading into the report's disk_util entry.
+func diskStats(d blockdev.DiskUtil) report.DiskStats {
+	return report.DiskStats{
+		Name:    d.Name,
+		ReadIOs: d.IOs[0], WriteIOs: d.IOs[1],
+		ReadMerges: d.Merges[0], WriteMerges: d.Merges[1],
+		ReadTicks: d.Ticks[0], WriteTicks: d.Ticks[1],
+		InQueue: d.InQueue,
+		Util:    d.Util,
+	}
+}
+
 // stop takes the second reading and returns the deltas, in the order the
 // disks were first met.
 func (ds *diskSet) stop() []report.DiskStats {
 	var out []report.DiskStats
 	for _, s := range ds.samplers {
 		if d, err := s.Stop(); err == nil {
-			out = append(out, d)
+			out = append(out, diskStats(d))
 		}
 	}
 	return out

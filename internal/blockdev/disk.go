@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/gofio/gofio/report"
 )
 
 // DiskFor returns the name under /sys/block of the whole disk that holds
@@ -52,11 +50,7 @@ type DiskStat struct {
 	InFlight, IOTicks, TimeInQueue                  uint64
 }
 
-// ReadDiskStat reads /sys/block/NAME/stat.
-func ReadDiskStat(name string) (DiskStat, error) {
-	return sysfs{root: "/sys"}.readDiskStat(name)
-}
-
+// readDiskStat reads /sys/block/NAME/stat.
 func (s sysfs) readDiskStat(name string) (DiskStat, error) {
 	if name == "" || strings.ContainsRune(name, '/') {
 		return DiskStat{}, fmt.Errorf("disk stat: bad disk name %q", name)
@@ -90,20 +84,29 @@ func parseDiskStat(s string) (DiskStat, error) {
 	}, nil
 }
 
+// DiskUtil is fio's disk_util entry for one disk over a run: what the disk
+// did between two readings. Index 0 of each pair is reads, 1 writes. The
+// run core turns it into the report's type; blockdev knows no report.
+type DiskUtil struct {
+	Name    string
+	IOs     [2]uint64 // I/Os completed
+	Merges  [2]uint64 // I/Os merged
+	Ticks   [2]uint64 // milliseconds spent
+	InQueue uint64    // weighted milliseconds in queue
+	Util    float64   // percent of the time the disk was busy, at most 100
+}
+
 // DiskDelta turns two readings elapsed apart into fio's disk_util entry:
 // the counter deltas, and util = 100 * io_ticks delta / elapsed ms, capped
 // at 100 (diskutil.c). A counter that went backwards (device re-created)
 // counts as 0.
-func DiskDelta(name string, start, end DiskStat, elapsed time.Duration) report.DiskStats {
-	d := report.DiskStats{
-		Name:        name,
-		ReadIOs:     sub(end.ReadIOs, start.ReadIOs),
-		WriteIOs:    sub(end.WriteIOs, start.WriteIOs),
-		ReadMerges:  sub(end.ReadMerges, start.ReadMerges),
-		WriteMerges: sub(end.WriteMerges, start.WriteMerges),
-		ReadTicks:   sub(end.ReadTicks, start.ReadTicks),
-		WriteTicks:  sub(end.WriteTicks, start.WriteTicks),
-		InQueue:     sub(end.TimeInQueue, start.TimeInQueue),
+func DiskDelta(name string, start, end DiskStat, elapsed time.Duration) DiskUtil {
+	d := DiskUtil{
+		Name:    name,
+		IOs:     [2]uint64{sub(end.ReadIOs, start.ReadIOs), sub(end.WriteIOs, start.WriteIOs)},
+		Merges:  [2]uint64{sub(end.ReadMerges, start.ReadMerges), sub(end.WriteMerges, start.WriteMerges)},
+		Ticks:   [2]uint64{sub(end.ReadTicks, start.ReadTicks), sub(end.WriteTicks, start.WriteTicks)},
+		InQueue: sub(end.TimeInQueue, start.TimeInQueue),
 	}
 	if ms := elapsed.Milliseconds(); ms > 0 {
 		d.Util = 100 * float64(sub(end.IOTicks, start.IOTicks)) / float64(ms)
@@ -147,10 +150,10 @@ func (s sysfs) startSampler(name string) (*DiskSampler, error) {
 func (d *DiskSampler) Name() string { return d.name }
 
 // Stop takes the second reading and returns fio's disk_util entry.
-func (d *DiskSampler) Stop() (report.DiskStats, error) {
+func (d *DiskSampler) Stop() (DiskUtil, error) {
 	end, err := d.sys.readDiskStat(d.name)
 	if err != nil {
-		return report.DiskStats{}, err
+		return DiskUtil{}, err
 	}
 	return DiskDelta(d.name, d.start, end, time.Since(d.t0)), nil
 }

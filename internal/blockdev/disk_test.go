@@ -10,7 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/loopdev"
-	"github.com/gofio/gofio/report"
 )
 
 func TestParseDiskStat(t *testing.T) {
@@ -43,17 +42,17 @@ func TestDiskDelta(t *testing.T) {
 		start   DiskStat
 		end     DiskStat
 		elapsed time.Duration
-		want    report.DiskStats
+		want    DiskUtil
 	}{
 		// Half busy over 2 s.
 		{"half", start, DiskStat{ReadIOs: 110, WriteIOs: 70, ReadMerges: 3, WriteMerges: 2, ReadTicks: 80, WriteTicks: 90, IOTicks: 2000, TimeInQueue: 800}, 2 * time.Second,
-			report.DiskStats{Name: "d", ReadIOs: 100, WriteIOs: 50, ReadMerges: 2, WriteMerges: 0, ReadTicks: 50, WriteTicks: 50, InQueue: 300, Util: 50}},
+			DiskUtil{Name: "d", IOs: [2]uint64{100, 50}, Merges: [2]uint64{2, 0}, Ticks: [2]uint64{50, 50}, InQueue: 300, Util: 50}},
 		// io_ticks ahead of the wall clock (sampling skew) is capped at 100%.
-		{"capped", DiskStat{IOTicks: 1000}, DiskStat{IOTicks: 4000}, time.Second, report.DiskStats{Name: "d", Util: 100}},
+		{"capped", DiskStat{IOTicks: 1000}, DiskStat{IOTicks: 4000}, time.Second, DiskUtil{Name: "d", Util: 100}},
 		// Counters that went backwards (device re-created) count as zero.
-		{"backwards", start, DiskStat{}, time.Second, report.DiskStats{Name: "d"}},
+		{"backwards", start, DiskStat{}, time.Second, DiskUtil{Name: "d"}},
 		// Zero elapsed time leaves util at 0 instead of dividing by zero.
-		{"instant", DiskStat{IOTicks: 1000}, DiskStat{IOTicks: 1001}, 0, report.DiskStats{Name: "d"}},
+		{"instant", DiskStat{IOTicks: 1000}, DiskStat{IOTicks: 1001}, 0, DiskUtil{Name: "d"}},
 	}
 	for _, c := range cases {
 		if got := DiskDelta("d", c.start, c.end, c.elapsed); got != c.want {
@@ -114,7 +113,7 @@ func TestDiskForAndSampler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Name != whole || got.WriteIOs < n || got.Util < 0 || got.Util > 100 {
+	if got.Name != whole || got.IOs[1] < n || got.Util < 0 || got.Util > 100 {
 		t.Fatalf("disk stats %+v: want name %s, >= %d writes, util in [0,100]", got, whole, n)
 	}
 }

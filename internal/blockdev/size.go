@@ -36,16 +36,6 @@ func LogicalBlockSize(fd int) (int, error) {
 	return n, nil
 }
 
-// PhysicalBlockSize returns the physical sector size (BLKPBSZGET) of the
-// block device open on fd.
-func PhysicalBlockSize(fd int) (int, error) {
-	n, err := unix.IoctlGetInt(fd, unix.BLKPBSZGET)
-	if err != nil {
-		return 0, fmt.Errorf("physical block size: BLKPBSZGET: %w", err)
-	}
-	return n, nil
-}
-
 // IsBlockDevice reports whether fd refers to a block device.
 func IsBlockDevice(fd int) (bool, error) {
 	var st unix.Stat_t

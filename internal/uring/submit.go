@@ -57,13 +57,6 @@ func (r *Ring) SQDropped() uint32 { return atomicLoad(r.sq.kdropped) }
 // CQOverflowCount returns the kernel's count of CQEs it had to drop.
 func (r *Ring) CQOverflowCount() uint32 { return atomicLoad(r.cq.koverflow) }
 
-// cqNeedsFlush reports whether only an enter can make CQEs visible: the
-// overflow list is non-empty or task work is pending (liburing
-// cq_ring_needs_flush).
-func (r *Ring) cqNeedsFlush() bool {
-	return atomicLoad(r.sq.kflags)&(SQCQOverflow|SQTaskrun) != 0
-}
-
 // cqNeedsEnter adds IOPOLL without SQPOLL, where completions are only
 // found by entering (liburing cq_ring_needs_enter).
 func (r *Ring) cqNeedsEnter() bool {

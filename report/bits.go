@@ -1,5 +1,0 @@
-package report
-
-import "math/bits"
-
-func leadingZeros64(v uint64) int { return bits.LeadingZeros64(v) }
