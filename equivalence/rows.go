@@ -39,11 +39,11 @@ func Rows() []Row {
 // equal.
 var baseline = []Row{
 	{Name: "base/null-read", Ref: "baseline", Args: args(N, "--rw=read", "--bs=4k", "--size=16m"), Exact: []string{"iodepth_level"}},
-	{Name: "base/null-randrw", Ref: "baseline (rwmix uses fio's generator)", Args: args(N, "--rw=randrw", "--bs=4k", "--size=8m", "--iodepth=4"), Exact: []string{"iodepth_level"}, Pending: pendingEq20},
+	{Name: "base/null-randrw", Ref: "baseline", Args: args(N, "--rw=randrw", "--bs=4k", "--size=8m", "--iodepth=4"), Exact: []string{"iodepth_level"}},
 	{Name: "base/psync-write", Ref: "baseline", Args: args(P, "--rw=write", "--bs=4k", "--size=4m"), Exact: syncDepth},
 	{Name: "base/psync-randread", Ref: "baseline", Args: args(P, "--rw=randread", "--bs=4k", "--size=8m"), Exact: syncDepth},
 	{Name: "base/psync-randwrite-2files", Ref: "baseline", Args: args(P, "--rw=randwrite", "--bs=8k", "--size=8m", "--nrfiles=2"), Exact: syncDepth},
-	{Name: "base/psync-rw-loops", Ref: "baseline (rwmix uses fio's generator)", Args: args(P, "--rw=rw", "--bs=4k", "--size=2m", "--loops=2"), Pending: pendingEq20},
+	{Name: "base/psync-rw-loops", Ref: "baseline", Args: args(P, "--rw=rw", "--bs=4k", "--size=2m", "--loops=2")},
 	{Name: "base/uring-randread", Ref: "baseline", Args: args(U, "--rw=randread", "--bs=4k", "--size=8m", "--iodepth=8")},
 	{Name: "base/uring-write", Ref: "baseline", Args: args(U, "--rw=write", "--bs=16k", "--size=8m", "--iodepth=4")},
 	{Name: "base/psync-fsync", Ref: "baseline", Args: args(P, "--rw=write", "--bs=4k", "--size=2m", "--fsync=4"), Exact: []string{"sync.total_ios", "sync.lat_ns.N"}},
@@ -57,7 +57,6 @@ var issue20 = []Row{
 		Name: "item1/randrepeat0", Ref: "issue 20 item 1",
 		Args: args(P, "--rw=randread", "--bs=4k", "--size=2m", "--randrepeat=0", "--write_lat_log=l", "--log_offset=1"),
 		Runs: 2, Check: newSequenceEachRun("l_lat.1.log"),
-		Pending: pendingEq20,
 	},
 	{
 		Name: "item2/global-options", Ref: "issue 20 item 2",
@@ -67,23 +66,19 @@ var issue20 = []Row{
 	},
 	{
 		Name: "item3/bsrange-randmap", Ref: "issue 20 item 3",
-		Args:    args(P, "--rw=randread", "--bsrange=4k-64k", "--size=64m"),
-		Pending: pendingEq20,
+		Args: args(P, "--rw=randread", "--bsrange=4k-64k", "--size=64m"),
 	},
 	{
 		Name: "item3/bssplit-randmap-uring", Ref: "issue 20 item 3",
-		Args:    args(U, "--rw=randwrite", "--bssplit=4k/50:64k/50", "--size=64m", "--iodepth=8"),
-		Pending: pendingEq20,
+		Args: args(U, "--rw=randwrite", "--bssplit=4k/50:64k/50", "--size=64m", "--iodepth=8"),
 	},
 	{
 		Name: "item4/randrw-separate-bs", Ref: "issue 20 item 4",
-		Args:    args(P, "--rw=randrw", "--bs=4k,16k", "--size=16m"),
-		Pending: pendingEq20,
+		Args: args(P, "--rw=randrw", "--bs=4k,16k", "--size=16m"),
 	},
 	{
 		Name: "item5/norandommap-bsrange", Ref: "issue 20 item 5",
-		Args:    args(P, "--rw=randread", "--bsrange=4k-64k", "--size=64m", "--norandommap"),
-		Pending: pendingEq20,
+		Args: args(P, "--rw=randread", "--bsrange=4k-64k", "--size=64m", "--norandommap"),
 	},
 	{
 		Name: "item6/filesize-range", Ref: "issue 20 item 6",
@@ -98,9 +93,12 @@ var issue20 = []Row{
 	},
 	{
 		Name: "item8/fsync-iodepth4", Ref: "issue 20 item 8",
-		Args:    args(U, "--rw=write", "--bs=4k", "--size=4m", "--fsync=8", "--iodepth=4"),
-		Tol:     []Tol{{Path: "sync.total_ios", Rel: 0.03}},
-		Pending: pendingEq20,
+		Args: args(U, "--rw=write", "--bs=4k", "--size=4m", "--fsync=8", "--iodepth=4"),
+		// fio issues a sync at every get_io_u while the writes issued are
+		// a multiple of 8 and no sync has completed since the last write
+		// completion, so how many go out depends on when the first
+		// completes: fio 480-508 over five runs, gofio 440-519.
+		Tol: []Tol{{Path: "sync.total_ios", Rel: 0.15}, {Path: "sync.lat_ns.N", Rel: 0.15}},
 	},
 	{
 		Name: "item9/batch-uring", Ref: "issue 20 item 9",

@@ -152,19 +152,22 @@ type Job struct {
 	Thread                  bool
 
 	// Pattern.
-	RW                 RW
-	RWSeqNr            uint64          // rw=randread:N, new random offset every N I/Os (0 = every I/O)
-	RWSeqAdd           int64           // rw=write:4k, hole added after each sequential I/O; negative (rw=read:-8k) goes backwards
-	RWMixRead          int             // percent of reads for mixed patterns
-	BS                 [NumDirs]uint64 // bs= per direction
-	BSRangeMin         [NumDirs]uint64 // bsrange=; 0 when unset
-	BSRangeMax         [NumDirs]uint64
-	BSSplit            [NumDirs][]BSSplitEntry
-	BlockAlign         [NumDirs]uint64 // 0 means min bs
-	BSUnaligned        bool
-	NoRandomMap        bool
-	RandRepeat         bool
-	RandSeed           uint64
+	RW          RW
+	RWSeqNr     uint64          // rw=randread:N, new random offset every N I/Os (0 = every I/O)
+	RWSeqAdd    int64           // rw=write:4k, hole added after each sequential I/O; negative (rw=read:-8k) goes backwards
+	RWMixRead   int             // percent of reads for mixed patterns
+	BS          [NumDirs]uint64 // bs= per direction
+	BSRangeMin  [NumDirs]uint64 // bsrange=; 0 when unset
+	BSRangeMax  [NumDirs]uint64
+	BSSplit     [NumDirs][]BSSplitEntry
+	BlockAlign  [NumDirs]uint64 // 0 means min bs
+	BSUnaligned bool
+	NoRandomMap bool
+	RandRepeat  bool
+	RandSeed    uint64
+	// RandSeedSet says randseed= was given: fio then seeds every
+	// generator from it and turns randrepeat off, whatever follows.
+	RandSeedSet        bool
 	RandomGenerator    string
 	RandomDistribution Distribution
 	Loops              int

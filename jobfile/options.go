@@ -157,7 +157,7 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "randseed", Type: TypeStrVal, Default: "0x89", Parent: "rw", Help: "Set the random generator seed value",
 		custom: func(j *Job, v string) error {
 			n, _, err := parseSize(v, j.KBBase, false)
-			j.RandSeed, j.RandRepeat = n, false
+			j.RandSeed, j.RandRepeat, j.RandSeedSet = n, false, true
 			return err
 		}},
 	{Name: "norandommap", Type: TypeFlag, Parent: "rw", Help: "Accept potential duplicate random blocks",

@@ -93,7 +93,7 @@ func BenchmarkOffsetGen(b *testing.B) {
 			j.Size = 1 << 30
 			j.NoRandomMap = c.norm
 			j.RandomDistribution = c.dist
-			g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 1)
+			g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 1, 1)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -101,7 +101,10 @@ func BenchmarkOffsetGen(b *testing.B) {
 			b.ResetTimer()
 			var sink uint64
 			for i := 0; i < b.N; i++ {
-				_, off := g.next(jobfile.DirRead, 4096)
+				_, _, off, _, ok := g.fill()
+				if !ok {
+					g.newLoop()
+				}
 				sink += off
 			}
 			_ = sink

@@ -28,17 +28,17 @@ func TestOffsetGenBlockSizes(t *testing.T) {
 		{"0% bssplit entry", split, 4 * k, 64 * k},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := newOffsetGen(tt.job, []region{{size: 1 << 20, end: 1 << 20}}, 1)
+			g, err := newOffsetGen(tt.job, []region{{size: 1 << 30, end: 1 << 30}}, 1, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			d := jobfile.DirRead
-			if g.bsMin[d] != tt.job.BSMin(d) || g.bsMin[d] != tt.bsMin || g.bsMax[d] != tt.job.BSMax(d) {
-				t.Errorf("generator bs %d-%d, job %d-%d, want min %d", g.bsMin[d], g.bsMax[d], tt.job.BSMin(d), tt.job.BSMax(d), tt.bsMin)
+			if g.minBS[d] != tt.job.BSMin(d) || g.minBS[d] != tt.bsMin || g.maxBS[d] != tt.job.BSMax(d) {
+				t.Errorf("generator bs %d-%d, job %d-%d, want min %d", g.minBS[d], g.maxBS[d], tt.job.BSMin(d), tt.job.BSMax(d), tt.bsMin)
 			}
 			for i := 0; i < 100; i++ {
-				if n := g.blockSize(d); n != tt.issued {
-					t.Fatalf("blockSize = %d, want %d", n, tt.issued)
+				if _, _, _, n, ok := g.fill(); !ok || n != tt.issued {
+					t.Fatalf("fill = %d (ok %v), want %d", n, ok, tt.issued)
 				}
 			}
 		})

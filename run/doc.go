@@ -140,11 +140,14 @@
 // other error, ENOSPC among them, ends only its own job. A failure to lay
 // a file out (ENOSPC) ends that job as well, with func=write.
 //
-// Random offsets cover every block (blockalign, or the smallest block
-// size) exactly once per loop through a keyed Feistel permutation over the
-// block count, rekeyed every loop, with no per-I/O allocation and no
-// bitmap; norandommap draws uniformly, and random_distribution zipf,
-// pareto and normal use fio's formulas with the popular blocks scattered
-// by a permutation. With mixed block sizes the map works on the smallest
-// size and an I/O that would cross the end of the region is moved back.
+// Offsets, block sizes and directions follow fio 3.33's rules (io_u.c)
+// with fio's own generators and seeds (lib/rand.c's Tausworthe, init.c's
+// seeds: randseed, or FIO_RANDSEED times the thread number with
+// randrepeat), so a job issues fio's sequence and ends with fio's counts.
+// The random map is fio's axmap: an I/O is moved to the next free block
+// and shortened at the first block already covered; the job (or loop)
+// ends when every file is done or it has issued size= bytes, the last
+// I/O running past it as in fio. random_distribution zipf, pareto and
+// normal use fio's formulas with gofio's own generator and the popular
+// blocks scattered by a keyed permutation.
 package run

@@ -177,7 +177,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	for i, t := range jr.targets {
 		regions[i] = t.region
 	}
-	gen, err := newOffsetGen(j, regions, jr.seed)
+	gen, err := newOffsetGen(j, regions, jr.seed, jr.index+1)
 	if err != nil {
 		return nil, err
 	}
@@ -259,12 +259,12 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 			l.rateGap[d] = int64(time.Second) / int64(r)
 		}
 	}
+	l.loops, l.loopNr = uint64(j.Loops), 1
+	if l.loops == 0 {
+		l.loops = 1
+	}
 	if !j.TimeBased {
-		loops := uint64(j.Loops)
-		if loops == 0 {
-			loops = 1
-		}
-		l.budget = loopBytes(j, jr.targets) * loops
+		l.budget = loopBytes(j, jr.targets) * l.loops
 	}
 	kb := uint64(j.KBBase)
 	if kb == 0 {

@@ -95,7 +95,13 @@ type loop struct {
 	coeRead, coeWrite          bool
 	noSlat, noClat, noLat      bool
 	fsyncEvery, fdatasyncEvery int
-	writesSinceSync            int
+	// lastWasSync is fio's td->last_was_sync: set when a sync completes,
+	// cleared when a read or write completes. While it is clear and the
+	// writes issued are a multiple of fsync=, every new I/O is a sync,
+	// so at iodepth > 1 several syncs go out per fsync= writes, as in fio.
+	lastWasSync bool
+	loopNr      uint64 // the loop (pass over the files) running, from 1
+	loops       uint64 // loops=
 	rateGap                    [jobfile.NumDirs]int64
 	nextIssue                  [jobfile.NumDirs]int64
 	hasRead, hasWrite          bool
@@ -263,10 +269,6 @@ func (l *loop) canIssue(now int64) bool {
 		return false
 	}
 	if !l.ramping {
-		if l.budget != 0 && l.issued >= l.budget {
-			l.stopIssue = true
-			return false
-		}
 		if l.numberIOs != 0 && l.issuedIOs >= l.numberIOs {
 			l.stopIssue = true
 			return false
@@ -296,24 +298,16 @@ func (l *loop) issue(si uint32, now int64) {
 	op := engines.OpRead
 	var d jobfile.Dir
 	var n uint64
-	if (l.fsyncEvery > 0 && l.writesSinceSync >= l.fsyncEvery) || (l.fdatasyncEvery > 0 && l.writesSinceSync >= l.fdatasyncEvery) {
-		op = engines.OpFsync
-		if l.fsyncEvery == 0 {
-			op = engines.OpFdatasync
-		}
-		l.writesSinceSync = 0
-		d = jobfile.DirWrite
+	var file int
+	var off uint64
+	if !l.loopOpen() {
+		l.stopIssue = true
+		return
+	}
+	if sync, ok := l.syncDue(); ok {
+		op, d, file = sync, jobfile.DirWrite, l.gen.syncFile()
 	} else {
 		d = l.gen.dir()
-		n = l.gen.blockSize(d)
-		if !l.ramping && l.budget != 0 && l.issued+n > l.budget {
-			if l.issued+l.gen.bsMin[d] > l.budget {
-				l.stopIssue = true
-				return
-			}
-			m := l.gen.bsMin[d]
-			n = (l.budget - l.issued) / m * m
-		}
 		if gap := l.rateGap[d]; gap > 0 {
 			if wait := l.nextIssue[d] - now; wait > 0 {
 				l.rateWait(si, wait)
@@ -324,17 +318,14 @@ func (l *loop) issue(si uint32, now int64) {
 			}
 			l.nextIssue[d] += gap
 		}
+		var ok bool
+		if d, file, off, n, ok = l.fillIO(); !ok {
+			l.stopIssue = true
+			return
+		}
 		if d == jobfile.DirWrite {
 			op = engines.OpWrite
-			l.writesSinceSync++
 		}
-	}
-	var file int
-	var off uint64
-	if op == engines.OpFsync || op == engines.OpFdatasync {
-		file = l.gen.cur
-	} else {
-		file, off = l.gen.next(d, n)
 	}
 	buf := l.bufs[si][:n]
 	if op == engines.OpWrite {
@@ -580,6 +571,7 @@ func (l *loop) complete(it sched.Item, now int64) {
 	case res < 0:
 		l.ioError(s, int(-res), "io_u error")
 	case s.op == engines.OpFsync || s.op == engines.OpFdatasync:
+		l.lastWasSync = true
 		if acct {
 			v := uint64(now - s.start)
 			l.res.SyncIOs++
@@ -587,6 +579,7 @@ func (l *loop) complete(it sched.Item, now int64) {
 			l.res.SyncHist.Add(v)
 		}
 	default:
+		l.lastWasSync = false
 		got := uint32(res)
 		rest := s.length - s.done
 		if got > rest {
@@ -717,6 +710,7 @@ func errnoOf(err error, def unix.Errno) int {
 // reset_all_stats does; I/O still in flight from the ramp is not counted.
 func (l *loop) endRamp(now int64) {
 	l.ramping = false
+	l.gen.endRamp()
 	r := l.res
 	r.Dirs = [jobfile.NumDirs]report.DirStats{}
 	r.IODepth, r.Submit, r.Complete = [7]uint64{}, [7]uint64{}, [7]uint64{}
@@ -731,6 +725,57 @@ func (l *loop) endRamp(now int64) {
 	l.iops.reset(now, &l.iosDone)
 	getrusageThread(&l.rusageStart)
 	l.setState()
+}
+
+// bsMinFor is the smallest length an I/O in d has (fio's min_bs).
+func (g *offsetGen) bsMinFor(d jobfile.Dir) uint64 {
+	return g.minBS[d]
+}
+
+// syncDue says whether the next I/O is an fsync or fdatasync, by fio's
+// get_rw_ddir: a writing job whose writes issued are a non-zero multiple
+// of fsync= (then fdatasync=) syncs, unless the last completion was a
+// sync.
+func (l *loop) syncDue() (engines.Op, bool) {
+	if l.lastWasSync || !l.hasWrite {
+		return 0, false
+	}
+	w := l.gen.writesIssued()
+	switch {
+	case w == 0:
+	case l.fsyncEvery > 0 && w%uint64(l.fsyncEvery) == 0:
+		return engines.OpFsync, true
+	case l.fdatasyncEvery > 0 && w%uint64(l.fdatasyncEvery) == 0:
+		return engines.OpFdatasync, true
+	}
+	return 0, false
+}
+
+// loopOpen applies fio's do_io stop rule before each I/O: the job issues
+// no more once it has issued size= (or io_size=) times loops= bytes;
+// the last I/O may run past it.
+func (l *loop) loopOpen() bool {
+	return l.timeBasedLoop() || l.budget == 0 || l.ramping || l.issued < l.budget
+}
+
+// fillIO chooses the next read or write; when every file is done for
+// this loop, the next loop starts (a time_based job loops until its
+// runtime ends), as fio's thread_main does.
+func (l *loop) fillIO() (d jobfile.Dir, file int, off, n uint64, ok bool) {
+	if d, file, off, n, ok = l.gen.fill(); ok || (!l.timeBasedLoop() && l.loopNr >= l.loops) {
+		return d, file, off, n, ok
+	}
+	l.newLoop()
+	return l.gen.fill()
+}
+
+func (l *loop) timeBasedLoop() bool { return l.job.TimeBased }
+
+// newLoop starts the next loop over the files.
+func (l *loop) newLoop() {
+	l.loopNr++
+	l.lastWasSync = false
+	l.gen.newLoop()
 }
 
 func getrusageThread(r *unix.Rusage) {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/gofio/gofio/jobfile"
 )
@@ -9,119 +10,203 @@ import (
 // region is the part of one file a job works on, and where the job's
 // offset generator stands in it.
 type region struct {
-	base uint64 // byte offset of the region in the file (offset=)
-	size uint64 // region length in bytes
-	end  uint64 // file (or device) size, for end-of-file on short reads
+	base uint64 // byte offset of the region in the file (fio's file_offset)
+	size uint64 // region length in bytes (fio's io_size)
+	end  uint64 // file (or device) size (fio's real_file_size)
 
-	seq     [jobfile.NumDirs]uint64 // next sequential position per direction, relative to base
-	nblocks uint64                  // blockalign-sized blocks in the region
-	perm    perm                    // random map: this loop's order of blocks
-	ctr     uint64                  // next index into perm
-	loop    uint64                  // completed passes of the random map
-	last    uint64                  // end of the last random I/O, for rw=randread:N
+	lastPos [jobfile.NumDirs]uint64 // end of the last I/O per direction, absolute
+	done    bool                    // no offset left this loop (fio_file_done)
+	amap    *axmap                  // random map; nil with norandommap
 	dist    dist                    // random_distribution other than random
 	hasDist bool
 }
 
-// offsetGen chooses direction, block size, file and offset for each I/O.
-// It allocates nothing per call.
+// offsetGen chooses direction, file, offset and length for each I/O by
+// fio 3.33's rules (io_u.c: get_rw_ddir, get_next_file_rr,
+// get_next_offset, get_next_buflen, mark_random_map), drawing from fio's
+// generators with fio's seeds, so that a job issues what fio issues. It
+// allocates nothing per call.
 type offsetGen struct {
 	rw        jobfile.RW
 	random    bool
 	randomMap bool
-	mixRead   uint64 // percent
-	seqNr     uint64 // rw=...:N for random patterns
-	seqAdd    int64  // rw=...:N for sequential patterns; negative steps backwards
-	seqCount  uint64
-	seed      uint64
+	timeBased bool
+	rwmix     [2]uint64 // rwmixread, rwmixwrite
+	seqNr     uint64    // rw=randread:N: a new random offset every N I/Os
+	seqNrLeft uint64    // fio's td->ddir_seq_nr
+	seqAdd    int64     // rw=write:N: hole after each sequential I/O; negative steps backwards
 
-	bsMin    [jobfile.NumDirs]uint64 // Job.BSMin per direction
-	bsMax    [jobfile.NumDirs]uint64 // Job.BSMax per direction
-	split    [jobfile.NumDirs][]jobfile.BSSplitEntry
-	align    [jobfile.NumDirs]uint64 // blockalign per direction
-	unalign  bool
-	minAlign uint64 // random-map granularity
+	minBS, maxBS, ba [jobfile.NumDirs]uint64
+	rwMinBS          uint64 // the random map's block size
+	split            [jobfile.NumDirs][]jobfile.BSSplitEntry
+	unaligned        bool
 
-	files []region
-	cur   int
+	files  []region
+	next   int // fio's td->next_file
+	nrDone int
 
-	rDir, rBS, rOff rng
+	seeds  fioSeeds
+	verify bool
+	// fio's generators: random_state, bsrange_state[], rwmix_state.
+	rOff  frand
+	rBS   [jobfile.NumDirs]frand
+	rMix  frand
+	rDist rng // random_distribution draws (gofio's formulas)
+
+	// fio's td->io_issues, td->rwmix_ddir and td->rwmix_issues.
+	issues      [jobfile.NumDirs]uint64
+	rwmixDir    jobfile.Dir
+	rwmixIssues uint64
+	// pending is a direction dir chose that no fill has used yet (the
+	// loop asks for it first to apply rate_iops), so that waiting draws
+	// nothing more from the rwmix generator.
+	pending    jobfile.Dir
+	hasPending bool
 }
 
-// jobSeed returns the job's random seed: fixed (randseed, or fio's 0x89
-// with randrepeat=1) and distinct per job, or from the clock otherwise.
+// jobSeed returns a 64-bit seed for gofio's own generators (buffer
+// contents, random_distribution): fixed with randrepeat (randseed, or
+// fio's 0x89) and distinct per job, or from the clock otherwise.
 func jobSeed(j *jobfile.Job, index int, fallback uint64) uint64 {
 	s := j.RandSeed
-	if s == 0 {
-		if !j.RandRepeat {
-			return fallback ^ uint64(index)*0x9e3779b97f4a7c15
-		}
-		s = 0x89
+	if !j.RandRepeat && !j.RandSeedSet {
+		return fallback ^ uint64(index)*0x9e3779b97f4a7c15
 	}
 	x := s
-	// Per job (clone) streams, as fio multiplies its seeds by the thread
-	// number.
 	x ^= uint64(index+1) * 0x9e370001
 	return splitmix(&x)
 }
 
-func newOffsetGen(j *jobfile.Job, regions []region, seed uint64) (*offsetGen, error) {
+// newOffsetGen returns the generator of job j, fio's thread number
+// thread, over its regions.
+func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*offsetGen, error) {
 	g := &offsetGen{
 		rw:        j.RW,
 		random:    j.RW.IsRandom(),
 		randomMap: !j.NoRandomMap,
-		mixRead:   uint64(j.RWMixRead),
-		seed:      seed,
-		unalign:   j.BSUnaligned,
+		timeBased: j.TimeBased,
+		unaligned: j.BSUnaligned,
 		files:     regions,
-		rDir:      newRNG(seed ^ 1),
-		rBS:       newRNG(seed ^ 2),
-		rOff:      newRNG(seed ^ 3),
+		seeds:     newFioSeeds(j, thread),
+		verify:    j.Verify != "" && j.Verify != "0",
+		rDist:     newRNG(seed ^ 3),
 	}
+	g.rwmix[jobfile.DirRead] = uint64(j.RWMixRead)
+	g.rwmix[jobfile.DirWrite] = 100 - uint64(j.RWMixRead)
 	if g.random {
 		g.seqNr = j.RWSeqNr
 	} else {
 		g.seqAdd = j.RWSeqAdd
 	}
-	switch {
-	case j.RW.HasRead() && !j.RW.HasWrite():
-		g.mixRead = 100
-	case j.RW.HasWrite() && !j.RW.HasRead():
-		g.mixRead = 0
+	if g.seqNr == 0 {
+		g.seqNr = 1
 	}
+	g.seqNrLeft = 1
+	g.rwMinBS = ^uint64(0)
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		g.bsMin[d], g.bsMax[d] = j.BSMin(d), j.BSMax(d)
-		g.split[d] = j.BSSplit[d]
-		g.align[d] = j.BlockAlign[d]
-		if g.align[d] == 0 {
-			g.align[d] = j.BSMin(d)
+		g.minBS[d], g.maxBS[d] = j.BSMin(d), j.BSMax(d)
+		if g.minBS[d] > 0 && g.minBS[d] < g.rwMinBS {
+			g.rwMinBS = g.minBS[d]
+		}
+		g.ba[d] = g.minBS[d]
+		if g.random && j.BlockAlign[d] > 0 {
+			g.ba[d] = j.BlockAlign[d]
+		}
+		if sp := j.BSSplit[d]; len(sp) > 0 {
+			// fio sorts the entries by percentage (glibc's qsort keeps
+			// equal ones in order).
+			g.split[d] = append([]jobfile.BSSplitEntry(nil), sp...)
+			sort.SliceStable(g.split[d], func(a, b int) bool { return g.split[d][a].Pct < g.split[d][b].Pct })
 		}
 	}
-	var err error
-	if g.minAlign, err = offsetAlign(j); err != nil {
+	if a, err := offsetAlign(j); err != nil {
 		return nil, err
+	} else if g.rwMinBS == ^uint64(0) {
+		g.rwMinBS = a
 	}
 	if k := j.RandomDistribution.Kind; k != "" && k != "random" {
 		g.randomMap = false
 	}
 	for i := range g.files {
 		r := &g.files[i]
-		r.nblocks = r.size / g.minAlign
-		if r.nblocks == 0 {
-			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, g.minAlign)
+		blocks := min64(r.size, r.end) / g.rwMinBS
+		if blocks == 0 {
+			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, g.rwMinBS)
 		}
-		fseed := seed ^ uint64(i+1)*0xd6e8feb86659fd93
-		r.perm = newPerm(r.nblocks, fseed)
+		if g.random && g.randomMap {
+			r.amap = newAxmap(blocks)
+		}
 		if k := j.RandomDistribution.Kind; g.random && k != "" && k != "random" {
-			d, ok := newDist(k, j.RandomDistribution.Param, r.nblocks, fseed)
+			d, ok := newDist(k, j.RandomDistribution.Param, blocks, seed^uint64(i+1)*0xd6e8feb86659fd93)
 			if !ok {
 				return nil, distError(j)
 			}
 			r.dist, r.hasDist = d, true
 		}
 	}
+	g.reseed()
+	g.resetFiles()
 	return g, nil
 }
+
+func min64(a, b uint64) uint64 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// reseed seeds fio's generators from the job's seeds (td_fill_rand_seeds).
+func (g *offsetGen) reseed() {
+	s := &g.seeds
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		g.rBS[d] = newFrand(s.bsSeed(d, g.verify), s.use64)
+	}
+	g.rMix = newFrand(s.seeds[seedMix], false)
+	g.rOff = newFrand(s.offsetSeed(), s.use64)
+}
+
+// resetFiles starts every file over (fio_file_reset and the done flags).
+func (g *offsetGen) resetFiles() {
+	for i := range g.files {
+		g.resetFile(&g.files[i])
+	}
+	g.nrDone = 0
+}
+
+func (g *offsetGen) resetFile(r *region) {
+	for d := range r.lastPos {
+		r.lastPos[d] = r.base
+	}
+	r.done = false
+	if r.amap != nil {
+		r.amap.reset()
+	}
+}
+
+// newLoop starts another loop over the files, as fio's clear_io_state
+// between loops: files start over, the rwmix cycle restarts, and a
+// repeatable job reseeds its generators.
+func (g *offsetGen) newLoop() {
+	g.hasPending = false
+	g.resetFiles()
+	g.rwmixIssues = 0
+	if g.seeds.repeatable {
+		g.reseed()
+	}
+}
+
+// endRamp clears the issue counters as fio's reset_all_stats at the end
+// of ramp_time.
+func (g *offsetGen) endRamp() {
+	g.hasPending = false
+	g.issues = [jobfile.NumDirs]uint64{}
+	g.rwmixIssues = 0
+}
+
+// writesIssued is fio's io_issues[DDIR_WRITE], which fsync= and
+// fdatasync= count.
+func (g *offsetGen) writesIssued() uint64 { return g.issues[jobfile.DirWrite] }
 
 // offsetAlign returns the unit offsets are chosen in: the smallest
 // blockalign (or, without it, the smallest block size) over the
@@ -180,98 +265,269 @@ func (g *offsetGen) uses(d jobfile.Dir) bool {
 	return false
 }
 
-// dir picks the direction of the next I/O (rwmixread for mixed patterns).
+// dir picks the direction of the next I/O as fio's get_rw_ddir: a mixed
+// job draws a new direction (rwmixread percent reads) once it has issued
+// its share in the current one.
 func (g *offsetGen) dir() jobfile.Dir {
-	switch g.mixRead {
-	case 100:
+	if g.hasPending {
+		return g.pending
+	}
+	g.pending, g.hasPending = g.drawDir(), true
+	return g.pending
+}
+
+func (g *offsetGen) drawDir() jobfile.Dir {
+	switch {
+	case g.rw.HasRead() && g.rw.HasWrite():
+	case g.rw.HasRead():
 		return jobfile.DirRead
-	case 0:
+	default:
 		return jobfile.DirWrite
 	}
-	if g.rDir.below(100) < g.mixRead {
-		return jobfile.DirRead
+	if g.issues[g.rwmixDir] >= g.rwmixIssues {
+		d := jobfile.DirWrite
+		if g.rMix.between(1, 100) <= g.rwmix[jobfile.DirRead] {
+			d = jobfile.DirRead
+		}
+		if d != g.rwmixDir {
+			// fio's set_rwmix_bytes: the other direction's share of
+			// what this one issued so far.
+			g.rwmixIssues = g.issues[g.rwmixDir] * g.rwmix[g.rwmixDir^1] / 100
+		}
+		g.rwmixDir = d
 	}
-	return jobfile.DirWrite
+	return g.rwmixDir
 }
 
-// blockSize picks the length of the next I/O in d: bssplit by weight,
-// bsrange uniformly over the multiples of its minimum (any length with
-// bs_unaligned), else bs.
-func (g *offsetGen) blockSize(d jobfile.Dir) uint64 {
-	if sp := g.split[d]; len(sp) > 0 {
-		p := uint32(g.rBS.below(100)) + 1
-		var sum uint32
-		for _, e := range sp {
-			sum += e.Pct
-			if p <= sum {
-				return e.BS
+// fill chooses the next I/O: direction, file (round robin over the files
+// not done), offset and length, marks it in the random map and counts it
+// as issued. ok is false when every file is done for this loop.
+func (g *offsetGen) fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
+	for g.nrDone < len(g.files) {
+		d = g.dir()
+		g.hasPending = false
+		file = g.pickFile()
+		r := &g.files[file]
+		if off, n, ok = g.fillFile(r, d); ok {
+			r.lastPos[d] = off + n
+			g.issues[d]++
+			return d, file, off, n, true
+		}
+		r.done = true
+		g.nrDone++
+	}
+	return d, 0, 0, 0, false
+}
+
+// pickFile is fio's get_next_file_rr with file_service_type=roundrobin:
+// the next file that is not done.
+func (g *offsetGen) pickFile() int {
+	for {
+		f := g.next
+		g.next++
+		if g.next >= len(g.files) {
+			g.next = 0
+		}
+		if !g.files[f].done {
+			return f
+		}
+	}
+}
+
+// syncFile is the file the next fsync goes to: the one round robin would
+// serve next.
+func (g *offsetGen) syncFile() int {
+	return g.next
+}
+
+// fillFile is fio's fill_io_u for one file: offset, then length, then
+// the random map, which shortens the I/O at the first block already
+// covered.
+func (g *offsetGen) fillFile(r *region, d jobfile.Dir) (off, n uint64, ok bool) {
+	off, random, ok := g.offset(r, d)
+	if !ok {
+		return 0, 0, false
+	}
+	if n = g.buflen(r, d, off); n == 0 {
+		return 0, 0, false
+	}
+	if off+n > r.end {
+		return 0, 0, false
+	}
+	if g.random && random && r.amap != nil {
+		mbs := g.minBS[d]
+		blk := (off - r.base) / mbs
+		nr := r.amap.setRun(blk, (n+mbs-1)/mbs)
+		if nr*mbs < n {
+			n = nr * mbs
+		}
+		if n == 0 {
+			return 0, 0, false
+		}
+	}
+	return off, n, true
+}
+
+// offset is fio's get_next_offset: a random block (or, between the
+// random ones of rw=randread:N, the next sequential offset), or the next
+// sequential offset. random is false for offsets the random map does not
+// record.
+func (g *offsetGen) offset(r *region, d jobfile.Dir) (off uint64, random, ok bool) {
+	rwSeqHit := false
+	g.seqNrLeft--
+	if g.seqNrLeft == 0 {
+		rwSeqHit = true
+		g.seqNrLeft = g.seqNr
+	}
+	var rel uint64
+	switch {
+	case rwSeqHit && g.random:
+		b, ok := g.randBlock(r, d)
+		if !ok {
+			return 0, false, false
+		}
+		rel, random = b*g.ba[d], true
+	case rwSeqHit:
+		if rel, ok = g.seqOffset(r, d); !ok {
+			return 0, false, false
+		}
+	default:
+		// rw=randread:N between random offsets: sequential, not in the
+		// map (fio's IO_U_F_BUSY_OK).
+		if rel, ok = g.seqOffset(r, d); !ok {
+			b, ok := g.randBlock(r, d)
+			if !ok {
+				return 0, false, false
+			}
+			rel = b * g.ba[d]
+		}
+	}
+	if rel >= r.size {
+		return 0, false, false
+	}
+	off = rel + r.base
+	if off >= r.end {
+		return 0, false, false
+	}
+	return off, random, true
+}
+
+// seqOffset is fio's get_next_seq_offset, relative to the region.
+func (g *offsetGen) seqOffset(r *region, d jobfile.Dir) (uint64, bool) {
+	if r.lastPos[d] >= r.size+r.base && g.timeBased && len(g.files) == 1 {
+		r.lastPos[d] = r.base
+	}
+	if r.lastPos[d] >= r.end {
+		return 0, false
+	}
+	if g.seqAdd < 0 && r.lastPos[d] == r.base && r.base != 0 {
+		// Backwards from an offset: start at the end.
+		r.lastPos[d] = min64(r.end, r.size)
+	}
+	pos := r.lastPos[d] - r.base
+	if pos != 0 && g.seqAdd != 0 {
+		// fio adds in unsigned arithmetic: stepping back past 0 wraps
+		// to a huge value, which the end check catches.
+		p := int64(pos) + g.seqAdd
+		switch {
+		case p >= 0 && uint64(p) < r.end:
+			pos = uint64(p)
+		case g.seqAdd > 0:
+			pos = r.base
+		default:
+			pos = uint64(int64(min64(r.end, r.size)) + g.seqAdd)
+		}
+	}
+	return pos, true
+}
+
+// randBlock is fio's get_next_rand_block: a block drawn uniformly (or by
+// random_distribution) and, with the random map, moved to the next free
+// block; a time_based job starts the file over when the map is full.
+func (g *offsetGen) randBlock(r *region, d jobfile.Dir) (uint64, bool) {
+	if b, ok := g.randOffset(r, d); ok {
+		return b, true
+	}
+	if g.timeBased {
+		g.resetFile(r)
+		return g.randOffset(r, d)
+	}
+	return 0, false
+}
+
+func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (uint64, bool) {
+	if r.hasDist {
+		return r.dist.next(&g.rDist), true
+	}
+	last := g.lastBlock(r, d)
+	if last == 0 {
+		return 0, false
+	}
+	b := uint64(float64(last) * g.rOff.frac())
+	if r.amap == nil || !r.amap.isset(b) {
+		return b, true
+	}
+	return r.amap.nextFree(b)
+}
+
+// lastBlock is fio's last_block: how many blockalign units a random
+// offset is drawn from.
+func (g *offsetGen) lastBlock(r *region, d jobfile.Dir) uint64 {
+	max := min64(r.size, r.end)
+	if g.minBS[d] > g.ba[d] {
+		max -= g.minBS[d] - g.ba[d]
+	}
+	return max / g.ba[d]
+}
+
+// fits is fio's io_u_fits.
+func (g *offsetGen) fits(r *region, off, n uint64) bool {
+	return off+n <= r.size+r.base
+}
+
+// buflen is fio's get_next_buflen: bs, or a bsrange draw (the minimum
+// plus a uniform share of the maximum, rounded down to the minimum), or a
+// bssplit draw, redrawn until the I/O fits the region.
+func (g *offsetGen) buflen(r *region, d jobfile.Dir, off uint64) uint64 {
+	lo, hi := g.minBS[d], g.maxBS[d]
+	if lo == hi {
+		return lo
+	}
+	if !g.fits(r, off, lo) {
+		return 0
+	}
+	rs := &g.rBS[d]
+	fmax := rs.max()
+	for {
+		v := rs.next()
+		var n uint64
+		if sp := g.split[d]; len(sp) == 0 {
+			n = lo + uint64(float64(hi)*(float64(v)/(float64(fmax)+1)))
+		} else {
+			var perc uint64
+			for _, e := range sp {
+				if e.Pct == 0 {
+					continue
+				}
+				n = e.BS
+				perc += uint64(e.Pct)
+				if v/perc <= fmax/100 && g.fits(r, off, n) {
+					break
+				}
 			}
 		}
-		return sp[len(sp)-1].BS
-	}
-	if g.bsMax[d] > g.bsMin[d] {
-		lo, hi := g.bsMin[d], g.bsMax[d]
-		if g.unalign {
-			return lo + g.rBS.below(hi-lo+1)
+		switch {
+		case g.unaligned:
+		case lo&(lo-1) == 0:
+			n &^= lo - 1
+		default:
+			n -= n % lo
 		}
-		// Every multiple of the minimum in the range is equally likely.
-		return lo + g.rBS.below((hi-lo)/lo+1)*lo
-	}
-	return g.bsMin[d]
-}
-
-// next returns the file index and byte offset for an I/O of length n in
-// d. Files are served round-robin, one I/O each (file_service_type's
-// default).
-func (g *offsetGen) next(d jobfile.Dir, n uint64) (file int, off uint64) {
-	file = g.cur
-	g.cur++
-	if g.cur == len(g.files) {
-		g.cur = 0
-	}
-	r := &g.files[file]
-	if n > r.size {
-		n = r.size
-	}
-	if !g.random {
-		pos := r.seq[d]
-		if pos+n > r.size {
-			pos = 0
+		if n > hi {
+			n = hi
 		}
-		next := int64(pos+n) + g.seqAdd
-		if next < 0 {
-			// Backwards past the start: wrap to the end, as fio's
-			// get_next_seq_offset does.
-			next = max(int64(r.size)+g.seqAdd, 0)
+		if g.fits(r, off, n) {
+			return n
 		}
-		r.seq[d] = uint64(next)
-		return file, r.base + pos
 	}
-	g.seqCount++
-	if g.seqNr > 1 && (g.seqCount-1)%g.seqNr != 0 && r.last+n <= r.size {
-		pos := r.last
-		r.last = pos + n
-		return file, r.base + pos
-	}
-	var blk uint64
-	switch {
-	case r.hasDist:
-		blk = r.dist.next(&g.rOff)
-	case g.randomMap:
-		if r.ctr == r.nblocks {
-			r.ctr = 0
-			r.loop++
-			r.perm.rekey(g.seed ^ (r.loop * 0xa0761d6478bd642f) ^ uint64(file))
-		}
-		blk = r.perm.at(r.ctr)
-		r.ctr++
-	default:
-		blk = g.rOff.below(r.nblocks)
-	}
-	pos := blk * g.minAlign
-	if pos+n > r.size {
-		pos = (r.size - n) / g.minAlign * g.minAlign
-	}
-	r.last = pos + n
-	return file, r.base + pos
 }

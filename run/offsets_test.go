@@ -33,16 +33,26 @@ func TestPermIsBijection(t *testing.T) {
 	}
 }
 
-// offsets returns the offsets a randread job visits in loops passes.
+// offsets returns the offsets of the first n I/Os of job j (thread 1),
+// starting a new loop over the files whenever one is done, as the event
+// loop does.
 func offsets(t *testing.T, j *jobfile.Job, seed uint64, n int) []uint64 {
 	t.Helper()
-	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, seed)
+	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, seed, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := make([]uint64, n)
 	for i := range out {
-		_, out[i] = g.next(jobfile.DirRead, 4096)
+		_, _, off, _, ok := g.fill()
+		if !ok {
+			g.newLoop()
+			_, _, off, _, ok = g.fill()
+		}
+		if !ok {
+			t.Fatalf("I/O %d: no offset after a new loop", i)
+		}
+		out[i] = off
 	}
 	return out
 }
@@ -60,21 +70,42 @@ func TestRandomMapCoversOncePerLoop(t *testing.T) {
 			seen[off] = true
 		}
 	}
-	if equal(a[:1000], a[1000:2000]) {
-		t.Error("second loop repeats the first one's order")
+	// With randrepeat, fio reseeds at every loop: every loop repeats the
+	// first one's order.
+	if !equal(a[:1000], a[1000:2000]) {
+		t.Error("second loop of a repeatable job does not repeat the first")
 	}
 	// Same seed, same sequence; another randseed, another one.
 	if !equal(a, offsets(t, j, jobSeed(j, 0, 0), 3000)) {
 		t.Error("same seed gave a different sequence")
 	}
 	j2 := *j
-	j2.RandSeed = 1234
-	if equal(a, offsets(t, &j2, jobSeed(&j2, 0, 0), 3000)) {
+	j2.RandSeed, j2.RandRepeat, j2.RandSeedSet = 1234, false, true
+	b := offsets(t, &j2, jobSeed(&j2, 0, 0), 3000)
+	if equal(a, b) {
 		t.Error("randseed=1234 gave the default sequence")
 	}
-	// Clones get their own streams.
-	if equal(a, offsets(t, j, jobSeed(j, 1, 0), 3000)) {
-		t.Error("second job repeats the first job's offsets")
+	// randseed= turns fio's per-loop reseed off.
+	if equal(b[:1000], b[1000:2000]) {
+		t.Error("randseed= job repeated its first loop")
+	}
+	// randrepeat=0: a new sequence every run.
+	j3 := *j
+	j3.RandRepeat = false
+	if equal(offsets(t, &j3, 1, 100), offsets(t, &j3, 1, 100)) {
+		t.Error("randrepeat=0 gave the same sequence twice")
+	}
+}
+
+// TestFrandIsFiosTausworthe pins fio's taus88 and its seeding: the first
+// offsets fio 3.33 issues for --rw=randread --bs=4k --size=16m (its
+// write_lat_log with log_offset=1).
+func TestFrandIsFiosTausworthe(t *testing.T) {
+	j := testJob(t.TempDir(), "fio", jobfile.RWRandRead, "null")
+	j.Size = 16 << 20
+	got := offsets(t, j, 0, len(fioRandreadOffsets))
+	if !equal(got, fioRandreadOffsets) {
+		t.Errorf("offsets = %v, fio's = %v", got, fioRandreadOffsets)
 	}
 }
 
@@ -154,15 +185,16 @@ func TestBlockSizes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			j := testJob(t.TempDir(), "bs", jobfile.RWRead, "null")
 			tt.set(j)
-			g, err := newOffsetGen(j, []region{{size: 1 << 20, end: 1 << 20}}, 1)
+			j.Size = 1 << 30
+			g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 1, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			seen := map[uint64]bool{}
 			for i := 0; i < 2000; i++ {
-				n := g.blockSize(jobfile.DirRead)
-				if !tt.ok(n) {
-					t.Fatalf("block size %d not allowed", n)
+				_, _, _, n, ok := g.fill()
+				if !ok || !tt.ok(n) {
+					t.Fatalf("block size %d (ok %v) not allowed", n, ok)
 				}
 				seen[n] = true
 			}
@@ -180,12 +212,12 @@ func TestSeqSuffix(t *testing.T) {
 	j := testJob(t.TempDir(), "hole", jobfile.RWWrite, "null")
 	j.RWSeqAdd = 4096
 	j.Size = 64 << 10
-	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 1)
+	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := uint64(0); i < 8; i++ {
-		if _, off := g.next(jobfile.DirWrite, 4096); off != i*8192 {
+		if _, _, off, _, _ := g.fill(); off != i*8192 {
 			t.Fatalf("write %d at %d, want %d", i, off, i*8192)
 		}
 	}
@@ -227,14 +259,14 @@ func sortDesc(a []int) {
 func TestBackwardsStride(t *testing.T) {
 	j := testJob(t.TempDir(), "back", jobfile.RWRead, "null")
 	j.Size, j.RWSeqAdd = 64<<10, -8<<10
-	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 0)
+	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const k = 1024
 	want := []uint64{0, 56 * k, 52 * k, 48 * k, 44 * k, 40 * k, 36 * k, 32 * k, 28 * k, 24 * k, 20 * k, 16 * k, 12 * k, 8 * k, 4 * k, 0, 56 * k}
 	for i, w := range want {
-		if _, off := g.next(jobfile.DirRead, 4*k); off != w {
+		if _, _, off, _, _ := g.fill(); off != w {
 			t.Fatalf("I/O %d at %d, want %d", i, off, w)
 		}
 	}
@@ -252,3 +284,7 @@ func TestCheckJobRefusesUnrunOptions(t *testing.T) {
 		t.Fatalf("err = %v, want a refusal naming latency_target=10ms", err)
 	}
 }
+
+// fioRandreadOffsets are the first offsets of fio 3.33's
+// --name=j --ioengine=null --rw=randread --bs=4k --size=16m.
+var fioRandreadOffsets = []uint64{1011712, 12419072, 14143488, 7884800, 6742016, 14094336, 6381568, 5931008, 15314944, 1118208, 14348288, 10924032}

@@ -1,0 +1,197 @@
+package run
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+
+	"github.com/gofio/gofio/jobfile"
+)
+
+// frand is fio's random generator (lib/rand.c): L'Ecuyer's combined
+// Tausworthe generator, taus88 (32 bits) or taus258 (64 bits,
+// random_generator=tausworthe64). gofio draws offsets, block sizes,
+// directions and file sizes from it with fio's seeds, so that the same
+// job issues the same I/O sequence as fio 3.33 and ends with the same
+// counts.
+type frand struct {
+	use64 bool
+	s     [5]uint64
+}
+
+// fioSeedAt is fio's __seed: the Tausworthe components need a floor.
+func fioSeedAt(x, m uint64) uint64 {
+	if x < m {
+		return x + m
+	}
+	return x
+}
+
+// newFrand seeds a generator as fio's init_rand_seed does, including the
+// six warm-up draws.
+func newFrand(seed uint64, use64 bool) frand {
+	r := frand{use64: use64}
+	// fio writes (2^31) + (2^17) + (2^7), which in C is XOR: 29+19+5.
+	const start = 53
+	if !use64 {
+		s := uint32(seed)
+		s1 := uint32(fioSeedAt(uint64(uint32(start*69069)^s), 1))
+		s2 := uint32(fioSeedAt(uint64(s1*69069^s), 7))
+		s3 := uint32(fioSeedAt(uint64(s2*69069^s), 15))
+		r.s[0], r.s[1], r.s[2] = uint64(s1), uint64(s2), uint64(s3)
+	} else {
+		const lcg = 6906969069
+		r.s[0] = fioSeedAt(start*lcg^seed, 1)
+		r.s[1] = fioSeedAt(r.s[0]*lcg^seed, 7)
+		r.s[2] = fioSeedAt(r.s[1]*lcg^seed, 15)
+		r.s[3] = fioSeedAt(r.s[2]*lcg^seed, 33)
+		r.s[4] = fioSeedAt(r.s[3]*lcg^seed, 49)
+	}
+	for i := 0; i < 6; i++ {
+		r.next()
+	}
+	return r
+}
+
+// next returns the next value: 32 bits (taus88) or 64 bits (taus258).
+func (r *frand) next() uint64 {
+	if !r.use64 {
+		s1, s2, s3 := uint32(r.s[0]), uint32(r.s[1]), uint32(r.s[2])
+		s1 = ((s1 & 4294967294) << 12) ^ (((s1 << 13) ^ s1) >> 19)
+		s2 = ((s2 & 4294967288) << 4) ^ (((s2 << 2) ^ s2) >> 25)
+		s3 = ((s3 & 4294967280) << 17) ^ (((s3 << 3) ^ s3) >> 11)
+		r.s[0], r.s[1], r.s[2] = uint64(s1), uint64(s2), uint64(s3)
+		return uint64(s1 ^ s2 ^ s3)
+	}
+	s := &r.s
+	x := ((s[0] << 1) ^ s[0]) >> 53
+	s[0] = ((s[0] & 18446744073709551614) << 10) ^ x
+	x = ((s[1] << 24) ^ s[1]) >> 50
+	s[1] = ((s[1] & 18446744073709551104) << 5) ^ x
+	x = ((s[2] << 3) ^ s[2]) >> 23
+	s[2] = ((s[2] & 18446744073709547520) << 29) ^ x
+	x = ((s[3] << 5) ^ s[3]) >> 24
+	s[3] = ((s[3] & 18446744073709420544) << 23) ^ x
+	x = ((s[4] << 3) ^ s[4]) >> 33
+	s[4] = ((s[4] & 18446744073701163008) << 8) ^ x
+	return s[0] ^ s[1] ^ s[2] ^ s[3] ^ s[4]
+}
+
+// max is the largest value next returns (fio's rand_max).
+func (r *frand) max() uint64 {
+	if r.use64 {
+		return 1<<64 - 1
+	}
+	return 1<<32 - 1
+}
+
+// frac returns next / (max + 1), in [0, 1), as fio scales its draws.
+func (r *frand) frac() float64 {
+	v := r.next()
+	if r.use64 {
+		return float64(v) / (1 << 64)
+	}
+	return float64(v) / (1 << 32)
+}
+
+// between returns a value in [lo, hi], both inclusive, as fio's
+// rand_between.
+func (r *frand) between(lo, hi uint64) uint64 {
+	end := hi - lo + 1
+	if r.use64 {
+		return lo + uint64(float64(end)*(float64(r.next())/(1<<64)))
+	}
+	return lo + uint64(int32(float64(uint32(end))*(float64(uint32(r.next()))/(1<<32))))
+}
+
+// The indexes of fio's per-job seeds (fio.h's FIO_RAND_*_OFF).
+const (
+	seedBS = iota
+	seedBS1
+	seedBS2
+	seedVer
+	seedMix
+	seedFile
+	seedBlock
+	seedFileSize
+	seedTrim
+	seedBuf
+	seedSeqRandRead
+	seedSeqRandWrite
+	seedSeqRandTrim
+	seedStartDelay
+	seedDedupe
+	seedPoisson
+	seedZone
+	seedPoisson2
+	seedPoisson3
+	seedPrioCmds
+	seedDedupeWorkingSet
+	nrSeeds
+)
+
+// fioRandSeed is fio's FIO_RANDSEED, the random-offset seed of a
+// repeatable job (times its thread number).
+const fioRandSeed = 0xb1899bed
+
+// fioSeeds are one job's seeds and how they are used, as fio's
+// setup_random_seeds and td_fill_rand_seeds set them up.
+type fioSeeds struct {
+	seeds [nrSeeds]uint64
+	// repeatable is fio's rand_repeatable: randrepeat=1 and no randseed=.
+	// Such a job reseeds every generator at the start of every loop, and
+	// its offset seed is FIO_RANDSEED times the thread number.
+	repeatable bool
+	thread     uint64
+	use64      bool
+}
+
+// newFioSeeds returns the seeds of job j, which is fio's thread number
+// thread (1 for the first job, counting clones). Without randrepeat and
+// randseed the seeds are random, as fio reads them from the OS.
+func newFioSeeds(j *jobfile.Job, thread int) fioSeeds {
+	fs := fioSeeds{
+		repeatable: j.RandRepeat && !j.RandSeedSet,
+		thread:     uint64(thread),
+		use64:      j.RandomGenerator == "tausworthe64",
+	}
+	if !fs.repeatable && !j.RandSeedSet {
+		var b [8 * nrSeeds]byte
+		if _, err := rand.Read(b[:]); err == nil {
+			for i := range fs.seeds {
+				fs.seeds[i] = binary.LittleEndian.Uint64(b[8*i:])
+			}
+			return fs
+		}
+	}
+	seed := j.RandSeed
+	for i := 0; i < 4; i++ {
+		seed *= 0x9e370001
+	}
+	for i := range fs.seeds {
+		fs.seeds[i] = seed*fs.thread + uint64(i)
+		seed *= 0x9e370001
+	}
+	return fs
+}
+
+// offsetSeed is the seed of the random-offset generator.
+func (fs *fioSeeds) offsetSeed() uint64 {
+	if fs.repeatable {
+		return fioRandSeed * fs.thread
+	}
+	return fs.seeds[seedBlock]
+}
+
+// bsSeeds are the seeds of the block-size generators per direction:
+// with verify, writes use the read seed, as fio does.
+func (fs *fioSeeds) bsSeed(d jobfile.Dir, verify bool) uint64 {
+	switch {
+	case d == jobfile.DirRead:
+		return fs.seeds[seedBS]
+	case d == jobfile.DirWrite && verify:
+		return fs.seeds[seedBS]
+	case d == jobfile.DirWrite:
+		return fs.seeds[seedBS1]
+	}
+	return fs.seeds[seedBS2]
+}
