@@ -97,8 +97,10 @@ var issue20 = []Row{
 		// fio issues a sync at every get_io_u while the writes issued are
 		// a multiple of 8 and no sync has completed since the last write
 		// completion, so how many go out depends on when the first
-		// completes: fio 480-508 over five runs, gofio 440-519.
-		Tol: []Tol{{Path: "sync.total_ios", Rel: 0.15}, {Path: "sync.lat_ns.N", Rel: 0.15}},
+		// completes: fio 480-508 over five runs, gofio 426-519 (gofio
+		// harvests between items, so it sees the sync complete sooner);
+		// the tolerance is 25%. Before the fix gofio issued 127.
+		Tol: []Tol{{Path: "sync.total_ios", Rel: 0.25}, {Path: "sync.lat_ns.N", Rel: 0.25}},
 	},
 	{
 		Name: "item9/batch-uring", Ref: "issue 20 item 9",

@@ -13,6 +13,11 @@ type EngineInfo struct {
 	Name    string
 	Help    string // what the engine does, as fio's ioengine list says it
 	Refused string // why gofio does not run it; "" when gofio runs it
+	// SyncAtQueue says fio's engine runs fsync/fdatasync synchronously in
+	// its queue hook (libaio: when nothing is queued, else it answers
+	// busy), so the sync has completed before the next I/O is chosen and
+	// fsync=N issues one sync per N writes at any iodepth.
+	SyncAtQueue bool
 }
 
 // Runs reports whether gofio runs the engine.
@@ -21,7 +26,7 @@ func (e EngineInfo) Runs() bool { return e.Refused == "" }
 // engineTable lists every engine fio 3.33 can be built with on Linux.
 var engineTable = []EngineInfo{
 	{Name: "io_uring", Help: "Fast Linux native aio"},
-	{Name: "libaio", Help: "Linux native asynchronous IO"},
+	{Name: "libaio", Help: "Linux native asynchronous IO", SyncAtQueue: true},
 	{Name: "sync", Help: "Use read/write"},
 	{Name: "psync", Help: "Use pread/pwrite"},
 	{Name: "vsync", Help: "Use readv/writev"},

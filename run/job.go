@@ -259,6 +259,9 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 			l.rateGap[d] = int64(time.Second) / int64(r)
 		}
 	}
+	if e, ok := jobfile.EngineByName(j.IOEngine); ok {
+		l.syncAtQueue = e.SyncAtQueue
+	}
 	l.loops, l.loopNr = uint64(j.Loops), 1
 	if l.loops == 0 {
 		l.loops = 1

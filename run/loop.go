@@ -99,9 +99,10 @@ type loop struct {
 	// cleared when a read or write completes. While it is clear and the
 	// writes issued are a multiple of fsync=, every new I/O is a sync,
 	// so at iodepth > 1 several syncs go out per fsync= writes, as in fio.
-	lastWasSync bool
-	loopNr      uint64 // the loop (pass over the files) running, from 1
-	loops       uint64 // loops=
+	lastWasSync                bool
+	syncAtQueue                bool   // the engine's fio counterpart syncs in its queue hook
+	loopNr                     uint64 // the loop (pass over the files) running, from 1
+	loops                      uint64 // loops=
 	rateGap                    [jobfile.NumDirs]int64
 	nextIssue                  [jobfile.NumDirs]int64
 	hasRead, hasWrite          bool
@@ -306,6 +307,8 @@ func (l *loop) issue(si uint32, now int64) {
 	}
 	if sync, ok := l.syncDue(); ok {
 		op, d, file = sync, jobfile.DirWrite, l.gen.syncFile()
+		// fio's libaio has completed the sync by now.
+		l.lastWasSync = l.syncAtQueue
 	} else {
 		d = l.gen.dir()
 		if gap := l.rateGap[d]; gap > 0 {
