@@ -10,6 +10,8 @@ type measurement struct {
 	stats  report.RepeatStats
 	metric string      // "lat" or "clat"
 	hist   report.Hist // the latency histogram, all jobs and directions
+	tw     report.Stat // tw wait, all jobs
+	twHist report.Hist // tw wait histogram, all jobs
 }
 
 // measure merges every job and direction of r. The average latency is fio's
@@ -60,6 +62,13 @@ func measure(r *report.Result, m *measurement) {
 			}
 		}
 	}
+	for _, j := range r.Jobs {
+		if j != nil {
+			m.tw.Merge(j.TWWait)
+			m.twHist.Merge(&j.TWWaitHist)
+		}
+	}
+	m.stats.TWWaitUs = m.tw.Mean / 1000
 	m.stats.P50Us = percentileUs(&m.hist, 50)
 	m.stats.P99Us = percentileUs(&m.hist, 99)
 }

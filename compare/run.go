@@ -60,6 +60,7 @@ type builder struct {
 	c       report.Comparison
 	rows    map[int]int // plan row -> index in c.Rows
 	hists   map[[2]int]*report.Hist
+	tw      map[[2]int]*twSide // tw wait of a row's side, all repeats
 	metrics map[string]bool
 	titled  bool
 	ab      *AB
@@ -69,6 +70,7 @@ func newBuilder(points []Point, ab *AB) *builder {
 	b := &builder{
 		rows:    make(map[int]int),
 		hists:   make(map[[2]int]*report.Hist),
+		tw:      make(map[[2]int]*twSide),
 		metrics: make(map[string]bool),
 		ab:      ab,
 	}
@@ -133,7 +135,20 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 		b.hists[hk] = h
 	}
 	h.Merge(&m.hist)
+	t := b.tw[hk]
+	if t == nil {
+		t = new(twSide)
+		b.tw[hk] = t
+	}
+	t.stat.Merge(m.tw)
+	t.hist.Merge(&m.twHist)
 	b.metrics[m.metric] = true
+}
+
+// twSide is the tw wait of one side of a row over its repeats.
+type twSide struct {
+	stat report.Stat
+	hist report.Hist
 }
 
 // finish summarizes every row and returns the comparison.
@@ -146,6 +161,10 @@ func (b *builder) finish() *report.Comparison {
 			if h := b.hists[[2]int{ri, k}]; h != nil {
 				side.P50Us = percentileUs(h, 50)
 				side.P99Us = percentileUs(h, 99)
+			}
+			if t := b.tw[[2]int{ri, k}]; t != nil {
+				side.TWWaitUs = t.stat.Mean / 1000
+				side.TWWaitP99Us = percentileUs(&t.hist, 99)
 			}
 		}
 	}

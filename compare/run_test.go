@@ -24,6 +24,8 @@ type fakeRun struct {
 	failAt      int // 1-based call that fails; 0 never
 	signalAt    int // 1-based call whose result is interrupted
 	policy      string
+	// sameSchedule gives both policies the same tw waits.
+	sameSchedule bool
 }
 
 func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) {
@@ -62,6 +64,16 @@ func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) 
 	}
 	ds.TotalIOs = 100
 	ds.Runtime = 50 * time.Millisecond
+	// tw wait: i µs under priority, 3i µs under FIFO (mean 50.5 / 151.5,
+	// p99 99 / 297), unless the fake runs the same schedule for both.
+	for i := 1; i <= 100; i++ {
+		w := uint64(i * 1000)
+		if !job.TWPriority && !f.sameSchedule {
+			w *= 3
+		}
+		jr.TWWait.Add(w)
+		jr.TWWaitHist.Add(w)
+	}
 	res := &report.Result{Version: "gofio-test", Kernel: "6.18.0-test", Jobs: []*report.JobResult{jr}}
 	if n == f.signalAt {
 		res.Signal = "interrupt"
@@ -369,5 +381,31 @@ func TestMeasure(t *testing.T) {
 	measure(&report.Result{}, &empty)
 	if empty.stats.AvgLatUs != 0 || empty.stats.P99Us != 0 || empty.stats.IOPS != 0 {
 		t.Errorf("empty result measured %+v", empty.stats)
+	}
+}
+
+// TestRunTWWait checks that each side carries its tw wait, mean and p99 of
+// all repeats, and that a row is the same schedule exactly when the two
+// sides' tw waits agree.
+func TestRunTWWait(t *testing.T) {
+	for _, same := range []bool{false, true} {
+		f := &fakeRun{sameSchedule: same}
+		ab := DefaultAB
+		c, err := Run(context.Background(), Plan(nil, &ab, 2), &ab, f.run, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &c.Rows[0]
+		wantOld, wantOldP99 := 151.5, histUs(297)
+		if same {
+			wantOld, wantOldP99 = 50.5, histUs(99)
+		}
+		if r.New.TWWaitUs != 50.5 || r.New.TWWaitP99Us != histUs(99) || r.Old.TWWaitUs != wantOld || r.Old.TWWaitP99Us != wantOldP99 {
+			t.Errorf("same=%v: tw wait new %v/%v old %v/%v, want 50.5/%v %v/%v", same,
+				r.New.TWWaitUs, r.New.TWWaitP99Us, r.Old.TWWaitUs, r.Old.TWWaitP99Us, histUs(99), wantOld, wantOldP99)
+		}
+		if got := c.SameSchedule(r); got != same {
+			t.Errorf("same=%v: SameSchedule %v", same, got)
+		}
 	}
 }

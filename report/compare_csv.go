@@ -26,11 +26,11 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 	nkeys := len(header)
 	header = append(header, "new", "old", "gate_metric", "new_median", "old_median", "delta_pct",
 		"ci_lo_pct", "ci_hi_pct", "ci_confidence", "p_value", "verdict")
-	for _, col := range []string{"avg_lat_us", "p50_us", "p99_us", "iops", "min_avg_lat_us", "max_avg_lat_us",
+	for _, col := range []string{"avg_lat_us", "p50_us", "p99_us", "tw_wait_us", "tw_wait_p99_us", "iops", "min_avg_lat_us", "max_avg_lat_us",
 		"spread_pct", "repeats", "avg_lat_us_per_repeat", "p99_us_per_repeat", "iops_per_repeat"} {
 		header = append(header, "new_"+col, "old_"+col)
 	}
-	header = append(header, "metric")
+	header = append(header, "metric", "same_schedule")
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("compare csv: %w", err)
 	}
@@ -61,6 +61,8 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 		rec = append(rec, cmpCSVNum(n, n.AvgLatUs, 3), cmpCSVNum(o, o.AvgLatUs, 3),
 			cmpCSVNum(n, n.P50Us, 3), cmpCSVNum(o, o.P50Us, 3),
 			cmpCSVNum(n, n.P99Us, 3), cmpCSVNum(o, o.P99Us, 3),
+			cmpCSVNum(n, n.TWWaitUs, 3), cmpCSVNum(o, o.TWWaitUs, 3),
+			cmpCSVNum(n, n.TWWaitP99Us, 3), cmpCSVNum(o, o.TWWaitP99Us, 3),
 			cmpCSVNum(n, n.IOPS, 1), cmpCSVNum(o, o.IOPS, 1),
 			cmpCSVNum(n, n.MinAvgUs, 3), cmpCSVNum(o, o.MinAvgUs, 3),
 			cmpCSVNum(n, n.MaxAvgUs, 3), cmpCSVNum(o, o.MaxAvgUs, 3),
@@ -69,7 +71,7 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 			cmpCSVPerRepeat(n, GateAvg), cmpCSVPerRepeat(o, GateAvg),
 			cmpCSVPerRepeat(n, GateP99), cmpCSVPerRepeat(o, GateP99),
 			cmpCSVPerRepeat(n, GateIOPS), cmpCSVPerRepeat(o, GateIOPS),
-			c.Metric)
+			c.Metric, strconv.FormatBool(c.SameSchedule(r)))
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("compare csv: %w", err)
 		}

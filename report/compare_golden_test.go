@@ -88,6 +88,23 @@ func cmpReps(avg, p50, p99, iops float64) [][4]float64 {
 // in the patch's data) and faster, one row too noisy for a verdict, and a
 // last row whose old side was interrupted after one repeat.
 func cmpFixture() *Comparison {
+	c := cmpFixtureLat()
+	// tw waits (mean, p99 in µs) of new and old: depth 1 ran the same
+	// schedule (equal within 1%), the others did not.
+	tw := map[string][4]float64{
+		"1": {0.050, 0.0502, 0.5, 0.5}, "8": {0.31, 2.4, 1.9, 9.7}, "16": {0.42, 6.5, 2.6, 21.3},
+		"256": {0.06, 20.8, 1.1, 88.1}, "4096": {0.9, 160.3, 8.2, 610.0}, "16384": {1.2, 530.9, 12.4, 2100.5},
+	}
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		v := tw[r.Value]
+		r.New.TWWaitUs, r.Old.TWWaitUs, r.New.TWWaitP99Us, r.Old.TWWaitP99Us = v[0], v[1], v[2], v[3]
+	}
+	return c
+}
+
+// cmpFixtureLat is cmpFixture's latency figures alone.
+func cmpFixtureLat() *Comparison {
 	nan := math.NaN()
 	return &Comparison{
 		RW: "randread", BS: "4k", Engine: "io_uring", SQPoll: "0",
@@ -160,8 +177,12 @@ func TestWriteCompareTableRows(t *testing.T) {
 			t.Errorf("line %d = %q, want the row of %s", i, l, r.Value)
 			continue
 		}
-		if !strings.Contains(l, "  "+r.Stats.Verdict+"  ") {
-			t.Errorf("row %s: line %q lacks its verdict %q", r.Value, l, r.Stats.Verdict)
+		verdict := r.Stats.Verdict
+		if c.SameSchedule(&c.Rows[i]) {
+			verdict = "same schedule" // never shown as a result
+		}
+		if !strings.Contains(l, "  "+verdict+"  ") {
+			t.Errorf("row %s: line %q lacks its verdict %q", r.Value, l, verdict)
 		}
 	}
 }
@@ -318,5 +339,40 @@ func svgXMLLint(t *testing.T, b []byte) {
 	}
 	if out, err := exec.Command(path, "--noout", f).CombinedOutput(); err != nil {
 		t.Errorf("xmllint --noout: %v\n%s", err, out)
+	}
+}
+
+// TestSameSchedule pins the 1% rule and that only a comparison of the two
+// policies can be the same schedule.
+func TestSameSchedule(t *testing.T) {
+	c := cmpFixture()
+	var same []string
+	for i := range c.Rows {
+		if c.SameSchedule(&c.Rows[i]) {
+			same = append(same, c.Rows[i].Value)
+		}
+	}
+	if strings.Join(same, ",") != "1" {
+		t.Errorf("same schedule at %v, want only depth 1 (0.050 vs 0.0502 us)", same)
+	}
+	r := &c.Rows[1]
+	r.New.TWWaitUs, r.Old.TWWaitUs = 100, 101.1 // 1.09% of the larger: not within
+	if c.SameSchedule(r) {
+		t.Errorf("100 vs 101.1 us counted as the same schedule")
+	}
+	r.Old.TWWaitUs = 100.99
+	if !c.SameSchedule(r) {
+		t.Errorf("100 vs 100.99 us not counted as the same schedule")
+	}
+	c.New.Key, c.Old.Key = "ioengine", "ioengine"
+	if c.SameSchedule(r) {
+		t.Errorf("an A/B of ioengine judged by tw wait")
+	}
+	var b bytes.Buffer
+	if err := WriteCompareTable(&b, cmpFixture()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), SameScheduleNote) {
+		t.Errorf("table does not explain the same-schedule rows")
 	}
 }

@@ -47,8 +47,11 @@ type ComparisonRowJ struct {
 	Values []string      `json:"values"`
 	X      float64       `json:"x"`
 	Stats  *RowStatsJSON `json:"stats"`
-	New    *SideJSON     `json:"new"`
-	Old    *SideJSON     `json:"old"`
+	// SameSchedule is true when the row compares the two policies and
+	// their mean tw waits are equal within 1%: the row is no result.
+	SameSchedule bool      `json:"same_schedule"`
+	New          *SideJSON `json:"new"`
+	Old          *SideJSON `json:"old"`
 }
 
 // RowStatsJSON is the JSON shape of RowStats; the interval is null when
@@ -68,16 +71,19 @@ type RowStatsJSON struct {
 
 // SideJSON is the JSON shape of a ComparisonSide.
 type SideJSON struct {
-	Name      string       `json:"name"`
-	Repeats   int          `json:"repeats"`
-	AvgLatUs  float64      `json:"avg_lat_us"`
-	MinAvgUs  float64      `json:"min_avg_lat_us"`
-	MaxAvgUs  float64      `json:"max_avg_lat_us"`
-	SpreadPct float64      `json:"spread_pct"`
-	P50Us     float64      `json:"p50_us"`
-	P99Us     float64      `json:"p99_us"`
-	IOPS      float64      `json:"iops"`
-	PerRepeat []RepeatJSON `json:"per_repeat"`
+	Name      string  `json:"name"`
+	Repeats   int     `json:"repeats"`
+	AvgLatUs  float64 `json:"avg_lat_us"`
+	MinAvgUs  float64 `json:"min_avg_lat_us"`
+	MaxAvgUs  float64 `json:"max_avg_lat_us"`
+	SpreadPct float64 `json:"spread_pct"`
+	P50Us     float64 `json:"p50_us"`
+	P99Us     float64 `json:"p99_us"`
+	// TWWaitUs and TWWaitP99Us are the side's mean and p99 tw wait.
+	TWWaitUs    float64      `json:"tw_wait_us"`
+	TWWaitP99Us float64      `json:"tw_wait_p99_us"`
+	IOPS        float64      `json:"iops"`
+	PerRepeat   []RepeatJSON `json:"per_repeat"`
 }
 
 // RepeatJSON is the JSON shape of RepeatStats.
@@ -88,6 +94,7 @@ type RepeatJSON struct {
 	P99Us    float64 `json:"p99_us"`
 	IOPS     float64 `json:"iops"`
 	IOs      uint64  `json:"ios"`
+	TWWaitUs float64 `json:"tw_wait_us"`
 }
 
 func sideJSON(s *ComparisonSide) *SideJSON {
@@ -99,11 +106,12 @@ func sideJSON(s *ComparisonSide) *SideJSON {
 		AvgLatUs: cmpRound(s.AvgLatUs, 3), MinAvgUs: cmpRound(s.MinAvgUs, 3), MaxAvgUs: cmpRound(s.MaxAvgUs, 3),
 		SpreadPct: cmpRound(s.SpreadPct(), 2),
 		P50Us:     cmpRound(s.P50Us, 3), P99Us: cmpRound(s.P99Us, 3), IOPS: cmpRound(s.IOPS, 3),
+		TWWaitUs: cmpRound(s.TWWaitUs, 3), TWWaitP99Us: cmpRound(s.TWWaitP99Us, 3),
 		PerRepeat: make([]RepeatJSON, len(s.Repeats)),
 	}
 	for i, r := range s.Repeats {
 		out.PerRepeat[i] = RepeatJSON{r.Repeat, cmpRound(r.AvgLatUs, 3), cmpRound(r.P50Us, 3), cmpRound(r.P99Us, 3),
-			cmpRound(r.IOPS, 3), r.IOs}
+			cmpRound(r.IOPS, 3), r.IOs, cmpRound(r.TWWaitUs, 3)}
 	}
 	return out
 }
@@ -113,10 +121,10 @@ func (j *SideJSON) side() ComparisonSide {
 	if j == nil {
 		return ComparisonSide{}
 	}
-	s := ComparisonSide{Name: j.Name, P50Us: j.P50Us, P99Us: j.P99Us}
+	s := ComparisonSide{Name: j.Name, P50Us: j.P50Us, P99Us: j.P99Us, TWWaitUs: j.TWWaitUs, TWWaitP99Us: j.TWWaitP99Us}
 	for _, r := range j.PerRepeat {
 		s.Repeats = append(s.Repeats, RepeatStats{Repeat: r.Repeat, AvgLatUs: r.AvgLatUs, P50Us: r.P50Us,
-			P99Us: r.P99Us, IOPS: r.IOPS, IOs: r.IOs})
+			P99Us: r.P99Us, IOPS: r.IOPS, IOs: r.IOs, TWWaitUs: r.TWWaitUs})
 	}
 	s.Summarize()
 	return s
@@ -161,7 +169,7 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 			values = []string{}
 		}
 		j.Rows[i] = ComparisonRowJ{Value: r.Value, Values: values, X: r.X, Stats: rowStatsJSON(r.Stats),
-			New: sideJSON(&r.New), Old: sideJSON(&r.Old)}
+			SameSchedule: c.SameSchedule(r), New: sideJSON(&r.New), Old: sideJSON(&r.Old)}
 	}
 	return j
 }

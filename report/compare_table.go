@@ -29,7 +29,7 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("compare table: %w", err)
 	}
-	fmt.Fprintf(&b, "\n%s\n", StatsRule)
+	fmt.Fprintf(&b, "\n%s\n%s\n", StatsRule, TWRule)
 	fmt.Fprintf(&b, "%s\n", cmpFooter(c))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("compare table: %w", err)
@@ -40,7 +40,7 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 // cmpHeader is the header row of the text and markdown tables.
 func cmpHeader(c *Comparison) []string {
 	return []string{c.KeyLabel(), "new", "old", "Δ%", cmpCILabel(c), "p", "verdict",
-		"new p99", "old p99", "new IOPS", "old IOPS"}
+		"new p99", "old p99", "new tw", "old tw", "new tw p99", "old tw p99", "new IOPS", "old IOPS"}
 }
 
 // cmpCells is one row of the text and markdown tables.
@@ -60,10 +60,14 @@ func cmpCells(c *Comparison, r *ComparisonRow) []string {
 	} else if c.Compared {
 		verdict = "new missing"
 	}
+	if c.SameSchedule(r) {
+		verdict = "same schedule"
+	}
 	return []string{
 		r.Value,
 		cmpFig(n, m), cmpFig(o, m), delta, ci, p, verdict,
 		cmpFig(n, GateP99), cmpFig(o, GateP99),
+		cmpUs(n, n.TWWaitUs), cmpUs(o, o.TWWaitUs), cmpUs(n, n.TWWaitP99Us), cmpUs(o, o.TWWaitP99Us),
 		cmpIOPS(n), cmpIOPS(o),
 	}
 }
@@ -155,3 +159,12 @@ func cmpFig(s *ComparisonSide, metric string) string {
 }
 
 func cmpIOPS(s *ComparisonSide) string { return cmpFig(s, GateIOPS) }
+
+// cmpUs formats a µs figure of a side with two decimals, "-" for a side
+// that did not run.
+func cmpUs(s *ComparisonSide, v float64) string {
+	if !s.Ran() {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}

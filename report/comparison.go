@@ -189,6 +189,12 @@ type ComparisonSide struct {
 	P99Us float64
 	// IOPS is the mean of the per-repeat IOPS.
 	IOPS float64
+	// TWWaitUs is the mean tw wait (harvest of a CQE to its completion
+	// item running) over every I/O of every repeat, in µs; TWWaitP99Us
+	// the 99th percentile of their merged histogram. They are the
+	// mechanism behind the latency: what the task-work order added.
+	TWWaitUs    float64
+	TWWaitP99Us float64
 }
 
 // RepeatStats are one run's figures: all jobs and directions of that run
@@ -200,6 +206,7 @@ type RepeatStats struct {
 	P99Us    float64 // 99th percentile, µs
 	IOPS     float64 // I/Os per second, all jobs and directions summed
 	IOs      uint64  // I/Os completed
+	TWWaitUs float64 // mean tw wait, µs
 }
 
 // Ran reports whether the side has at least one repeat.
@@ -242,6 +249,32 @@ func (s *ComparisonSide) Summarize() {
 	n := float64(len(s.Repeats))
 	s.AvgLatUs /= n
 	s.IOPS /= n
+}
+
+// SameScheduleTolPct is how close, in percent of the larger, the two
+// sides' mean tw waits must be for a row to count as the same schedule.
+const SameScheduleTolPct = 1.0
+
+// SameScheduleNote is what every writer says of a row whose two sides ran
+// the same schedule, so that its latency difference is never shown as a
+// result of the ordering.
+const SameScheduleNote = "same schedule: tw wait equal within 1%, the order changed nothing, so the row is no result"
+
+// TWRule says what the tw columns hold, for the text table, markdown and
+// chart.
+const TWRule = "tw, tw p99 = mean and 99th percentile tw wait in usec over all repeats " +
+	"(harvest of a CQE to its completion item running: what the task-work order added); " + SameScheduleNote
+
+// SameSchedule reports whether r compares the two task-work policies
+// (--compare of tw_priority) and both sides ran with mean tw waits equal to
+// within SameScheduleTolPct (both 0 included): the policies then ordered
+// nothing differently, and the row compares noise.
+func (c *Comparison) SameSchedule(r *ComparisonRow) bool {
+	if !c.Compared || c.New.Key != "tw_priority" || !r.New.Ran() || !r.Old.Ran() {
+		return false
+	}
+	a, b := r.New.TWWaitUs, r.Old.TWWaitUs
+	return math.Abs(a-b) <= SameScheduleTolPct/100*math.Max(math.Abs(a), math.Abs(b))
 }
 
 // KeyLabel returns the name of the first column of the comparison: "depth"

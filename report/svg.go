@@ -18,7 +18,8 @@ import (
 
 // Chart geometry, in SVG user units.
 const (
-	svgW, svgH            = 860, 640
+	svgW, svgH            = 860, 660
+	svgDashTW             = "2 3"       // tw wait lines
 	svgLeft, svgRight     = 80.0, 690.0 // plot area, x
 	svgTop, svgBottom     = 70.0, 380.0 // latency panel, y
 	svgDTop, svgDBottom   = 420.0, 530.0
@@ -64,11 +65,12 @@ func WriteSVG(w io.Writer, c *Comparison) error {
 	svgXAxis(&b, c, xs)
 	svgLegend(&b, c)
 
-	fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"600\" font-size=\"11\">%s</text>\n", svgLeft, svgEsc(cmpFooter(c)))
+	fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"598\" font-size=\"11\">%s</text>\n", svgLeft, svgEsc(cmpFooter(c)))
 	rule1, rule2, _ := strings.Cut(StatsRule, "; CI")
-	for i, line := range []string{rule1 + ";", "CI" + rule2} {
+	tw1, tw2, _ := strings.Cut(TWRule, "; ")
+	for i, line := range []string{rule1 + ";", "CI" + rule2, tw1 + ";", tw2} {
 		fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"%d\" font-size=\"9\" fill=\"#555555\">%s</text>\n",
-			svgLeft, 616+13*i, svgEsc(line))
+			svgLeft, 612+12*i, svgEsc(line))
 	}
 	b.WriteString("</svg>\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -123,7 +125,7 @@ func newSVGY(c *Comparison) svgY {
 			if !s.Ran() {
 				continue
 			}
-			for _, v := range []float64{sideMedian(s, GateAvg), sideMedian(s, GateP99)} {
+			for _, v := range []float64{sideMedian(s, GateAvg), sideMedian(s, GateP99), s.TWWaitUs} {
 				if v > 0 {
 					mn, mx = math.Min(mn, v), math.Max(mx, v)
 				}
@@ -173,7 +175,7 @@ func svgLatencyPanel(b *strings.Builder, c *Comparison, xs svgX, ys svgY, metric
 	fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" stroke=\"#000000\"/>\n",
 		svgLeft, svgTop, svgRight-svgLeft, svgBottom-svgTop)
 	mid := (svgTop + svgBottom) / 2
-	fmt.Fprintf(b, "<text x=\"24\" y=\"%.2f\" text-anchor=\"middle\" transform=\"rotate(-90 24 %.2f)\">avg %s / p99 (usec, log10)</text>\n",
+	fmt.Fprintf(b, "<text x=\"24\" y=\"%.2f\" text-anchor=\"middle\" transform=\"rotate(-90 24 %.2f)\">avg %s / p99 / tw wait (usec, log10)</text>\n",
 		mid, mid, svgEsc(metric))
 
 	type series struct {
@@ -187,7 +189,10 @@ func svgLatencyPanel(b *strings.Builder, c *Comparison, xs svgX, ys svgY, metric
 	oldSide := func(r *ComparisonRow) *ComparisonSide { return &r.Old }
 	avg := func(s *ComparisonSide) float64 { return sideMedian(s, GateAvg) }
 	p99 := func(s *ComparisonSide) float64 { return sideMedian(s, GateP99) }
+	tw := func(s *ComparisonSide) float64 { return s.TWWaitUs }
 	for _, s := range []series{
+		{"new-tw", svgColorNew, svgDashTW, 1.2, newSide, tw, false},
+		{"old-tw", svgColorOld, svgDashTW, 1.2, oldSide, tw, false},
 		{"new-p99", svgColorNew, "", 0.9, newSide, p99, false},
 		{"old-p99", svgColorOld, svgDash, 0.9, oldSide, p99, false},
 		{"new-avg", svgColorNew, "", 2.2, newSide, avg, true},
@@ -277,7 +282,8 @@ func svgDeltaPanel(b *strings.Builder, c *Comparison, xs svgX) {
 		x, y0, y1 := xs.at(c, i), yAt(0), yAt(v)
 		top, h := math.Min(y0, y1), math.Abs(y1-y0)
 		fill, text := svgBarBeyond, "#000000"
-		if st.Verdict != VerdictFaster && st.Verdict != VerdictSlower {
+		same := c.SameSchedule(&c.Rows[i])
+		if same || st.Verdict != VerdictFaster && st.Verdict != VerdictSlower {
 			fill, text = svgBarNoise, "#909090"
 		}
 		fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
@@ -293,6 +299,10 @@ func svgDeltaPanel(b *strings.Builder, c *Comparison, xs svgX) {
 		}
 		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"9\" fill=\"%s\">%+.1f</text>\n",
 			x, ty, text, st.DeltaPct)
+		if same {
+			fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"8\" fill=\"#909090\">same</text>\n",
+				x, svgDTop+10)
+		}
 	}
 	b.WriteString("</g>\n")
 }
@@ -350,6 +360,8 @@ func svgLegend(b *strings.Builder, c *Comparison) {
 		{"old avg (" + cmpOr(c.Old.Name) + ")", svgColorOld, svgDash, 2.2},
 		{"new p99", svgColorNew, "", 0.9},
 		{"old p99", svgColorOld, svgDash, 0.9},
+		{"new tw wait", svgColorNew, svgDashTW, 1.2},
+		{"old tw wait", svgColorOld, svgDashTW, 1.2},
 	} {
 		dash := ""
 		if e.dash != "" {
@@ -363,7 +375,7 @@ func svgLegend(b *strings.Builder, c *Comparison) {
 	y = svgDTop + 10
 	for _, e := range []struct{ label, fill string }{
 		{"faster/slower", svgBarBeyond},
-		{"~ or too few", svgBarNoise},
+		{"~, too few or same", svgBarNoise},
 	} {
 		fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
 			svgLegendX+8, y-5, e.fill)
