@@ -44,7 +44,6 @@ func newJob() *Job {
 		Fallocate:               "native",
 		Sync:                    "none",
 		CreateSerialize:         true,
-		Zones:                   Zones{Mode: "none"},
 		Think:                   ThinkTime{Blocks: 1, BlocksType: "complete"},
 		TWThread:                "auto",
 		TWList:                  "locked",
@@ -118,9 +117,7 @@ func fixup(j *Job) {
 			*p = j.Name
 		}
 	}
-	if j.Zones.Range == 0 {
-		j.Zones.Range = j.Zones.Size // fio: zonerange defaults to zonesize
-	}
+	fixupZones(&j.Zones, j.OpenFiles)
 }
 
 // GeneratedFilename returns the name of file number filenum of a job

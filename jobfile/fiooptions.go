@@ -84,11 +84,11 @@ var fioOptions = []OptionSpec{
 		boolp: func(j *Job) *bool { return &j.Zones.ReadBeyondWP }},
 
 	// Flow control.
-	{Name: "flow_id", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Help: "The flow index ID to use",
+	{Name: "flow_id", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Help: "The flow index ID to use",
 		intp: func(j *Job) *int { return &j.Flow.ID }},
-	{Name: "flow", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: 1000, Parent: "flow_id",
+	{Name: "flow", Type: TypeInt, Default: "0", Min: 0, Max: 1000, Parent: "flow_id",
 		Help: "Weight for flow control of this job", intp: func(j *Job) *int { return &j.Flow.Weight }},
-	{Name: "flow_sleep", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Parent: "flow_id",
+	{Name: "flow_sleep", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Parent: "flow_id",
 		Help:   "How many microseconds to sleep after being held back by the flow control mechanism",
 		custom: func(j *Job, v string) error { return setMicros(&j.Flow.Sleep, v) }},
 
@@ -132,12 +132,12 @@ var fioOptions = []OptionSpec{
 			}
 			return nil
 		}},
-	{Name: "wait_for", NotRun: true, Type: TypeString, Help: "Name of the job this one wants to wait for before starting",
+	{Name: "wait_for", Type: TypeString, Help: "Name of the job this one wants to wait for before starting",
 		custom: func(j *Job, v string) error { j.WaitFor = v; return nil }},
 	{Name: "log_prio", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Include priority value of IO for each log entry",
 		boolp: func(j *Job) *bool { return &j.LogPrio }},
-	{Name: "exitall", NotRun: true, Type: TypeFlag, Help: "Terminate all jobs when one exits", boolp: func(j *Job) *bool { return &j.ExitAll }},
-	{Name: "exit_what", NotRun: true, Type: TypeChoice, Default: "group", Help: "Fine-grained control for exitall",
+	{Name: "exitall", Type: TypeFlag, Help: "Terminate all jobs when one exits", boolp: func(j *Job) *bool { return &j.ExitAll }},
+	{Name: "exit_what", Type: TypeChoice, Default: "group", Help: "Fine-grained control for exitall",
 		Choices: []Choice{{"group", "exit_all=1 default behaviour"}, {"stonewall", "quit all currently running jobs; continue with next stonewall"},
 			{"all", "Quit everything"}},
 		custom: func(j *Job, v string) error { j.ExitWhat = v; return nil }},
@@ -166,14 +166,14 @@ var fioOptions = []OptionSpec{
 		custom: func(j *Job, v string) error { j.Prio, _ = strconv.Atoi(v); j.PrioSet = true; return nil }},
 
 	// Rates.
-	{Name: "rate", NotRun: true, Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Help: "Set bandwidth rate",
+	{Name: "rate", Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Help: "Set bandwidth rate",
 		dirs64: func(j *Job) *[NumDirs]uint64 { return &j.Rate }},
 	{Name: "rate_min", NotRun: true, Aliases: []string{"ratemin"}, Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Parent: "rate",
 		Help: "Job must meet this rate or it will be shutdown", dirs64: func(j *Job) *[NumDirs]uint64 { return &j.RateMin }},
 	{Name: "rate_process", NotRun: true, Type: TypeChoice, Default: "linear", Parent: "rate", Help: "What process controls how rated IO is managed",
 		Choices: []Choice{{"linear", "Linear rate of IO"}, {"poisson", "Rate follows Poisson process"}},
 		custom:  func(j *Job, v string) error { j.RateProcess = v; return nil }},
-	{Name: "rate_cycle", NotRun: true, Aliases: []string{"ratecycle"}, Type: TypeInt, Default: "1000", Min: 0, Max: Unbounded, Parent: "rate",
+	{Name: "rate_cycle", Aliases: []string{"ratecycle"}, Type: TypeInt, Default: "1000", Min: 0, Max: Unbounded, Parent: "rate",
 		Help: "Window average for rate limits (msec)", intp: func(j *Job) *int { return &j.RateCycle }},
 	{Name: "rate_ignore_thinktime", NotRun: true, Type: TypeBool, Min: 0, Max: 1, Parent: "rate", Help: "Rated IO ignores thinktime settings",
 		boolp: func(j *Job) *bool { return &j.RateIgnoreThinktime }},
@@ -212,13 +212,13 @@ var fioOptions = []OptionSpec{
 	{Name: "dedupe_global", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Share deduplication buffers across jobs", NotRun: true},
 
 	// Think time.
-	{Name: "thinktime", NotRun: true, Type: TypeTime, TypeHelp: "integer value (opt=100)", Default: "0", Min: 0, Max: Unbounded, Unit: time.Microsecond,
+	{Name: "thinktime", Type: TypeTime, TypeHelp: "integer value (opt=100)", Default: "0", Min: 0, Max: Unbounded, Unit: time.Microsecond,
 		Help: "Idle time between IO buffers (usec)", durp: func(j *Job) *time.Duration { return &j.Think.Time }},
-	{Name: "thinktime_blocks", NotRun: true, Type: TypeInt, Default: "1", Min: 0, Max: Unbounded, Parent: "thinktime",
+	{Name: "thinktime_blocks", Type: TypeInt, Default: "1", Min: 0, Max: Unbounded, Parent: "thinktime",
 		Help: "IO buffer period between 'thinktime'", intp: func(j *Job) *int { return &j.Think.Blocks }},
-	{Name: "thinktime_spin", NotRun: true, Type: TypeTime, TypeHelp: "integer value (opt=100)", Default: "0", Min: 0, Max: Unbounded, Unit: time.Microsecond,
+	{Name: "thinktime_spin", Type: TypeTime, TypeHelp: "integer value (opt=100)", Default: "0", Min: 0, Max: Unbounded, Unit: time.Microsecond,
 		Parent: "thinktime", Help: "Start think time by spinning this amount (usec)", durp: func(j *Job) *time.Duration { return &j.Think.Spin }},
-	{Name: "thinktime_blocks_type", NotRun: true, Type: TypeChoice, Default: "complete", Parent: "thinktime", Help: "How thinktime_blocks takes effect",
+	{Name: "thinktime_blocks_type", Type: TypeChoice, Default: "complete", Parent: "thinktime", Help: "How thinktime_blocks takes effect",
 		Choices: []Choice{{"complete", "thinktime_blocks takes effect at the completion side"},
 			{"issue", "thinktime_blocks takes effect at the issue side"}},
 		custom: func(j *Job, v string) error { j.Think.BlocksType = v; return nil }},
@@ -375,6 +375,68 @@ func checkRates(j *Job) (option, msg string) {
 		}
 	}
 	return "", ""
+}
+
+// fixupZones applies fio's zone defaults (fixup_options): zonemode left
+// unset means strided when zonesize is given, else none; strided mode with
+// more than one open file is dropped; zonerange defaults to zonesize.
+func fixupZones(z *Zones, openFiles int) {
+	if z.Mode == "" {
+		z.Mode = "none"
+		if z.Size > 0 {
+			z.Mode = "strided"
+		}
+	}
+	if z.Mode == "strided" && openFiles > 1 {
+		z.Mode = "none"
+	}
+	if z.Mode == "strided" && z.Range == 0 {
+		z.Range = z.Size
+	}
+}
+
+// checkZones applies fio's zone rules (fixup_options). explicit reports
+// whether zonemode was given.
+func checkZones(j *Job, explicit bool) (option, msg string) {
+	z := &j.Zones
+	switch {
+	case explicit && z.Mode == "none" && z.Size > 0:
+		return "zonemode=none", "--zonemode=none and --zonesize are not compatible"
+	case z.Mode == "zbd" && !j.CreateSerialize:
+		return "create_serialize=0", "--zonemode=zbd and --create_serialize=0 are not compatible"
+	case z.Mode == "strided" && z.Size == 0:
+		return "zonemode=strided", "--zonesize must be specified when using --zonemode=strided"
+	}
+	return "", ""
+}
+
+// checkWaitFor applies fio's wait_for_ok to each job: it may not wait for
+// itself, and its waitee must be a job defined before it.
+func checkWaitFor(jobs []*Job) error {
+	for i, j := range jobs {
+		if j.WaitFor == "" || j.SubjobNumber > 0 {
+			continue
+		}
+		e := &Error{File: j.File, Line: j.Line, Option: "wait_for=" + j.WaitFor}
+		for _, o := range j.Options {
+			if o.Name == "wait_for" {
+				e.File, e.Line = o.File, o.Line
+			}
+		}
+		if j.WaitFor == j.Name {
+			e.Msg = "a job cannot wait for itself"
+			return e
+		}
+		found := false
+		for _, o := range jobs[:i] {
+			found = found || (o.SubjobNumber == 0 && o.Name == j.WaitFor)
+		}
+		if !found {
+			e.Msg = fmt.Sprintf("waitee job %s unknown (it must be defined before this job)", j.WaitFor)
+			return e
+		}
+	}
+	return nil
 }
 
 // errnoNames are the errno names ignore_error= accepts, as fio's

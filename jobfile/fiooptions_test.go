@@ -7,14 +7,15 @@ import (
 	"time"
 )
 
-// parseOne parses one job section and returns its first job.
+// parseOne parses job section j, after a job named other, and returns j's
+// first job.
 func parseOne(t *testing.T, body string) *Job {
 	t.Helper()
-	jobs, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+body)}, Host: &testHost})
+	jobs, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[other]\nsize=1m\n[j]\nsize=1m\n"+body)}, Host: &testHost})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return jobs[0]
+	return jobs[1]
 }
 
 // TestFioOptionValues checks what the issue 14 options store.
@@ -84,6 +85,20 @@ func TestFioParseDifferences(t *testing.T) {
 		_, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+body)}, Host: &testHost})
 		if err == nil || !strings.Contains(err.Error(), "empty value") {
 			t.Errorf("%q: err = %v, want empty value", body, err)
+		}
+	}
+	for body, want := range map[string]string{
+		"wait_for=j\n":                       "a job cannot wait for itself",
+		"wait_for=later\n[later]\nsize=1m\n": "waitee job later unknown",
+		"zonemode=none\nzonesize=1m\n":       "--zonemode=none and --zonesize are not compatible",
+		"zonemode=strided\n":                 "--zonesize must be specified",
+		"zonemode=zbd\ncreate_serialize=0\n": "--zonemode=zbd and --create_serialize=0 are not compatible",
+		"rate=1m\nrate_iops=10\n":            "rate and rate_iops are mutually exclusive",
+		"rate=1m\nrate_min=2m\n":             "minimum rate exceeds rate",
+	} {
+		_, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+body)}, Host: &testHost})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", body, err, want)
 		}
 	}
 	for _, body := range []string{"ratemin=1k\n", "ss_dur=10s\n", "ss_ramp=5s\n", "verify_async_cpus=1\n", "cpus_allowed=0\nignore_error\n",

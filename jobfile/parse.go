@@ -358,6 +358,9 @@ func Parse(in Input) ([]*Job, error) {
 			jobs = append(jobs, &c)
 		}
 	}
+	if err := checkWaitFor(jobs); err != nil {
+		return nil, err
+	}
 	assignGroups(jobs)
 	return jobs, nil
 }

@@ -50,6 +50,13 @@ func validate(j *Job, s *section) error {
 	if opt, msg := checkRates(j); msg != "" {
 		return bad(opt, "%s", msg)
 	}
+	explicitZone := false
+	for _, o := range j.Options {
+		explicitZone = explicitZone || o.Name == "zonemode"
+	}
+	if opt, msg := checkZones(j, explicitZone); msg != "" {
+		return bad(opt, "%s", msg)
+	}
 	minBS := j.MinBS()
 	if j.Direct && !j.BSUnaligned {
 		for d := DirRead; d < NumDirs; d++ {

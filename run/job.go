@@ -33,6 +33,10 @@ type jobRun struct {
 	ver     *verify.Verifier // nil without verify=
 	failed  *jobError        // a target planning could not examine: the job fails at its start
 	closed  bool             // closeTargets ran
+	flow    *flowState       // flow=: the job's flow_id, nil without
+	kill    atomic.Bool      // set by another job's exitall: issue no more
+	ended   chan struct{}    // closed when the job's goroutine is done (wait_for)
+	waitees []*jobRun        // wait_for: the jobs of the group this one starts after
 }
 
 // env is what every job goroutine of a Run shares.
@@ -41,6 +45,12 @@ type env struct {
 	stop  *atomic.Bool // set when ctx is cancelled
 	warnM *sync.Mutex  // serialises writes to opts.Warn
 	ownP  bool         // the running group's jobs each have a P (reserveProcs)
+	// stopped is closed when the run is cancelled (wait_for stops waiting).
+	stopped <-chan struct{}
+	// exitRest is set by an exitall job with exit_what=all: later groups
+	// do not start.
+	exitRest atomic.Bool
+	group    []*jobRun // the running group (exitall)
 }
 
 func (e *env) warnf(format string, args ...any) {
@@ -191,6 +201,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		sleep:          e.opts.Sleep,
 		fadvise:        e.opts.Fadvise,
 		stop:           e.stop,
+		kill:           &jr.kill,
 		res:            jr.res,
 		prog:           jr.prog,
 		q:              sched.NewQueue(depth, j.Policy()),
@@ -205,6 +216,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		completeMin:    j.IODepthBatchCompleteMin,
 		low:            j.IODepthLow,
 		numberIOs:      j.NumberIOs,
+		flow:           jr.flow,
 		ramping:        j.RampTime > 0,
 		refill:         j.RefillBuffers,
 		zero:           j.ZeroBuffers,
@@ -417,9 +429,12 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	}
 	ready <- struct{}{}
 	<-start
+	defer close(jr.ended)
+	jr.awaitWaitees(e)
 	if je == nil {
 		jr.execute(e, p)
 	}
+	e.exitAll(jr, e.group)
 	if err := p.release(); err != nil {
 		e.warnf("gofio: job %s: ioengine=%s: close: %v\n", jr.job.Name, jr.job.IOEngine, err)
 	}

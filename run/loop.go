@@ -51,6 +51,7 @@ type loop struct {
 	sleep   func(time.Duration)
 	fadvise func(fd int, off, n int64, advice int) error // Options.Fadvise
 	stop    *atomic.Bool
+	kill    *atomic.Bool // this job's exitall stop (jobRun.kill)
 	warn    io.Writer
 	res     *report.JobResult
 	prog    *report.Progress
@@ -120,6 +121,13 @@ type loop struct {
 	progressEvery int64
 
 	// Verify (see verify.go).
+	flow        *flowState // flow=: nil when the job takes no part
+	flowCount   int64      // I/Os counted in the flow
+	parked      []uint32   // slots waiting for the think time
+	thinkDone   uint64     // I/Os completed, ramp included (thinktime_blocks_type=complete)
+	thinkIssued uint64     // I/Os issued (thinktime_blocks_type=issue)
+	lastThink   uint64
+
 	ver        *verify.Verifier // nil without verify=
 	checkReads bool             // check every completed read against ver
 	wlog       *writeLog        // writes to read back in the verify phase
@@ -181,6 +189,7 @@ func (l *loop) run() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
+	l.leaveFlow()
 	if l.acct != nil {
 		l.acct.finish()
 	}
@@ -204,6 +213,10 @@ func (l *loop) drive() {
 		it, ok := l.q.Next(now)
 		if !ok {
 			if l.pN == 0 && l.inflight == 0 {
+				if len(l.parked) > 0 {
+					l.think()
+					continue
+				}
 				break
 			}
 			l.wait()
@@ -258,7 +271,7 @@ func (l *loop) canIssue(now int64) bool {
 	if l.stopIssue {
 		return false
 	}
-	if l.stop.Load() {
+	if l.stop.Load() || l.kill.Load() {
 		l.stopIssue = true
 		return false
 	}
@@ -293,7 +306,15 @@ func (l *loop) issue(si uint32, now int64) {
 		l.issueVerify(si, now)
 		return
 	}
+	if l.thinkDue() {
+		// fio thinks after every thinktime_blocks I/Os, the last one too.
+		l.parked = append(l.parked, si)
+		return
+	}
 	if !l.canIssue(now) {
+		return
+	}
+	if l.flowHeld(si) {
 		return
 	}
 	op := engines.OpRead
@@ -311,7 +332,7 @@ func (l *loop) issue(si uint32, now int64) {
 		l.lastWasSync = l.syncAtQueue
 	} else {
 		d = l.gen.dir()
-		if gap := l.rateGap[d]; gap > 0 {
+		if l.rated(d) {
 			if wait := l.nextIssue[d] - now; wait > 0 {
 				l.rateWait(si, wait)
 				return
@@ -319,12 +340,14 @@ func (l *loop) issue(si uint32, now int64) {
 			if l.nextIssue[d] < now-int64(time.Second) {
 				l.nextIssue[d] = now
 			}
-			l.nextIssue[d] += gap
 		}
 		var ok bool
 		if d, file, off, n, ok = l.fillIO(); !ok {
 			l.stopIssue = true
 			return
+		}
+		if gap := l.rateGapFor(d, n); gap > 0 {
+			l.nextIssue[d] += gap
 		}
 		if d == jobfile.DirWrite {
 			op = engines.OpWrite
@@ -345,6 +368,7 @@ func (l *loop) issue(si uint32, now int64) {
 		s.ioprio = l.cmdprio.pick(d)
 		l.req.IOPrio = s.ioprio
 	}
+	l.thinkIssued++
 	if !l.ramping && (op == engines.OpRead || op == engines.OpWrite) {
 		l.issued += n
 		l.issuedIOs++
@@ -611,6 +635,7 @@ func (l *loop) complete(it sched.Item, now int64) {
 				return
 			}
 		}
+		l.thinkDone++
 		if acct {
 			l.iosDone[s.dir]++
 			clat := uint64(now - s.issue)

@@ -69,7 +69,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	}
 
 	var stop atomic.Bool
-	e := &env{opts: &opts, stop: &stop, warnM: &sync.Mutex{}}
+	e := &env{opts: &opts, stop: &stop, warnM: &sync.Mutex{}, stopped: ctx.Done()}
 	done := make(chan struct{})
 	watcher := make(chan struct{})
 	go func() {
@@ -90,9 +90,11 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	// it takes in startdelay, ramp_time and the wait between groups.
 	genesis := time.Now()
 	for _, g := range groups(runs) {
-		if stop.Load() {
+		if stop.Load() || e.exitRest.Load() {
 			break
 		}
+		orderGroup(g)
+		e.group = g
 		runGroup(e, g)
 	}
 	res.Disks = disks.stop()
@@ -168,6 +170,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		}
 		runs[i] = jr
 	}
+	planFlows(runs)
 	return runs, nil
 }
 
@@ -311,6 +314,7 @@ func runGroup(e *env, g []*jobRun) {
 	for _, jr := range g {
 		if jr.failed != nil {
 			failJob(e, jr, jr.failed)
+			close(jr.ended)
 			continue
 		}
 		j := jr.job
@@ -319,6 +323,7 @@ func runGroup(e *env, g []*jobRun) {
 		opened = append(opened, jr)
 		if je := openJobTargets(e, jr, fill); je != nil {
 			failJob(e, jr, je)
+			close(jr.ended)
 			continue
 		}
 		runnable = append(runnable, jr)

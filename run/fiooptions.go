@@ -1,0 +1,184 @@
+package run
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/gofio/gofio/jobfile"
+)
+
+// This file runs fio 3.33 options beyond the core set (issue 14): flow
+// control, think time and byte rates. Each hooks into the loop at one
+// place: issue (flowHeld, thinkDue, rateGapFor) and drive (think).
+
+// flowState is one flow_id shared by the jobs of a run, as fio's struct
+// fio_flow: a counter of the I/Os its jobs issued (starting at 1) and the
+// sum of their weights.
+type flowState struct {
+	counter atomic.Int64
+	weight  atomic.Int64
+}
+
+// planFlows gives every job with flow= its flow_id's shared state, with the
+// weights of every job of the run added in, as fio's flow_init_job does at
+// job setup.
+func planFlows(runs []*jobRun) {
+	flows := map[int]*flowState{}
+	for _, jr := range runs {
+		f := jr.job.Flow
+		if f.Weight == 0 {
+			continue
+		}
+		st := flows[f.ID]
+		if st == nil {
+			st = &flowState{}
+			st.counter.Store(1)
+			flows[f.ID] = st
+		}
+		st.weight.Add(int64(f.Weight))
+		jr.flow = st
+	}
+}
+
+// flowHeld applies fio's flow_threshold_exceeded before an I/O: a job whose
+// share of its flow's I/Os is above its share of the weights waits
+// (flow_sleep, or 100us) and is asked again; otherwise the I/O counts.
+func (l *loop) flowHeld(si uint32) bool {
+	if l.flow == nil {
+		return false
+	}
+	if float64(l.flowCount)/float64(l.flow.counter.Load()) > float64(l.job.Flow.Weight)/float64(l.flow.weight.Load()) {
+		wait := l.job.Flow.Sleep
+		if wait <= 0 {
+			wait = 100 * time.Microsecond
+		}
+		l.rateWait(si, int64(wait))
+		return true
+	}
+	l.flow.counter.Add(1)
+	l.flowCount++
+	return false
+}
+
+// leaveFlow takes the job's I/Os and weight out of its flow when it ends,
+// as fio's flow_exit_job does, so that the others are no longer held back
+// by it.
+func (l *loop) leaveFlow() {
+	if l.flow == nil {
+		return
+	}
+	l.flow.counter.Add(-l.flowCount)
+	l.flow.weight.Add(-int64(l.job.Flow.Weight))
+	l.flow = nil
+}
+
+// thinkDue reports whether thinktime is due before the next I/O: after
+// thinktime_blocks I/Os completed (thinktime_blocks_type=complete) or
+// issued (issue) since the last pause, as fio's handle_thinktime counts.
+func (l *loop) thinkDue() bool {
+	t := &l.job.Think
+	if t.Time <= 0 {
+		return false
+	}
+	n := l.thinkDone
+	if t.BlocksType == "issue" {
+		n = l.thinkIssued
+	}
+	return n >= l.lastThink+uint64(t.Blocks)
+}
+
+// think runs the pause once every slot is parked and nothing is in flight
+// (fio's io_u_quiesce): thinktime_spin of busy waiting, then the rest of
+// thinktime asleep; then the parked slots issue again.
+func (l *loop) think() {
+	t := &l.job.Think
+	spin := min(t.Spin, t.Time) // fio: thinktime_spin is at most thinktime
+	if spin > 0 {
+		end := l.clock() + int64(spin)
+		for l.clock() < end {
+		}
+	}
+	if rest := t.Time - spin; rest > 0 {
+		l.sleep(rest)
+	}
+	l.lastThink = l.thinkDone
+	if t.BlocksType == "issue" {
+		l.lastThink = l.thinkIssued
+	}
+	now := l.clock()
+	for _, si := range l.parked {
+		l.q.AddHeavy(si, now)
+	}
+	l.parked = l.parked[:0]
+	l.reapFresh = false
+}
+
+// rated reports whether rate= or rate_iops= limits direction d.
+func (l *loop) rated(d jobfile.Dir) bool { return l.job.Rate[d] > 0 || l.rateGap[d] > 0 }
+
+// rateGapFor returns the time between I/Os of n bytes in d that rate= and
+// rate_iops= ask for (0 when neither is set).
+func (l *loop) rateGapFor(d jobfile.Dir, n uint64) int64 {
+	if r := l.job.Rate[d]; r > 0 {
+		return int64(n) * int64(time.Second) / int64(r)
+	}
+	return l.rateGap[d]
+}
+
+// orderGroup prepares wait_for and exitall for the jobs of one run group:
+// each job gets a channel closed when it ends, and the list of jobs it
+// waits for (every clone of its waitee in the group; a waitee of an
+// earlier group has already ended).
+func orderGroup(g []*jobRun) {
+	for _, jr := range g {
+		jr.ended = make(chan struct{})
+	}
+	for _, jr := range g {
+		jr.waitees = nil
+		if w := jr.job.WaitFor; w != "" {
+			for _, o := range g {
+				if o != jr && o.job.Name == w {
+					jr.waitees = append(jr.waitees, o)
+				}
+			}
+		}
+	}
+}
+
+// awaitWaitees blocks until every job jr waits for (wait_for=) has ended,
+// or the run is stopped.
+func (jr *jobRun) awaitWaitees(e *env) {
+	for _, w := range jr.waitees {
+		select {
+		case <-w.ended:
+		case <-e.stopped:
+			return
+		}
+	}
+}
+
+// exitAll ends the other jobs when jr, with exitall, ends: those of its
+// reporting group (exit_what=group), every running job (stonewall), or
+// every job of the run, later groups included (all), as fio's
+// fio_terminate_threads.
+func (e *env) exitAll(jr *jobRun, group []*jobRun) {
+	j := jr.job
+	if !j.ExitAll {
+		return
+	}
+	switch j.ExitWhat {
+	case "all":
+		e.exitRest.Store(true)
+		fallthrough
+	case "stonewall":
+		for _, o := range group {
+			o.kill.Store(true)
+		}
+	default:
+		for _, o := range group {
+			if o.job.GroupID == j.GroupID {
+				o.kill.Store(true)
+			}
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package run
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofio/gofio/jobfile"
+)
+
+// parseJobs parses a job file written into dir.
+func parseJobs(t *testing.T, dir, text string) []*jobfile.Job {
+	t.Helper()
+	p := filepath.Join(dir, "j.fio")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := jobfile.Parse(jobfile.Input{Files: []string{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
+}
+
+// TestFlowShares checks fio's flow control: jobs of one flow_id issue in
+// the ratio of their weights at every moment, so the totals of two
+// time-based jobs with weights 1 and 3 are 1:3 to within an I/O or two.
+func TestFlowShares(t *testing.T) {
+	jobs := parseJobs(t, t.TempDir(), "[global]\nioengine=null\nsize=1g\ntime_based\nruntime=300ms\nflow_id=7\n[a]\nflow=1\n[b]\nflow=3\n")
+	res := mustRun(t, jobs, Options{})
+	a, b := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs, res.Jobs[1].Dirs[jobfile.DirRead].TotalIOs
+	if a == 0 || b == 0 {
+		t.Fatalf("a=%d b=%d I/Os", a, b)
+	}
+	if d := int64(3*a) - int64(b); d < -6 || d > 6 {
+		t.Errorf("flow 1:3 gave a=%d, b=%d I/Os", a, b)
+	}
+}
+
+// TestThinkTimePauses checks thinktime: one pause after every
+// thinktime_blocks I/Os, the last included (fio's handle_thinktime runs
+// after each I/O), each thinktime long; thinktime_spin is spent busy.
+func TestThinkTimePauses(t *testing.T) {
+	jobs := parseJobs(t, t.TempDir(), "[j]\nioengine=null\nsize=64k\nthinktime=3ms\nthinktime_spin=1ms\nthinktime_blocks=4\n")
+	var mu sync.Mutex
+	var slept []time.Duration
+	sleep := func(d time.Duration) {
+		mu.Lock()
+		slept = append(slept, d)
+		mu.Unlock()
+	}
+	res := mustRun(t, jobs, Options{Sleep: sleep})
+	if n := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs; n != 16 {
+		t.Fatalf("%d I/Os, want 16", n)
+	}
+	think := 0
+	for _, d := range slept {
+		if d == 2*time.Millisecond {
+			think++
+		}
+	}
+	if think != 4 {
+		t.Errorf("slept %v: want 4 pauses of 2ms (3ms thinktime less 1ms spin)", slept)
+	}
+}
+
+// TestRateBytesGap checks that rate= spaces I/Os by their size.
+func TestRateBytesGap(t *testing.T) {
+	l := &loop{job: &jobfile.Job{Rate: [jobfile.NumDirs]uint64{4 << 20, 0, 0}}}
+	if g := l.rateGapFor(jobfile.DirRead, 4096); g != int64(time.Millisecond)*1000/1024 {
+		t.Errorf("gap for 4k at 4 MiB/s = %d ns", g)
+	}
+	l.rateGap[jobfile.DirWrite] = 5
+	if g := l.rateGapFor(jobfile.DirWrite, 4096); g != 5 {
+		t.Errorf("rate_iops gap %d, want 5", g)
+	}
+}
+
+// TestWaitForAndExitAll checks wait_for (the reader starts once both
+// writer clones ended) and exitall (the quitter's end stops the
+// time-based victim of its group long before its runtime).
+func TestWaitForAndExitAll(t *testing.T) {
+	jobs := parseJobs(t, t.TempDir(), "[global]\nioengine=null\n[w]\nsize=8m\nnumjobs=2\n[r]\nwait_for=w\nsize=1m\n"+
+		"[q]\nstonewall\nsize=1m\nexitall\n[victim]\nsize=1m\ntime_based\nruntime=60s\n")
+	res := mustRun(t, jobs, Options{})
+	by := map[string][]int{}
+	for i, j := range res.Jobs {
+		by[j.Name] = append(by[j.Name], i)
+	}
+	r := res.Jobs[by["r"][0]]
+	for _, i := range by["w"] {
+		w := res.Jobs[i]
+		if end := w.Start.Add(w.Elapsed); r.Start.Before(end) {
+			t.Errorf("r started at %v, before writer %d ended at %v", r.Start, i, end)
+		}
+	}
+	if v := res.Jobs[by["victim"][0]]; v.Elapsed > 30*time.Second {
+		t.Errorf("victim ran %v: exitall did not stop it", v.Elapsed)
+	}
+}
