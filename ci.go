@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime"
 	"strings"
 
@@ -28,6 +29,37 @@ type titled struct {
 	title string
 	cmp   *report.Comparison
 	gated bool
+}
+
+// applyRunOptions takes compare=, sweep=, repeat= and fail_if_slower= from
+// the job files' [global] where the command line did not give --compare,
+// --sweep, --repeat or --fail-if-slower: a job file can carry its own
+// sweep and gate. Every job must agree on them.
+func applyRunOptions(cfg *Config, jobs []*jobfile.Job) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	ro := jobs[0].Run
+	for _, j := range jobs[1:] {
+		if !reflect.DeepEqual(j.Run, ro) {
+			return fmt.Errorf("%s and %s: jobs disagree on compare=, sweep=, repeat= or fail_if_slower=; give them once, in the first file's [global]",
+				jobs[0].Name, j.Name)
+		}
+	}
+	if cfg.Compare == nil && ro.Compare != "" {
+		v := ro.Compare
+		cfg.Compare = &v
+	}
+	if len(cfg.Sweeps) == 0 {
+		cfg.Sweeps = ro.Sweeps
+	}
+	if !cfg.RepeatSet && ro.Repeat > 0 {
+		cfg.Repeat = ro.Repeat
+	}
+	if cfg.FailIfSlower < 0 && ro.HasFailIfSlower {
+		cfg.FailIfSlower = ro.FailIfSlower
+	}
+	return nil
 }
 
 // checkGate refuses --fail-if-slower with fewer than compare.MinGateRepeats

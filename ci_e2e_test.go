@@ -144,3 +144,46 @@ func TestDiffRefusals(t *testing.T) {
 		t.Errorf("one file: exit %d: %s", code, errs)
 	}
 }
+
+// TestJobFileRunOptions runs a job file that carries its own compare=,
+// sweep=, repeat= and fail_if_slower=: gofio JOB runs the sweep and the
+// gate; command-line flags override each; --showcmd prints them.
+func TestJobFileRunOptions(t *testing.T) {
+	dir := t.TempDir()
+	job := filepath.Join(dir, "sweep.fio")
+	if err := os.WriteFile(job, []byte("[global]\nioengine=null\nsize=1m\nrw=randread\ncompare=tw_priority=1,0\nsweep=iodepth=1,8\nrepeat=5\nfail_if_slower=5\n[j]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Priority twice as slow: the file's own gate fails.
+	code, out, errs := runCmdWith(t, fakeEngine(200, 100), "--output-format=compare", job)
+	if code != ExitSlower || !strings.Contains(out, ", 5 repeats") || !strings.Contains(errs, "iodepth=8 (+100.00%") {
+		t.Errorf("file's gate: exit %d\n%s\n%s", code, out, errs)
+	}
+	// --fail-if-slower overrides the file's 5%.
+	if code, _, errs := runCmdWith(t, fakeEngine(200, 100), "--output-format=compare", "--fail-if-slower=150", job); code != ExitOK {
+		t.Errorf("--fail-if-slower 150: exit %d: %s", code, errs)
+	}
+	// --compare overrides compare=: an A/A test passes.
+	if code, _, errs := runCmdWith(t, fakeEngine(200, 100), "--output-format=compare", "--compare", "tw_priority=1,1", job); code != ExitOK {
+		t.Errorf("--compare tw_priority=1,1: exit %d: %s", code, errs)
+	}
+	// --repeat 3 overrides repeat=5, and the gate then refuses to run.
+	if code, _, errs := runCmdWith(t, fakeEngine(200, 100), "--repeat", "3", job); code != ExitBadInput || !strings.Contains(errs, "(got 3)") {
+		t.Errorf("--repeat 3: exit %d: %s", code, errs)
+	}
+	// --sweep overrides sweep=.
+	code, out, _ = runCmdWith(t, fakeEngine(100, 100), "--output-format=compare", "--sweep", "iodepth=2", job)
+	if code != ExitOK || !strings.Contains(out, "\n      2  ") || strings.Contains(out, "\n      8  ") {
+		t.Errorf("--sweep iodepth=2: exit %d\n%s", code, out)
+	}
+	_, out, _ = runCmd(t, "--showcmd", job)
+	for _, want := range []string{"--compare=tw_priority=1,0", "--sweep=iodepth=1,8", "--repeat=5", "--fail_if_slower=5"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--showcmd lacks %s: %s", want, out)
+		}
+	}
+	// The example of the patch's sweep parses and carries its sweep.
+	if code, _, errs := runCmd(t, "--parse-only", "examples/randread-sweep.fio"); code != ExitOK {
+		t.Errorf("examples/randread-sweep.fio: exit %d: %s", code, errs)
+	}
+}

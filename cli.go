@@ -157,6 +157,7 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		Eta:                c.String("eta"),
 		Sets:               c.StringSlice("set"),
 		Repeat:             c.Int("repeat"),
+		RepeatSet:          c.IsSet("repeat"),
 		GateMetric:         c.String("gate-metric"),
 		Diff:               sp.diff,
 		Baseline:           c.String("baseline"),
@@ -280,6 +281,9 @@ func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int
 	}
 	jobs, err := jobfile.Parse(in)
 	if err != nil {
+		return st.fail(err)
+	}
+	if err := applyRunOptions(cfg, jobs); err != nil {
 		return st.fail(err)
 	}
 	if cfg.ParseOnly {

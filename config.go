@@ -23,6 +23,7 @@ type Config struct {
 	// Compare and sweep.
 	Compare      *string // --compare[=KEY=A,B]; nil when not given
 	Repeat       int
+	RepeatSet    bool     // --repeat was given (it overrides repeat= in a job file)
 	GateMetric   string   // --gate-metric: report.GateAvg, GateP99 or GateIOPS
 	Sweeps       []string // --sweep KEY=LIST, in order
 	CompareCSV   string

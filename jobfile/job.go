@@ -246,6 +246,7 @@ type Job struct {
 	EngineOpts
 
 	// gofio's own options.
+	Run          RunOptions    // compare=, sweep=, repeat=, fail_if_slower= ([global])
 	TWPriority   bool          // tw_priority=1 (default): completion task-work first
 	TWThread     string        // tw_thread: "auto" (default), "kernel" or "goroutine"
 	TWList       string        // tw_list: "locked" (default) or "lockfree"

@@ -377,6 +377,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		Choices: []Choice{{"locked", "An intrusive list behind its own mutex"},
 			{"lockfree", "The kernel's llist: lock-free push, LIFO, reversed when taken"}},
 		custom: func(j *Job, v string) error { j.TWList = v; return nil }},
+	runOptionSpecs[0], runOptionSpecs[1], runOptionSpecs[2], runOptionSpecs[3],
 
 	// io_uring engine options (fio's engines/io_uring.c).
 	{Name: "hipri", Type: TypeFlag, Engine: "io_uring", Help: "Use polled IO completions",

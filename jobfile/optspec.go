@@ -78,6 +78,8 @@ type OptionSpec struct {
 	// at run time (Job.Unrun).
 	NotRun bool
 
+	globalOnly bool // refused outside [global] (RunOptions)
+
 	intp   func(*Job) *int
 	u64p   func(*Job) *uint64
 	boolp  func(*Job) *bool

@@ -80,6 +80,10 @@ func resolve(raw *rawSection, global bool) (*section, error) {
 		if !ok {
 			return nil, unknownOption(re.file, re.line, re.text(), re.key)
 		}
+		if spec.globalOnly && !global {
+			return nil, &Error{File: re.file, Line: re.line, Option: re.text(),
+				Msg: fmt.Sprintf("%s= is a gofio option for the whole run: put it in [global] (or use --%s)", spec.Name, strings.ReplaceAll(spec.Name, "_", "-"))}
+		}
 		s.entries = append(s.entries, entry{rawEntry: re, spec: spec})
 	}
 	sort.SliceStable(s.entries, func(a, b int) bool {
