@@ -123,8 +123,10 @@ func TestCompareSweepE2E(t *testing.T) {
 			}
 			jobs := jsonJobs(t, decodeJSON(t, path, data))
 			opts, _ := jobs[0]["job options"].(map[string]any)
-			if len(jobs) != 1 || opts["iodepth"] != d {
-				t.Errorf("%s: %d jobs, iodepth %v; want 1 job at iodepth %s", path, len(jobs), opts["iodepth"], d)
+			// fio-plot keeps a file only if its job options hold rw,
+			// iodepth and numjobs; this job file sets no numjobs.
+			if len(jobs) != 1 || opts["iodepth"] != d || opts["numjobs"] != "1" || opts["rw"] != "randread" {
+				t.Errorf("%s: %d jobs, job options %v; want 1 job with rw=randread iodepth=%s numjobs=1", path, len(jobs), opts, d)
 			}
 		}
 	}

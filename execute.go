@@ -171,7 +171,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 			writeErrs = append(writeErrs, report.WriteNormal(out, res))
 		}
 		if cfg.JSONDir != "" {
-			writeErrs = append(writeErrs, writeJSONFile(compare.JSONDirPath(cfg.JSONDir, p, res), res))
+			writeErrs = append(writeErrs, writeJSONFile(compare.JSONDirPath(cfg.JSONDir, p, res), compare.ForFioPlot(res)))
 		}
 		all.Add(res)
 	}
