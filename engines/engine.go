@@ -60,7 +60,8 @@ type Engine interface {
 // Setup is what an engine gets to open.
 type Setup struct {
 	Job   *jobfile.Job
-	Files []int    // open file descriptors, indexed by Request.File
+	Files []int    // open file descriptors, indexed by Request.File (-1 for a diskless engine)
+	Paths []string // the files' names, indexed like Files
 	Bufs  [][]byte // one aligned, pinned buffer per slot, each of the job's max bs
 	Depth int      // number of slots, the real queue depth (no rounding)
 	// OwnP says the caller runs the engine on a goroutine locked to its

@@ -26,4 +26,8 @@ var engineRows = []Row{
 	{Name: "engines/falloc-randwrite", Ref: "issue 13 falloc", Args: []string{"--ioengine=falloc", "--rw=randwrite", "--bs=32k", "--size=8m"}, Exact: syncDepth},
 	{Name: "engines/falloc-read", Ref: "issue 13 falloc (read = fallocate KEEP_SIZE)", Args: []string{"--ioengine=falloc", "--rw=read", "--bs=64k", "--size=8m"}, Exact: syncDepth},
 	{Name: "engines/ftruncate-write", Ref: "issue 13 ftruncate", Args: []string{"--ioengine=ftruncate", "--rw=write", "--bs=4k", "--size=4m"}, Exact: syncDepth},
+	{Name: "engines/filecreate", Ref: "issue 13 filecreate", Args: []string{"--ioengine=filecreate", "--nrfiles=64", "--filesize=4k", "--openfiles=1", "--create_on_open=1"}, Exact: syncDepth},
+	{Name: "engines/filestat-statx", Ref: "issue 13 filestat stat_type", Args: []string{"--ioengine=filestat", "--nrfiles=64", "--filesize=4k", "--stat_type=statx"}, Exact: syncDepth},
+	{Name: "engines/filestat-lstat", Ref: "issue 13 filestat stat_type", Args: []string{"--ioengine=filestat", "--nrfiles=32", "--filesize=8k", "--bs=4k", "--stat_type=lstat"}, Exact: syncDepth},
+	{Name: "engines/filedelete", Ref: "issue 13 filedelete", Args: []string{"--ioengine=filedelete", "--nrfiles=64", "--filesize=4k"}, Exact: syncDepth},
 }

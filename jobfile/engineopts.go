@@ -106,6 +106,10 @@ var engineOptionTable = concatOptions(
 			Help:    "Specify stat system call type to measure lookup/getattr performance",
 			Choices: []Choice{{"stat", "Use stat(2)"}, {"lstat", "Use lstat(2)"}, {"statx", "Use statx(2) if exists"}},
 			custom:  func(j *Job, v string) error { j.StatType = v; return nil }},
+		{Name: "stat_type", Type: TypeChoice, Default: "stat", Engine: "dirstat",
+			Help:    "Specify stat system call type to measure lookup/getattr performance",
+			Choices: []Choice{{"stat", "Use stat(2)"}, {"lstat", "Use lstat(2)"}, {"statx", "Use statx(2) if exists"}},
+			custom:  func(j *Job, v string) error { j.StatType = v; return nil }},
 
 		{Name: "cpuload", Type: TypeInt, Engine: "cpuio", Help: "Use this percentage of CPU",
 			custom: func(j *Job, v string) error { return setCPULoad(j, v) }},

@@ -119,12 +119,21 @@ func planTargets(j *jobfile.Job, mounted func(string) error) ([]*target, error) 
 	writes := j.RW.HasWrite()
 	ts := make([]*target, len(names))
 	if diskless(j) {
-		// Like fio's FIO_DISKLESSIO engines, null touches no file.
-		if j.Size == 0 {
+		// Like fio's FIO_DISKLESSIO engines, null, filecreate and the
+		// directory engines touch no file before their I/O.
+		perFile := uint64(0)
+		switch {
+		case j.Size > 0:
+			perFile = j.Size / uint64(len(names))
+		case metadataEngine(j) && j.FileSizeMin > 0:
+			perFile = j.FileSizeMin
+		case metadataEngine(j):
+			perFile = j.MinBS()
+		default:
 			return nil, fmt.Errorf("%s: ioengine=%s needs size=", j.Name, j.IOEngine)
 		}
 		for i, name := range names {
-			sz := j.Size / uint64(len(names))
+			sz := perFile
 			if m := j.MinBS(); sz < m {
 				return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, sz, m)
 			}
@@ -242,7 +251,25 @@ func loopBytes(j *jobfile.Job, ts []*target) uint64 {
 }
 
 // diskless reports whether the job's engine works without files (null).
-func diskless(j *jobfile.Job) bool { return j.IOEngine == "null" }
+func diskless(j *jobfile.Job) bool {
+	switch j.IOEngine {
+	case "null", "filecreate", "dircreate", "dirstat", "dirdelete":
+		return true
+	}
+	return false
+}
+
+// metadataEngine reports whether the job's engine operates on file names
+// (fio's FIO_FAKEIO metadata engines), sizing each file by filesize= or
+// the minimum block size when size= is not given, as fio's get_file_size
+// for them does.
+func metadataEngine(j *jobfile.Job) bool {
+	switch j.IOEngine {
+	case "filecreate", "dircreate", "dirstat", "dirdelete":
+		return true
+	}
+	return false
+}
 
 // dioAlign returns the O_DIRECT alignment of the open fd: the logical
 // block size of a block device, or statx's dio_offset_align for a file (0

@@ -136,13 +136,14 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 		fillBuffer(b, j.ZeroBuffers, j.BufferPattern, &r)
 	}
 	fds := make([]int, len(jr.targets))
+	paths := make([]string, len(jr.targets))
 	for i, t := range jr.targets {
-		fds[i] = t.fd
+		fds[i], paths[i] = t.fd, t.path
 	}
 	engineFail := func(op string, err error) *jobError {
 		return fail("ioengine="+j.IOEngine, op, "engine "+op, engineErrno(err), err)
 	}
-	setup := engines.Setup{Job: j, Files: fds, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP}
+	setup := engines.Setup{Job: j, Files: fds, Paths: paths, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP}
 	opener := jr.opener
 	if useTWThread(j, e.opts.Compare) {
 		opener = twOpener(opener, twClock(e.opts.Now))

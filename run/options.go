@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/fileops"
 	"github.com/gofio/gofio/engines/iouring"
 	"github.com/gofio/gofio/engines/libaio"
 	"github.com/gofio/gofio/engines/mmap"
@@ -71,17 +72,23 @@ type Options struct {
 // those jobfile's engine table says gofio runs.
 func DefaultEngines() map[string]engines.Opener {
 	return map[string]engines.Opener{
-		"io_uring":  iouring.Open,
-		"libaio":    libaio.Open,
-		"null":      null.Open,
-		"psync":     psync.Open,
-		"sync":      psync.Opener(psync.Sync),
-		"vsync":     psync.Opener(psync.VSync),
-		"pvsync":    psync.Opener(psync.PVSync),
-		"pvsync2":   psync.Opener(psync.PVSync2),
-		"mmap":      mmap.Open,
-		"falloc":    psync.Opener(psync.Falloc),
-		"ftruncate": psync.Opener(psync.Ftruncate),
+		"io_uring":   iouring.Open,
+		"libaio":     libaio.Open,
+		"null":       null.Open,
+		"psync":      psync.Open,
+		"sync":       psync.Opener(psync.Sync),
+		"vsync":      psync.Opener(psync.VSync),
+		"pvsync":     psync.Opener(psync.PVSync),
+		"pvsync2":    psync.Opener(psync.PVSync2),
+		"mmap":       mmap.Open,
+		"falloc":     psync.Opener(psync.Falloc),
+		"ftruncate":  psync.Opener(psync.Ftruncate),
+		"filecreate": fileops.Opener(fileops.FileCreate),
+		"filestat":   fileops.Opener(fileops.FileStat),
+		"filedelete": fileops.Opener(fileops.FileDelete),
+		"dircreate":  fileops.Opener(fileops.DirCreate),
+		"dirstat":    fileops.Opener(fileops.DirStat),
+		"dirdelete":  fileops.Opener(fileops.DirDelete),
 	}
 }
 
