@@ -119,14 +119,33 @@ type JobResult struct {
 	TotalErr  uint64 // errors skipped by continue_on_error
 	FirstErr  int
 
-	Dirs     [jobfile.NumDirs]DirStats
-	SyncIOs  uint64
-	SyncLat  Stat
-	SyncHist Hist
+	// IOStats are the per-I/O figures, which ramp_time discards.
+	IOStats
 
 	JobRuntime      time.Duration // total_run_time, used for CPU %
 	UsrCPU, SysCPU  time.Duration
 	Ctx, Majf, Minf uint64
+
+	LatencyDepth int // the depth the job ran at
+
+	// gofio extras.
+	Policy      string // "priority" or "fifo"
+	Threads     []ThreadCPU
+	DroppedCQEs uint64
+	EngineNotes []string
+
+	// Logs holds the samples for write_lat_log, write_bw_log and
+	// write_iops_log; nil when the job asked for no log.
+	Logs *JobLogs
+}
+
+// IOStats are the figures of a JobResult counted per I/O, submit or
+// completion: what ramp_time throws away when it ends (ResetIOStats).
+type IOStats struct {
+	Dirs     [jobfile.NumDirs]DirStats
+	SyncIOs  uint64
+	SyncLat  Stat
+	SyncHist Hist
 
 	// IODepth counts samples of the in-flight depth at submit time in
 	// fio's buckets 1, 2, 4, 8, 16, 32, >=64; Submit and Complete count
@@ -138,23 +157,18 @@ type JobResult struct {
 	CompleteCalls uint64
 	// LatNs, LatUs, LatMs are clat counts in fio's latency distribution
 	// buckets (10, 10 and 12 buckets).
-	LatNs        [10]uint64
-	LatUs        [10]uint64
-	LatMs        [12]uint64
-	LatencyDepth int // the depth the job ran at
+	LatNs [10]uint64
+	LatUs [10]uint64
+	LatMs [12]uint64
 
-	// gofio extras.
-	Policy      string // "priority" or "fifo"
-	TWWait      Stat   // harvest to completion-item run, ns
-	TWWaitHist  Hist
-	Threads     []ThreadCPU
-	DroppedCQEs uint64
-	EngineNotes []string
-
-	// Logs holds the samples for write_lat_log, write_bw_log and
-	// write_iops_log; nil when the job asked for no log.
-	Logs *JobLogs
+	TWWait     Stat // gofio: harvest to completion-item run, ns
+	TWWaitHist Hist
 }
+
+// ResetIOStats zeroes every per-I/O figure, as fio does when ramp_time
+// ends. Whatever else the result holds (the job, errors, CPU, threads,
+// logs) is kept.
+func (r *JobResult) ResetIOStats() { r.IOStats = IOStats{} }
 
 // DiskStats are the deltas of /sys/block/DEV/stat over a run.
 type DiskStats struct {

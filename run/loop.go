@@ -739,13 +739,7 @@ func errnoOf(err error, def unix.Errno) int {
 func (l *loop) endRamp(now int64) {
 	l.ramping = false
 	l.gen.endRamp()
-	r := l.res
-	r.Dirs = [jobfile.NumDirs]report.DirStats{}
-	r.IODepth, r.Submit, r.Complete = [7]uint64{}, [7]uint64{}, [7]uint64{}
-	r.SubmitCalls, r.CompleteCalls = 0, 0
-	r.LatNs, r.LatUs, r.LatMs = [10]uint64{}, [10]uint64{}, [12]uint64{}
-	r.TWWait, r.TWWaitHist = report.Stat{}, report.Hist{}
-	r.SyncIOs, r.SyncLat, r.SyncHist = 0, report.Stat{}, report.Hist{}
+	l.res.ResetIOStats()
 	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
 	l.issued, l.issuedIOs = 0, 0
 	l.statsStart = now
