@@ -123,8 +123,7 @@ func (j *SideJSON) side() ComparisonSide {
 	}
 	s := ComparisonSide{Name: j.Name, P50Us: j.P50Us, P99Us: j.P99Us, TWWaitUs: j.TWWaitUs, TWWaitP99Us: j.TWWaitP99Us}
 	for _, r := range j.PerRepeat {
-		s.Repeats = append(s.Repeats, RepeatStats{Repeat: r.Repeat, AvgLatUs: r.AvgLatUs, P50Us: r.P50Us,
-			P99Us: r.P99Us, IOPS: r.IOPS, IOs: r.IOs, TWWaitUs: r.TWWaitUs})
+		s.Repeats = append(s.Repeats, RepeatStats(r))
 	}
 	s.Summarize()
 	return s

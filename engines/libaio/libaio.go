@@ -38,20 +38,21 @@ const (
 )
 
 // iocb is struct iocb of linux/aio_abi.h on a little-endian machine
-// (aio_key before aio_rw_flags).
+// (aio_key before aio_rw_flags). The fields gofio never sets (aio_key,
+// aio_reserved2, aio_resfd) are blank: they only hold the layout.
 type iocb struct {
-	data      uint64
-	key       uint32
-	rwFlags   uint32
-	opcode    uint16
-	reqprio   int16
-	fildes    uint32
-	buf       uint64
-	nbytes    uint64
-	offset    int64
-	reserved2 uint64
-	flags     uint32
-	resfd     uint32
+	data    uint64
+	_       uint32 // aio_key
+	rwFlags uint32
+	opcode  uint16
+	reqprio int16
+	fildes  uint32
+	buf     uint64
+	nbytes  uint64
+	offset  int64
+	_       uint64 // aio_reserved2
+	flags   uint32
+	_       uint32 // aio_resfd
 }
 
 // event is struct io_event.
