@@ -60,9 +60,11 @@ var issue20 = []Row{
 	},
 	{
 		Name: "item2/global-options", Ref: "issue 20 item 2",
-		JobFile: "[global]\nioengine=null\nbs=4k\nsize=1m\n\n[j]\nrw=randread\n",
+		// A command-line global before the job file and two [global]
+		// sections, the second after the first job.
+		Args:    []string{"--runtime=1"},
+		JobFile: "[global]\nioengine=null\nbs=4k\nsize=1m\n\n[j]\nrw=randread\n\n[global]\nrw=write\n[k]\nsize=2m\n",
 		Exact:   []string{"job options"}, Check: docExact("global options"),
-		Pending: pendingEq20,
 	},
 	{
 		Name: "item3/bsrange-randmap", Ref: "issue 20 item 3",

@@ -121,6 +121,10 @@ type Job struct {
 	// Options are the options set for this job, in fio's parse order,
 	// globals first. Used for JSON "job options".
 	Options []Option
+	// NumGlobalOptions is how many leading Options come from [global]
+	// sections and command-line options before the first --name: fio
+	// prints those under "global options", the rest under "job options".
+	NumGlobalOptions int
 
 	// Files and targets.
 	Filenames         []string // explicit filename= list (escapes resolved); empty means generated
@@ -302,3 +306,18 @@ type Job struct {
 	// without a file prefix: the job name is the prefix, as in fio.
 	logNamed [3]bool
 }
+
+// GlobalOptions returns the options fio prints under JSON "global
+// options": the global options in effect for the last job, which has seen
+// every [global] section before it (nil when there are none).
+func GlobalOptions(jobs []*Job) []Option {
+	if len(jobs) == 0 {
+		return nil
+	}
+	j := jobs[len(jobs)-1]
+	return j.Options[:j.NumGlobalOptions]
+}
+
+// OwnOptions returns the job's own options, which fio prints under JSON
+// "job options".
+func (j *Job) OwnOptions() []Option { return j.Options[j.NumGlobalOptions:] }

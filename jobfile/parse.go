@@ -298,6 +298,7 @@ func build(src jobSource, sets []entry) (*Job, error) {
 			j.Options = append(j.Options, e.option())
 		}
 	}
+	j.NumGlobalOptions = len(j.Options)
 	own, err := engineEntries(src.own, engine)
 	if err != nil {
 		return nil, err

@@ -98,10 +98,14 @@ func optionsObject(opts []jobfile.Option) *jsonObject {
 }
 
 // jobOptions returns the job's own options: its Options without the
-// leading [global] ones.
+// leading global ones (jobfile counts them; a Job built by hand that does
+// not has the prefix equal to the Result's GlobalOptions dropped).
 func jobOptions(r *Result, j *jobfile.Job) []jobfile.Option {
 	if j == nil {
 		return nil
+	}
+	if j.NumGlobalOptions > 0 {
+		return j.OwnOptions()
 	}
 	opts := j.Options
 	if len(opts) >= len(r.GlobalOptions) {

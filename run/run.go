@@ -55,7 +55,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if opts.Fadvise == nil {
 		opts.Fadvise = unix.Fadvise
 	}
-	res := &report.Result{Version: opts.Version, Kernel: kernelRelease(), Start: time.Now()}
+	res := &report.Result{Version: opts.Version, Kernel: kernelRelease(), Start: time.Now(), GlobalOptions: jobfile.GlobalOptions(jobs)}
 	runs, err := plan(jobs, &opts)
 	if err != nil {
 		return nil, err
