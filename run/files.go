@@ -113,8 +113,9 @@ func blkGetSize64(fd int) (uint64, error) {
 // writing anything, so that bad input is refused before any I/O. An
 // error is bad input, except a *jobError: a target that exists but cannot
 // be examined (stat, open or size a device), which ends only this job
-// when its group starts. mounted is Options.CheckMountedWrite.
-func planTargets(j *jobfile.Job, mounted func(string) error) ([]*target, error) {
+// when its group starts. mounted is Options.CheckMountedWrite; thread is
+// the job's fio thread number, whose seeds draw filesize= ranges.
+func planTargets(j *jobfile.Job, thread int, mounted func(string) error) ([]*target, error) {
 	names := fileNames(j)
 	writes := j.RW.HasWrite()
 	ts := make([]*target, len(names))
@@ -177,7 +178,14 @@ func planTargets(j *jobfile.Job, mounted func(string) error) ([]*target, error) 
 		return nil, deferred
 	}
 	// Sizes: size= is split over the files; without it each file's own
-	// size is used.
+	// size is used. filesize= sizes each file (a range draws each size
+	// with fio's file-size generator), and size= then only caps the bytes
+	// the job moves (loopBytes).
+	var sizeRand frand
+	if j.FileSizeMax > j.FileSizeMin {
+		fs := newFioSeeds(j, thread)
+		sizeRand = newFrand(fs.seeds[seedFileSize], fs.use64)
+	}
 	for _, t := range ts {
 		r := &t.region
 		r.base = j.Offset
@@ -189,7 +197,14 @@ func planTargets(j *jobfile.Job, mounted func(string) error) ([]*target, error) 
 		}
 		switch {
 		case j.FileSizeMin > 0:
-			r.size = j.FileSizeMin
+			want := t.curSize
+			if !t.exists || t.curSize < j.FileSizeMin || t.curSize > max(j.FileSizeMax, j.FileSizeMin) {
+				want = fileSize(j, &sizeRand)
+			}
+			if r.base > want {
+				return nil, badTarget(j, t, "offset=%d is beyond its filesize=%d", r.base, want)
+			}
+			r.size = want - r.base
 		case j.Size > 0:
 			r.size = j.Size / uint64(len(ts))
 		case j.SizePercent > 0 && t.exists:
@@ -242,12 +257,17 @@ func passBytes(ts []*target) uint64 {
 }
 
 // loopBytes returns the bytes one loop of job j moves over its targets:
-// io_size= when set, else one pass over their regions.
+// io_size= when set, else one pass over their regions, capped at size=
+// (which with filesize= can be less than the files hold), as fio's
+// setup_files sets o->size.
 func loopBytes(j *jobfile.Job, ts []*target) uint64 {
 	if j.IOSize > 0 {
 		return j.IOSize
 	}
-	return passBytes(ts)
+	if n := passBytes(ts); j.Size == 0 || j.Size > n {
+		return n
+	}
+	return j.Size
 }
 
 // diskless reports whether the job's engine works without files (null).
@@ -414,4 +434,19 @@ func (l *loop) dropPageCache() {
 			dropPageCache(l.fadvise, t.fd)
 		}
 	}
+}
+
+// fileSize returns the size filesize= gives a file that does not exist or
+// is outside the range: the size, or for a range fio's draw (the low end
+// plus a uniform share of the range, rounded down to the smallest block
+// size), as fio's get_rand_file_size.
+func fileSize(j *jobfile.Job, r *frand) uint64 {
+	if j.FileSizeMax <= j.FileSizeMin {
+		return j.FileSizeMin
+	}
+	v := uint64(float64(j.FileSizeMax-j.FileSizeMin)*r.frac()) + j.FileSizeMin
+	if m := j.MinBS(); m > 0 {
+		v -= v % m
+	}
+	return v
 }

@@ -137,7 +137,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: ioengine=%s is not available (have %s)", j.Name, j.IOEngine, engineNames(opts))
 		}
-		ts, failed, err := planJobTargets(j, opts.CheckMountedWrite)
+		ts, failed, err := planJobTargets(j, i+1, opts.CheckMountedWrite)
 		if err != nil {
 			return nil, err
 		}
@@ -231,8 +231,8 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 // block rules. An input error comes back as err; a target that cannot be
 // examined now comes back as failed, to end the job when its group
 // starts, with ts nil.
-func planJobTargets(j *jobfile.Job, mounted func(string) error) (ts []*target, failed *jobError, err error) {
-	ts, err = planTargets(j, mounted)
+func planJobTargets(j *jobfile.Job, thread int, mounted func(string) error) (ts []*target, failed *jobError, err error) {
+	ts, err = planTargets(j, thread, mounted)
 	if errors.As(err, &failed) {
 		return nil, failed, nil
 	}
