@@ -45,7 +45,7 @@ var engineTable = []EngineInfo{
 	{Name: "cpuio", Help: "CPU cycle burner engine", Refused: notYet},
 	{Name: "exec", Help: "Execute a program", Refused: notYet},
 	{Name: "net", Help: "Network IO", Refused: notYet},
-	{Name: "e4defrag", Help: "ext4 defrag engine", Refused: notYet},
+	{Name: "e4defrag", Help: "ext4 defrag engine"},
 	{Name: "posixaio", Help: "POSIX asynchronous IO",
 		Refused: "POSIX AIO (aio_read/aio_write) is a glibc library that runs each request on a helper thread, not a system call; " +
 			"gofio is built without cgo, and imitating it with goroutines would measure Go's scheduler, not glibc's AIO (use libaio or io_uring)"},

@@ -104,6 +104,15 @@ func layout(j *jobfile.Job, t *target, fill []byte) *jobError {
 		t.curSize = cur
 		return nil
 	}
+	if !j.RW.HasRead() && j.IOEngine == "e4defrag" {
+		// EXT4_IOC_MOVE_EXT needs allocated extents: preallocate as fio's
+		// default fallocate=native does for a file a job only writes.
+		if err := unix.Fallocate(fd, 0, 0, int64(need)); err != nil {
+			return targetError(j.Name, t, fmt.Sprintf("lay out: preallocate %d bytes", need), "fallocate", unix.ENOSPC, err)
+		}
+		t.curSize = need
+		return nil
+	}
 	if !j.RW.HasRead() {
 		if err := unix.Ftruncate(fd, int64(need)); err != nil {
 			return targetError(j.Name, t, fmt.Sprintf("lay out: extend to %d bytes", need), "ftruncate", unix.EIO, err)

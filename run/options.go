@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/e4defrag"
 	"github.com/gofio/gofio/engines/fileops"
 	"github.com/gofio/gofio/engines/iouring"
 	"github.com/gofio/gofio/engines/libaio"
@@ -89,6 +90,7 @@ func DefaultEngines() map[string]engines.Opener {
 		"dircreate":  fileops.Opener(fileops.DirCreate),
 		"dirstat":    fileops.Opener(fileops.DirStat),
 		"dirdelete":  fileops.Opener(fileops.DirDelete),
+		"e4defrag":   e4defrag.Open,
 	}
 }
 

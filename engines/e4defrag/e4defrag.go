@@ -1,0 +1,201 @@
+// Package e4defrag is gofio's e4defrag engine, fio's engines/e4defrag.c:
+// each write moves the extents of its range from a donor file into the
+// job's file with the EXT4_IOC_MOVE_EXT ioctl, the online defragmenter's
+// primitive, so the job measures ext4 defragmentation. Reads are EINVAL
+// (moving extents changes the layout, so fio keeps read-only jobs off it).
+//
+// The donor file is donorname (required; inside directory= when the job
+// has one), created and, without inplace=1, preallocated once over the
+// job's range; with inplace=1 each write preallocates its own range and
+// truncates the donor after the move, as fio does. A write whose extents
+// moved only in part is a short I/O; one beyond the end of the file is
+// EINVAL. It works only on ext4: elsewhere the ioctl fails with ENOTTY or
+// EOPNOTSUPP, and the job fails with that error. Like fio's, the engine is
+// synchronous.
+package e4defrag
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/engines"
+)
+
+// ioctlMoveExt is EXT4_IOC_MOVE_EXT, _IOWR('f', 15, struct move_extent).
+const ioctlMoveExt = 0xc028660f
+
+// moveExtent is struct move_extent of fs/ext4/ext4.h (40 bytes).
+type moveExtent struct {
+	reserved   uint32
+	donorFd    uint32
+	origStart  uint64 // logical block in the file
+	donorStart uint64 // logical block in the donor
+	len        uint64 // blocks to move
+	movedLen   uint64 // blocks moved (out)
+}
+
+// Engine moves extents from a donor file.
+type Engine struct {
+	files   []int
+	donor   int
+	bsz     uint64 // the donor's st_blksize, ext4's block size
+	inplace bool
+	reqs    []engines.Request
+	queued  []uint32
+	nq      int
+	done    engines.DoneQueue
+	submits uint64
+}
+
+// ErrBusy is returned by Queue when every slot is already queued.
+var ErrBusy = errors.New("e4defrag: queue full")
+
+// Open creates the donor file and, without inplace, preallocates it over
+// [offset, offset+the largest file size).
+func Open(s engines.Setup) (engines.Engine, error) {
+	if s.Depth <= 0 {
+		return nil, fmt.Errorf("e4defrag: depth %d, need at least 1", s.Depth)
+	}
+	j := s.Job
+	if j == nil || j.DonorName == "" {
+		return nil, errors.New("e4defrag: the donorname= option is required")
+	}
+	name := j.DonorName
+	if len(j.Directory) > 0 && !filepath.IsAbs(name) {
+		name = filepath.Join(j.Directory[0], name)
+	}
+	fd, err := unix.Open(name, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("e4defrag: open donor %s: %w", name, err)
+	}
+	e := &Engine{files: s.Files, donor: fd, inplace: j.InPlace,
+		reqs: make([]engines.Request, s.Depth), queued: make([]uint32, s.Depth), done: engines.NewDoneQueue(s.Depth)}
+	if !e.inplace {
+		size := j.FileSizeMax
+		if size == 0 {
+			size = j.Size
+		}
+		if size > j.Offset {
+			if err := unix.Fallocate(fd, 0, int64(j.Offset), int64(size-j.Offset)); err != nil {
+				unix.Close(fd)
+				return nil, fmt.Errorf("e4defrag: preallocate donor %s: %w", name, err)
+			}
+		}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("e4defrag: stat donor: %w", err)
+	}
+	e.bsz = uint64(st.Blksize)
+	return e, nil
+}
+
+// SyncIO reports that requests complete inside Submit.
+func (e *Engine) SyncIO() bool { return true }
+
+// Queue records r in slot; the move happens at Submit.
+func (e *Engine) Queue(slot uint32, r *engines.Request) error {
+	if e.nq+e.done.Len() >= len(e.queued) {
+		return ErrBusy
+	}
+	if int(slot) >= len(e.reqs) {
+		return fmt.Errorf("e4defrag: slot %d out of range (depth %d)", slot, len(e.reqs))
+	}
+	if r.File < 0 || r.File >= len(e.files) {
+		return fmt.Errorf("e4defrag: file index %d out of range (%d files)", r.File, len(e.files))
+	}
+	e.reqs[slot] = *r
+	e.queued[e.nq] = slot
+	e.nq++
+	return nil
+}
+
+// Submit performs every queued request, in order.
+func (e *Engine) Submit() (int, error) {
+	n := e.nq
+	for i := 0; i < n; i++ {
+		s := e.queued[i]
+		e.done.Push(engines.Completion{Slot: s, Res: e.do(&e.reqs[s])})
+	}
+	e.nq = 0
+	if n > 0 {
+		e.submits++
+	}
+	return n, nil
+}
+
+func (e *Engine) do(r *engines.Request) int32 {
+	switch r.Op {
+	case engines.OpFsync:
+		return errnoRes(unix.Fsync(e.files[r.File]))
+	case engines.OpFdatasync:
+		return errnoRes(unix.Fdatasync(e.files[r.File]))
+	case engines.OpWrite:
+	default:
+		return -int32(unix.EINVAL)
+	}
+	length := uint64(len(r.Buf))
+	if e.inplace {
+		if err := unix.Fallocate(e.donor, 0, int64(r.Offset), int64(length)); err != nil {
+			return errnoRes(err)
+		}
+	}
+	me := moveExtent{donorFd: uint32(e.donor), origStart: r.Offset / e.bsz}
+	me.donorStart = me.origStart
+	me.len = (r.Offset+length+e.bsz-1)/e.bsz - me.origStart
+	_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(e.files[r.File]), ioctlMoveExt, uintptr(unsafe.Pointer(&me)))
+	if e.inplace {
+		if err := unix.Ftruncate(e.donor, 0); err != nil && errno == 0 {
+			errno = errnoOf(err)
+		}
+	}
+	if errno != 0 {
+		return -int32(errno)
+	}
+	moved := me.movedLen * e.bsz
+	if moved > length {
+		moved = length
+	}
+	if moved == 0 {
+		return -int32(unix.EINVAL) // beyond i_size
+	}
+	return int32(moved)
+}
+
+func errnoRes(err error) int32 {
+	if err == nil {
+		return 0
+	}
+	return -int32(errnoOf(err))
+}
+
+func errnoOf(err error) unix.Errno {
+	var errno unix.Errno
+	if errors.As(err, &errno) {
+		return errno
+	}
+	return unix.EIO
+}
+
+// Reap copies up to len(out) completions into out; it never blocks.
+func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
+	return e.done.Pop(out), nil
+}
+
+// Close closes the donor file (it stays on disk, as fio leaves it).
+func (e *Engine) Close() error {
+	if e.donor < 0 {
+		return nil
+	}
+	err := unix.Close(e.donor)
+	e.donor = -1
+	return err
+}
+
+// Stats returns the submit call count.
+func (e *Engine) Stats() engines.Stats { return engines.Stats{SubmitCalls: e.submits} }

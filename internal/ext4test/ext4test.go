@@ -1,0 +1,58 @@
+// Package ext4test gives tests a scratch ext4 filesystem: an image file
+// under the test's temporary directory, formatted with mkfs.ext4 and
+// mounted through a loop device the test makes, all removed when the test
+// ends. Tests that need it skip cleanly when not root or when mkfs.ext4,
+// mount or loop devices are missing.
+package ext4test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Mount returns the mount point of a fresh ext4 filesystem of sizeMiB MiB,
+// or skips the test saying why it cannot make one.
+func Mount(t testing.TB, sizeMiB int64) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount an ext4 loop device")
+	}
+	for _, tool := range []string{"mkfs.ext4", "mount", "umount", "losetup"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: cannot make an ext4 loop device", tool)
+		}
+	}
+	dir := t.TempDir()
+	img, mnt := filepath.Join(dir, "ext4.img"), filepath.Join(dir, "mnt")
+	if err := os.Mkdir(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(sizeMiB << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if out, err := exec.Command("mkfs.ext4", "-q", "-F", img).CombinedOutput(); err != nil {
+		t.Skipf("mkfs.ext4: %v: %s", err, out)
+	}
+	dev, err := exec.Command("losetup", "-f", "--show", img).Output()
+	if err != nil {
+		t.Skipf("no loop device (losetup -f --show): %v", err)
+	}
+	loop := string(dev[:len(dev)-1])
+	t.Cleanup(func() { exec.Command("losetup", "-d", loop).Run() })
+	if out, err := exec.Command("mount", "-t", "ext4", loop, mnt).CombinedOutput(); err != nil {
+		t.Skipf("mount %s: %v: %s", loop, err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", mnt, err, out)
+		}
+	})
+	return mnt
+}
