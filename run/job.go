@@ -194,46 +194,30 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	}
 	depth := p.depth
 	l := &loop{
-		job:            j,
-		eng:            p.eng,
-		syncIO:         p.syncIO,
-		fakeNow:        e.opts.Now,
-		tsc:            processTSC(),
-		sleep:          e.opts.Sleep,
-		fadvise:        e.opts.Fadvise,
-		stop:           e.stop,
-		kill:           &jr.kill,
-		res:            jr.res,
-		prog:           jr.prog,
-		q:              sched.NewQueue(depth, j.Policy()),
-		batch:          sched.NewBatch(),
-		slots:          make([]slot, depth),
-		bufs:           p.arena.bufs[:depth],
-		files:          jr.targets,
-		gen:            gen,
-		pending:        make([]uint32, depth),
-		depth:          depth,
-		batchSubmit:    j.IODepthBatchSubmit,
-		completeMin:    j.IODepthBatchCompleteMin,
-		low:            j.IODepthLow,
-		numberIOs:      j.NumberIOs,
-		flow:           jr.flow,
-		ramping:        j.RampTime > 0,
-		refill:         j.RefillBuffers,
-		zero:           j.ZeroBuffers,
-		pattern:        j.BufferPattern,
-		fillRNG:        newRNG(jr.seed ^ 0xf111),
-		cmdprio:        newCmdprio(j, jr.seed^0xc3d),
-		noSlat:         j.DisableSlat || j.GtodReduce || j.SQThreadPoll && !useTWThread(j, e.opts.Compare),
-		noClat:         j.DisableClat || j.GtodReduce,
-		noLat:          j.DisableLat || j.GtodReduce,
-		fsyncEvery:     j.Fsync,
-		fdatasyncEvery: j.Fdatasync,
-		hasRead:        j.RW.HasRead(),
-		hasWrite:       j.RW.HasWrite(),
-		harvestBetween: true,
-		progressEvery:  int64(10 * time.Millisecond),
-		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
+		job:        j,
+		eng:        p.eng,
+		syncIO:     p.syncIO,
+		fakeNow:    e.opts.Now,
+		tsc:        processTSC(),
+		sleep:      e.opts.Sleep,
+		fadvise:    e.opts.Fadvise,
+		stop:       e.stop,
+		kill:       &jr.kill,
+		res:        jr.res,
+		prog:       jr.prog,
+		q:          sched.NewQueue(depth, j.Policy()),
+		batch:      sched.NewBatch(),
+		slots:      make([]slot, depth),
+		bufs:       p.arena.bufs[:depth],
+		files:      jr.targets,
+		gen:        gen,
+		pending:    make([]uint32, depth),
+		depth:      depth,
+		loopConfig: newLoopConfig(j, depth, e.opts.Compare),
+		flow:       jr.flow,
+		ramping:    j.RampTime > 0,
+		fillRNG:    newRNG(jr.seed ^ 0xf111),
+		cmdprio:    newCmdprio(j, jr.seed^0xc3d),
 	}
 	l.passSize = passBytes(jr.targets)
 	if l.passSize == 0 {
@@ -247,64 +231,19 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		l.tw = tw
 	}
 	l.setupVerify(j, jr.ver, regions)
-	if l.batchSubmit <= 0 || l.batchSubmit > depth {
-		l.batchSubmit = depth
-	}
-	if l.low <= 0 || l.low > depth {
-		l.low = depth
-	}
 	// The harvest takes every CQE: room for all of them.
 	l.cqes = make([]engines.Completion, depth)
 	if !p.syncIO {
 		l.acct = newFioAcct(jr.res, depth, j.IODepthBatchSubmit, j.IODepthBatchCompleteMin,
 			j.IODepthBatchCompleteMax, j.IODepthLow, j.IOEngine, j.SQThreadPoll)
 	}
-	switch strings.ToLower(j.ContinueOnError) {
-	case "read":
-		l.coeRead = true
-	case "write":
-		l.coeWrite = true
-	case "io", "all", "1":
-		l.coeRead, l.coeWrite = true, true
-	}
-	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		if r := j.RateIOPS[d]; r > 0 {
-			l.rateGap[d] = int64(time.Second) / int64(r)
-		}
-	}
-	if e, ok := jobfile.EngineByName(j.IOEngine); ok {
-		l.syncAtQueue = e.SyncAtQueue
-	}
-	l.loops, l.loopNr = uint64(j.Loops), 1
-	if l.loops == 0 {
-		l.loops = 1
-	}
+	l.loopNr = 1
 	if !j.TimeBased {
 		l.budget = loopBytes(j, jr.targets) * l.loops
 	}
-	kb := uint64(j.KBBase)
-	if kb == 0 {
-		kb = 1024
-	}
-	l.bw = sampler{avg: int64(j.BWAvgTime) * int64(time.Millisecond), isBW: true, kbBase: kb}
-	l.iops = sampler{avg: int64(j.IOPSAvgTime) * int64(time.Millisecond)}
+	l.bw, l.iops = newSamplers(j)
 	l.logs = newJobLogger(j, jr.res, &l.bw, &l.iops, l.noClat, l.noLat)
-	if d := j.Runtime + j.RampTime; d > 0 && l.bw.avg > 0 {
-		n := int(d/time.Duration(l.bw.avg)) + 2
-		for dd := jobfile.DirRead; dd < jobfile.NumDirs; dd++ {
-			if gen.uses(dd) {
-				jr.res.Dirs[dd].BWSamples = make([]report.LogSample, 0, n)
-			}
-		}
-	}
-	if d := j.Runtime + j.RampTime; d > 0 && l.iops.avg > 0 {
-		n := int(d/time.Duration(l.iops.avg)) + 2
-		for dd := jobfile.DirRead; dd < jobfile.NumDirs; dd++ {
-			if gen.uses(dd) {
-				jr.res.Dirs[dd].IOPSSamples = make([]report.LogSample, 0, n)
-			}
-		}
-	}
+	reserveSamples(j, jr.res, gen, l.bw.avg, l.iops.avg)
 	return l, nil
 }
 

@@ -68,13 +68,14 @@ type loop struct {
 	pHead   int
 	pN      int
 
-	depth       int
-	inflight    int       // submitted and not yet harvested
-	acct        *fioAcct  // fio's submit, complete and depth maps; nil for sync engines
-	tw          *twEngine // the SQPOLL goroutine (tw_thread), nil without
-	batchSubmit int
-	completeMin int
-	low         int
+	depth    int
+	inflight int       // submitted and not yet harvested
+	acct     *fioAcct  // fio's submit, complete and depth maps; nil for sync engines
+	tw       *twEngine // the SQPOLL goroutine (tw_thread), nil without
+
+	// loopConfig holds what the job's options decide, built once by
+	// newLoopConfig.
+	loopConfig
 
 	// Stop rules.
 	stopIssue bool
@@ -83,42 +84,28 @@ type loop struct {
 	budget    uint64
 	issued    uint64 // bytes issued since stats start
 	issuedIOs uint64
-	numberIOs uint64
 	ramping   bool
 	rampEnd   int64
 
-	// Options.
-	refill                     bool
-	zero                       bool
-	pattern                    []byte
-	fillRNG                    rng
-	cmdprio                    cmdprio
-	coeRead, coeWrite          bool
-	noSlat, noClat, noLat      bool
-	fsyncEvery, fdatasyncEvery int
+	fillRNG rng
+	cmdprio cmdprio
 	// lastWasSync is fio's td->last_was_sync: set when a sync completes,
 	// cleared when a read or write completes. While it is clear and the
 	// writes issued are a multiple of fsync=, every new I/O is a sync,
 	// so at iodepth > 1 several syncs go out per fsync= writes, as in fio.
 	lastWasSync                bool
-	syncAtQueue                bool   // the engine's fio counterpart syncs in its queue hook
 	loopNr                     uint64 // the loop (pass over the files) running, from 1
-	loops                      uint64 // loops=
-	rateGap                    [jobfile.NumDirs]int64
 	nextIssue                  [jobfile.NumDirs]int64
-	hasRead, hasWrite          bool
 	bytesDone, iosDone         [jobfile.NumDirs]uint64
 	bw, iops                   sampler
 	statsStart, started, ended int64
 	rusageStart                unix.Rusage
-	harvestBetween             bool
 	// reapStamp is the time stamp of the last harvest; reapFresh says
 	// nothing but queue bookkeeping ran since, so the next task-work item
 	// takes it as its now instead of reading the clock again.
-	reapStamp     int64
-	reapFresh     bool
-	lastProgress  int64
-	progressEvery int64
+	reapStamp    int64
+	reapFresh    bool
+	lastProgress int64
 
 	// Verify (see verify.go).
 	flow        *flowState // flow=: nil when the job takes no part
@@ -137,12 +124,8 @@ type loop struct {
 	coeVerify  bool             // continue_on_error covers verify errors
 	eagain     uint64           // -EAGAIN completions resubmitted
 
-	// invalidate=1 on buffered files drops the page cache again after
-	// every pass over the job's files, as fio's do_io loop does when it
-	// starts a new loop (time_based, loops=N).
-	invalidate bool
-	passSize   uint64 // bytes in one pass over every region
-	passBytes  uint64 // bytes issued in the current pass
+	passSize  uint64 // bytes in one pass over every region
+	passBytes uint64 // bytes issued in the current pass
 
 	sample func(d jobfile.Dir, slat, clat, lat int64) // Options.sample
 	logs   *jobLogger                                 // nil without write_*_log

@@ -1,0 +1,116 @@
+package run
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+)
+
+// loopConfig is what a job's options decide about its event loop, fixed
+// before the first I/O. newLoopConfig builds it from the Job alone; the
+// loop embeds it next to its running state.
+type loopConfig struct {
+	batchSubmit int // iodepth_batch_submit, within 1..depth
+	completeMin int // iodepth_batch_complete_min
+	low         int // iodepth_low, within 1..depth
+	numberIOs   uint64
+
+	refill, zero               bool   // refill_buffers, zero_buffers
+	pattern                    []byte // buffer_pattern
+	coeRead, coeWrite          bool   // continue_on_error covers reads, writes
+	noSlat, noClat, noLat      bool   // latencies not measured
+	fsyncEvery, fdatasyncEvery int
+	syncAtQueue                bool   // the engine's fio counterpart syncs in its queue hook
+	loops                      uint64 // loops=, at least 1
+	rateGap                    [jobfile.NumDirs]int64
+	hasRead, hasWrite          bool
+	harvestBetween             bool
+	progressEvery              int64 // ns between Progress updates
+	// invalidate=1 on buffered files drops the page cache again after
+	// every pass over the job's files, as fio's do_io loop does when it
+	// starts a new loop (time_based, loops=N).
+	invalidate bool
+}
+
+// newLoopConfig returns the loop configuration of job j at queue depth
+// depth; compare is Options.Compare.
+func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
+	c := loopConfig{
+		batchSubmit:    j.IODepthBatchSubmit,
+		completeMin:    j.IODepthBatchCompleteMin,
+		low:            j.IODepthLow,
+		numberIOs:      j.NumberIOs,
+		refill:         j.RefillBuffers,
+		zero:           j.ZeroBuffers,
+		pattern:        j.BufferPattern,
+		noSlat:         j.DisableSlat || j.GtodReduce || j.SQThreadPoll && !useTWThread(j, compare),
+		noClat:         j.DisableClat || j.GtodReduce,
+		noLat:          j.DisableLat || j.GtodReduce,
+		fsyncEvery:     j.Fsync,
+		fdatasyncEvery: j.Fdatasync,
+		hasRead:        j.RW.HasRead(),
+		hasWrite:       j.RW.HasWrite(),
+		harvestBetween: true,
+		progressEvery:  int64(10 * time.Millisecond),
+		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
+		loops:          max(uint64(j.Loops), 1),
+	}
+	if c.batchSubmit <= 0 || c.batchSubmit > depth {
+		c.batchSubmit = depth
+	}
+	if c.low <= 0 || c.low > depth {
+		c.low = depth
+	}
+	switch strings.ToLower(j.ContinueOnError) {
+	case "read":
+		c.coeRead = true
+	case "write":
+		c.coeWrite = true
+	case "io", "all", "1":
+		c.coeRead, c.coeWrite = true, true
+	}
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		if r := j.RateIOPS[d]; r > 0 {
+			c.rateGap[d] = int64(time.Second) / int64(r)
+		}
+	}
+	if e, ok := jobfile.EngineByName(j.IOEngine); ok {
+		c.syncAtQueue = e.SyncAtQueue
+	}
+	return c
+}
+
+// newSamplers returns the job's bandwidth and IOPS window samplers
+// (bwavgtime, iopsavgtime).
+func newSamplers(j *jobfile.Job) (bw, iops sampler) {
+	kb := uint64(j.KBBase)
+	if kb == 0 {
+		kb = 1024
+	}
+	bw = sampler{avg: int64(j.BWAvgTime) * int64(time.Millisecond), isBW: true, kbBase: kb}
+	iops = sampler{avg: int64(j.IOPSAvgTime) * int64(time.Millisecond)}
+	return bw, iops
+}
+
+// reserveSamples sizes the bw and iops sample lists of the directions the
+// job issues for the whole run up front, so that the hot path does not
+// grow them (bwAvg, iopsAvg: the sampler windows in ns).
+func reserveSamples(j *jobfile.Job, res *report.JobResult, gen *offsetGen, bwAvg, iopsAvg int64) {
+	d := j.Runtime + j.RampTime
+	if d <= 0 {
+		return
+	}
+	for dd := jobfile.DirRead; dd < jobfile.NumDirs; dd++ {
+		if !gen.uses(dd) {
+			continue
+		}
+		if bwAvg > 0 {
+			res.Dirs[dd].BWSamples = make([]report.LogSample, 0, int(d/time.Duration(bwAvg))+2)
+		}
+		if iopsAvg > 0 {
+			res.Dirs[dd].IOPSSamples = make([]report.LogSample, 0, int(d/time.Duration(iopsAvg))+2)
+		}
+	}
+}
