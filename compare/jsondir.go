@@ -74,7 +74,9 @@ func ForFioPlot(res *report.Result) *report.Result {
 		}
 		j := *jr.Job
 		numjobs := max(j.NumJobs, 1)
-		j.Options = append(drop(j.Options),
+		globals := drop(j.Options[:j.NumGlobalOptions])
+		j.NumGlobalOptions = len(globals)
+		j.Options = append(append(globals, drop(j.OwnOptions())...),
 			jobfile.Option{Name: "rw", Value: string(j.RW), HasValue: true},
 			jobfile.Option{Name: "iodepth", Value: strconv.Itoa(j.IODepth), HasValue: true},
 			jobfile.Option{Name: "numjobs", Value: strconv.Itoa(numjobs), HasValue: true})

@@ -87,12 +87,7 @@ func TestForFioPlot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var globals []jobfile.Option
-			for _, o := range jobs[0].Options {
-				if o.File == path && o.Line < jobs[0].Line { // the [global] section
-					globals = append(globals, o)
-				}
-			}
+			globals := jobfile.GlobalOptions(jobs)
 			res := &report.Result{Version: "gofio-test", GlobalOptions: globals}
 			for _, j := range jobs {
 				res.Jobs = append(res.Jobs, &report.JobResult{Job: j, Name: j.Name, Members: 1})
