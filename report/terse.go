@@ -11,12 +11,25 @@ import (
 // WriteTerse writes r in fio's terse (minimal) format, version 3: one
 // ';'-separated line per reported job, fields in fio 3.33's order
 // (show_thread_status_terse_all). The second field is r.Version.
-func WriteTerse(w io.Writer, r *Result) error {
+func WriteTerse(w io.Writer, r *Result) error { return WriteTerseVersion(w, r, 3) }
+
+// TerseVersions are the terse versions fio 3.33 writes (--terse-version).
+var TerseVersions = []int{2, 3, 4, 5}
+
+// WriteTerseVersion writes r in fio's terse format version ver (2 to 5), as
+// fio 3.33's --terse-version: version 2 has no version field, no disk
+// lines and puts the description on a line of its own; 4 and 5 add the
+// trim direction; 5 adds per direction the bandwidth sample count and the
+// IOPS min, max, mean, stdev and sample count.
+func WriteTerseVersion(w io.Writer, r *Result, ver int) error {
+	if ver < 2 || ver > 5 {
+		return fmt.Errorf("bad terse version %d (fio writes 2, 3, 4 and 5)", ver)
+	}
 	bw := bufio.NewWriter(w)
 	rep := Reported(r)
 	groups := Groups(rep)
 	for _, j := range rep {
-		writeTerseJob(bw, r, j, &groups[j.GroupID])
+		writeTerseJob(bw, r, j, &groups[j.GroupID], ver)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write terse report: %w", err)
@@ -34,7 +47,7 @@ func terseLat(w *bufio.Writer, s Stat) {
 	fmt.Fprintf(w, ";%d;%d;%f;%f", s.Min/1000, s.Max/1000, s.Mean/1000, s.Stddev()/1000)
 }
 
-func writeTerseDir(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats) {
+func writeTerseDir(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats, ver int) {
 	ds := &j.Dirs[d]
 	var bw, iops uint64
 	if rt := runtimeMs(ds); rt != 0 {
@@ -61,6 +74,17 @@ func writeTerseDir(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats) 
 		fmt.Fprintf(w, ";%f%%=%d", plist[i], vals[i]/1000)
 	}
 	terseLat(w, ds.Lat)
+	defer func() {
+		if ver != 5 {
+			return
+		}
+		fmt.Fprintf(w, ";%d", ds.BW.N)
+		if ds.IOPS.N == 0 {
+			fmt.Fprintf(w, ";%d;%d;%f;%f;%d", 0, 0, 0.0, 0.0, 0)
+			return
+		}
+		fmt.Fprintf(w, ";%d;%d;%f;%f;%d", ds.IOPS.Min, ds.IOPS.Max, ds.IOPS.Mean, ds.IOPS.Stddev(), ds.IOPS.N)
+	}()
 	if ds.BW.N == 0 {
 		fmt.Fprintf(w, ";%d;%d;%f%%;%f;%f", 0, 0, 0.0, 0.0, 0.0)
 		return
@@ -80,10 +104,17 @@ func writeTerseDir(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats) 
 	fmt.Fprintf(w, ";%d;%d;%f%%;%f;%f", ds.BW.Min, ds.BW.Max, agg, mean, ds.BW.Stddev())
 }
 
-func writeTerseJob(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
-	fmt.Fprintf(w, "3;%s;%s;%d;%d", r.Version, j.Name, j.GroupID, j.Error)
-	writeTerseDir(w, j, jobfile.DirRead, g)
-	writeTerseDir(w, j, jobfile.DirWrite, g)
+func writeTerseJob(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats, ver int) {
+	if ver == 2 {
+		fmt.Fprintf(w, "2;%s;%d;%d", j.Name, j.GroupID, j.Error)
+	} else {
+		fmt.Fprintf(w, "%d;%s;%s;%d;%d", ver, r.Version, j.Name, j.GroupID, j.Error)
+	}
+	writeTerseDir(w, j, jobfile.DirRead, g, ver)
+	writeTerseDir(w, j, jobfile.DirWrite, g, ver)
+	if ver != 3 {
+		writeTerseDir(w, j, jobfile.DirTrim, g, ver)
+	}
 	usr, sys := cpuPercent(j)
 	fmt.Fprintf(w, ";%f%%;%f%%;%d;%d;%d", usr, sys, j.Ctx, j.Majf, j.Minf)
 	total := totalIOs(j)
@@ -107,6 +138,9 @@ func writeTerseJob(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 		fmt.Fprintf(w, ";%3.2f%%", p)
 	}
 	for _, d := range r.Disks {
+		if ver < 3 {
+			break
+		}
 		fmt.Fprintf(w, ";%s;%d;%d;%d;%d;%d;%d;%d;%3.2f%%", d.Name, d.ReadIOs, d.WriteIOs,
 			d.ReadMerges, d.WriteMerges, d.ReadTicks, d.WriteTicks, d.InQueue, d.Util)
 	}
@@ -114,6 +148,9 @@ func writeTerseJob(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 		fmt.Fprintf(w, ";%d;%d", j.TotalErr, j.FirstErr)
 	}
 	if j.Job != nil && j.Job.Description != "" {
+		if ver == 2 {
+			fmt.Fprint(w, "\n")
+		}
 		fmt.Fprintf(w, ";%s", j.Job.Description)
 	}
 	fmt.Fprint(w, "\n")
