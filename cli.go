@@ -105,6 +105,19 @@ func flagTable() []flagSpec {
 		{Flag: &cli.BoolFlag{Name: "allow-different-jobs", Usage: "let --baseline and gofio diff compare runs of different jobs or comparisons"}},
 		{Flag: &cli.StringFlag{Name: "junit", Usage: "write a JUnit XML report of the comparison to `FILE`: one test case per row"}},
 		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99 or iops"}},
+		// fio's own flags (issue 14); see fioflags.go.
+		{Flag: &cli.BoolFlag{Name: "minimal", Usage: "minimal (terse) output, as --output-format=terse"}},
+		{Flag: &cli.BoolFlag{Name: "append-terse", Usage: "add the terse report to the other formats"}},
+		{Flag: &cli.IntFlag{Name: "terse-version", Value: 3, Usage: "terse format `VERSION`: 2, 3, 4 or 5"}},
+		{Flag: &cli.BoolFlag{Name: "readonly", Usage: "refuse jobs that write or trim (fio's read-only safety check)"}},
+		{Flag: &cli.StringFlag{Name: "eta-newline", Usage: "end the status line with a newline every `TIME` (5s; bare numbers are seconds)"}},
+		{Flag: &cli.StringFlag{Name: "status-interval", Usage: "print the full report, cumulative, every `TIME` in the chosen formats"}},
+		{Flag: &cli.BoolFlag{Name: "bandwidth-log", Usage: "write aggregate bandwidth logs agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log"}},
+		{Flag: &cli.BoolFlag{Name: "warnings-fatal", Usage: "make job-file warnings (an unset ${VAR}) errors"}},
+		{Flag: &cli.IntFlag{Name: "max-jobs", Usage: "accepted as fio's; fio 3.33 ignores it too (the limit is 4096 jobs)"}},
+		{Flag: &cli.StringFlag{Name: "debug", Usage: "debug output for `CATEGORIES` (fio's names; gofio prints parse; ? lists them)"}},
+		{Flag: &cli.IntFlag{Name: "alloc-size", Usage: "fio's shared-memory pool size in `KB`; accepted, gofio has no such pool"}},
+		{Flag: &cli.StringFlag{Name: "aux-path", Usage: "`DIR` for the state files gofio writes (verify state)"}},
 	}
 }
 
@@ -168,6 +181,9 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		JSONDir:            c.String("json-dir"),
 		Plot:               c.String("plot"),
 		FailIfSlower:       c.Float64("fail-if-slower"),
+	}
+	if err := fioFlagsFrom(c, cfg); err != nil {
+		return nil, err
 	}
 	if c.IsSet("compare") {
 		v := c.String("compare")
@@ -250,6 +266,9 @@ func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int
 			return st.fail(err)
 		}
 		return ExitOK
+	case len(cfg.Debug) > 0 && (cfg.Debug[0] == "?" || cfg.Debug[0] == "help"):
+		fmt.Fprintf(st.Stdout, "Available debug options:\n%s\n(gofio prints parse; the others are accepted)\n", strings.Join(debugCategories, "\n"))
+		return ExitOK
 	case cfg.EngHelp != nil:
 		if err := jobfile.EngHelp(st.Stdout, *cfg.EngHelp); err != nil {
 			return st.fail(err)
@@ -257,13 +276,18 @@ func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int
 		return ExitOK
 	}
 	in := jobfile.Input{
-		Files:    cfg.JobFiles,
-		CmdLine:  cfg.JobOptions,
-		Sections: cfg.Sections,
-		Sets:     cfg.Sets,
-		Getenv:   st.Getenv,
-		Stdin:    st.Stdin,
-		Warn:     st.Stderr,
+		Files:         cfg.JobFiles,
+		CmdLine:       cfg.JobOptions,
+		Sections:      cfg.Sections,
+		Sets:          cfg.Sets,
+		Getenv:        st.Getenv,
+		Stdin:         st.Stdin,
+		Warn:          st.Stderr,
+		ReadOnly:      cfg.ReadOnly,
+		WarningsFatal: cfg.WarningsFatal,
+	}
+	if cfg.debugs("parse") {
+		in.Debug = st.Stderr
 	}
 	if cfg.Diff {
 		return runDiff(st, cfg)

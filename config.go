@@ -1,5 +1,7 @@
 package main
 
+import "time"
+
 // Config is the one parsed form of a gofio command line: gofio's own flags
 // (flagTable) and the job options and files splitArgv set apart. cli.go
 // fills it; act and execute read only it.
@@ -36,4 +38,14 @@ type Config struct {
 	Baseline           string // --baseline OLD.json
 	AllowDifferentJobs bool   // --allow-different-jobs
 	JUnit              string // --junit FILE
+
+	// fio's flags (fioflags.go).
+	TerseVersion   int           // --terse-version: 2, 3, 4 or 5
+	ReadOnly       bool          // --readonly: refuse writing and trimming jobs
+	EtaNewline     time.Duration // --eta-newline; 0 = off
+	StatusInterval time.Duration // --status-interval; 0 = off
+	BandwidthLog   bool          // --bandwidth-log: agg-*_bw.log
+	WarningsFatal  bool          // --warnings-fatal
+	Debug          []string      // --debug categories
+	AuxPath        string        // --aux-path
 }

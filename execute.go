@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/gofio/gofio/compare"
@@ -58,26 +59,50 @@ func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job
 	var eta *report.ETA
 	stop := make(chan struct{})
 	done := make(chan struct{})
+	var agg *aggBWLog
+	aggDone := make(chan struct{})
 	wantETA := etaWanted(st, cfg) && len(jobs) > 0
-	if wantETA || len(header) > 0 {
+	if wantETA || len(header) > 0 || cfg.BandwidthLog {
 		opts.OnProgress = func(ps []*report.Progress) {
 			if _, err := info.Write(header); err != nil {
 				st.logf("%v", err)
+			}
+			if cfg.BandwidthLog {
+				agg = &aggBWLog{}
+				go agg.run(ps, time.Now(), stop, aggDone)
 			}
 			if !wantETA {
 				return
 			}
 			eta = report.NewETA(st.Stderr, ps, jobs[0].KBBase, jobs[0].UnitBase)
+			eta.NewlineEvery = cfg.EtaNewline
 			go func() {
 				defer close(done)
 				eta.Run(stop, time.Now(), time.Second)
 			}()
 		}
 	}
+	if cfg.StatusInterval > 0 {
+		var mu sync.Mutex
+		opts.StatusInterval = cfg.StatusInterval
+		opts.OnStatus = func(r *report.Result) {
+			mu.Lock()
+			defer mu.Unlock()
+			if err := writeFormats(cfg, info, r); err != nil {
+				st.logf("%v", err)
+			}
+		}
+	}
 	res, err := st.runCore(ctx, jobs, opts)
+	close(stop)
 	if eta != nil {
-		close(stop)
 		<-done
+	}
+	if agg != nil {
+		<-aggDone
+		if werr := report.WriteAggBWLogs(".", agg.samples); werr != nil {
+			st.logf("%v", werr)
+		}
 	}
 	return res, err
 }
@@ -85,9 +110,22 @@ func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job
 // writeReports writes res in every requested format, in fio's order (terse,
 // json, normal), and the write_*_log files.
 func writeReports(st *State, cfg *Config, out io.Writer, res *report.Result) int {
+	errs := []error{writeFormats(cfg, out, res)}
+	if wantsLogs(res) {
+		errs = append(errs, report.WriteLogs(".", res))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return st.fail(err)
+	}
+	return ExitOK
+}
+
+// writeFormats writes res in every requested format, in fio's order
+// (terse, json, normal): the final report, and each --status-interval one.
+func writeFormats(cfg *Config, out io.Writer, res *report.Result) error {
 	var errs []error
 	if hasFormat(cfg, "terse") {
-		errs = append(errs, report.WriteTerse(out, res))
+		errs = append(errs, report.WriteTerseVersion(out, res, cfg.terseVersion()))
 	}
 	if hasFormat(cfg, "json+") {
 		errs = append(errs, report.WriteJSON(out, res, true))
@@ -97,13 +135,7 @@ func writeReports(st *State, cfg *Config, out io.Writer, res *report.Result) int
 	if hasFormat(cfg, "normal") {
 		errs = append(errs, report.WriteNormal(out, res))
 	}
-	if wantsLogs(res) {
-		errs = append(errs, report.WriteLogs(".", res))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return st.fail(err)
-	}
-	return ExitOK
+	return errors.Join(errs...)
 }
 
 // executeCompare runs the --compare/--sweep/--repeat plan: every point is

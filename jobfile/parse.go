@@ -18,6 +18,13 @@ type Input struct {
 	Stdin    io.Reader                   // read for the job file "-"
 	Warn     io.Writer                   // warnings (e.g. unset ${VAR}) go here; nil discards them
 	Host     *Host                       // $ncpus, $pagesize, $mb_memory; nil detects this machine
+	// ReadOnly refuses jobs that write or trim (fio's --readonly).
+	ReadOnly bool
+	// WarningsFatal makes warnings errors (fio's --warnings-fatal).
+	WarningsFatal bool
+	// Debug, when set, receives one line per option each job takes, in
+	// parse order (fio's --debug=parse).
+	Debug io.Writer
 }
 
 // entry is one option of a section resolved against the option table.
@@ -351,6 +358,15 @@ func Parse(in Input) ([]*Job, error) {
 		}
 		if err := validate(j, src.own); err != nil {
 			return nil, err
+		}
+		if in.ReadOnly && (j.RW.HasWrite() || j.RW.HasTrim()) {
+			return nil, &Error{File: src.own.file, Line: src.own.line, Option: "rw=" + string(j.RW),
+				Msg: "trim and write operations are not allowed with the --readonly parameter"}
+		}
+		if in.Debug != nil {
+			for _, o := range j.Options {
+				fmt.Fprintf(in.Debug, "parse: job %s: %s=%s (%s:%d)\n", j.Name, o.Name, o.Value, o.File, o.Line)
+			}
 		}
 		if len(jobs)+j.NumJobs > MaxJobs {
 			return nil, &Error{File: src.own.file, Line: src.own.line, Option: fmt.Sprintf("numjobs=%d", j.NumJobs),

@@ -58,6 +58,7 @@ type prepass struct {
 	host     Host
 	sections []*rawSection
 	stack    []string // include chain, for loop detection
+	err      error    // the first fatal warning (--warnings-fatal)
 }
 
 // readJobFile reads a job file ("-" is stdin).
@@ -182,6 +183,9 @@ func (p *prepass) include(file string, line int, name string) error {
 // entry expands and splits one option line.
 func (p *prepass) entry(file string, line int, text string) (rawEntry, error) {
 	text = p.expandVars(file, line, text)
+	if p.err != nil {
+		return rawEntry{}, p.err
+	}
 	key, value, has := strings.Cut(text, "=")
 	key = strings.TrimSpace(key)
 	if has {
@@ -209,6 +213,9 @@ func (p *prepass) expandVars(file string, line int, s string) string {
 		val, ok := "", false
 		if p.in.Getenv != nil {
 			val, ok = p.in.Getenv(name)
+		}
+		if !ok && p.in.WarningsFatal && p.err == nil {
+			p.err = &Error{File: file, Line: line, Option: "${" + name + "}", Msg: "is not set (--warnings-fatal)"}
 		}
 		if !ok && p.in.Warn != nil {
 			fmt.Fprintf(p.in.Warn, "gofio: %s:%d: warning: ${%s} is not set, using an empty value\n", file, line, name)

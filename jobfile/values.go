@@ -387,3 +387,7 @@ func parsePattern(s string) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// ParseTime reads a time as job options do (10, 1500ms, 2m, 1.5s); a bare
+// number is in unit. The CLI uses it for fio's time flags.
+func ParseTime(s string, unit time.Duration) (time.Duration, error) { return parseTime(s, unit) }

@@ -25,6 +25,11 @@ type ETA struct {
 	lastB    [3]uint64
 	lastIOs  [3]uint64
 	printed  bool
+	// NewlineEvery, when set, ends the status line with a newline once
+	// that much time passed since the last one (fio's --eta-newline), so
+	// a log keeps a line per period.
+	NewlineEvery time.Duration
+	lastNewline  time.Duration
 }
 
 // NewETA returns an ETA printer for jobs writing to w, with the kb_base and
@@ -73,6 +78,13 @@ func (e *ETA) Tick(elapsed time.Duration) {
 		line += strings.Repeat(" ", e.prevLen-n)
 	}
 	e.prevLen = n
+	if e.NewlineEvery > 0 && elapsed-e.lastNewline >= e.NewlineEvery {
+		e.lastNewline = elapsed
+		e.prevLen = 0
+		fmt.Fprint(e.w, line+"\n")
+		e.printed = false
+		return
+	}
 	fmt.Fprint(e.w, line+"\r")
 	e.printed = true
 }

@@ -140,3 +140,15 @@ func writeLog(name string, samples []LogSample, withOffset, appendTo bool) error
 	}
 	return nil
 }
+
+// WriteAggBWLogs writes fio's --bandwidth-log files agg-read_bw.log,
+// agg-write_bw.log and agg-trim_bw.log into dir, one "msec, KiB/s, ddir,
+// 0, 0" line per sample.
+func WriteAggBWLogs(dir string, samples [3][]LogSample) error {
+	for d, name := range []string{"agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log"} {
+		if err := writeLog(filepath.Join(dir, name), samples[d], false, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -37,6 +37,7 @@ type jobRun struct {
 	kill    atomic.Bool      // set by another job's exitall: issue no more
 	ended   chan struct{}    // closed when the job's goroutine is done (wait_for)
 	waitees []*jobRun        // wait_for: the jobs of the group this one starts after
+	snap    jobSnapshot      // --status-interval's copies of res
 }
 
 // env is what every job goroutine of a Run shares.
@@ -203,6 +204,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		fadvise:    e.opts.Fadvise,
 		stop:       e.stop,
 		kill:       &jr.kill,
+		snap:       &jr.snap,
 		res:        jr.res,
 		prog:       jr.prog,
 		q:          sched.NewQueue(depth, j.Policy()),
@@ -370,6 +372,7 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	ready <- struct{}{}
 	<-start
 	defer close(jr.ended)
+	defer jr.snap.ended.Store(true)
 	jr.awaitWaitees(e)
 	if je == nil {
 		jr.execute(e, p)

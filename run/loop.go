@@ -52,6 +52,7 @@ type loop struct {
 	fadvise func(fd int, off, n int64, advice int) error // Options.Fadvise
 	stop    *atomic.Bool
 	kill    *atomic.Bool // this job's exitall stop (jobRun.kill)
+	snap    *jobSnapshot // --status-interval copies (jobRun.snap)
 	warn    io.Writer
 	res     *report.JobResult
 	prog    *report.Progress
@@ -240,6 +241,7 @@ func (l *loop) setState() {
 
 // publish copies the counters into the progress view.
 func (l *loop) publish() {
+	l.snapshot()
 	if l.prog == nil {
 		return
 	}

@@ -32,6 +32,12 @@ type Options struct {
 	// Progress per job, in job order; the run core updates them with
 	// atomics while the jobs run (at most once per reap batch).
 	OnProgress func([]*report.Progress)
+	// StatusInterval and OnStatus are --status-interval: every interval
+	// OnStatus gets the results of every job so far, cumulative (a
+	// running job as of its latest copy, an ended one final). OnStatus
+	// runs on the run core's status goroutine.
+	StatusInterval time.Duration
+	OnStatus       func(*report.Result)
 	// Version is copied into Result.Version.
 	Version string
 	// Now returns the monotonic time in nanoseconds since an arbitrary

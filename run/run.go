@@ -85,6 +85,19 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 		<-watcher
 	}()
 
+	if opts.StatusInterval > 0 && opts.OnStatus != nil {
+		statusDone := make(chan struct{})
+		statusExited := make(chan struct{})
+		base := report.Result{Version: res.Version, Kernel: res.Kernel, Start: res.Start}
+		go func() {
+			defer close(statusExited)
+			statusLoop(&opts, runs, base, time.Now(), statusDone)
+		}()
+		defer func() {
+			close(statusDone)
+			<-statusExited
+		}()
+	}
 	disks := startDisks(runs)
 	// genesis is fio's genesis time: JSON "elapsed" counts from here, so
 	// it takes in startdelay, ramp_time and the wait between groups.
