@@ -97,7 +97,6 @@ func (o *OptionSpec) TypeName() string {
 	return typeHelp[o.Type]
 }
 
-// hasRange reports whether an integer range applies to the option.
 // setBool stores a parsed flag or boolean: through the option's custom
 // setter as "1" or "0", or into its field, inverted for .neg options.
 func (o *OptionSpec) setBool(j *Job, b bool) error {
@@ -111,6 +110,7 @@ func (o *OptionSpec) setBool(j *Job, b bool) error {
 	return nil
 }
 
+// hasRange reports whether an integer range applies to the option.
 func (o *OptionSpec) hasRange() bool { return o.Min != 0 || o.Max != 0 }
 
 // checkRange checks v against the option's range, with fio's wording.

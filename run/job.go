@@ -84,8 +84,8 @@ func jobDepth(j *jobfile.Job) int {
 	return j.IODepth
 }
 
-// prepare locks the goroutine to its thread, pins it, maps the buffers and
-// opens the engine. It runs on the job's own goroutine.
+// prepared is what prepare set up for a job: its engine, buffers, the
+// queue depth it really runs at, and its thread.
 type prepared struct {
 	eng    engines.Engine
 	arena  *arena
@@ -109,6 +109,8 @@ func allowedCPUs(j *jobfile.Job, index int) []int {
 	return cpus[index%len(cpus) : index%len(cpus)+1]
 }
 
+// prepare locks the goroutine to its thread, pins it, maps the buffers and
+// opens the engine. It runs on the job's own goroutine.
 func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	j := jr.job
 	p := &prepared{tid: unix.Gettid()}

@@ -485,14 +485,7 @@ func (l *loop) wait() {
 	}
 	full := l.inflight == l.depth
 	for {
-		min := l.completeMin
-		if min > l.inflight {
-			min = l.inflight
-		}
-		if min < 1 {
-			min = 1
-		}
-		l.reap(min)
+		l.reap(max(min(l.completeMin, l.inflight), 1))
 		if l.fatal || !full || l.inflight <= l.low {
 			return
 		}
@@ -501,23 +494,18 @@ func (l *loop) wait() {
 
 // reap harvests CQEs from the engine (the "irq"): every CQE the ring holds,
 // not iodepth_batch_complete_max of them, with one time stamp per harvest
-// and one completion item per CQE, spliced onto the task-work queue. min
-// (0 never blocks) is how many a blocking wait waits for; fio's batch
-// options set it (see wait). The complete map is fio's (see fioAcct).
-func (l *loop) reap(min int) {
-	max := l.inflight
-	if max > len(l.cqes) {
-		max = len(l.cqes)
-	}
-	if min > max {
-		min = max
-	}
-	n, err := l.eng.Reap(l.cqes[:max], min)
+// and one completion item per CQE, spliced onto the task-work queue.
+// waitFor (0 never blocks) is how many a blocking wait waits for; fio's
+// batch options set it (see wait). The complete map is fio's (see fioAcct).
+func (l *loop) reap(waitFor int) {
+	room := min(l.inflight, len(l.cqes))
+	waitFor = min(waitFor, room)
+	n, err := l.eng.Reap(l.cqes[:room], waitFor)
 	if err != nil {
 		l.fail(errnoOf(err, unix.EIO), "io_uring_enter getevents", err)
 		return
 	}
-	if n == 0 && min == 0 {
+	if n == 0 && waitFor == 0 {
 		return
 	}
 	t := l.clock()
