@@ -21,14 +21,21 @@
 //     and offset, refill the buffer (refill_buffers), stamp the start time,
 //     queue the request and submit once iodepth_batch_submit requests are
 //     queued.
-//   - Between heavy items the loop harvests again without blocking.
+//   - Between heavy items the loop harvests again without blocking. Every
+//     harvest takes every CQE the ring holds: the harvest is the irq.
 //   - tw_priority=1 runs completion items from a priority list before any
 //     queued heavy item; tw_priority=0 runs everything in arrival order.
 //   - When nothing is runnable the loop submits what is queued and waits
 //     for min(iodepth_batch_complete_min, in flight) completions, at least
-//     one, reaping at most iodepth_batch_complete_max per call; after the
-//     queue was full it keeps reaping until no more than iodepth_low are in
-//     flight (fio's wait_for_completions).
+//     one (and takes all there are); after the queue was full it keeps
+//     waiting until no more than iodepth_low are in flight (fio's
+//     wait_for_completions).
+//   - With tw_thread=goroutine (and sqthread_poll=1 jobs under --compare)
+//     the engine is a twEngine: a goroutine on its own OS thread plays the
+//     SQ thread of the patch, owns the ring and runs submissions (heavy)
+//     and harvested CQEs (completion) from its own queue under the job's
+//     policy; the job and the goroutine hand slots over through sched's
+//     hand-off lists (tw_list). See twthread.go.
 //
 // JobResult.TWWait records, per completion, the time from its harvest to
 // its completion item running: the latency the ordering itself adds.
@@ -55,8 +62,8 @@
 // stamps the completion once per reap batch, gofio stamps it when the
 // completion item runs: that is what lets clat show the cost of the
 // task-work order. Synchronous engines (psync) are stamped before Submit and
-// have no slat, as in fio; with sqthread_poll slat is omitted as in fio
-// 3.36. Samples are accounted only after ramp_time, which resets every
+// have no slat, as in fio; with the kernel's SQPOLL slat is omitted as in
+// fio 3.36 (with the SQPOLL goroutine slat is preparation to publication). Samples are accounted only after ramp_time, which resets every
 // statistic and the I/O budget.
 //
 // # Accounting
@@ -67,9 +74,11 @@
 // rounded up to whole milliseconds. Per job: IO depth at submit, submit and
 // complete batch sizes and clat latency buckets in fio's bucket rules,
 // RUSAGE_THREAD CPU of the job thread, and the schedstat CPU of its
-// iou-sqp-TID SQPOLL thread and iou-wrk-TID io-wq workers. The submit and
-// complete maps count every submitting call and every reap that returned
-// completions or waited.
+// iou-sqp-TID SQPOLL thread and iou-wrk-TID io-wq workers. The submit,
+// complete and IO depth maps are fio's: fioAcct replays fio 3.33's commit
+// and getevents rules from the order requests are queued (fioacct.go),
+// since gofio's own harvests take every CQE. Synchronous engines mark one
+// submit, one complete and depth 1 per I/O, as fio does.
 //
 // # Files
 //

@@ -95,6 +95,10 @@ func (p *parker) park(ready func() bool) {
 	p.asleep.Store(0)
 }
 
+// osYield gives the thread's CPU to another runnable thread
+// (sched_yield), as the kernel's SQ thread does between polls.
+func osYield() { _, _, _ = unix.Syscall(unix.SYS_SCHED_YIELD, 0, 0, 0) }
+
 // twSpin is how long either side polls before it sleeps.
 const twSpin = 50 * time.Microsecond
 
@@ -199,39 +203,41 @@ func (t *twEngine) failed() error {
 	return nil
 }
 
-// loop runs the task-work lists: harvest (the irq), take what the job
-// published, run the next item, and sleep only when there is nothing in
-// flight, nothing queued and nothing published for twSpin.
+// loop runs the task-work lists. After every heavy item (and whenever the
+// queue ran dry) it takes what the job published, then harvests: the irq
+// arrives while the submissions just taken are queued, as in the patch,
+// and between completion items nothing is harvested, as the job loop does.
+// It sleeps only when nothing is in flight, queued or published for
+// twSpin.
 func (t *twEngine) loop() {
 	idleSince := int64(-1)
+	now, fresh := t.now(), false
 	for !t.quit.Load() && t.failed() == nil {
-		now := t.now()
-		fresh := t.harvest(now)
-		if !t.sub.Empty() {
-			t.sub.TakeAll(&t.subl)
-			for {
-				si, ok := t.sub.PopFront(&t.subl)
-				if !ok {
-					break
-				}
-				t.q.AddHeavy(si, now)
-			}
-		}
 		if !fresh {
 			now = t.now()
 		}
 		it, ok := t.q.Next(now)
+		fresh = false
 		if !ok {
+			if t.takePublished(now) || t.inflight > 0 && t.harvest(now) {
+				idleSince = -1
+				fresh = true
+				continue
+			}
+			// Poll, as the kernel's SQ thread does, while I/O is in flight
+			// and for twSpin after the last work, yielding the CPU between
+			// polls (osYield: a Gosched would cost a thread hand-off, the
+			// goroutine being locked to its thread).
 			if t.inflight > 0 {
 				idleSince = -1
-				runtime.Gosched()
+				osYield()
 				continue
 			}
 			if idleSince < 0 {
 				idleSince = now
 			}
 			if now-idleSince < int64(twSpin) {
-				runtime.Gosched()
+				osYield()
 				continue
 			}
 			t.twPark.park(func() bool { return !t.sub.Empty() || t.quit.Load() })
@@ -259,6 +265,25 @@ func (t *twEngine) loop() {
 			return
 		}
 		t.inflight += n
+		now = t.now()
+		t.takePublished(now)
+		fresh = t.harvest(now)
+	}
+}
+
+// takePublished queues a heavy item, stamped now, for every slot the job
+// published. It reports whether there were any.
+func (t *twEngine) takePublished(now int64) bool {
+	if t.sub.Empty() {
+		return false
+	}
+	t.sub.TakeAll(&t.subl)
+	for {
+		si, ok := t.sub.PopFront(&t.subl)
+		if !ok {
+			return true
+		}
+		t.q.AddHeavy(si, now)
 	}
 }
 
@@ -324,7 +349,7 @@ func (t *twEngine) Reap(out []engines.Completion, min int) (int, error) {
 				spinStart = now
 			}
 			if now-spinStart < int64(twSpin) {
-				runtime.Gosched()
+				osYield()
 				continue
 			}
 			t.jobPark.park(func() bool { return !t.done.Empty() || t.failed() != nil })

@@ -21,8 +21,9 @@
 //
 // # Handoff between goroutines
 //
-// Handoff carries slots from one goroutine to another, for example from a
-// job loop to a submitting goroutine when the kernel refuses SQPOLL. Two
+// Handoff carries slots from one goroutine to another: the job loop and its
+// SQPOLL goroutine (run's tw_thread=goroutine) publish I/Os and post
+// completions through two of them, chosen by tw_list=locked|lockfree. Two
 // implementations exist. LockedList is an intrusive list behind its own
 // mutex, separate from the slot pool (as io-wq split work_list out of the
 // big wqe->lock, and as Jens Axboe's 2024 io_wq_work_list patch set
@@ -44,6 +45,6 @@
 // faster for large bursts, where the lock-free take pays for its reversal
 // walk (the ~2% llist_reverse_order cost that motivated the 2024 patch set)
 // and every push contends on one cache line. gofio therefore uses
-// LockedList for its handoffs; LockFreeList stays for the benchmark and for
-// machines where the numbers come out the other way.
+// LockedList by default (tw_list=locked); tw_list=lockfree selects the
+// llist for machines where the numbers come out the other way.
 package sched

@@ -33,6 +33,7 @@ type LockedList struct {
 	mu    sync.Mutex
 	links *Links
 	l     List
+	n     atomic.Int32 // l.n, stored under mu, read by Empty without it
 }
 
 // NewLockedList returns an empty locked handoff over links.
@@ -44,25 +45,23 @@ func NewLockedList(links *Links) *LockedList {
 func (h *LockedList) Push(i uint32) {
 	h.mu.Lock()
 	h.links.PushBack(&h.l, i)
+	h.n.Store(int32(h.l.n))
 	h.mu.Unlock()
 }
 
 // PopFront removes the first slot of a list filled by TakeAll.
 func (h *LockedList) PopFront(l *List) (uint32, bool) { return h.links.PopFront(l) }
 
-// Empty reports whether no slot waits on h.
-func (h *LockedList) Empty() bool {
-	h.mu.Lock()
-	e := h.l.n == 0
-	h.mu.Unlock()
-	return e
-}
+// Empty reports whether no slot waits on h. It takes no lock, so that a
+// consumer polling it does not contend with the producers.
+func (h *LockedList) Empty() bool { return h.n.Load() == 0 }
 
 // TakeAll splices every pushed slot onto dst.
 func (h *LockedList) TakeAll(dst *List) int {
 	h.mu.Lock()
 	n := h.l.n
 	h.links.Splice(dst, &h.l)
+	h.n.Store(0)
 	h.mu.Unlock()
 	return n
 }
