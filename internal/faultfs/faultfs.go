@@ -308,9 +308,9 @@ func (x *FS) Short(op Op, max int) {
 	x.mu.Unlock()
 }
 
-// NoSpaceAfter lets writes allocate n more bytes past the file's current
-// end; a write that needs more fails with ENOSPC, as a full filesystem.
-// Writes inside the file always succeed.
+// NoSpaceAfter lets writes store n more bytes; a write that needs more
+// fails with ENOSPC, as on a full thin-provisioned device, and so does
+// growing the file by truncate or fallocate past what is left.
 func (x *FS) NoSpaceAfter(n int64) {
 	x.mu.Lock()
 	x.f.spaceLeft = n
@@ -429,13 +429,12 @@ func (x *FS) write(ctx context.Context, data []byte, off int64) (uint32, syscall
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	end := off + int64(n)
-	if grow := end - x.size; grow > 0 && x.f.spaceLeft >= 0 {
-		if grow > x.f.spaceLeft {
+	if x.f.spaceLeft >= 0 {
+		if int64(n) > x.f.spaceLeft {
 			x.c.NoSpace++
 			return 0, syscall.ENOSPC
 		}
-		x.f.spaceLeft -= grow
+		x.f.spaceLeft -= int64(n)
 	}
 	if err := x.store(data[:n], off); err != nil {
 		return 0, syscall.EIO

@@ -158,20 +158,17 @@ func TestShortIO(t *testing.T) {
 // file go on.
 func TestNoSpace(t *testing.T) {
 	x := MountT(t, Options{Size: 8192})
-	x.NoSpaceAfter(4096)
+	x.NoSpaceAfter(12288)
 	f := openRW(t, x)
 	b := make([]byte, 4096)
-	for i, want := range []error{nil, nil, nil, syscall.ENOSPC} {
-		_, err := f.WriteAt(b, int64(i)*4096)
+	for i, want := range []error{nil, nil, nil, syscall.ENOSPC, syscall.ENOSPC} {
+		_, err := f.WriteAt(b, int64(i%2)*4096)
 		if !errors.Is(err, want) && !(want == nil && err == nil) {
 			t.Errorf("write %d: %v, want %v", i, err, want)
 		}
 	}
-	if _, err := f.WriteAt(b, 0); err != nil {
-		t.Errorf("overwrite inside the file: %v", err)
-	}
-	if st, _ := f.Stat(); st.Size() != 12288 {
-		t.Errorf("size %d, want 12288", st.Size())
+	if c := x.Counts(); c.NoSpace != 2 || c.WriteBytes != 12288 {
+		t.Errorf("counts %+v; want 2 ENOSPC after 12 KiB", c)
 	}
 }
 
