@@ -82,7 +82,11 @@ func open(s engines.Setup, k uring.Kernel) (*Engine, error) {
 	}
 	// The SQPOLL stand-in is a goroutine of its own that needs a P to
 	// submit while the owner waits, so with it the waits keep the hand-off.
-	e.ring.SetRawWaits(s.OwnP && e.poller == nil)
+	// A submit on FUSE or a network filesystem sleeps inline for as long
+	// as the I/O takes: it must not hold the P (engines.SubmitsMayBlock).
+	blocks := engines.SubmitsMayBlock(s.Files)
+	e.ring.SetSubmitsBlock(blocks)
+	e.ring.SetRawWaits(s.OwnP && e.poller == nil && !blocks)
 	if err := e.configure(s, p); err != nil {
 		e.Close()
 		return nil, err

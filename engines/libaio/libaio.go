@@ -116,7 +116,9 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		}
 		return nil, fmt.Errorf("libaio: io_setup(%d)%s: %w", s.Depth, hint, errno)
 	}
-	e.raw = s.OwnP
+	// A submit on FUSE or a network filesystem sleeps inline for as long
+	// as the I/O takes: keep the runtime's hand-off (engines.SubmitsMayBlock).
+	e.raw = s.OwnP && !engines.SubmitsMayBlock(s.Files)
 	if j := s.Job; j != nil {
 		if j.NoWait {
 			e.rwFlags |= unix.RWF_NOWAIT

@@ -37,6 +37,8 @@ type Ring struct {
 	bufsReg  bool
 	filesReg bool
 	rawWaits bool // SetRawWaits
+	// submitsBlock: SetSubmitsBlock.
+	submitsBlock bool
 }
 
 // submissionQueue holds pointers into the SQ ring mapping and the

@@ -119,8 +119,9 @@ func (r *Ring) enter(toSubmit, minComplete, flags, sqFlags uint32, arg unsafe.Po
 	// sysEnterNoWait, which are just over the compiler's inlining budget.
 	var n uintptr
 	var errno unix.Errno
-	blocking := enterMayBlock(r.flags, toSubmit, minComplete, flags, ready)
-	if blocking && r.rawWaits && rawWaitable(r.flags, toSubmit, flags) {
+	submitBlocks := r.submitsBlock && toSubmit > 0
+	blocking := submitBlocks || enterMayBlock(r.flags, toSubmit, minComplete, flags, ready)
+	if blocking && !submitBlocks && r.rawWaits && rawWaitable(r.flags, toSubmit, flags) {
 		st.RawWaitEnters++
 		blocking = false
 	} else if !blocking {

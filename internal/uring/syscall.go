@@ -126,6 +126,12 @@ func rawWaitable(ringFlags, toSubmit, flags uint32) bool {
 // waits keep the hand-off (see rawWaitable).
 func (r *Ring) SetRawWaits(on bool) { r.rawWaits = on }
 
+// SetSubmitsBlock says the ring's I/O may sleep inside the submitting
+// io_uring_enter (files without IOCB_NOWAIT, such as FUSE, are issued
+// inline): every enter that submits then goes through the runtime's
+// syscall hand-off, as a wait does, never a raw call that keeps the P.
+func (r *Ring) SetSubmitsBlock(on bool) { r.submitsBlock = on }
+
 // sysRegister is io_uring_register(2).
 func sysRegister(fd int, opcode uint32, arg unsafe.Pointer, nrArgs uint32) (int, error) {
 	n, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(fd), uintptr(opcode),
