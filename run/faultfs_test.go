@@ -94,7 +94,7 @@ func TestFUSELatencyPercentiles(t *testing.T) {
 		// The injected 5 ms is a floor; the upper bound leaves room for
 		// a busy 2-core CI machine oversleeping.
 		for i, p := range []string{"99.5", "99.9"} {
-			if d := time.Duration(v[i+2]); d < 5*time.Millisecond || d > 50*time.Millisecond {
+			if d := time.Duration(v[i+2]); d < 5*time.Millisecond || d > 200*time.Millisecond {
 				t.Errorf("%s: p%s %v; want about 5 ms", eng, p, d)
 			}
 		}
