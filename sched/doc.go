@@ -31,20 +31,8 @@
 // onto a head index and an exchange-and-reverse take (llist_del_all plus
 // llist_reverse_order).
 //
-// BenchmarkHandoff decides between them: two producers push bursts of 1, 16
-// and 256 slots, yielding between bursts, while one consumer drains. On the
-// 2-core AMD EPYC test VM (go test -bench Handoff -count 3, ns per item,
-// 0 allocs/op for both):
-//
-//	burst   locked   lock-free
-//	1       159-176  174-282
-//	16      30-48    36-37
-//	256     19-21    31-36
-//
-// The locked list is as fast or faster at every burst size, and much
-// faster for large bursts, where the lock-free take pays for its reversal
-// walk (the ~2% llist_reverse_order cost that motivated the 2024 patch set)
-// and every push contends on one cache line. gofio therefore uses
-// LockedList by default (tw_list=locked); tw_list=lockfree selects the
-// llist for machines where the numbers come out the other way.
+// gofio uses LockedList by default (tw_list=locked): BenchmarkHandoff
+// found it as fast or faster at every burst size (figures in
+// bench/results.md). tw_list=lockfree picks LockFreeList, for machines
+// where the numbers come out the other way.
 package sched

@@ -47,3 +47,27 @@ func TestWriteResultsGolden(t *testing.T) {
 		t.Errorf("results differ from %s (go test -update to accept):\n%s", golden, b.String())
 	}
 }
+
+// TestKeptSections checks that a rewrite of results.md keeps the
+// hand-measured sections after keptMarker, and that a file without the
+// marker keeps nothing.
+func TestKeptSections(t *testing.T) {
+	dir := t.TempDir()
+	p := dir + "/results.md"
+	if got := keptSections(p); got != "" {
+		t.Errorf("missing file: kept %q", got)
+	}
+	kept := keptMarker + "\n\n## sched hand-off\n\n| burst | ns |\n"
+	if err := os.WriteFile(p, []byte("# generated\n\nold table\n\n"+kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := keptSections(p); got != "\n"+kept {
+		t.Errorf("kept %q, want %q", got, "\n"+kept)
+	}
+	if err := os.WriteFile(p, []byte("# generated only\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := keptSections(p); got != "" {
+		t.Errorf("no marker: kept %q", got)
+	}
+}

@@ -46,34 +46,6 @@
 // not, it uses liburing's single blocking enter for the next 63 calls before
 // it tries again, so async I/O pays one extra raw enter in 64 calls.
 //
-// Speed against the C liburing floor (bench/liburing/run.sh 7 0.5: per
-// case, seven pairs of 0.5 s runs with the order flipped every pair;
-// medians; Debian's liburing 2.3, which enters with the plain ring fd
-// unless io_uring_register_ring_fd is called, so the RegRing rows register
-// it on both sides; Linux 6.18, 2 vCPUs shared with other builds at a load
-// average of 7 to 11). cpu is the process's CPU time per op (all threads,
-// io-wq workers included); wall time swung 0.1x to 10x between pairs at
-// that load and is left out. go/C below 1 means gofio was faster; "before"
-// is this package before the syscall-path work, measured the same way in
-// the same session:
-//
-//	case                          go cpu ns  C cpu ns  go/C  (before)
-//	NOP, batch 1                      356.0     351.8  1.01  (1.31)
-//	NOP, batch 8                      108.7     107.1  1.02  (1.18)
-//	NOP, batch 32                      80.9      79.5  1.02  (1.11)
-//	NOP, batch 128                     73.6      72.9  1.01  (1.18)
-//	NOP, batch 1, registered ring     323.7     310.5  1.04  (1.31)
-//	NOP, Submit then WaitCQE          354.7     308.9  1.15  (1.40)
-//	4 KiB O_DIRECT read, tmpfs       6550.0    5603.3  1.17  (1.14)
-//	same, registered ring            6273.0    5525.6  1.14  (1.24)
-//
-// Submit then WaitCQE is C's io_uring_submit against gofio's Submit: both a
-// single submit-only enter, so its remaining 45 ns are Go's own (call
-// layers, Stats, and the XCHG that atomic.StoreUint32 compiles to where
-// liburing stores the SQ tail and CQ head with plain MOVs). The read rows
-// are dominated by io-wq's cross-thread wake-ups and moved between 1.09 and
-// 1.26 from run to run, with pair ratios from 0.5 to 3.4. tmpfs has no
-// RWF_NOWAIT support, so its reads go through io-wq workers, which is why a
-// 4 KiB read costs microseconds there. Rerun the script for figures on
-// another machine.
+// Its speed against the C liburing floor (bench/liburing/run.sh) is in
+// bench/results.md.
 package uring
