@@ -116,9 +116,8 @@ var issue20 = []Row{
 	},
 	{
 		Name: "item10/null-slat", Ref: "issue 20 item 10",
-		Args:    args(N, "--rw=read", "--bs=4k", "--size=16m"),
-		Exact:   []string{"read.slat_ns.N", "iodepth_submit", "iodepth_complete"},
-		Pending: pendingEq20,
+		Args:  args(N, "--rw=read", "--bs=4k", "--size=16m"),
+		Exact: []string{"read.slat_ns.N", "iodepth_submit", "iodepth_complete"},
 	},
 	{
 		Name: "item11/elapsed-ramp", Ref: "issue 20 item 11",

@@ -18,6 +18,11 @@ type EngineInfo struct {
 	// busy), so the sync has completed before the next I/O is chosen and
 	// fsync=N issues one sync per N writes at any iodepth.
 	SyncAtQueue bool
+	// Commit says fio's engine has a commit hook (io_uring, libaio,
+	// null). fio marks the submit and complete depth maps at queue time
+	// only for engines without one, so a synchronous null job (iodepth=1)
+	// leaves both maps empty while psync fills them.
+	Commit bool
 }
 
 // Runs reports whether gofio runs the engine.
@@ -25,15 +30,15 @@ func (e EngineInfo) Runs() bool { return e.Refused == "" }
 
 // engineTable lists every engine fio 3.33 can be built with on Linux.
 var engineTable = []EngineInfo{
-	{Name: "io_uring", Help: "Fast Linux native aio"},
-	{Name: "libaio", Help: "Linux native asynchronous IO", SyncAtQueue: true},
+	{Name: "io_uring", Help: "Fast Linux native aio", Commit: true},
+	{Name: "libaio", Help: "Linux native asynchronous IO", SyncAtQueue: true, Commit: true},
 	{Name: "sync", Help: "Use read/write"},
 	{Name: "psync", Help: "Use pread/pwrite"},
 	{Name: "vsync", Help: "Use readv/writev"},
 	{Name: "pvsync", Help: "Use preadv/pwritev"},
 	{Name: "pvsync2", Help: "Use preadv2/pwritev2"},
 	{Name: "mmap", Help: "Memory mapped IO"},
-	{Name: "null", Help: "Testing engine (no data transfer)"},
+	{Name: "null", Help: "Testing engine (no data transfer)", Commit: true},
 	{Name: "falloc", Help: "fallocate() file based engine"},
 	{Name: "ftruncate", Help: "ftruncate() file based engine"},
 	{Name: "filecreate", Help: "File creation engine"},

@@ -419,7 +419,7 @@ func (l *loop) submit() {
 		return
 	}
 	if n == 0 {
-		if l.acct == nil {
+		if l.acct == nil && !l.noMarks() {
 			l.res.SubmitCalls++
 			l.res.Submit[0]++
 		}
@@ -441,8 +441,10 @@ func (l *loop) submit() {
 		l.stampIssued(n, acct)
 	}
 	if acct && l.acct == nil {
-		l.res.SubmitCalls++
-		l.res.Submit[batchBucket(n)]++
+		if !l.noMarks() {
+			l.res.SubmitCalls++
+			l.res.Submit[batchBucket(n)]++
+		}
 		l.res.IODepth[depthBucket(l.inflight)] += uint64(n)
 	}
 }
@@ -520,7 +522,7 @@ func (l *loop) reap(waitFor int) {
 	switch {
 	case l.acct != nil:
 		l.acct.harvested(n)
-	case !l.ramping:
+	case !l.ramping && !l.noMarks():
 		l.res.CompleteCalls++
 		l.res.Complete[batchBucket(n)]++
 	}
@@ -726,6 +728,11 @@ func (l *loop) endRamp(now int64) {
 func (g *offsetGen) bsMinFor(d jobfile.Dir) uint64 {
 	return g.minBS[d]
 }
+
+// noMarks reports whether the submit and complete maps stay empty: fio
+// marks them at queue time only for synchronous engines without a commit
+// hook (psync), not for null at iodepth=1.
+func (l *loop) noMarks() bool { return l.syncIO && l.commit }
 
 // syncDue says whether the next I/O is an fsync or fdatasync, by fio's
 // get_rw_ddir: a writing job whose writes issued are a non-zero multiple

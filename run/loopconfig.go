@@ -22,12 +22,16 @@ type loopConfig struct {
 	coeRead, coeWrite          bool   // continue_on_error covers reads, writes
 	noSlat, noClat, noLat      bool   // latencies not measured
 	fsyncEvery, fdatasyncEvery int
-	syncAtQueue                bool   // the engine's fio counterpart syncs in its queue hook
-	loops                      uint64 // loops=, at least 1
-	rateGap                    [jobfile.NumDirs]int64
-	hasRead, hasWrite          bool
-	harvestBetween             bool
-	progressEvery              int64 // ns between Progress updates
+	syncAtQueue                bool // the engine's fio counterpart syncs in its queue hook
+	// commit says the engine's fio counterpart has a commit hook: run
+	// synchronously (null at iodepth=1) it marks no submit or complete
+	// calls (see noMarks).
+	commit            bool
+	loops             uint64 // loops=, at least 1
+	rateGap           [jobfile.NumDirs]int64
+	hasRead, hasWrite bool
+	harvestBetween    bool
+	progressEvery     int64 // ns between Progress updates
 	// invalidate=1 on buffered files drops the page cache again after
 	// every pass over the job's files, as fio's do_io loop does when it
 	// starts a new loop (time_based, loops=N).
@@ -78,6 +82,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 	}
 	if e, ok := jobfile.EngineByName(j.IOEngine); ok {
 		c.syncAtQueue = e.SyncAtQueue
+		c.commit = e.Commit
 	}
 	return c
 }

@@ -19,6 +19,7 @@ type Engine struct {
 	done    engines.DoneQueue
 	submits uint64
 	waits   uint64
+	sync    bool // iodepth=1: synchronous, as fio's null sets FIO_SYNCIO
 }
 
 // ErrBusy is returned by Queue when every slot is already queued.
@@ -33,8 +34,14 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		res:    make([]int32, s.Depth),
 		queued: make([]uint32, s.Depth),
 		done:   engines.NewDoneQueue(s.Depth),
+		sync:   s.Depth == 1,
 	}, nil
 }
+
+// SyncIO reports whether the engine is synchronous: at iodepth=1 fio's
+// null engine completes every request in its queue hook (FIO_SYNCIO), so
+// it takes no submission latency.
+func (e *Engine) SyncIO() bool { return e.sync }
 
 // Queue records r in slot.
 func (e *Engine) Queue(slot uint32, r *engines.Request) error {
