@@ -87,10 +87,15 @@ var issue20 = []Row{
 		Args: args(P, "--rw=write", "--bs=4k", "--nrfiles=4", "--filesize=1m-4m"),
 	},
 	{
-		Name: "item7/fdatasync", Ref: "issue 20 item 7",
-		Args:    args(P, "--rw=write", "--bs=4k", "--size=4m", "--fdatasync=4"),
-		Exact:   []string{"sync.total_ios", "sync.lat_ns.N"},
-		Pending: pendingEq20,
+		Name: "item7/fdatasync", Ref: "issue 20 item 7 (a documented difference)",
+		Args:  args(P, "--rw=write", "--bs=4k", "--size=4m", "--fdatasync=4"),
+		Exact: []string{"sync.lat_ns.N"},
+		// fio 3.33 counts an fdatasync in total_io_u[DDIR_DATASYNC], one
+		// past the end of its 4-entry array: the count lands in
+		// short_io_u[0], the read short_ios, and sync total_ios stays 0.
+		// gofio counts fdatasyncs as syncs (README, differences).
+		Documented: []string{"sync.total_ios", "read.short_ios"},
+		Check:      fdatasyncOverrun,
 	},
 	{
 		Name: "item8/fsync-iodepth4", Ref: "issue 20 item 8",

@@ -100,7 +100,7 @@ func (r Row) Compare(fio, gofio *Outcome) []string {
 		diffs = append(diffs, fmt.Sprintf("jobs: fio %d, gofio %d", len(fj), len(gj)))
 	}
 	for i := 0; i < len(fj) && i < len(gj); i++ {
-		for _, d := range CompareJob(fj[i], gj[i], append([]string(nil), r.Exact...), r.Tol, !r.NoCounts) {
+		for _, d := range CompareJob(fj[i], gj[i], append([]string(nil), r.Exact...), r.Tol, !r.NoCounts, r.Documented...) {
 			diffs = append(diffs, fmt.Sprintf("job %d: %s", i, d))
 		}
 	}
