@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/blockdev"
+	"github.com/gofio/gofio/internal/hostinfo"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -55,7 +56,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if opts.Fadvise == nil {
 		opts.Fadvise = unix.Fadvise
 	}
-	res := &report.Result{Version: opts.Version, Kernel: kernelRelease(), Start: time.Now(), GlobalOptions: jobfile.GlobalOptions(jobs)}
+	res := &report.Result{Version: opts.Version, Kernel: hostinfo.Kernel(), Start: time.Now(), GlobalOptions: jobfile.GlobalOptions(jobs)}
 	runs, err := plan(jobs, &opts)
 	if err != nil {
 		return nil, err
@@ -121,15 +122,6 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 		res.Signal = "interrupt"
 	}
 	return res, nil
-}
-
-// kernelRelease returns uname -r, or "unknown".
-func kernelRelease() string {
-	var u unix.Utsname
-	if err := unix.Uname(&u); err != nil {
-		return "unknown"
-	}
-	return unix.ByteSliceToString(u.Release[:])
 }
 
 // plan checks every job and resolves its targets without writing anything.
