@@ -1,5 +1,7 @@
 package equivalence
 
+import "fmt"
+
 // A is libaio with O_DIRECT (tmpfs takes O_DIRECT).
 var A = []string{"--ioengine=libaio", "--direct=1"}
 
@@ -30,4 +32,27 @@ var engineRows = []Row{
 	{Name: "engines/filestat-statx", Ref: "issue 13 filestat stat_type", Args: []string{"--ioengine=filestat", "--nrfiles=64", "--filesize=4k", "--stat_type=statx"}, Exact: syncDepth},
 	{Name: "engines/filestat-lstat", Ref: "issue 13 filestat stat_type", Args: []string{"--ioengine=filestat", "--nrfiles=32", "--filesize=8k", "--bs=4k", "--stat_type=lstat"}, Exact: syncDepth},
 	{Name: "engines/filedelete", Ref: "issue 13 filedelete", Args: []string{"--ioengine=filedelete", "--nrfiles=64", "--filesize=4k"}, Exact: syncDepth},
+	{Name: "engines/cpuio-noop", Ref: "issue 13 cpuio (FIO_NOIO: I/Os count, bytes and bw runtime stay 0)",
+		Args:     []string{"--ioengine=cpuio", "--cpuload=50", "--cpuchunks=20000", "--time_based", "--runtime=1"},
+		NoCounts: true, Exact: []string{"read.io_bytes", "read.runtime", "read.bw", "write.total_ios"}, Serial: true,
+		// A burn cycle is wall-clock time: on a loaded machine both
+		// programs overshoot it, so the cycle count is loose.
+		Tol: []Tol{{Path: "read.total_ios", Rel: 0.6, Abs: 3}}},
+	{Name: "engines/cpuio-exit-on-io-done", Ref: "issue 13 cpuio exit_on_io_done",
+		JobFile:  "[burn]\nioengine=cpuio\ncpuload=20\ntime_based\nruntime=30\nexit_on_io_done=1\n\n[io]\nioengine=psync\nrw=read\nsize=8m\nfilename=io.dat\n",
+		NoCounts: true, Exact: []string{"read.io_bytes"}, Check: cpuioEndsWithIO},
+}
+
+// cpuioEndsWithIO checks that the exit_on_io_done burner ended with the
+// I/O job (well before its 30 s runtime) under both programs.
+func cpuioEndsWithIO(fio, gofio []*Outcome) []string {
+	var out []string
+	for _, o := range append(append([]*Outcome(nil), fio...), gofio...) {
+		for _, j := range o.Doc.Jobs() {
+			if ms, _ := Number(j, "job_runtime"); ms > 10000 {
+				out = append(out, fmt.Sprintf("%s: job %v ran %v ms, want it to end with the I/O job", o.Program, j["jobname"], ms))
+			}
+		}
+	}
+	return out
 }

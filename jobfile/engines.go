@@ -23,6 +23,12 @@ type EngineInfo struct {
 	// only for engines without one, so a synchronous null job (iodepth=1)
 	// leaves both maps empty while psync fills them.
 	Commit bool
+	// Diskless is fio's FIO_DISKLESSIO: the engine opens and lays out no
+	// file before its I/O (null, cpuio, filecreate, the dir engines).
+	Diskless bool
+	// NoIO is fio's FIO_NOIO: requests count as I/Os but move no bytes
+	// (cpuio).
+	NoIO bool
 }
 
 // Runs reports whether gofio runs the engine.
@@ -38,16 +44,16 @@ var engineTable = []EngineInfo{
 	{Name: "pvsync", Help: "Use preadv/pwritev"},
 	{Name: "pvsync2", Help: "Use preadv2/pwritev2"},
 	{Name: "mmap", Help: "Memory mapped IO"},
-	{Name: "null", Help: "Testing engine (no data transfer)", Commit: true},
+	{Name: "null", Help: "Testing engine (no data transfer)", Commit: true, Diskless: true},
 	{Name: "falloc", Help: "fallocate() file based engine"},
 	{Name: "ftruncate", Help: "ftruncate() file based engine"},
-	{Name: "filecreate", Help: "File creation engine"},
+	{Name: "filecreate", Help: "File creation engine", Diskless: true},
 	{Name: "filestat", Help: "File stat engine"},
 	{Name: "filedelete", Help: "File delete engine"},
-	{Name: "dircreate", Help: "Directory creation engine (fio 3.34+)"},
-	{Name: "dirstat", Help: "Directory stat engine (fio 3.34+)"},
-	{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)"},
-	{Name: "cpuio", Help: "CPU cycle burner engine", Refused: notYet},
+	{Name: "dircreate", Help: "Directory creation engine (fio 3.34+)", Diskless: true},
+	{Name: "dirstat", Help: "Directory stat engine (fio 3.34+)", Diskless: true},
+	{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true},
+	{Name: "cpuio", Help: "CPU cycle burner engine", Diskless: true, NoIO: true},
 	{Name: "exec", Help: "Execute a program", Refused: notYet},
 	{Name: "net", Help: "Network IO", Refused: notYet},
 	{Name: "e4defrag", Help: "ext4 defrag engine"},

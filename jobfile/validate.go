@@ -29,6 +29,8 @@ func validate(j *Job, s *section) error {
 		return bad("ioengine="+j.IOEngine, "%s", err)
 	}
 	switch {
+	case j.IOEngine == "cpuio" && j.CPULoad == 0:
+		return bad("ioengine=cpuio", "cpuio needs cpuload= (the percentage of a CPU to burn), as fio's \"cpu thread needs rate\"")
 	case j.NumJobs < 1:
 		return bad("numjobs=0", "numjobs must be at least 1")
 	case j.TimeBased && j.Runtime <= 0:

@@ -126,9 +126,9 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error) ([]*tar
 		switch {
 		case j.Size > 0:
 			perFile = j.Size / uint64(len(names))
-		case metadataEngine(j) && j.FileSizeMin > 0:
+		case sizedByFile(j) && j.FileSizeMin > 0:
 			perFile = j.FileSizeMin
-		case metadataEngine(j):
+		case sizedByFile(j):
 			perFile = j.MinBS()
 		default:
 			return nil, fmt.Errorf("%s: ioengine=%s needs size=", j.Name, j.IOEngine)
@@ -270,26 +270,18 @@ func loopBytes(j *jobfile.Job, ts []*target) uint64 {
 	return j.Size
 }
 
-// diskless reports whether the job's engine works without files (null).
+// diskless reports whether the job's engine works without files: fio's
+// FIO_DISKLESSIO engines, as jobfile's engine table marks them.
 func diskless(j *jobfile.Job) bool {
-	switch j.IOEngine {
-	case "null", "filecreate", "dircreate", "dirstat", "dirdelete":
-		return true
-	}
-	return false
+	e, ok := jobfile.EngineByName(j.IOEngine)
+	return ok && e.Diskless
 }
 
-// metadataEngine reports whether the job's engine operates on file names
-// (fio's FIO_FAKEIO metadata engines), sizing each file by filesize= or
-// the minimum block size when size= is not given, as fio's get_file_size
-// for them does.
-func metadataEngine(j *jobfile.Job) bool {
-	switch j.IOEngine {
-	case "filecreate", "dircreate", "dirstat", "dirdelete":
-		return true
-	}
-	return false
-}
+// sizedByFile reports whether a diskless job without size= sizes each of
+// its files by filesize= or one block, as fio's get_file_size does for the
+// engines that work on names (filecreate, the dir engines) or on nothing
+// (cpuio): every diskless engine but null.
+func sizedByFile(j *jobfile.Job) bool { return diskless(j) && j.IOEngine != "null" }
 
 // dioAlign returns the O_DIRECT alignment of the open fd: the logical
 // block size of a block device, or statx's dio_offset_align for a file (0

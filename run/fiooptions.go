@@ -77,7 +77,7 @@ func (l *loop) leaveFlow() {
 // issued (issue) since the last pause, as fio's handle_thinktime counts.
 func (l *loop) thinkDue() bool {
 	t := &l.job.Think
-	if t.Time <= 0 {
+	if t.Time <= 0 && l.thinker == nil {
 		return false
 	}
 	n := l.thinkDone
@@ -92,13 +92,17 @@ func (l *loop) thinkDue() bool {
 // thinktime asleep; then the parked slots issue again.
 func (l *loop) think() {
 	t := &l.job.Think
-	spin := min(t.Spin, t.Time) // fio: thinktime_spin is at most thinktime
+	think := t.Time
+	if l.thinker != nil {
+		think = l.thinker.ThinkTime() // cpuio's cycle x (100-cpuload)/cpuload
+	}
+	spin := min(t.Spin, think) // fio: thinktime_spin is at most thinktime
 	if spin > 0 {
 		end := l.clock() + int64(spin)
 		for l.clock() < end {
 		}
 	}
-	if rest := t.Time - spin; rest > 0 {
+	if rest := think - spin; rest > 0 {
 		l.sleep(rest)
 	}
 	l.lastThink = l.thinkDone

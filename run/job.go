@@ -51,7 +51,8 @@ type env struct {
 	// exitRest is set by an exitall job with exit_what=all: later groups
 	// do not start.
 	exitRest atomic.Bool
-	group    []*jobRun // the running group (exitall)
+	ioJobs   atomic.Int64 // jobs of the running group that do I/O and have not ended (exit_on_io_done)
+	group    []*jobRun    // the running group (exitall)
 }
 
 func (e *env) warnf(format string, args ...any) {
@@ -199,6 +200,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	l := &loop{
 		job:        j,
 		eng:        p.eng,
+		thinker:    engineThinker(p.eng),
 		syncIO:     p.syncIO,
 		fakeNow:    e.opts.Now,
 		tsc:        processTSC(),
@@ -330,7 +332,10 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	run := runtimeMsec(l.ended - l.statsStart)
 	res.JobRuntime = run
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		if l.gen.uses(d) || (d == jobfile.DirRead && l.verified) {
+		// fio updates a direction's runtime only when it moved bytes,
+		// so a FIO_NOIO engine's (cpuio's) stays 0, and so its bw and
+		// IOPS.
+		if (l.gen.uses(d) || (d == jobfile.DirRead && l.verified)) && !l.noIO {
 			res.Dirs[d].Runtime = run
 		}
 	}
@@ -380,8 +385,17 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 		jr.execute(e, p)
 	}
 	e.exitAll(jr, e.group)
+	e.ioJobDone(jr, e.group)
 	if err := p.release(); err != nil {
 		e.warnf("gofio: job %s: ioengine=%s: close: %v\n", jr.job.Name, jr.job.IOEngine, err)
 	}
 	closeTargets(e, jr)
+}
+
+// engineThinker returns the engine as a thinker, or nil.
+func engineThinker(e engines.Engine) thinker {
+	if t, ok := e.(thinker); ok {
+		return t
+	}
+	return nil
 }

@@ -44,6 +44,7 @@ const maxEAGAINRetries = 64
 type loop struct {
 	job     *jobfile.Job
 	eng     engines.Engine
+	thinker thinker // the engine's own think time (cpuio), nil for most
 	syncIO  bool
 	fakeNow func() int64 // Options.Now; nil: the TSC or nanotime (see clock)
 	tsc     *tscClock    // calibrated TSC, nil: nanotime
@@ -594,7 +595,7 @@ func (l *loop) complete(it sched.Item, now int64) {
 			l.ioError(s, int(unix.EIO), "full resid")
 			break
 		}
-		if acct {
+		if acct && !l.noIO {
 			ds.IOBytes += uint64(got)
 			l.bytesDone[s.dir] += uint64(got)
 		}

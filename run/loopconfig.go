@@ -27,6 +27,7 @@ type loopConfig struct {
 	// synchronously (null at iodepth=1) it marks no submit or complete
 	// calls (see noMarks).
 	commit            bool
+	noIO              bool   // fio's FIO_NOIO: I/Os count, bytes do not (cpuio)
 	loops             uint64 // loops=, at least 1
 	rateGap           [jobfile.NumDirs]int64
 	hasRead, hasWrite bool
@@ -83,6 +84,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 	if e, ok := jobfile.EngineByName(j.IOEngine); ok {
 		c.syncAtQueue = e.SyncAtQueue
 		c.commit = e.Commit
+		c.noIO = e.NoIO
 	}
 	return c
 }

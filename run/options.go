@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/cpuio"
 	"github.com/gofio/gofio/engines/e4defrag"
 	"github.com/gofio/gofio/engines/fileops"
 	"github.com/gofio/gofio/engines/iouring"
@@ -97,6 +98,7 @@ func DefaultEngines() map[string]engines.Opener {
 		"dirstat":    fileops.Opener(fileops.DirStat),
 		"dirdelete":  fileops.Opener(fileops.DirDelete),
 		"e4defrag":   e4defrag.Open,
+		"cpuio":      cpuio.Open,
 	}
 }
 
@@ -106,4 +108,11 @@ func DefaultEngines() map[string]engines.Opener {
 // engines.
 type syncEngine interface {
 	SyncIO() bool
+}
+
+// thinker is implemented by engines that set the job's think time
+// themselves (cpuio: the pause that makes a burn cycle cpuload% of the
+// time); the loop pauses that long after every I/O instead of thinktime=.
+type thinker interface {
+	ThinkTime() time.Duration
 }

@@ -109,6 +109,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 		}
 		orderGroup(g)
 		e.group = g
+		e.countIOJobs(g)
 		runGroup(e, g)
 	}
 	res.Disks = disks.stop()
