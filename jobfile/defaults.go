@@ -118,6 +118,7 @@ func fixup(j *Job) {
 		}
 	}
 	fixupZones(&j.Zones, j.OpenFiles)
+	fixupVerifyInterval(j)
 }
 
 // GeneratedFilename returns the name of file number filenum of a job

@@ -54,33 +54,33 @@ type ThinkTime struct {
 // within each topic. withFioOptions splices them into the option table.
 var fioOptions = []OptionSpec{
 	// Zones.
-	{Name: "zonemode", NotRun: true, Type: TypeChoice, Default: "none", Help: "Mode for the zonesize, zonerange and zoneskip parameters",
+	{Name: "zonemode", Type: TypeChoice, Default: "none", Help: "Mode for the zonesize, zonerange and zoneskip parameters",
 		Choices: []Choice{{"none", "no zoning"}, {"strided", "strided mode - random I/O is restricted to a single zone"},
 			{"zbd", "zoned block device mode - random I/O selects one of multiple zones randomly"}},
-		Note:   "zbd needs a zoned block device and is refused at run time on any other target",
+		Note:   "parsed and checked as fio does; gofio refuses to run zbd on a target that is not a zoned block device, and does not run strided or zbd yet",
 		custom: func(j *Job, v string) error { j.Zones.Mode = v; return nil }},
-	{Name: "zonesize", NotRun: true, Type: TypeStrVal, Default: "0", Help: "Amount of data to read per zone",
+	{Name: "zonesize", Type: TypeStrVal, Default: "0", Help: "Amount of data to read per zone",
 		custom: func(j *Job, v string) error { return setU64(&j.Zones.Size, v, j.KBBase) }},
-	{Name: "zonerange", NotRun: true, Type: TypeStrVal, Default: "0", Help: "Give size of an IO zone",
+	{Name: "zonerange", Type: TypeStrVal, Default: "0", Help: "Give size of an IO zone",
 		custom: func(j *Job, v string) error { return setU64(&j.Zones.Range, v, j.KBBase) }},
-	{Name: "zoneskip", NotRun: true, Type: TypeSize, Default: "0", Help: "Space between IO zones",
+	{Name: "zoneskip", Type: TypeSize, Default: "0", Help: "Space between IO zones",
 		custom: func(j *Job, v string) error {
 			n, pct, err := parseSize(v, j.KBBase, true)
 			j.Zones.Skip, j.Zones.SkipPercent = n, pct
 			return err
 		}},
-	{Name: "zonecapacity", NotRun: true, Type: TypeStrVal, Default: "0", Help: "Capacity per zone",
+	{Name: "zonecapacity", Type: TypeStrVal, Default: "0", Help: "Capacity per zone",
 		custom: func(j *Job, v string) error { return setU64(&j.Zones.Capacity, v, j.KBBase) }},
-	{Name: "max_open_zones", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: 4096,
+	{Name: "max_open_zones", Type: TypeInt, Default: "0", Min: 0, Max: 4096,
 		Help: "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd",
 		intp: func(j *Job) *int { return &j.Zones.MaxOpen }},
-	{Name: "job_max_open_zones", NotRun: true, Type: TypeInt, Default: "0", Min: 0, Max: 4096,
+	{Name: "job_max_open_zones", Type: TypeInt, Default: "0", Min: 0, Max: 4096,
 		Help: "Limit on the number of simultaneously opened sequential write zones with zonemode=zbd by one thread/process",
 		intp: func(j *Job) *int { return &j.Zones.JobMaxOpen }},
-	{Name: "ignore_zone_limits", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1,
+	{Name: "ignore_zone_limits", Type: TypeBool, Default: "0", Min: 0, Max: 1,
 		Help:  "Ignore the zone resource limits (max open/active zones) reported by the device",
 		boolp: func(j *Job) *bool { return &j.Zones.IgnoreLimits }},
-	{Name: "read_beyond_wp", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Allow reads beyond the zone write pointer",
+	{Name: "read_beyond_wp", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Allow reads beyond the zone write pointer",
 		boolp: func(j *Job) *bool { return &j.Zones.ReadBeyondWP }},
 
 	// Flow control.
@@ -95,11 +95,13 @@ var fioOptions = []OptionSpec{
 	// Verify knobs (verify_state_save/load are issue 18's).
 	{Name: "verify_backlog", Type: TypeStrVal, Parent: "verify", Help: "Verify after this number of blocks are written", NotRun: true},
 	{Name: "verify_backlog_batch", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "verify", Help: "Verify this number of IO blocks", NotRun: true},
-	{Name: "verify_dump", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
+	{Name: "verify_dump", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
 		Help: "Dump contents of good and bad blocks on failure", boolp: func(j *Job) *bool { return &j.VerifyDump }},
-	{Name: "verify_fatal", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
-		Help: "Exit on a single verify failure, don't continue", boolp: func(j *Job) *bool { return &j.VerifyFatal }},
-	{Name: "verify_interval", Type: TypeInt, Min: 80, Max: Unbounded, Parent: "verify", Help: "Store verify buffer header every N bytes", NotRun: true},
+	{Name: "verify_fatal", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
+		Help: "Exit on a single verify failure, don't continue", boolp: func(j *Job) *bool { return &j.VerifyFatal },
+		Note: "a mismatch ends the job in gofio either way, unless continue_on_error covers verify errors"},
+	{Name: "verify_interval", Type: TypeInt, Min: 80, Max: Unbounded, Parent: "verify", Help: "Store verify buffer header every N bytes",
+		intp: func(j *Job) *int { return &j.VerifyInterval }},
 	{Name: "verify_offset", Type: TypeInt, Min: 40, Max: Unbounded, Parent: "verify", Help: "Offset verify header location by N bytes", NotRun: true},
 	{Name: "verify_async", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Parent: "verify", Help: "Number of async verifier threads to use",
 		Note: "gofio verifies on the job's own thread; the count is accepted and the checks are the same",
@@ -375,6 +377,34 @@ func checkRates(j *Job) (option, msg string) {
 		}
 	}
 	return "", ""
+}
+
+// fixupVerifyInterval applies fio's verify_interval rules (fixup_options):
+// with mixed write sizes it defaults to the smallest; it is at most the
+// smallest write (or read) block, and a factor of the smallest and largest
+// write block, else their greatest common divisor.
+func fixupVerifyInterval(j *Job) {
+	if j.Verify == "" {
+		return
+	}
+	minW, maxW := j.BSMin(DirWrite), j.BSMax(DirWrite)
+	iv := uint64(j.VerifyInterval)
+	if maxW != minW && iv == 0 {
+		iv = minW
+	}
+	if iv > minW {
+		iv = minW
+	} else if j.RW.HasRead() && iv > j.BSMin(DirRead) {
+		iv = j.BSMin(DirRead)
+	}
+	if iv == 0 || minW%iv != 0 || maxW%iv != 0 {
+		a, b := minW, maxW
+		for b != 0 {
+			a, b = b, a%b
+		}
+		iv = a
+	}
+	j.VerifyInterval = int(iv)
 }
 
 // fixupZones applies fio's zone defaults (fixup_options): zonemode left

@@ -284,6 +284,7 @@ type Job struct {
 	VerifyDump             bool
 	VerifyFatal            bool
 	VerifyAsync            int
+	VerifyInterval         int // verify_interval after fio's fixups: bytes per header; the block size when 0
 	ExperimentalVerify     bool
 	IOSubmitMode           string // "inline" or "offload" (run inline)
 	Fallocate              string // none, native, posix, keep, truncate

@@ -1,11 +1,16 @@
 package run
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/jobfile"
 )
@@ -98,5 +103,58 @@ func TestWaitForAndExitAll(t *testing.T) {
 	}
 	if v := res.Jobs[by["victim"][0]]; v.Elapsed > 30*time.Second {
 		t.Errorf("victim ran %v: exitall did not stop it", v.Elapsed)
+	}
+}
+
+// TestVerifyDumpAndInterval writes a file with verify_interval=1k headers,
+// corrupts one byte, and reads it back with verify_dump=1: the job fails
+// with EILSEQ and leaves fio's FILE.OFFSET.received and .expected dumps in
+// --aux-path, the expected one equal to the block before the corruption.
+func TestVerifyDumpAndInterval(t *testing.T) {
+	dir, aux := t.TempDir(), t.TempDir()
+	data := filepath.Join(dir, "v.dat")
+	w := parseJobs(t, dir, "[w]\nioengine=psync\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_interval=1k\ndo_verify=0\nfilename="+data+"\n")
+	if w[0].VerifyInterval != 1024 {
+		t.Fatalf("verify_interval %d", w[0].VerifyInterval)
+	}
+	mustRun(t, w, Options{})
+	orig, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := append([]byte(nil), orig...)
+	bad[8192+2048+100] ^= 0xff // inside the third 1k piece of the third block
+	if err := os.WriteFile(data, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := parseJobs(t, dir, "[r]\nioengine=psync\nrw=read\nbs=4k\nsize=64k\nverify=crc32c\nverify_interval=1k\nverify_dump=1\nverify_fatal=1\nfilename="+data+"\n")
+	res, err := Run(context.Background(), r, Options{AuxPath: aux})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Jobs[0].Error != int(unix.EILSEQ) {
+		t.Fatalf("read job error %d, want EILSEQ", res.Jobs[0].Error)
+	}
+	got, err := os.ReadFile(filepath.Join(aux, "v.dat.8192.received"))
+	if err != nil || !bytes.Equal(got, bad[8192:12288]) {
+		t.Errorf("received dump: %v (equal to the corrupt block: %v)", err, bytes.Equal(got, bad[8192:12288]))
+	}
+	want, err := os.ReadFile(filepath.Join(aux, "v.dat.8192.expected"))
+	if err != nil || !bytes.Equal(want, orig[8192:12288]) {
+		t.Errorf("expected dump: %v (equal to the block as written: %v)", err, bytes.Equal(want, orig[8192:12288]))
+	}
+}
+
+// TestZonemodeRefusals checks the run-time refusals of zonemode: zbd on a
+// regular file names the file and why; strided says gofio does not run it.
+func TestZonemodeRefusals(t *testing.T) {
+	dir := t.TempDir()
+	zbd := parseJobs(t, dir, "[z]\nioengine=null\nsize=1m\nzonemode=zbd\nzonesize=256k\nfilename="+filepath.Join(dir, "f")+"\n")
+	if err := checkJob(zbd[0]); err == nil || !strings.Contains(err.Error(), "zonemode=zbd needs a zoned block device") {
+		t.Errorf("zbd on a file: %v", err)
+	}
+	strided := parseJobs(t, dir, "[s]\nioengine=null\nsize=1m\nzonesize=256k\n")
+	if err := checkJob(strided[0]); err == nil || !strings.Contains(err.Error(), "zonemode=strided") {
+		t.Errorf("implicit strided: %v", err)
 	}
 }

@@ -209,6 +209,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		stop:       e.stop,
 		kill:       &jr.kill,
 		snap:       &jr.snap,
+		auxPath:    e.opts.AuxPath,
 		res:        jr.res,
 		prog:       jr.prog,
 		q:          sched.NewQueue(depth, j.Policy()),

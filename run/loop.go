@@ -118,6 +118,7 @@ type loop struct {
 	lastThink   uint64
 
 	ver        *verify.Verifier // nil without verify=
+	auxPath    string           // --aux-path: where verify_dump writes
 	checkReads bool             // check every completed read against ver
 	wlog       *writeLog        // writes to read back in the verify phase
 	verifying  bool             // the verify phase is running

@@ -39,6 +39,9 @@ type Options struct {
 	// runs on the run core's status goroutine.
 	StatusInterval time.Duration
 	OnStatus       func(*report.Result)
+	// AuxPath is --aux-path: the directory for the files gofio generates
+	// beside the reports (verify_dump's); "" is the working directory.
+	AuxPath string
 	// Version is copied into Result.Version.
 	Version string
 	// Now returns the monotonic time in nanoseconds since an arbitrary

@@ -194,6 +194,9 @@ func checkJob(j *jobfile.Job) error {
 	if err := j.UnrunError(); err != nil {
 		return err
 	}
+	if err := checkZones(j); err != nil {
+		return err
+	}
 	switch {
 	case j.RW.HasTrim():
 		return fmt.Errorf("%s: rw=%s: trim is not supported by gofio", j.Name, j.RW)
@@ -224,7 +227,11 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 			return nil, fmt.Errorf("%s: verify=%s needs blocks of at least %d bytes for its header; the smallest block size is %d", j.Name, kind, hl, m)
 		}
 	}
-	v, err := verify.New(kind, j.VerifyPattern, 0)
+	iv := j.VerifyInterval
+	if uint64(iv) == j.BSMin(jobfile.DirWrite) && j.BSMin(jobfile.DirWrite) == j.BSMax(jobfile.DirWrite) {
+		iv = 0 // one header per block, as without verify_interval
+	}
+	v, err := verify.New(kind, j.VerifyPattern, iv)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", j.Name, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"golang.org/x/sys/unix"
@@ -135,6 +137,9 @@ func (l *loop) completeData(s *slot, si uint32) {
 		l.wlog.add(s.file, orig, s.length)
 	case s.op == engines.OpRead && l.checkReads:
 		if err := l.ver.Check(l.bufs[si][:s.length], orig); err != nil {
+			if l.job.VerifyDump {
+				l.dumpVerify(s, l.bufs[si][:s.length], orig)
+			}
 			l.verifyFail(s, err)
 		}
 	}
@@ -169,6 +174,32 @@ func (l *loop) verifyFail(s *slot, err error) {
 		}
 	}
 	l.stopIssue = true
+}
+
+// dumpVerify is verify_dump: the block as read goes to
+// FILE.OFFSET.received and, when its header is intact, the block as it was
+// written, regenerated from the header's seed, to FILE.OFFSET.expected,
+// in --aux-path or the working directory, as fio's dump_buf names them.
+func (l *loop) dumpVerify(s *slot, got []byte, off uint64) {
+	base := filepath.Join(l.auxPath, filepath.Base(l.files[s.file].path))
+	dump := func(kind string, b []byte) {
+		name := fmt.Sprintf("%s.%d.%s", base, off, kind)
+		err := os.WriteFile(name, b, 0o644)
+		if l.warn == nil {
+			return
+		}
+		if err != nil {
+			fmt.Fprintf(l.warn, "gofio: %s: verify_dump: %v\n", l.job.Name, err)
+			return
+		}
+		fmt.Fprintf(l.warn, "       %s data dumped as %s\n", kind, name)
+	}
+	dump("received", got)
+	if h, ok := verify.ReadHeader(got); ok {
+		want := make([]byte, len(got))
+		l.ver.Fill(want, off, h.Seed, h.NumberIO)
+		dump("expected", want)
+	}
 }
 
 // runVerify is the verify phase: every logged write is read back, in file
