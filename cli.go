@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -91,6 +92,11 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "eta", Value: "auto", Usage: "status line: auto, always or never"}},
 		{Flag: &cli.BoolFlag{Name: "version", Usage: "print the version and exit"}},
 		{Flag: &cli.BoolFlag{Name: "verbose", Usage: "with --version: add the commit, Go, kernel and io_uring support"}},
+		{Flag: &cli.StringFlag{Name: "start-at", Usage: "start the first I/O at `TIME` (RFC 3339, or +30s from now), after layout and engine setup"}},
+		{Flag: &cli.StringFlag{Name: "start-at-late", Value: "error", Usage: "a --start-at already past: error (exit 1) or run (start at once)"}},
+		{Flag: &cli.StringFlag{Name: "run-id", Usage: "the `ID` that ties a fleet run's hosts together, in every JSON result (default: random)"}},
+		{Flag: &cli.StringFlag{Name: "hostname", Usage: "the host `NAME` results carry (default: uname -n; in a pod, the node's name)"}},
+		{Flag: &cli.StringFlag{Name: "fallback-engine", Usage: "run ioengine=io_uring jobs on `ENGINE` (psync) where io_uring is unavailable, and say so"}},
 		{Flag: &cli.BoolFlag{Name: "help", Usage: "print this help and exit"}},
 		{Flag: &cli.StringSliceFlag{Name: "set", Usage: "override job option `KEY=VALUE` in every job (repeatable; wins over job files)"}},
 		{Flag: &cli.StringFlag{Name: "compare", Usage: "run every job with `KEY=A,B`: KEY=A (new) against KEY=B (old), interleaved; bare: tw_priority=1,0"},
@@ -189,6 +195,33 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		v := c.String("compare")
 		cfg.Compare = &v
 	}
+	switch late := c.String("start-at-late"); late {
+	case "error", "run":
+		cfg.StartLate = late == "run"
+	default:
+		return nil, fmt.Errorf("invalid --start-at-late %q (valid: error, run)", late)
+	}
+	at, err := parseStartAt(c.String("start-at"), c.String("start-at-late"), time.Now())
+	if err != nil {
+		return nil, err
+	}
+	cfg.StartAt = at
+	cfg.RunID = c.String("run-id")
+	if c.IsSet("run-id") {
+		if err := checkRunID(cfg.RunID); err != nil {
+			return nil, err
+		}
+	} else {
+		cfg.RunID = newRunID()
+	}
+	cfg.Hostname = c.String("hostname")
+	if c.IsSet("hostname") && (cfg.Hostname == "" || strings.ContainsAny(cfg.Hostname, " \t\n\"")) {
+		return nil, fmt.Errorf("--hostname %q: want a name without spaces or quotes", cfg.Hostname)
+	}
+	cfg.FallbackEngine = c.String("fallback-engine")
+	if err := checkFallbackEngine(cfg.FallbackEngine); err != nil {
+		return nil, err
+	}
 	if c.IsSet("cmdhelp") {
 		v := c.String("cmdhelp")
 		cfg.CmdHelp = &v
@@ -255,7 +288,7 @@ func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int
 		}
 		return ExitOK
 	case cfg.Version:
-		if err := writeVersion(st.Stdout, cfg.Verbose); err != nil {
+		if err := writeVersion(st.Stdout, st.Uring, cfg.Verbose); err != nil {
 			return st.fail(err)
 		}
 		return ExitOK

@@ -48,4 +48,11 @@ type Config struct {
 	WarningsFatal  bool          // --warnings-fatal
 	Debug          []string      // --debug categories
 	AuxPath        string        // --aux-path
+
+	// Fleet runs and fallbacks.
+	StartAt        time.Time // --start-at; zero when not given
+	StartLate      bool      // --start-at-late=run
+	RunID          string    // --run-id, or a random one
+	Hostname       string    // --hostname: the host name results carry; "" is uname -n
+	FallbackEngine string    // --fallback-engine; "" when not given
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gofio/gofio/report"
 )
 
 // The end-to-end tests run whole gofio commands: in-process through
@@ -268,7 +270,8 @@ var knownKeyGaps = map[string]string{}
 // TestJSONKeysMatchFioCLI runs the same tiny null-engine job with real fio
 // and through gofio's whole command line, as a job file and as command-line
 // options, and asserts that the two JSON (and json+) documents have the
-// same key set, apart from gofio's own "gofio" key.
+// same key set, apart from gofio's own "gofio" (per job) and "gofio_run"
+// (where the run was made) keys.
 func TestJSONKeysMatchFioCLI(t *testing.T) {
 	fio, err := exec.LookPath("fio")
 	if err != nil {
@@ -298,7 +301,7 @@ func TestJSONKeysMatchFioCLI(t *testing.T) {
 				}
 				fioKeys, gofioKeys := map[string]bool{}, map[string]bool{}
 				keyPaths(decodeJSON(t, "fio's output", fioOut), "", nil, fioKeys)
-				keyPaths(decodeJSON(t, "gofio's output", []byte(out)), "", map[string]bool{"gofio": true}, gofioKeys)
+				keyPaths(decodeJSON(t, "gofio's output", []byte(out)), "", map[string]bool{"gofio": true, report.RunJSONKey: true}, gofioKeys)
 				onlyFio, onlyGofio := diffKeys(fioKeys, gofioKeys)
 				var missing []string
 				for _, k := range onlyFio {

@@ -19,8 +19,12 @@ import (
 // --compare/--sweep plan of runs folded into a comparison.
 func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
 	if cfg.Compare != nil || len(cfg.Sweeps) > 0 || cfg.Repeat > 1 || cfg.Baseline != "" {
+		if !cfg.StartAt.IsZero() || cfg.FallbackEngine != "" {
+			return st.fail(errors.New("--start-at and --fallback-engine apply to a plain run, not to --compare, --sweep, --repeat or --baseline"))
+		}
 		return executeCompare(ctx, st, cfg, jobs, in)
 	}
+	notes := fallback(st, cfg, jobs, st.Uring.CheckAvailable)
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
 		return st.fail(err)
@@ -38,6 +42,8 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 	if res == nil {
 		return st.fail(err)
 	}
+	noteFallback(res, notes)
+	res.Run = withFleet(cfg, describeRun(jobs, nil, nil, 1))
 	if code := writeReports(st, cfg, out, res); code != ExitOK {
 		return code
 	}
@@ -52,7 +58,8 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 // starts; layout notes ("Laying out IO file") go to info when the normal
 // format is on.
 func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, info io.Writer, header []byte) (*report.Result, error) {
-	opts := run.Options{Warn: st.Stderr, Info: io.Discard, Version: versionString(), Compare: cfg.Compare != nil, AuxPath: cfg.AuxPath}
+	opts := run.Options{Warn: st.Stderr, Info: io.Discard, Version: versionString(), Compare: cfg.Compare != nil, AuxPath: cfg.AuxPath,
+		StartAt: cfg.StartAt, StartLate: cfg.StartLate}
 	if hasFormat(cfg, "normal") {
 		opts.Info = info
 	}
@@ -166,7 +173,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	if cfg.FailIfSlower >= 0 && ab == nil && cfg.Baseline == "" {
 		return st.fail(errors.New("--fail-if-slower needs --compare or --baseline (or gofio diff): there is nothing to compare"))
 	}
-	info := describeRun(jobs, ab, sweeps, cfg.Repeat)
+	info := withFleet(cfg, describeRun(jobs, ab, sweeps, cfg.Repeat))
 	var baseline *compare.Saved
 	if cfg.Baseline != "" {
 		if baseline, err = preflightBaseline(cfg, info, ab, sweeps); err != nil {

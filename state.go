@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/gofio/gofio/internal/uring"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 	"github.com/gofio/gofio/run"
@@ -36,6 +37,9 @@ type State struct {
 	// RunCore runs validated jobs; nil means run.Run. Tests set it to
 	// drive --compare and --fail-if-slower with results they choose.
 	RunCore func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error)
+	// Uring is the kernel as --fallback-engine and gofio version probe it;
+	// the zero value is the real one. Tests fake a kernel without io_uring.
+	Uring uring.Kernel
 }
 
 // runCore runs jobs through st.RunCore, or run.Run when it is unset.

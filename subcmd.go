@@ -35,7 +35,7 @@ func (st *State) subcommands() []*cli.Command {
 		{
 			Name:   "version",
 			Usage:  "print the version, commit, Go release, kernel and what its io_uring supports",
-			Action: func(*cli.Context) error { return writeVersion(st.Stdout, true) },
+			Action: func(*cli.Context) error { return writeVersion(st.Stdout, st.Uring, true) },
 		},
 		{
 			Name:      "completion",

@@ -20,7 +20,7 @@ func versionString() string { return buildinfo.String() }
 // verbose (--version --verbose, gofio version) it adds the build, the Go
 // release and platform, the kernel, and what the kernel's io_uring
 // supports, probed by setting up tiny rings.
-func writeVersion(w io.Writer, verbose bool) error {
+func writeVersion(w io.Writer, k uring.Kernel, verbose bool) error {
 	bi := buildinfo.Read()
 	fmt.Fprintln(w, bi.String())
 	if !verbose {
@@ -41,7 +41,7 @@ func writeVersion(w io.Writer, verbose bool) error {
 	fmt.Fprintf(w, "commit:       %s\n", rev)
 	fmt.Fprintf(w, "go:           %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(w, "kernel:       Linux %s %s\n", hostinfo.Kernel(), hostinfo.Machine())
-	writeSupport(w, uring.ProbeSupport())
+	writeSupport(w, k.ProbeSupport())
 	_, err := fmt.Fprintln(w)
 	return err
 }

@@ -187,7 +187,7 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 	if j.Job != nil {
 		o.addString("desc", j.Job.Description)
 	}
-	o.add("gofio", extrasJSON(j, plist))
+	o.add("gofio", extrasJSON(r, j, plist))
 	return o
 }
 
@@ -279,9 +279,18 @@ func dirJSON(j *JobResult, d jobfile.Dir, g *GroupStats, slatP, clatP, latP bool
 }
 
 // extrasJSON is the job's "gofio" object.
-func extrasJSON(j *JobResult, plist []float64) *jsonObject {
+func extrasJSON(r *Result, j *JobResult, plist []float64) *jsonObject {
 	o := &jsonObject{}
 	o.addString("policy", policyName(j))
+	if !j.FirstIO.IsZero() {
+		// Wall-clock nanoseconds: with --start-at, first_io_ns - start_at_ns
+		// is this job's start skew.
+		o.addSInt("first_io_ns", j.FirstIO.UnixNano())
+		if !r.StartAt.IsZero() {
+			o.addSInt("start_at_ns", r.StartAt.UnixNano())
+			o.addSInt("start_skew_ns", j.FirstIO.Sub(r.StartAt).Nanoseconds())
+		}
+	}
 	o.add("tw_wait_ns", statJSON(j.TWWait, &j.TWWaitHist, true, plist, false))
 	cpu := &jsonObject{}
 	for _, s := range CPUBreakdown(j) {
@@ -311,6 +320,11 @@ func extrasJSON(j *JobResult, plist []float64) *jsonObject {
 		notes = append(notes, n)
 	}
 	o.add("engine_notes", notes)
+	raw, err := json.Marshal(StateOf(j))
+	if err != nil {
+		panic(fmt.Sprintf("report: job state json: %v", err))
+	}
+	o.add(StateJSONKey, jsonCompact(raw))
 	return o
 }
 

@@ -30,6 +30,10 @@ type jsonRaw []byte
 // jsonFloat prints as C's "%f".
 type jsonFloat float64
 
+// jsonCompact is embedded JSON printed as it is, on one line (a job's
+// exact state, which nobody reads by eye).
+type jsonCompact []byte
+
 func (o *jsonObject) add(k string, v jsonValue) { o.pairs = append(o.pairs, jsonPair{k, v}) }
 
 // addString adds a string pair; an empty string drops the pair, as fio's
@@ -86,6 +90,8 @@ func printJSON(w *bufio.Writer, v jsonValue, level int) {
 		w.WriteString(strconv.FormatInt(t, 10))
 	case jsonFloat:
 		w.WriteString(strconv.FormatFloat(float64(t), 'f', 6, 64))
+	case jsonCompact:
+		w.Write(t)
 	case jsonRaw:
 		var buf bytes.Buffer
 		pre := strings.Repeat("  ", level)

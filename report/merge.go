@@ -93,6 +93,9 @@ func MergeGroup(members []*JobResult) *JobResult {
 // mergeInto adds one member's result to the merged result m.
 func mergeInto(m, j *JobResult) {
 	m.Members += members(j)
+	if !j.FirstIO.IsZero() && (m.FirstIO.IsZero() || j.FirstIO.Before(m.FirstIO)) {
+		m.FirstIO = j.FirstIO // the group's first I/O
+	}
 	if j.Elapsed > m.Elapsed {
 		m.Elapsed = j.Elapsed
 	}

@@ -112,6 +112,9 @@ type JobResult struct {
 	Members int // jobs merged into this result (fio's "jobs=N")
 	Pid     int
 	Start   time.Time // wall clock when the job started
+	// FirstIO is the wall clock just before the job's first submit: with
+	// --start-at, the start skew of a fleet run is FirstIO - StartAt.
+	FirstIO time.Time
 	Elapsed time.Duration
 
 	Error     int    // first fatal errno, 0 = ok
@@ -185,6 +188,8 @@ type Result struct {
 	Version string // "gofio-x.y"
 	Kernel  string // the release of the kernel the jobs ran on, as uname -r
 	Start   time.Time
+	// StartAt is the --start-at time the jobs waited for; zero without it.
+	StartAt time.Time
 	Jobs    []*JobResult
 	Disks   []DiskStats
 	Signal  string // "interrupt" when the run was cut short

@@ -10,7 +10,11 @@ const RunJSONKey = "gofio_run"
 // refuses to compare runs whose JobsHash or Compare differ, and warns when
 // the machine differs.
 type RunInfo struct {
+	// Host is the host name (uname -n, or --hostname); RunID ties the
+	// hosts of one fleet run together (--run-id, random by default).
+	// gofio merge names each client by Host and refuses mixed RunIDs.
 	Host     string `json:"host"`
+	RunID    string `json:"run_id"`
 	Kernel   string `json:"kernel"`
 	CPUModel string `json:"cpu_model"`
 	CPUs     int    `json:"cpus"`

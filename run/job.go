@@ -53,6 +53,9 @@ type env struct {
 	exitRest atomic.Bool
 	ioJobs   atomic.Int64 // jobs of the running group that do I/O and have not ended (exit_on_io_done)
 	group    []*jobRun    // the running group (exitall)
+
+	startAt  time.Time // Options.StartAt until the first group waited for it
+	startErr error     // ErrStartLate: the run stopped before any I/O
 }
 
 func (e *env) warnf(format string, args ...any) {
@@ -281,6 +284,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		failJob(e, jr, &jobError{job: j.Name, op: "offsets", fn: "setup", errno: unix.EINVAL, err: err})
 		return
 	}
+	res.FirstIO = time.Now()
 	l.run()
 	if j.EndFsync && !l.fatal {
 		for _, t := range jr.targets {
@@ -382,7 +386,7 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	defer close(jr.ended)
 	defer jr.snap.ended.Store(true)
 	jr.awaitWaitees(e)
-	if je == nil {
+	if je == nil && e.startErr == nil {
 		jr.execute(e, p)
 	}
 	e.exitAll(jr, e.group)

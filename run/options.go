@@ -44,6 +44,14 @@ type Options struct {
 	AuxPath string
 	// Version is copied into Result.Version.
 	Version string
+	// StartAt, when not zero, is the wall-clock time the first group's
+	// jobs start issuing I/O (--start-at): every file is laid out and
+	// opened and every engine set up first, then the run waits for it, so
+	// that the hosts of a fleet run start together. A StartAt already past
+	// by then fails the run with ErrStartLate, unless StartLate is set:
+	// then the jobs start at once.
+	StartAt   time.Time
+	StartLate bool
 	// Now returns the monotonic time in nanoseconds since an arbitrary
 	// origin. Nil means the runtime's monotonic clock (vDSO
 	// CLOCK_MONOTONIC), read directly. It is read once per submit and

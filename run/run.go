@@ -56,7 +56,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if opts.Fadvise == nil {
 		opts.Fadvise = unix.Fadvise
 	}
-	res := &report.Result{Version: opts.Version, Kernel: hostinfo.Kernel(), Start: time.Now(), GlobalOptions: jobfile.GlobalOptions(jobs)}
+	res := &report.Result{Version: opts.Version, Kernel: hostinfo.Kernel(), Start: time.Now(), GlobalOptions: jobfile.GlobalOptions(jobs), StartAt: opts.StartAt}
 	runs, err := plan(jobs, &opts)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	}
 
 	var stop atomic.Bool
-	e := &env{opts: &opts, stop: &stop, warnM: &sync.Mutex{}, stopped: ctx.Done()}
+	e := &env{opts: &opts, stop: &stop, warnM: &sync.Mutex{}, stopped: ctx.Done(), startAt: opts.StartAt}
 	done := make(chan struct{})
 	watcher := make(chan struct{})
 	go func() {
@@ -114,6 +114,9 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	}
 	res.Disks = disks.stop()
 	res.Elapsed = time.Since(genesis)
+	if e.startErr != nil {
+		return nil, e.startErr
+	}
 	for _, jr := range runs {
 		if jr.started {
 			res.Jobs = append(res.Jobs, jr.res)
@@ -361,6 +364,7 @@ func runGroup(e *env, g []*jobRun) {
 	for range runnable {
 		<-ready
 	}
+	waitStart(e)
 	close(start)
 	wg.Wait()
 }

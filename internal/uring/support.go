@@ -75,3 +75,15 @@ func (k Kernel) ProbeSupport() *Support {
 	}
 	return s
 }
+
+// CheckAvailable sets up one plain tiny ring on k and closes it: nil when
+// io_uring works here, else the *SetupError that names the cause and fix.
+func (k Kernel) CheckAvailable() error {
+	p := Params{}
+	fd, err := k.setup(2, &p)
+	if err != nil {
+		return k.diagnoseSetup(2, &p, err)
+	}
+	unix.Close(fd)
+	return nil
+}
