@@ -41,6 +41,12 @@ var engineRows = []Row{
 	{Name: "engines/cpuio-exit-on-io-done", Ref: "issue 13 cpuio exit_on_io_done",
 		JobFile:  "[burn]\nioengine=cpuio\ncpuload=20\ntime_based\nruntime=30\nexit_on_io_done=1\n\n[io]\nioengine=psync\nrw=read\nsize=8m\nfilename=io.dat\n",
 		NoCounts: true, Exact: []string{"read.io_bytes"}, Check: cpuioEndsWithIO},
+	{Name: "engines/exec-sleep", Ref: "issue 13 exec (%r, grace_time, std_redirect)",
+		JobFile:  "[sleep]\nioengine=exec\ntime_based\nruntime=1\nprogram=/bin/sleep\narguments=%r\ngrace_time=0\n",
+		NoCounts: true, Serial: true, Exact: []string{"read.io_bytes", "read.runtime"},
+		// One request starts the program, then one per 50 ms wait and
+		// 50 ms think until the runtime: about 11 in a second.
+		Tol: []Tol{{Path: "read.total_ios", Rel: 0.4, Abs: 2}}},
 }
 
 // cpuioEndsWithIO checks that the exit_on_io_done burner ended with the

@@ -54,7 +54,7 @@ var engineTable = []EngineInfo{
 	{Name: "dirstat", Help: "Directory stat engine (fio 3.34+)", Diskless: true},
 	{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true},
 	{Name: "cpuio", Help: "CPU cycle burner engine", Diskless: true, NoIO: true},
-	{Name: "exec", Help: "Execute a program", Refused: notYet},
+	{Name: "exec", Help: "Execute a program", Diskless: true, NoIO: true},
 	{Name: "net", Help: "Network IO", Refused: notYet},
 	{Name: "e4defrag", Help: "ext4 defrag engine"},
 	{Name: "posixaio", Help: "POSIX asynchronous IO",

@@ -7,6 +7,7 @@ import (
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/cpuio"
 	"github.com/gofio/gofio/engines/e4defrag"
+	execengine "github.com/gofio/gofio/engines/exec"
 	"github.com/gofio/gofio/engines/fileops"
 	"github.com/gofio/gofio/engines/iouring"
 	"github.com/gofio/gofio/engines/libaio"
@@ -110,6 +111,7 @@ func DefaultEngines() map[string]engines.Opener {
 		"dirdelete":  fileops.Opener(fileops.DirDelete),
 		"e4defrag":   e4defrag.Open,
 		"cpuio":      cpuio.Open,
+		"exec":       execengine.Open,
 	}
 }
 

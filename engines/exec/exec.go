@@ -1,0 +1,177 @@
+// Package exec is gofio's exec engine, fio's engines/exec.c: the job runs
+// a program in the background for its runtime, typically a monitor
+// (turbostat) or a load next to the I/O jobs. The first request starts
+// program with arguments split on blanks, %r replaced by the job's
+// runtime in whole seconds and %n by its name; with std_redirect=1 (the
+// default) its stdout and stderr go to NAME.stdout and NAME.stderr in the
+// working directory, else to gofio's own. Every later request waits 50 ms
+// and, once the runtime has passed, sends the program SIGTERM and allows
+// it grace_time seconds; closing the engine sends SIGKILL to a program
+// still running and reaps it.
+//
+// Like fio's FIO_NOIO engine, requests count as I/Os but move no bytes,
+// and the job thinks 50 ms between them, as fio sets its thinktime. Unlike
+// fio, gofio reaps the program when the job ends, leaving no zombie.
+package exec
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gofio/gofio/engines"
+)
+
+// pause is fio's 50 ms wait between checks on the program (its thinktime
+// for the exec engine).
+const pause = 50 * time.Millisecond
+
+// Engine runs one program for the job.
+type Engine struct {
+	name     string
+	program  string
+	args     []string
+	redirect bool
+	grace    time.Duration
+	runtime  time.Duration
+	opened   time.Time
+	cmd      *osexec.Cmd
+	termed   bool
+	queued   []uint32
+	lens     []int32 // request length per slot: a request "moves" it, as the run core expects
+	nq       int
+	done     engines.DoneQueue
+	submits  uint64
+	sleep    func(time.Duration)
+}
+
+// ErrBusy is returned by Queue when every slot is already queued.
+var ErrBusy = errors.New("exec: queue full")
+
+// Open checks the program option and expands the arguments.
+func Open(s engines.Setup) (engines.Engine, error) {
+	if s.Depth <= 0 {
+		return nil, fmt.Errorf("exec: depth %d, need at least 1", s.Depth)
+	}
+	j := s.Job
+	if j == nil || j.Program == "" {
+		return nil, errors.New("exec: no program is defined, it is mandatory to define one")
+	}
+	return &Engine{name: j.Name, program: j.Program, args: Args(j.Arguments, j.Runtime, j.Name),
+		redirect: j.StdRedirect, grace: time.Duration(j.GraceTime) * time.Second, runtime: j.Runtime,
+		opened: time.Now(), queued: make([]uint32, s.Depth), lens: make([]int32, s.Depth), done: engines.NewDoneQueue(s.Depth), sleep: time.Sleep}, nil
+}
+
+// Args expands fio's %r (runtime in whole seconds) and %n (job name) in
+// arguments and splits the result on blanks, as fio's exec_background.
+func Args(arguments string, runtime time.Duration, name string) []string {
+	a := strings.ReplaceAll(arguments, "%r", strconv.FormatInt(int64(runtime/time.Second), 10))
+	a = strings.ReplaceAll(a, "%n", name)
+	return strings.FieldsFunc(a, func(r rune) bool { return r == ' ' })
+}
+
+// SyncIO reports that requests complete inside Submit.
+func (e *Engine) SyncIO() bool { return true }
+
+// ThinkTime is fio's 50 ms thinktime for the exec engine.
+func (e *Engine) ThinkTime() time.Duration { return pause }
+
+// Queue records a request in slot.
+func (e *Engine) Queue(slot uint32, r *engines.Request) error {
+	if e.nq+e.done.Len() >= len(e.queued) {
+		return ErrBusy
+	}
+	if int(slot) >= len(e.lens) {
+		return fmt.Errorf("exec: slot %d out of range (depth %d)", slot, len(e.lens))
+	}
+	e.lens[slot] = int32(len(r.Buf))
+	e.queued[e.nq] = slot
+	e.nq++
+	return nil
+}
+
+// Submit starts the program at the first request, and checks on it at
+// the later ones.
+func (e *Engine) Submit() (int, error) {
+	n := e.nq
+	for i := 0; i < n; i++ {
+		res := e.lens[e.queued[i]]
+		if err := e.step(); err != nil {
+			res = -int32(syscall.ENOEXEC)
+			var errno syscall.Errno
+			if errors.As(err, &errno) {
+				res = -int32(errno)
+			}
+		}
+		e.done.Push(engines.Completion{Slot: e.queued[i], Res: res})
+	}
+	e.nq = 0
+	if n > 0 {
+		e.submits++
+	}
+	return n, nil
+}
+
+// step is one request: start the program, or wait and stop it once the
+// runtime has passed.
+func (e *Engine) step() error {
+	if e.cmd == nil {
+		return e.start()
+	}
+	e.sleep(pause)
+	if !e.termed && e.runtime > 0 && time.Since(e.opened) > e.runtime {
+		e.termed = true
+		if e.cmd.ProcessState == nil {
+			_ = e.cmd.Process.Signal(syscall.SIGTERM)
+			e.sleep(e.grace)
+		}
+	}
+	return nil
+}
+
+func (e *Engine) start() error {
+	cmd := osexec.Command(e.program, e.args...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if e.redirect {
+		out, err := os.OpenFile(e.name+".stdout", os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return fmt.Errorf("exec: cannot open output file: %w", err)
+		}
+		defer out.Close()
+		errf, err := os.OpenFile(e.name+".stderr", os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return fmt.Errorf("exec: cannot open output file: %w", err)
+		}
+		defer errf.Close()
+		cmd.Stdout, cmd.Stderr = out, errf
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("exec: start %s: %w", e.program, err)
+	}
+	e.cmd = cmd
+	return nil
+}
+
+// Reap copies up to len(out) completions into out; it never blocks.
+func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
+	return e.done.Pop(out), nil
+}
+
+// Close kills a program still running and reaps it.
+func (e *Engine) Close() error {
+	if e.cmd == nil || e.cmd.Process == nil {
+		return nil
+	}
+	_ = e.cmd.Process.Kill()
+	_ = e.cmd.Wait() // its exit status is the program's business, as in fio
+	e.cmd = nil
+	return nil
+}
+
+// Stats returns the submit call count.
+func (e *Engine) Stats() engines.Stats { return engines.Stats{SubmitCalls: e.submits} }
