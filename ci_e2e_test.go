@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -185,5 +186,53 @@ func TestJobFileRunOptions(t *testing.T) {
 	// The example of the patch's sweep parses and carries its sweep.
 	if code, _, errs := runCmd(t, "--parse-only", "examples/randread-sweep.fio"); code != ExitOK {
 		t.Errorf("examples/randread-sweep.fio: exit %d: %s", code, errs)
+	}
+}
+
+// jobsEngine is a run core stand-in whose jobs complete 1000 reads at a
+// latency chosen by job name.
+func jobsEngine(us map[string]uint64) func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error) {
+	return func(_ context.Context, jobs []*jobfile.Job, opts run.Options) (*report.Result, error) {
+		res := &report.Result{Version: opts.Version}
+		for _, j := range jobs {
+			lat := us[j.Name] * 1000
+			jr := &report.JobResult{Job: j, Name: j.Name, Members: 1, Policy: report.PolicyPriority, Elapsed: time.Second}
+			d := &jr.Dirs[jobfile.DirRead]
+			for range 1000 {
+				d.Lat.Add(lat)
+				d.Clat.Add(lat)
+				d.LatHist.Add(lat)
+				d.ClatHist.Add(lat)
+			}
+			d.TotalIOs, d.IOBytes, d.Runtime = 1000, 1000*4096, time.Second
+			res.Jobs = append(res.Jobs, jr)
+		}
+		return res, nil
+	}
+}
+
+// TestDiffJobByJobE2E saves a run of two jobs, then diffs a run where only
+// job b is 20% slower: gofio diff fails on b's row alone.
+func TestDiffJobByJobE2E(t *testing.T) {
+	dir := t.TempDir()
+	job := filepath.Join(dir, "two.fio")
+	if err := os.WriteFile(job, []byte("[global]\nioengine=null\nsize=1m\nrw=randread\n[a]\n[b]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	save := func(name string, b uint64) string {
+		path := filepath.Join(dir, name)
+		if code, _, errs := runCmdWith(t, jobsEngine(map[string]uint64{"a": 100, "b": b}), "--repeat", "5",
+			"--output-format=json", "--output="+path, job); code != ExitOK {
+			t.Fatalf("saving %s: exit %d: %s", name, code, errs)
+		}
+		return path
+	}
+	old, slow := save("old.json", 100), save("slow.json", 120)
+	code, out, errs := runCmd(t, "diff", "--fail-if-slower=5", old, slow)
+	if code != ExitSlower || !strings.Contains(errs, "iodepth,job=1,b (+20.00%") || strings.Contains(errs, "1,a") {
+		t.Errorf("exit %d, stderr %q; want 101 on job b alone\n%s", code, errs, out)
+	}
+	if !strings.Contains(out, "iodepth,job") {
+		t.Errorf("table lacks the job column:\n%s", out)
 	}
 }

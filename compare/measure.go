@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"fmt"
+
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -71,6 +73,38 @@ func measure(r *report.Result, m *measurement) {
 	m.stats.TWWaitUs = m.tw.Mean / 1000
 	m.stats.P50Us = percentileUs(&m.hist, 50)
 	m.stats.P99Us = percentileUs(&m.hist, 99)
+	m.stats.Jobs = measureJobs(r)
+}
+
+// measureJobs returns each job's own figures when r has more than one job,
+// measured as measure measures a run, so gofio diff can compare job by
+// job; a job name seen before gets "#2", "#3", ... appended.
+func measureJobs(r *report.Result) []report.JobRepeat {
+	n := 0
+	for _, j := range r.Jobs {
+		if j != nil {
+			n++
+		}
+	}
+	if n < 2 {
+		return nil
+	}
+	seen := make(map[string]int, n)
+	out := make([]report.JobRepeat, 0, n)
+	var one measurement
+	for _, j := range r.Jobs {
+		if j == nil {
+			continue
+		}
+		measure(&report.Result{Jobs: []*report.JobResult{j}}, &one)
+		name := j.Name
+		if seen[j.Name]++; seen[j.Name] > 1 {
+			name = fmt.Sprintf("%s#%d", j.Name, seen[j.Name])
+		}
+		out = append(out, report.JobRepeat{Name: name, AvgLatUs: one.stats.AvgLatUs, P99Us: one.stats.P99Us,
+			IOPS: one.stats.IOPS, IOs: one.stats.IOs})
+	}
+	return out
 }
 
 // histCount returns the number of samples in h.

@@ -84,8 +84,9 @@ var ErrDifferentJobs = errors.New("the runs are of different jobs")
 // sweep point and side by side: every row of either run becomes a row
 // whose new side is cur's repeats and whose old side is old's, matched by
 // the sweep values (and, for runs made with --compare, by side, which adds
-// a "side" key). Rows only one run has keep one side. The result is not yet
-// judged: call Judge.
+// a "side" key), and, for runs of several jobs, job by job (each job's own
+// per-repeat figures, a "job" key). Rows only one run has keep one side.
+// The result is not yet judged: call Judge.
 //
 // Diff refuses (ErrDifferentJobs) runs whose jobs differ (RunInfo's
 // JobsHash) or that compared different things, unless allowDifferent; the
@@ -145,7 +146,14 @@ func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, e
 		d.Keys = append(d.Keys, "side")
 		d.Key = strings.Join(d.Keys, ",")
 	}
-	type key struct{ value, side string }
+	// Runs of several jobs are compared job by job: each job's own
+	// per-repeat figures, a "job" key after the others.
+	byJob := hasJobs(nc) && hasJobs(oc)
+	if byJob {
+		d.Keys = append(d.Keys, "job")
+		d.Key = strings.Join(d.Keys, ",")
+	}
+	type key struct{ value, side, job string }
 	index := map[key]int{}
 	add := func(r *report.ComparisonRow, sideName string, s *report.ComparisonSide, isNew bool) {
 		if !s.Ran() {
@@ -154,26 +162,35 @@ func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, e
 		if !bySide {
 			sideName = ""
 		}
-		k := key{r.Value, sideName}
-		i, ok := index[k]
-		if !ok {
-			row := report.ComparisonRow{Value: r.Value, Values: append([]string(nil), r.Values...), X: r.X}
-			if bySide {
-				row.Value += "," + sideName
-				row.Values = append(row.Values, sideName)
-			}
-			i = len(d.Rows)
-			index[k] = i
-			d.Rows = append(d.Rows, row)
+		parts := []jobSide{{"", s}}
+		if byJob {
+			parts = splitJobs(s)
 		}
-		cp := *s
-		cp.Repeats = append([]report.RepeatStats(nil), s.Repeats...)
-		if isNew {
-			cp.Name = "new"
-			d.Rows[i].New = cp
-		} else {
-			cp.Name = "old"
-			d.Rows[i].Old = cp
+		for _, p := range parts {
+			k := key{r.Value, sideName, p.job}
+			i, ok := index[k]
+			if !ok {
+				row := report.ComparisonRow{Value: r.Value, Values: append([]string(nil), r.Values...), X: r.X}
+				if bySide {
+					row.Values = append(row.Values, sideName)
+				}
+				if byJob {
+					row.Values = append(row.Values, p.job)
+				}
+				row.Value = strings.Join(row.Values, ",")
+				i = len(d.Rows)
+				index[k] = i
+				d.Rows = append(d.Rows, row)
+			}
+			cp := *p.side
+			cp.Repeats = append([]report.RepeatStats(nil), p.side.Repeats...)
+			if isNew {
+				cp.Name = "new"
+				d.Rows[i].New = cp
+			} else {
+				cp.Name = "old"
+				d.Rows[i].Old = cp
+			}
 		}
 	}
 	for _, c := range []struct {
@@ -187,6 +204,50 @@ func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, e
 		}
 	}
 	return d, warnings, nil
+}
+
+// hasJobs reports whether c's repeats carry per-job figures (a run of
+// several jobs).
+func hasJobs(c *report.Comparison) bool {
+	for _, r := range c.Rows {
+		for _, s := range []*report.ComparisonSide{&r.New, &r.Old} {
+			for _, rep := range s.Repeats {
+				if len(rep.Jobs) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// jobSide is one job's side of a row.
+type jobSide struct {
+	job  string
+	side *report.ComparisonSide
+}
+
+// splitJobs splits a side into one side per job, in the order the jobs
+// first appear, each repeat holding that job's own figures.
+func splitJobs(s *report.ComparisonSide) []jobSide {
+	var out []jobSide
+	at := map[string]int{}
+	for _, rep := range s.Repeats {
+		for _, j := range rep.Jobs {
+			i, ok := at[j.Name]
+			if !ok {
+				i = len(out)
+				at[j.Name] = i
+				out = append(out, jobSide{j.Name, &report.ComparisonSide{Name: s.Name}})
+			}
+			out[i].side.Repeats = append(out[i].side.Repeats, report.RepeatStats{Repeat: rep.Repeat,
+				AvgLatUs: j.AvgLatUs, P99Us: j.P99Us, IOPS: j.IOPS, IOs: j.IOs})
+		}
+	}
+	for _, js := range out {
+		js.side.Summarize()
+	}
+	return out
 }
 
 // compareOf words what a comparison compared.

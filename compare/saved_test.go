@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -151,5 +152,71 @@ func TestDescribeJobs(t *testing.T) {
 	_, h3 := DescribeJobs(parse("[global]\nioengine=null\nsize=2m\n[j]\nrw=randread\ntw_priority=0\n"))
 	if h1 != h2 || h1 == h3 || len(h1) != 64 {
 		t.Errorf("hashes %s %s %s: want equal for the same jobs, different for size=2m", h1, h2, h3)
+	}
+}
+
+// TestDiffJobByJob compares runs of two jobs: job a unchanged, job b 20%
+// slower in the new run. Merged, b's slowdown would be diluted by a;
+// job by job only b's row is slower.
+func TestDiffJobByJob(t *testing.T) {
+	run := func(path string, bSlow float64) *Saved {
+		s := savedRun(path, "6.18", "1s", 1, "1")
+		c := s.Comparison
+		c.Compared, c.Old = false, report.SideSpec{}
+		r := &c.Rows[0]
+		r.Old = report.ComparisonSide{}
+		for k := range r.New.Repeats {
+			rep := &r.New.Repeats[k]
+			a := 100 * (1 + float64(k)/100)
+			rep.Jobs = []report.JobRepeat{
+				{Name: "a", AvgLatUs: a, P99Us: 2 * a, IOPS: 1e6 / a},
+				{Name: "b", AvgLatUs: a * bSlow, P99Us: 2 * a * bSlow, IOPS: 1e6 / (a * bSlow)},
+			}
+		}
+		return s
+	}
+	d, _, err := Diff(run("old.json", 1), run("new.json", 1.2), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Judge(d, "")
+	if d.Key != "iodepth,job" || len(d.Rows) != 2 {
+		t.Fatalf("key %q, %d rows; want iodepth,job and 2 rows", d.Key, len(d.Rows))
+	}
+	for i, want := range []string{"1,a:~", "1,b:slower"} {
+		r := d.Rows[i]
+		if got := r.Value + ":" + r.Stats.Verdict; got != want {
+			t.Errorf("row %d: %s, want %s", i, got, want)
+		}
+	}
+	if err := CheckSlower(d, 10); err == nil || !strings.Contains(err.Error(), "iodepth,job=1,b (+20.00%") {
+		t.Errorf("gate: %v", err)
+	}
+}
+
+// TestMeasureJobs checks the per-job figures of a run of several jobs:
+// each job measured alone, a repeated name numbered.
+func TestMeasureJobs(t *testing.T) {
+	mk := func(name string, us uint64) *report.JobResult {
+		jr := &report.JobResult{Name: name}
+		ds := &jr.Dirs[jobfile.DirRead]
+		for i := 0; i < 10; i++ {
+			ds.Lat.Add(us * 1000)
+			ds.LatHist.Add(us * 1000)
+		}
+		ds.TotalIOs, ds.Runtime = 10, time.Second
+		return jr
+	}
+	var m measurement
+	measure(&report.Result{Jobs: []*report.JobResult{mk("x", 10), mk("x", 30)}}, &m)
+	if m.stats.AvgLatUs != 20 || len(m.stats.Jobs) != 2 {
+		t.Fatalf("merged avg %v, %d jobs", m.stats.AvgLatUs, len(m.stats.Jobs))
+	}
+	if j := m.stats.Jobs[1]; j.Name != "x#2" || j.AvgLatUs != 30 || j.IOPS != 10 || j.IOs != 10 {
+		t.Errorf("second job %+v", j)
+	}
+	measure(&report.Result{Jobs: []*report.JobResult{mk("x", 10)}}, &m)
+	if m.stats.Jobs != nil {
+		t.Errorf("one job: per-job figures %+v, want none", m.stats.Jobs)
 	}
 }

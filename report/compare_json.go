@@ -95,6 +95,8 @@ type RepeatJSON struct {
 	IOPS     float64 `json:"iops"`
 	IOs      uint64  `json:"ios"`
 	TWWaitUs float64 `json:"tw_wait_us"`
+	// Jobs are the per-job figures of a run of several jobs.
+	Jobs []JobRepeat `json:"jobs,omitempty"`
 }
 
 func sideJSON(s *ComparisonSide) *SideJSON {
@@ -110,8 +112,12 @@ func sideJSON(s *ComparisonSide) *SideJSON {
 		PerRepeat: make([]RepeatJSON, len(s.Repeats)),
 	}
 	for i, r := range s.Repeats {
+		var jobs []JobRepeat
+		for _, j := range r.Jobs {
+			jobs = append(jobs, JobRepeat{j.Name, cmpRound(j.AvgLatUs, 3), cmpRound(j.P99Us, 3), cmpRound(j.IOPS, 3), j.IOs})
+		}
 		out.PerRepeat[i] = RepeatJSON{r.Repeat, cmpRound(r.AvgLatUs, 3), cmpRound(r.P50Us, 3), cmpRound(r.P99Us, 3),
-			cmpRound(r.IOPS, 3), r.IOs, cmpRound(r.TWWaitUs, 3)}
+			cmpRound(r.IOPS, 3), r.IOs, cmpRound(r.TWWaitUs, 3), jobs}
 	}
 	return out
 }

@@ -207,6 +207,19 @@ type RepeatStats struct {
 	IOPS     float64 // I/Os per second, all jobs and directions summed
 	IOs      uint64  // I/Os completed
 	TWWaitUs float64 // mean tw wait, µs
+	// Jobs are each job's own figures when the run had more than one job
+	// (in run order), so gofio diff can compare job by job; nil otherwise.
+	Jobs []JobRepeat
+}
+
+// JobRepeat is one job's figures in one repeat: what RepeatStats holds
+// for the whole run, for that job alone.
+type JobRepeat struct {
+	Name     string  `json:"name"` // the job's name, "#2" appended to a repeated one
+	AvgLatUs float64 `json:"avg_lat_us"`
+	P99Us    float64 `json:"p99_us"`
+	IOPS     float64 `json:"iops"`
+	IOs      uint64  `json:"ios"`
 }
 
 // Ran reports whether the side has at least one repeat.
