@@ -55,7 +55,8 @@ var engineTable = []EngineInfo{
 	{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true},
 	{Name: "cpuio", Help: "CPU cycle burner engine", Diskless: true, NoIO: true},
 	{Name: "exec", Help: "Execute a program", Diskless: true, NoIO: true},
-	{Name: "net", Help: "Network IO", Refused: notYet},
+	{Name: "net", Help: "Network IO",
+		Refused: "not implemented by gofio yet: a receiving socket needs an end-of-stream the run loop does not have (use fio for network jobs)"},
 	{Name: "e4defrag", Help: "ext4 defrag engine"},
 	{Name: "posixaio", Help: "POSIX asynchronous IO",
 		Refused: "POSIX AIO (aio_read/aio_write) is a glibc library that runs each request on a helper thread, not a system call; " +
@@ -91,9 +92,6 @@ var engineTable = []EngineInfo{
 	{Name: "librpma_gpspm_server", Help: "librpma GPSPM server engine", Refused: "needs RDMA hardware and the librpma C library"},
 	{Name: "external", Help: "Load external engine (append name)", Refused: "loads a C shared object into the process; gofio has no cgo"},
 }
-
-// notYet is the reason for a fio engine gofio will run but does not yet.
-const notYet = "not implemented by gofio yet"
 
 // Engines returns the engine table: every engine gofio runs, then the fio
 // engines it refuses. Callers must not modify it.
