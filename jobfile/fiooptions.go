@@ -93,8 +93,10 @@ var fioOptions = []OptionSpec{
 		custom: func(j *Job, v string) error { return setMicros(&j.Flow.Sleep, v) }},
 
 	// Verify knobs (verify_state_save/load are issue 18's).
-	{Name: "verify_backlog", Type: TypeStrVal, Parent: "verify", Help: "Verify after this number of blocks are written", NotRun: true},
-	{Name: "verify_backlog_batch", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "verify", Help: "Verify this number of IO blocks", NotRun: true},
+	{Name: "verify_backlog", Type: TypeStrVal, Parent: "verify", Help: "Verify after this number of blocks are written",
+		custom: func(j *Job, v string) error { return setU64(&j.VerifyBacklog, v, j.KBBase) }},
+	{Name: "verify_backlog_batch", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "verify", Help: "Verify this number of IO blocks",
+		intp: func(j *Job) *int { return &j.VerifyBacklogBatch }},
 	{Name: "verify_dump", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
 		Help: "Dump contents of good and bad blocks on failure", boolp: func(j *Job) *bool { return &j.VerifyDump }},
 	{Name: "verify_fatal", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",

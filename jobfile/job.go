@@ -284,7 +284,9 @@ type Job struct {
 	VerifyDump             bool
 	VerifyFatal            bool
 	VerifyAsync            int
-	VerifyInterval         int // verify_interval after fio's fixups: bytes per header; the block size when 0
+	VerifyBacklog          uint64 // verify_backlog: verify once this many written blocks are unverified
+	VerifyBacklogBatch     int    // verify_backlog_batch: blocks per backlog verify (0: VerifyBacklog)
+	VerifyInterval         int    // verify_interval after fio's fixups: bytes per header; the block size when 0
 	ExperimentalVerify     bool
 	IOSubmitMode           string // "inline" or "offload" (run inline)
 	Fallocate              string // none, native, posix, keep, truncate

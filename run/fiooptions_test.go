@@ -158,3 +158,18 @@ func TestZonemodeRefusals(t *testing.T) {
 		t.Errorf("implicit strided: %v", err)
 	}
 }
+
+// TestVerifyBacklog checks verify_backlog: every written block is read
+// back and checked once, some during the write phase and the rest after
+// it, so reads equal writes as in fio (256 and 256 for this job).
+func TestVerifyBacklog(t *testing.T) {
+	dir := t.TempDir()
+	for _, extra := range []string{"verify_backlog=16\n", "verify_backlog=16\nverify_backlog_batch=4\n", "verify_backlog=100\n"} {
+		jobs := parseJobs(t, dir, "[vb]\nioengine=psync\nrw=randwrite\nbs=4k\nsize=1m\nverify=crc32c\nfilename="+filepath.Join(dir, "vb.dat")+"\n"+extra)
+		res := mustRun(t, jobs, Options{})
+		r, w := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs, res.Jobs[0].Dirs[jobfile.DirWrite].TotalIOs
+		if r != 256 || w != 256 {
+			t.Errorf("%q: %d reads, %d writes; fio does 256 and 256", extra, r, w)
+		}
+	}
+}

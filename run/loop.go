@@ -31,6 +31,7 @@ type slot struct {
 	slat    int64  // accounted slat, -1 when none was taken
 	ramp    bool   // issued during ramp_time: not accounted
 	requeue bool   // the next heavy item resubmits the remainder
+	verify  bool   // a verify_backlog read: checked on completion
 	retries uint8  // -EAGAIN completions resubmitted so far
 	ioprio  uint16 // cmdprio's ioprio for this I/O, 0 for none
 }
@@ -124,6 +125,7 @@ type loop struct {
 	verifying  bool             // the verify phase is running
 	verified   bool             // the verify phase ran
 	vNext      int              // next wlog entry the verify phase reads
+	vBatch     int              // verify_backlog reads left in the current batch
 	coeVerify  bool             // continue_on_error covers verify errors
 	eagain     uint64           // -EAGAIN completions resubmitted
 
@@ -291,6 +293,10 @@ func (l *loop) issue(si uint32, now int64) {
 	}
 	if l.verifying {
 		l.issueVerify(si, now)
+		return
+	}
+	if l.backlogDue() {
+		l.issueBacklog(si, now)
 		return
 	}
 	if l.thinkDue() {

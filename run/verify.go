@@ -53,6 +53,9 @@ type writeLog struct {
 	bytes uint64 // bytes logged in this pass
 	pass  uint64 // bytes in one pass: the sum of the region sizes
 	seq   uint64
+	// checked counts the entries, from the first, that verify_backlog
+	// already read back; finish drops them.
+	checked int
 }
 
 func newWriteLog(regions []region, minBS uint64) *writeLog {
@@ -71,7 +74,7 @@ func newWriteLog(regions []region, minBS uint64) *writeLog {
 // add logs a completed write, starting a new pass when this one is full.
 func (w *writeLog) add(file int32, off uint64, n uint32) {
 	if w.pass > 0 && w.bytes+uint64(n) > w.pass {
-		w.ents, w.bytes = w.ents[:0], 0
+		w.ents, w.bytes, w.checked = w.ents[:0], 0, 0
 	}
 	w.ents = append(w.ents, written{off: off, n: n, file: file, seq: w.seq})
 	w.seq++
@@ -81,6 +84,7 @@ func (w *writeLog) add(file int32, off uint64, n uint32) {
 // finish sorts the log by file and offset and keeps, where blocks overlap,
 // only the one that completed last.
 func (w *writeLog) finish() {
+	w.ents, w.checked = w.ents[w.checked:], 0
 	slices.SortFunc(w.ents, func(a, b written) int {
 		if c := cmp.Compare(a.file, b.file); c != 0 {
 			return c
@@ -135,7 +139,7 @@ func (l *loop) completeData(s *slot, si uint32) {
 	switch {
 	case s.op == engines.OpWrite && l.wlog != nil:
 		l.wlog.add(s.file, orig, s.length)
-	case s.op == engines.OpRead && l.checkReads:
+	case s.op == engines.OpRead && (l.checkReads || s.verify):
 		if err := l.ver.Check(l.bufs[si][:s.length], orig); err != nil {
 			if l.job.VerifyDump {
 				l.dumpVerify(s, l.bufs[si][:s.length], orig)
@@ -200,6 +204,42 @@ func (l *loop) dumpVerify(s *slot, got []byte, off uint64) {
 		l.ver.Fill(want, off, h.Seed, h.NumberIO)
 		dump("expected", want)
 	}
+}
+
+// backlogDue reports whether verify_backlog wants a block read back now:
+// a batch is under way, or VerifyBacklog written blocks wait unverified
+// (fio's get_io_u starts a batch of verify_backlog_batch then).
+func (l *loop) backlogDue() bool {
+	if l.wlog == nil || l.job.VerifyBacklog == 0 || l.stopIssue {
+		return false
+	}
+	w := l.wlog
+	unverified := len(w.ents) - w.checked
+	if l.vBatch == 0 && uint64(unverified) >= l.job.VerifyBacklog {
+		l.vBatch = l.job.VerifyBacklogBatch
+		if l.vBatch <= 0 {
+			l.vBatch = int(l.job.VerifyBacklog)
+		}
+	}
+	if l.vBatch > 0 && unverified == 0 {
+		l.vBatch = 0
+	}
+	return l.vBatch > 0
+}
+
+// issueBacklog reads back the oldest unverified written block
+// (verify_backlog); completeData checks it.
+func (l *loop) issueBacklog(si uint32, now int64) {
+	e := l.wlog.ents[l.wlog.checked]
+	l.wlog.checked++
+	l.vBatch--
+	s := &l.slots[si]
+	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, verify: true, ramp: l.ramping}
+	l.req = engines.Request{Op: engines.OpRead, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
+	if !l.ramping {
+		l.res.Dirs[jobfile.DirRead].TotalIOs++
+	}
+	l.queue(si)
 }
 
 // runVerify is the verify phase: every logged write is read back, in file
