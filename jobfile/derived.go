@@ -17,33 +17,30 @@ func DefaultPercentiles() []float64 {
 // end of bsrange=, else bs=. It is the same for every direction whether
 // or not rw= issues it: verify reads of a write job use the read value.
 func (j *Job) BSMin(d Dir) uint64 {
-	if sp := j.BSSplit[d]; len(sp) > 0 {
-		m := sp[0].BS
-		for _, e := range sp[1:] {
-			m = min(m, e.BS)
-		}
-		return m
-	}
-	if j.BSRangeMin[d] != 0 {
-		return j.BSRangeMin[d]
-	}
-	return j.BS[d]
+	lo, _ := j.bsBounds(d)
+	return lo
 }
 
 // BSMax returns fio's max_bs for direction d: the largest bssplit= entry
 // (0% ones included), else the high end of bsrange=, else bs=.
 func (j *Job) BSMax(d Dir) uint64 {
+	_, hi := j.bsBounds(d)
+	return hi
+}
+
+// bsBounds returns BSMin and BSMax of direction d.
+func (j *Job) bsBounds(d Dir) (lo, hi uint64) {
 	if sp := j.BSSplit[d]; len(sp) > 0 {
-		m := sp[0].BS
+		lo, hi = sp[0].BS, sp[0].BS
 		for _, e := range sp[1:] {
-			m = max(m, e.BS)
+			lo, hi = min(lo, e.BS), max(hi, e.BS)
 		}
-		return m
+		return lo, hi
 	}
 	if j.BSRangeMin[d] != 0 {
-		return j.BSRangeMax[d]
+		return j.BSRangeMin[d], j.BSRangeMax[d]
 	}
-	return j.BS[d]
+	return j.BS[d], j.BS[d]
 }
 
 // MinBS returns fio's td_min_bs: the smallest BSMin over read, write and
