@@ -56,6 +56,8 @@ type env struct {
 
 	startAt  time.Time // Options.StartAt until the first group waited for it
 	startErr error     // ErrStartLate: the run stopped before any I/O
+	// progStart is the zero of Progress.StartNano and EndNano.
+	progStart time.Time
 }
 
 func (e *env) warnf(format string, args ...any) {
@@ -285,6 +287,13 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		return
 	}
 	res.FirstIO = time.Now()
+	// The ETA line's planned span: a job with runtime= ends at its start
+	// plus ramp_time and runtime (time_based jobs have no byte total).
+	start := time.Since(e.progStart)
+	jr.prog.StartNano.Store(int64(start))
+	if j.Runtime > 0 {
+		jr.prog.EndNano.Store(int64(start + j.RampTime + j.Runtime))
+	}
 	l.run()
 	if j.EndFsync && !l.fatal {
 		for _, t := range jr.targets {

@@ -61,6 +61,9 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if err != nil {
 		return nil, err
 	}
+	// progStart is the zero of the Progress time stamps: the ETA line's
+	// clock starts when OnProgress hands it the jobs.
+	progStart := time.Now()
 	if opts.OnProgress != nil {
 		ps := make([]*report.Progress, len(runs))
 		for i, jr := range runs {
@@ -70,7 +73,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	}
 
 	var stop atomic.Bool
-	e := &env{opts: &opts, stop: &stop, warnM: &sync.Mutex{}, stopped: ctx.Done(), startAt: opts.StartAt}
+	e := &env{opts: &opts, stop: &stop, warnM: &sync.Mutex{}, stopped: ctx.Done(), startAt: opts.StartAt, progStart: progStart}
 	done := make(chan struct{})
 	watcher := make(chan struct{})
 	go func() {

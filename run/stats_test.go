@@ -462,3 +462,21 @@ func TestMountedWriteRefused(t *testing.T) {
 		t.Errorf("regular file checked as a device: %v", asked)
 	}
 }
+
+// TestTimeBasedProgressHasPlannedEnd checks that a time_based job tells
+// the ETA line when it ends (start + ramp_time + runtime), so the line
+// shows a percentage and an eta as fio's does instead of [-.-%][eta --].
+func TestTimeBasedProgressHasPlannedEnd(t *testing.T) {
+	j := testJob(t.TempDir(), "eta", jobfile.RWRead, "null")
+	j.Size = 1 << 20
+	j.TimeBased, j.Runtime, j.RampTime = true, 200*time.Millisecond, 100*time.Millisecond
+	var ps []*report.Progress
+	mustRun(t, []*jobfile.Job{j}, Options{OnProgress: func(p []*report.Progress) { ps = p }})
+	if len(ps) != 1 {
+		t.Fatalf("OnProgress got %d jobs", len(ps))
+	}
+	start, end := ps[0].StartNano.Load(), ps[0].EndNano.Load()
+	if start <= 0 || end-start != int64(300*time.Millisecond) {
+		t.Errorf("StartNano %d EndNano %d: want a start and an end 300ms later", start, end)
+	}
+}
