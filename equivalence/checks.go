@@ -100,3 +100,29 @@ func fdatasyncOverrun(fio, gofio []*Outcome) []string {
 	}
 	return diffs
 }
+
+// rampInFlight checks fio's ramp_time accounting in both programs: the
+// I/Os in flight when the ramp ends (1 to depth of them) add their bytes
+// and completion latencies after the reset, but not total_ios.
+func rampInFlight(depth, bs float64) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for _, runs := range [][]*Outcome{fio, gofio} {
+			for i, o := range runs {
+				jobs := o.Doc.Jobs()
+				if len(jobs) == 0 {
+					return []string{o.Program + ": no jobs"}
+				}
+				ios, _ := Number(jobs[0], "read.total_ios")
+				bytes, _ := Number(jobs[0], "read.io_bytes")
+				clat, _ := Number(jobs[0], "read.clat_ns.N")
+				slat, _ := Number(jobs[0], "read.slat_ns.N")
+				extra := bytes/bs - ios
+				if extra < 1 || extra > depth || clat != bytes/bs || slat != ios {
+					diffs = append(diffs, fmt.Sprintf("%s run %d: total_ios %g, io_bytes/bs %g, clat N %g, slat N %g: want 1..%g more completions than total_ios and slat N = total_ios", o.Program, i, ios, bytes/bs, clat, slat, depth))
+				}
+			}
+		}
+		return diffs
+	}
+}

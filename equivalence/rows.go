@@ -136,4 +136,18 @@ var issue20 = []Row{
 		Exact:  []string{"elapsed"},
 		Serial: true, NoCounts: true,
 	},
+	{
+		Name: "small/ramp-inflight", Ref: "issue 20, smaller items (ramp_time)",
+		Args:     args(U, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=8", "--time_based", "--ramp_time=1", "--runtime=1"),
+		Serial:   true,
+		NoCounts: true,
+		Check:    rampInFlight(8, 4096),
+	},
+	{
+		Name: "small/ramp-size-based", Ref: "issue 20, smaller items (ramp_time)",
+		// The job ends inside its ramp: fio reports its counts, no
+		// latencies.
+		Args:  args(U, "--rw=randread", "--bs=4k", "--size=4m", "--iodepth=8", "--ramp_time=5"),
+		Exact: []string{"read.clat_ns.N", "read.lat_ns.N", "read.slat_ns.N"},
+	},
 }

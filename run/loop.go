@@ -29,7 +29,7 @@ type slot struct {
 	issue   int64  // submitted (fio issue_time)
 	res     int32  // result of the harvested CQE
 	slat    int64  // accounted slat, -1 when none was taken
-	ramp    bool   // issued during ramp_time: not accounted
+	ramp    bool   // issued during ramp_time: no slat
 	requeue bool   // the next heavy item resubmits the remainder
 	verify  bool   // a verify_backlog read: checked on completion
 	retries uint8  // -EAGAIN completions resubmitted so far
@@ -362,10 +362,15 @@ func (l *loop) issue(si uint32, now int64) {
 		l.req.IOPrio = s.ioprio
 	}
 	l.thinkIssued++
-	if !l.ramping && (op == engines.OpRead || op == engines.OpWrite) {
+	if op == engines.OpRead || op == engines.OpWrite {
+		// fio counts total_ios and the issued bytes that size= limits at
+		// queue time, ramp or not; reset_all_stats clears total_ios at
+		// the end of the ramp but not the issued bytes.
 		l.issued += n
-		l.issuedIOs++
 		l.res.Dirs[d].TotalIOs++
+		if !l.ramping {
+			l.issuedIOs++
+		}
 	}
 	if l.invalidate {
 		if l.passBytes >= l.passSize {
@@ -560,7 +565,11 @@ func (l *loop) sampling(t int64) bool {
 func (l *loop) complete(it sched.Item, now int64) {
 	si := it.Slot
 	s := &l.slots[si]
-	acct := !s.ramp && !l.ramping
+	// fio accounts a completion once the ramp is over, whenever it was
+	// issued: the I/O in flight at the end of ramp_time adds its bytes
+	// and latencies but not total_ios, which it was counted in before
+	// the reset. Bytes count during the ramp too, and are reset with it.
+	acct := !l.ramping
 	if acct {
 		w := uint64(it.Wait)
 		if l.tw != nil {
@@ -602,7 +611,7 @@ func (l *loop) complete(it sched.Item, now int64) {
 			l.ioError(s, int(unix.EIO), "full resid")
 			break
 		}
-		if acct && !l.noIO {
+		if !l.noIO {
 			ds.IOBytes += uint64(got)
 			l.bytesDone[s.dir] += uint64(got)
 		}
@@ -718,13 +727,14 @@ func errnoOf(err error, def unix.Errno) int {
 }
 
 // endRamp resets every statistic when ramp_time ends, as fio's
-// reset_all_stats does; I/O still in flight from the ramp is not counted.
+// reset_all_stats does; I/O still in flight from the ramp adds its bytes
+// and latencies when it completes, but not total_ios.
 func (l *loop) endRamp(now int64) {
 	l.ramping = false
 	l.gen.endRamp()
 	l.res.ResetIOStats()
 	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
-	l.issued, l.issuedIOs = 0, 0
+	l.issuedIOs = 0
 	l.statsStart = now
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
@@ -765,7 +775,7 @@ func (l *loop) syncDue() (engines.Op, bool) {
 // no more once it has issued size= (or io_size=) times loops= bytes;
 // the last I/O may run past it.
 func (l *loop) loopOpen() bool {
-	return l.timeBasedLoop() || l.budget == 0 || l.ramping || l.issued < l.budget
+	return l.timeBasedLoop() || l.budget == 0 || l.issued < l.budget
 }
 
 // fillIO chooses the next read or write; when every file is done for
