@@ -52,17 +52,7 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 	if len(r.Disks) > 0 {
 		disks := jsonArray{}
 		for _, d := range r.Disks {
-			o := &jsonObject{}
-			o.addString("name", d.Name)
-			o.addInt("read_ios", d.ReadIOs)
-			o.addInt("write_ios", d.WriteIOs)
-			o.addInt("read_merges", d.ReadMerges)
-			o.addInt("write_merges", d.WriteMerges)
-			o.addInt("read_ticks", d.ReadTicks)
-			o.addInt("write_ticks", d.WriteTicks)
-			o.addInt("in_queue", d.InQueue)
-			o.addFloat("util", d.Util)
-			disks = append(disks, o)
+			disks = append(disks, diskJSON(d))
 		}
 		root.add("disk_util", disks)
 	}
@@ -333,4 +323,19 @@ func finite(v float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// diskJSON is one "disk_util" entry.
+func diskJSON(d DiskStats) *jsonObject {
+	o := &jsonObject{}
+	o.addString("name", d.Name)
+	o.addInt("read_ios", d.ReadIOs)
+	o.addInt("write_ios", d.WriteIOs)
+	o.addInt("read_merges", d.ReadMerges)
+	o.addInt("write_merges", d.WriteMerges)
+	o.addInt("read_ticks", d.ReadTicks)
+	o.addInt("write_ticks", d.WriteTicks)
+	o.addInt("in_queue", d.InQueue)
+	o.addFloat("util", d.Util)
+	return o
 }
