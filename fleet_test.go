@@ -157,3 +157,71 @@ func TestFallbackEngine(t *testing.T) {
 		t.Errorf("without --fallback-engine: exit %d, %q", code, errs)
 	}
 }
+
+// TestMergeCommand runs two "hosts" in-process, merges their JSON with
+// gofio merge and checks the refusals leave no output behind.
+func TestMergeCommand(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, host := range []string{"node-a", "node-b"} {
+		code, out, errs := runCmd(t, "--output-format=json", "--run-id=m1", "--hostname="+host,
+			"--name=j", "--ioengine=psync", "--rw=randread", "--size=64k", "--filename="+filepath.Join(dir, host))
+		if code != ExitOK {
+			t.Fatalf("run %d: exit %d: %s", i, code, errs)
+		}
+		f := filepath.Join(dir, host+".json")
+		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	all := filepath.Join(dir, "all.json")
+	code, out, errs := runCmd(t, append([]string{"merge", "-o", all}, files...)...)
+	if code != ExitOK {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "<node-a>") || !strings.Contains(out, "All clients: (groupid=0, jobs=2)") {
+		t.Errorf("normal text:\n%s", out)
+	}
+	var doc struct {
+		Stats []struct {
+			Name string `json:"jobname"`
+			Host string `json:"hostname"`
+			Read struct {
+				TotalIOs int `json:"total_ios"`
+			} `json:"read"`
+		} `json:"client_stats"`
+	}
+	b, err := os.ReadFile(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Stats) != 3 || doc.Stats[2].Name != "All clients" || doc.Stats[2].Read.TotalIOs != 32 || doc.Stats[1].Host != "node-b" {
+		t.Errorf("client_stats = %+v", doc.Stats)
+	}
+
+	// Another run id: refused, naming the file, nothing written.
+	code, out2, errs := runCmd(t, "--output-format=json", "--run-id=other", "--hostname=node-c",
+		"--name=j", "--ioengine=psync", "--rw=randread", "--size=64k", "--filename="+filepath.Join(dir, "node-c"))
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	odd := filepath.Join(dir, "node-c.json")
+	if err := os.WriteFile(odd, []byte(out2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused := filepath.Join(dir, "refused.json")
+	code, out, errs = runCmd(t, "merge", "-o", refused, files[0], odd)
+	if code != ExitBadInput || !strings.Contains(errs, odd+`: run id "other"`) || out != "" {
+		t.Errorf("mixed run ids: exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+	if _, err := os.Stat(refused); err == nil {
+		t.Error("a refused merge wrote its output")
+	}
+	if code, _, errs = runCmd(t, "merge", "--force", "-o", refused, files[0], odd); code != ExitOK {
+		t.Errorf("--force: exit %d: %s", code, errs)
+	}
+}

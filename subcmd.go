@@ -18,7 +18,7 @@ import (
 const completeCmd = "__complete" // the shell scripts' hidden helper
 
 // subcommandNames are the first arguments that select a subcommand.
-var subcommandNames = []string{"version", "completion", "man", completeCmd}
+var subcommandNames = []string{"version", "completion", "man", "merge", completeCmd}
 
 func isSubcommand(name string) bool {
 	for _, n := range subcommandNames {
@@ -58,6 +58,19 @@ func (st *State) subcommands() []*cli.Command {
 				}
 				_, err = fmt.Fprint(st.Stdout, page)
 				return err
+			},
+		},
+		{
+			Name:      "merge",
+			Usage:     "merge hosts' JSON results of one fleet run into fio's client-mode shape",
+			ArgsUsage: "-o all.json host1.json host2.json ...",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the merged JSON to `FILE` (the normal text goes to stdout)"},
+				&cli.StringFlag{Name: "output-format", Value: "normal", Usage: "what stdout gets without -o: normal, json or json+"},
+				&cli.BoolFlag{Name: "force", Usage: "merge results of different run ids, jobs or duplicate hosts"},
+			},
+			Action: func(c *cli.Context) error {
+				return st.merge(c.Args().Slice(), c.String("output"), c.String("output-format"), c.Bool("force"))
 			},
 		},
 		{

@@ -49,7 +49,8 @@ type fileJSON struct {
 		Error   int             `json:"error"`
 		Options json.RawMessage `json:"job options"`
 		Gofio   struct {
-			State *report.JobState `json:"state"`
+			State     *report.JobState `json:"state"`
+			StartAtNs int64            `json:"start_at_ns"`
 		} `json:"gofio"`
 	} `json:"jobs"`
 	Disks []struct {
@@ -106,6 +107,9 @@ func Read(name string, r io.Reader) (*Host, error) {
 			return nil, fmt.Errorf("%s: job %s: %w", name, j.Name, err)
 		}
 		res.Jobs = append(res.Jobs, jr)
+		if j.Gofio.StartAtNs != 0 {
+			res.StartAt = time.Unix(0, j.Gofio.StartAtNs)
+		}
 		h.Jobs = append(h.Jobs, JobDesc{Name: j.Name, Group: j.Group, Options: append(append([]jobfile.Option(nil), global...), own...)})
 	}
 	for _, d := range f.Disks {

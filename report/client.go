@@ -151,8 +151,7 @@ func WriteClientJSON(w io.Writer, c *ClientResult, plus bool) error {
 		hosts = append(hosts, h)
 	}
 	if c.All != nil {
-		r := &Result{Jobs: []*JobResult{c.All}}
-		o := jobJSON(r, c.All, &c.AllGroup, plus)
+		o := jobJSON(c.allResult(), c.All, &c.AllGroup, plus)
 		o.addString("hostname", AllClients)
 		o.addSInt("port", 0)
 		stats = append(stats, o)
@@ -201,9 +200,15 @@ func WriteClientNormal(w io.Writer, c *ClientResult) error {
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprint(bw, "\n")
-	writeJobNormal(bw, &Result{Jobs: []*JobResult{c.All}}, c.All, &c.AllGroup)
+	writeJobNormal(bw, c.allResult(), c.All, &c.AllGroup)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write merged report: %w", err)
 	}
 	return nil
+}
+
+// allResult is the Result the "All clients" entry is printed in: its time
+// is the merge's.
+func (c *ClientResult) allResult() *Result {
+	return &Result{Jobs: []*JobResult{c.All}, Start: c.Time, End: c.Time, Version: c.Version}
 }
