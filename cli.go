@@ -147,7 +147,7 @@ func newApp(st *State, action cli.ActionFunc) *cli.App {
 	return &cli.App{
 		Name:                      "gofio",
 		Usage:                     "a fio-compatible storage load generator built on io_uring",
-		UsageText:                 "gofio [options] [job options] <job file(s)>\n   gofio --name=JOB --ioengine=io_uring --rw=randread ... (jobs on the command line, as with fio)",
+		UsageText:                 "gofio [options] [job options] <job file(s)>\n   gofio --name=JOB --ioengine=io_uring --rw=randread ... (jobs on the command line, as with fio)\n   gofio diff [options] OLD.json NEW.json (two saved runs compared point by point)",
 		Version:                   versionString(),
 		HideHelp:                  true,
 		HideVersion:               true,
