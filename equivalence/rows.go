@@ -32,6 +32,7 @@ func Rows() []Row {
 	rows = append(rows, baseline...)
 	rows = append(rows, issue20...)
 	rows = append(rows, engineRows...)
+	rows = append(rows, optionRows...)
 	return rows
 }
 

@@ -1,0 +1,20 @@
+package equivalence
+
+// optionRows are issue 14's deterministic fio options: the same counts as
+// fio 3.33 and the same JSON keys.
+var optionRows = []Row{
+	{Name: "options/backwards-read", Ref: "issue 14 rw=read:-8k (fio's backwards-read.fio)",
+		Args: args(P, "--rw=read:-8k", "--bs=4k", "--size=2m"), Exact: syncDepth},
+	{Name: "options/rate-bytes", Ref: "issue 14 rate= (bytes/s)", Serial: true,
+		Args: args(P, "--rw=read", "--bs=4k", "--size=1m", "--rate=8m"), Exact: syncDepth},
+	{Name: "options/thinktime", Ref: "issue 14 thinktime, thinktime_blocks, thinktime_spin",
+		Args: args(P, "--rw=randread", "--bs=4k", "--size=1m", "--thinktime=200", "--thinktime_blocks=16", "--thinktime_spin=50"), Exact: syncDepth},
+	{Name: "options/verify-backlog", Ref: "issue 14 verify_backlog, verify_backlog_batch",
+		Args: args(P, "--rw=randwrite", "--bs=4k", "--size=1m", "--verify=crc32c", "--verify_backlog=16", "--verify_backlog_batch=4")},
+	{Name: "options/verify-interval", Ref: "issue 14 verify_interval, verify_fatal, verify_dump",
+		Args: args(P, "--rw=write", "--bs=8k", "--size=1m", "--verify=md5", "--verify_interval=1k", "--verify_fatal=1", "--verify_dump=1")},
+	{Name: "options/flow", Ref: "issue 14 flow, flow_id, flow_sleep (size-based: the counts are the sizes)",
+		JobFile: "[global]\nioengine=psync\nbs=4k\nflow_id=3\nflow_sleep=100\n[a]\nrw=read\nsize=1m\nflow=1\nfilename=a.dat\n[b]\nrw=read\nsize=2m\nflow=2\nfilename=b.dat\n"},
+	{Name: "options/wait-for", Ref: "issue 14 wait_for",
+		JobFile: "[global]\nioengine=psync\nbs=4k\n[w]\nrw=write\nsize=1m\nfilename=w.dat\n[r]\nnew_group\nwait_for=w\nrw=read\nsize=1m\nfilename=w.dat\n"},
+}
