@@ -4,20 +4,19 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 )
 
-// LogOffsets reads the offset column (the fifth) of an fio log written
-// with log_offset=1.
-func LogOffsets(path string) ([]uint64, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read log: %w", err)
+// LogOffsets reads the offset column (the fifth) of log name of an
+// outcome, an fio log written with log_offset=1.
+func LogOffsets(o *Outcome, name string) ([]uint64, error) {
+	data, ok := o.Logs[name]
+	if !ok {
+		return nil, fmt.Errorf("%s wrote no log %s", o.Program, name)
 	}
+	path := name
 	var offs []uint64
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
@@ -43,7 +42,7 @@ func newSequenceEachRun(log string) func(fio, gofio []*Outcome) []string {
 		for _, runs := range [][]*Outcome{fio, gofio} {
 			var seqs [][]uint64
 			for _, o := range runs {
-				offs, err := LogOffsets(filepath.Join(o.Dir, log))
+				offs, err := LogOffsets(o, log)
 				if err != nil {
 					diffs = append(diffs, fmt.Sprintf("%s: %v", o.Program, err))
 					continue
@@ -124,6 +123,35 @@ func rampInFlight(depth, bs float64) func(fio, gofio []*Outcome) []string {
 				extra := bytes/bs - ios
 				if extra < 0 || extra > depth || !near(clat, bytes/bs) || !near(slat, ios) {
 					diffs = append(diffs, fmt.Sprintf("%s run %d: total_ios %g, io_bytes/bs %g, clat N %g, slat N %g: want 0..%g more completions than total_ios, clat N = completions, slat N = total_ios", o.Program, i, ios, bytes/bs, clat, slat, depth))
+				}
+			}
+		}
+		return diffs
+	}
+}
+
+// sameOffsets returns a Check that both programs issued the same offset
+// sequence (the log's offset column), for rows where fio's generators
+// and seeds make it exact.
+func sameOffsets(log string) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for i := range fio {
+			f, err := LogOffsets(fio[i], log)
+			if err != nil {
+				return []string{err.Error()}
+			}
+			g, err := LogOffsets(gofio[i], log)
+			if err != nil {
+				return []string{err.Error()}
+			}
+			if len(f) != len(g) {
+				diffs = append(diffs, fmt.Sprintf("run %d: fio logged %d offsets, gofio %d", i, len(f), len(g)))
+			}
+			for k := 0; k < len(f) && k < len(g); k++ {
+				if f[k] != g[k] {
+					diffs = append(diffs, fmt.Sprintf("run %d: I/O %d at %d in fio, %d in gofio", i, k, f[k], g[k]))
+					break
 				}
 			}
 		}

@@ -97,6 +97,12 @@ func TestEquivalence(t *testing.T) {
 					out       *[]*Outcome
 				}{{"fio", fio, &fo}, {"gofio", gofio, &gofioOut}} {
 					dir := filepath.Join(root, fmt.Sprintf("%s-%d", p.name, i))
+					if r.SameDir {
+						dir = filepath.Join(root, fmt.Sprintf("run-%d", i))
+						// The second program finds the first one's files:
+						// start it on an empty directory.
+						os.RemoveAll(dir)
+					}
 					if err := os.Mkdir(dir, 0o755); err != nil {
 						t.Fatal(err)
 					}

@@ -32,6 +32,10 @@ type Row struct {
 	// Runs is how often each program runs the row (default 1). Every
 	// gofio run is compared with the fio run of the same index.
 	Runs int
+	// SameDir runs both programs, one after the other, in one scratch
+	// directory, so that file names, which seed fio's random_distribution
+	// generators, are the same.
+	SameDir bool
 	// Serial runs the row alone: its numbers depend on having the CPUs
 	// to itself (rates, elapsed time).
 	Serial bool

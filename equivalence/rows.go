@@ -151,4 +151,28 @@ var issue20 = []Row{
 		Args:  args(U, "--rw=randread", "--bs=4k", "--size=4m", "--iodepth=8", "--ramp_time=5"),
 		Exact: []string{"read.clat_ns.N", "read.lat_ns.N", "read.slat_ns.N"},
 	},
+	{
+		Name: "small/distribution-normal", Ref: "issue 20, smaller items (normal:20 block coverage)",
+		// fio seeds a file's distribution from a hash of its path: both
+		// programs run in one directory, and issue the same offsets.
+		Args:    args(P, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=normal:20", "--write_lat_log=l", "--log_offset=1"),
+		SameDir: true,
+		Check:   sameOffsets("l_lat.1.log"),
+	},
+	{
+		Name: "small/distribution-zipf", Ref: "issue 20, smaller items (normal:20 block coverage)",
+		// fio seeds a file's distribution from a hash of its path: both
+		// programs run in one directory, and issue the same offsets.
+		Args:    args(P, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=zipf:1.2", "--write_lat_log=l", "--log_offset=1"),
+		SameDir: true,
+		Check:   sameOffsets("l_lat.1.log"),
+	},
+	{
+		Name: "small/distribution-pareto", Ref: "issue 20, smaller items (normal:20 block coverage)",
+		// fio seeds a file's distribution from a hash of its path: both
+		// programs run in one directory, and issue the same offsets.
+		Args:    args(P, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=pareto:0.9", "--write_lat_log=l", "--log_offset=1"),
+		SameDir: true,
+		Check:   sameOffsets("l_lat.1.log"),
+	},
 }

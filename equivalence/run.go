@@ -24,6 +24,9 @@ type Outcome struct {
 	// Files maps the name of each data file in Dir to its size; logs
 	// (*.log), verify state (*.state) and the row's job file are left out.
 	Files map[string]int64
+	// Logs holds the *.log files the program wrote, read right after it
+	// ran (a SameDir row's second program overwrites them).
+	Logs map[string][]byte
 }
 
 // JobFileName is the name of a row's job file in its scratch directory.
@@ -64,30 +67,38 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 	if o.Doc, err = ParseDoc(o.Stdout); err != nil {
 		return o, fmt.Errorf("%s: %w", program, err)
 	}
-	if o.Files, err = dataFiles(dir); err != nil {
+	if o.Files, o.Logs, err = dataFiles(dir); err != nil {
 		return o, err
 	}
 	return o, nil
 }
 
-func dataFiles(dir string) (map[string]int64, error) {
+func dataFiles(dir string) (map[string]int64, map[string][]byte, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("read scratch directory: %w", err)
+		return nil, nil, fmt.Errorf("read scratch directory: %w", err)
 	}
-	files := map[string]int64{}
+	files, logs := map[string]int64{}, map[string][]byte{}
 	for _, e := range ents {
 		n := e.Name()
-		if !e.Type().IsRegular() || n == JobFileName || strings.HasSuffix(n, ".log") || strings.HasSuffix(n, ".state") {
+		if !e.Type().IsRegular() || n == JobFileName || strings.HasSuffix(n, ".state") {
+			continue
+		}
+		if strings.HasSuffix(n, ".log") {
+			data, err := os.ReadFile(filepath.Join(dir, n))
+			if err != nil {
+				return nil, nil, fmt.Errorf("read log %s: %w", n, err)
+			}
+			logs[n] = data
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", n, err)
+			return nil, nil, fmt.Errorf("stat %s: %w", n, err)
 		}
 		files[n] = info.Size()
 	}
-	return files, nil
+	return files, logs, nil
 }
 
 // Compare compares two outcomes of the row: every job's counts, the row's

@@ -196,6 +196,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	regions := make([]region, len(jr.targets))
 	for i, t := range jr.targets {
 		regions[i] = t.region
+		regions[i].name = t.path
 	}
 	gen, err := newOffsetGen(j, regions, jr.seed, jr.index+1)
 	if err != nil {

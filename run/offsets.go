@@ -13,6 +13,7 @@ type region struct {
 	base uint64 // byte offset of the region in the file (fio's file_offset)
 	size uint64 // region length in bytes (fio's io_size)
 	end  uint64 // file (or device) size (fio's real_file_size)
+	name string // the file's path (fio's file_name), which seeds distributions
 
 	lastPos [jobfile.NumDirs]uint64 // end of the last I/O per direction, absolute
 	done    bool                    // no offset left this loop (fio_file_done)
@@ -51,7 +52,6 @@ type offsetGen struct {
 	rOff  frand
 	rBS   [jobfile.NumDirs]frand
 	rMix  frand
-	rDist rng // random_distribution draws (gofio's formulas)
 
 	// fio's td->io_issues, td->rwmix_ddir and td->rwmix_issues.
 	issues      [jobfile.NumDirs]uint64
@@ -89,7 +89,6 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 		files:     regions,
 		seeds:     newFioSeeds(j, thread),
 		verify:    j.Verify != "" && j.Verify != "0",
-		rDist:     newRNG(seed ^ 3),
 	}
 	g.rwmix[jobfile.DirRead] = uint64(j.RWMixRead)
 	g.rwmix[jobfile.DirWrite] = 100 - uint64(j.RWMixRead)
@@ -127,6 +126,11 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 	if k := j.RandomDistribution.Kind; k != "" && k != "random" {
 		g.randomMap = false
 	}
+	if g.ba != g.minBS {
+		// fio: "Any use of blockalign= turns off randommap".
+		g.randomMap = false
+	}
+	rangeSize := min64(g.minBS[jobfile.DirRead], g.minBS[jobfile.DirWrite])
 	for i := range g.files {
 		r := &g.files[i]
 		blocks := min64(r.size, r.end) / g.rwMinBS
@@ -137,7 +141,13 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 			r.amap = newAxmap(blocks)
 		}
 		if k := j.RandomDistribution.Kind; g.random && k != "" && k != "random" {
-			d, ok := newDist(k, j.RandomDistribution.Param, blocks, seed^uint64(i+1)*0xd6e8feb86659fd93)
+			// fio's __init_rand_distribution.
+			nranges := (min64(r.size, r.end) + rangeSize - 1) / rangeSize
+			dseed := fioJhash([]byte(r.name), 0) * uint32(thread)
+			if !g.seeds.repeatable {
+				dseed = uint32(g.seeds.seeds[seedBlock])
+			}
+			d, ok := newDist(k, j.RandomDistribution.Param, nranges, dseed)
 			if !ok {
 				return nil, distError(j)
 			}
@@ -457,7 +467,7 @@ func (g *offsetGen) randBlock(r *region, d jobfile.Dir) (uint64, bool) {
 
 func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (uint64, bool) {
 	if r.hasDist {
-		return r.dist.next(&g.rDist), true
+		return r.dist.next(), true
 	}
 	last := g.lastBlock(r, d)
 	if last == 0 {

@@ -7,32 +7,6 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-func TestPermIsBijection(t *testing.T) {
-	tests := []struct {
-		n    uint64
-		seed uint64
-	}{
-		{1, 7},       // a single block
-		{2, 7},       // smallest domain
-		{3, 1},       // odd, below the 4-value minimum domain
-		{1000, 0x89}, // not a power of two
-		{4096, 0x89}, // exact power of two
-		{4097, 5},    // just above one: the widest cycle walk
-		{65521, 99},  // prime
-	}
-	for _, tt := range tests {
-		p := newPerm(tt.n, tt.seed)
-		seen := make([]bool, tt.n)
-		for i := uint64(0); i < tt.n; i++ {
-			v := p.at(i)
-			if v >= tt.n || seen[v] {
-				t.Fatalf("n=%d: at(%d)=%d repeated or out of range", tt.n, i, v)
-			}
-			seen[v] = true
-		}
-	}
-}
-
 // offsets returns the offsets of the first n I/Os of job j (thread 1),
 // starting a new loop over the files whenever one is done, as the event
 // loop does.
@@ -288,3 +262,31 @@ func TestCheckJobRefusesUnrunOptions(t *testing.T) {
 // fioRandreadOffsets are the first offsets of fio 3.33's
 // --name=j --ioengine=null --rw=randread --bs=4k --size=16m.
 var fioRandreadOffsets = []uint64{1011712, 12419072, 14143488, 7884800, 6742016, 14094336, 6381568, 5931008, 15314944, 1118208, 14348288, 10924032}
+
+// TestDistributionsAreFios pins random_distribution to fio 3.33: the first
+// offsets fio issues for --name=j --directory=/dev/shm/eq20t --rw=randread
+// --bs=4k --size=16m with each distribution (the file's path seeds it; no
+// file is touched here).
+func TestDistributionsAreFios(t *testing.T) {
+	for _, tt := range []struct {
+		dist jobfile.Distribution
+		want []uint64
+	}{
+		{jobfile.Distribution{Kind: "normal", Param: 20}, []uint64{11546624, 4521984, 1142784}},
+		{jobfile.Distribution{Kind: "zipf", Param: 1.2}, []uint64{16052224, 12247040, 974848}},
+		{jobfile.Distribution{Kind: "pareto", Param: 0.9}, []uint64{6176768, 16416768, 9920512}},
+	} {
+		j := testJob(t.TempDir(), "j", jobfile.RWRandRead, "psync")
+		j.Size = 16 << 20
+		j.RandomDistribution = tt.dist
+		g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size, name: "/dev/shm/eq20t/j.0.0"}}, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range tt.want {
+			if _, _, off, _, _ := g.fill(); off != w {
+				t.Errorf("%s: I/O %d at %d, fio's at %d", tt.dist.Kind, i, off, w)
+			}
+		}
+	}
+}

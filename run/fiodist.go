@@ -1,0 +1,176 @@
+package run
+
+import (
+	"math"
+	"math/bits"
+)
+
+// dist draws block numbers from random_distribution=zipf, pareto or
+// normal exactly as fio 3.33's lib/zipf.c and lib/gauss.c: each file has
+// its own 32-bit Tausworthe generator, seeded from a hash of the file's
+// name times the thread number (or the job's offset seed without
+// randrepeat), and the popular values are scattered over the file by
+// fio's multiplicative hash.
+type dist struct {
+	kind    byte // 'z', 'p', 'n'
+	nranges uint64
+	r       frand
+	randOff uint64
+	// zipf (Gray et al., "Quickly generating billion-record synthetic
+	// databases")
+	theta, zetan, zeta2 float64
+	// pareto
+	paretoPow float64
+	// normal
+	stddev uint64
+}
+
+// zipfMaxGen caps the zeta(n) sum as fio's ZIPF_MAX_GEN does.
+const zipfMaxGen = 10000000
+
+// goldenRatio64 is fio's GOLDEN_RATIO_64, the multiplier of __hash_u64.
+const goldenRatio64 = 0x61C8864680B583EB
+
+func hashU64(v uint64) uint64 { return v * goldenRatio64 }
+
+// newDist returns the distribution kind over nranges blocks with fio's
+// 32-bit seed.
+func newDist(kind string, param float64, nranges uint64, seed uint32) (dist, bool) {
+	d := dist{nranges: nranges, r: newFrand(uint64(seed), false)}
+	switch kind {
+	case "zipf", "pareto":
+		d.randOff = d.r.next()
+		if kind == "zipf" {
+			d.kind = 'z'
+			if param == 1 {
+				param = 0.999999
+			}
+			d.theta = param
+			d.zeta2 = math.Pow(1.0, param) + math.Pow(0.5, param)
+			n := min64(nranges, zipfMaxGen)
+			for i := uint64(0); i < n; i++ {
+				d.zetan += math.Pow(1.0/float64(i+1), param)
+			}
+		} else {
+			d.kind = 'p'
+			d.paretoPow = math.Log(param) / math.Log(1.0-param)
+		}
+	case "normal":
+		d.kind = 'n'
+		if param != 0 {
+			d.stddev = uint64(math.Ceil(float64(nranges) * param / 100))
+			if d.stddev > nranges/2 {
+				d.stddev = nranges / 2
+			}
+		}
+	default:
+		return d, false
+	}
+	return d, true
+}
+
+// next returns the next block number, in [0, nranges).
+func (d *dist) next() uint64 {
+	n := d.nranges
+	var v uint64
+	switch d.kind {
+	case 'z':
+		alpha := 1.0 / (1.0 - d.theta)
+		eta := (1.0 - math.Pow(2.0/float64(n), 1.0-d.theta)) / (1.0 - d.zeta2/d.zetan)
+		uni := float64(d.r.next()) / float64(1<<32-1)
+		z := uni * d.zetan
+		switch {
+		case z < 1.0:
+			v = 1
+		case z < 1.0+math.Pow(0.5, d.theta):
+			v = 2
+		default:
+			v = 1 + uint64(float64(n)*math.Pow(eta*uni-eta+1.0, alpha))
+		}
+		v = hashU64(v - 1)
+	case 'p':
+		uni := float64(d.r.next()) / float64(1<<32-1)
+		v = hashU64(uint64(float64(n-1) * math.Pow(uni, d.paretoPow)))
+	case 'n':
+		var sum uint64
+		for i := 0; i < 12; i++ {
+			sum += d.r.next() % (n + 1)
+		}
+		sum = (sum + 11) / 12
+		if d.stddev != 0 {
+			// fio's gauss_dev, in C's int arithmetic.
+			vr := int64(int32(float64(d.stddev) * (float64(uint32(d.r.next())) / (1 << 32))))
+			dev := vr - int64(d.stddev/2)
+			for uint64(dev+int64(sum)) >= n {
+				dev /= 2
+			}
+			sum = uint64(int64(sum) + dev)
+		}
+		v = hashU64(sum)
+	}
+	return (v + d.randOff) % n
+}
+
+// fioJhash is fio's jhash (Bob Jenkins' lookup3 as fio's hash.h has it,
+// which adds one byte per word in its main loop), used to seed a file's
+// distribution from its name.
+func fioJhash(key []byte, initval uint32) uint32 {
+	length := uint32(len(key))
+	a := 0x61C88647 + length + initval
+	b, c := a, a
+	k := key
+	for length > 12 {
+		a += uint32(k[0])
+		b += uint32(k[4])
+		c += uint32(k[8])
+		a -= c
+		a ^= bits.RotateLeft32(c, 4)
+		c += b
+		b -= a
+		b ^= bits.RotateLeft32(a, 6)
+		a += c
+		c -= b
+		c ^= bits.RotateLeft32(b, 8)
+		b += a
+		a -= c
+		a ^= bits.RotateLeft32(c, 16)
+		c += b
+		b -= a
+		b ^= bits.RotateLeft32(a, 19)
+		a += c
+		c -= b
+		c ^= bits.RotateLeft32(b, 4)
+		b += a
+		length -= 12
+		k = k[12:]
+	}
+	if length == 0 {
+		return c
+	}
+	for i := int(length) - 1; i >= 0; i-- {
+		v := uint32(k[i]) << (8 * uint(i%4))
+		switch {
+		case i >= 8:
+			c += v
+		case i >= 4:
+			b += v
+		default:
+			a += v
+		}
+	}
+	c ^= b
+	c -= bits.RotateLeft32(b, 14)
+	a ^= c
+	a -= bits.RotateLeft32(c, 11)
+	b ^= a
+	b -= bits.RotateLeft32(a, 25)
+	c ^= b
+	c -= bits.RotateLeft32(b, 16)
+	a ^= c
+	a -= bits.RotateLeft32(c, 4)
+	b ^= a
+	b -= bits.RotateLeft32(a, 14)
+	c ^= b
+	c -= bits.RotateLeft32(b, 24)
+	return c
+}
