@@ -201,7 +201,10 @@ func (b *builder) title(res *report.Result, job *jobfile.Job) {
 	case job.RW.HasTrim():
 		d = jobfile.DirTrim
 	}
-	c.BS = FormatSize(job.BS[d])
+	c.BS = FormatSize(job.BSMin(d))
+	if hi := job.BSMax(d); hi != job.BSMin(d) {
+		c.BS += "-" + FormatSize(hi)
+	}
 	for _, k := range c.Keys {
 		switch k {
 		case "rw", "readwrite":

@@ -409,3 +409,29 @@ func TestRunTWWait(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleBlockSize checks that the comparison's bs title comes from the
+// job's block-size bounds (jobfile's BSMin/BSMax), so bsrange= and
+// bssplit= jobs show their range, not the default bs=.
+func TestTitleBlockSize(t *testing.T) {
+	const k = 1024
+	for _, tt := range []struct {
+		name string
+		set  func(j *jobfile.Job)
+		want string
+	}{
+		{"bs", func(j *jobfile.Job) {}, "4k"},
+		{"bsrange", func(j *jobfile.Job) { j.BSRangeMin[0], j.BSRangeMax[0] = 8*k, 64*k }, "8k-64k"},
+		{"bssplit", func(j *jobfile.Job) {
+			j.BSSplit[0] = []jobfile.BSSplitEntry{{BS: 16 * k, Pct: 50}, {BS: 128 * k, Pct: 50}}
+		}, "16k-128k"},
+	} {
+		job := &jobfile.Job{RW: jobfile.RWRandRead, IOEngine: "io_uring", BS: [jobfile.NumDirs]uint64{4 * k, 4 * k, 4 * k}}
+		tt.set(job)
+		b := newBuilder(nil, nil)
+		b.title(&report.Result{}, job)
+		if b.c.BS != tt.want {
+			t.Errorf("%s: title bs %q, want %q", tt.name, b.c.BS, tt.want)
+		}
+	}
+}
