@@ -15,7 +15,6 @@ package cpuio
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 	"unsafe"
@@ -28,31 +27,24 @@ const qsortSize = 256 << 10
 
 // Engine burns one cycle per request.
 type Engine struct {
-	load    int           // cpuload, percent
-	cycle   time.Duration // the last burn cycle
-	qsort   []int32       // cpumode=qsort's data, nil for noop
-	now     func() time.Time
-	queued  []uint32
-	nq      int
-	done    engines.DoneQueue
-	lens    []int32
-	submits uint64
+	engines.Sync
+	load  int           // cpuload, percent
+	cycle time.Duration // the last burn cycle
+	qsort []int32       // cpumode=qsort's data, nil for noop
+	now   func() time.Time
 }
-
-// ErrBusy is returned by Queue when every slot is already queued.
-var ErrBusy = errors.New("cpuio: queue full")
 
 // Open returns a cpuio engine for the job's cpuload, cpuchunks and cpumode.
 func Open(s engines.Setup) (engines.Engine, error) {
-	if s.Depth <= 0 {
-		return nil, fmt.Errorf("cpuio: depth %d, need at least 1", s.Depth)
-	}
 	j := s.Job
 	if j == nil || j.CPULoad <= 0 {
 		return nil, errors.New("cpuio: cpu thread needs rate (cpuload=)")
 	}
-	e := &Engine{load: min(j.CPULoad, 100), cycle: time.Duration(j.CPUChunks) * time.Microsecond, now: time.Now,
-		queued: make([]uint32, s.Depth), done: engines.NewDoneQueue(s.Depth), lens: make([]int32, s.Depth)}
+	e := &Engine{load: min(j.CPULoad, 100), cycle: time.Duration(j.CPUChunks) * time.Microsecond, now: time.Now}
+	var err error
+	if e.Sync, err = engines.NewSync("cpuio", s.Depth, max(len(s.Files), 1), true, e.do); err != nil {
+		return nil, err
+	}
 	if j.CPUMode == "qsort" {
 		// fio's entropy: the multiply-with-carry generator from its seeds.
 		e.qsort = make([]int32, qsortSize)
@@ -66,48 +58,22 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	return e, nil
 }
 
-// SyncIO reports that requests complete inside Submit.
-func (e *Engine) SyncIO() bool { return true }
-
 // ThinkTime returns the pause after a cycle: cycle x (100-load)/load.
 func (e *Engine) ThinkTime() time.Duration {
 	return e.cycle * time.Duration(100-e.load) / time.Duration(e.load)
 }
 
-// Queue records a request in slot; the burn happens at Submit.
-func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if e.nq+e.done.Len() >= len(e.queued) {
-		return ErrBusy
-	}
-	if int(slot) >= len(e.lens) {
-		return fmt.Errorf("cpuio: slot %d out of range (depth %d)", slot, len(e.lens))
-	}
-	e.lens[slot] = int32(len(r.Buf))
+// do burns one cycle for a read or write; a sync completes at once.
+func (e *Engine) do(r *engines.Request) int32 {
 	if r.Op == engines.OpFsync || r.Op == engines.OpFdatasync {
-		e.lens[slot] = 0
+		return 0
 	}
-	e.queued[e.nq] = slot
-	e.nq++
-	return nil
-}
-
-// Submit burns one cycle per queued request.
-func (e *Engine) Submit() (int, error) {
-	n := e.nq
-	for i := 0; i < n; i++ {
-		if e.qsort != nil {
-			e.sortCycle()
-		} else {
-			e.spin()
-		}
-		s := e.queued[i]
-		e.done.Push(engines.Completion{Slot: s, Res: e.lens[s]})
+	if e.qsort != nil {
+		e.sortCycle()
+	} else {
+		e.spin()
 	}
-	e.nq = 0
-	if n > 0 {
-		e.submits++
-	}
-	return n, nil
+	return int32(len(r.Buf))
 }
 
 // spin busy-waits for one cycle, as fio's usec_spin.
@@ -130,16 +96,8 @@ func (e *Engine) sortCycle() {
 	e.cycle = e.now().Sub(start)
 }
 
-// Reap copies up to len(out) completions into out; it never blocks.
-func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
-	return e.done.Pop(out), nil
-}
-
 // Close releases the qsort data.
 func (e *Engine) Close() error {
 	e.qsort = nil
 	return nil
 }
-
-// Stats returns the submit call count.
-func (e *Engine) Stats() engines.Stats { return engines.Stats{SubmitCalls: e.submits} }

@@ -40,26 +40,16 @@ type moveExtent struct {
 
 // Engine moves extents from a donor file.
 type Engine struct {
+	engines.Sync
 	files   []int
 	donor   int
 	bsz     uint64 // the donor's st_blksize, ext4's block size
 	inplace bool
-	reqs    []engines.Request
-	queued  []uint32
-	nq      int
-	done    engines.DoneQueue
-	submits uint64
 }
-
-// ErrBusy is returned by Queue when every slot is already queued.
-var ErrBusy = errors.New("e4defrag: queue full")
 
 // Open creates the donor file and, without inplace, preallocates it over
 // [offset, offset+the largest file size).
 func Open(s engines.Setup) (engines.Engine, error) {
-	if s.Depth <= 0 {
-		return nil, fmt.Errorf("e4defrag: depth %d, need at least 1", s.Depth)
-	}
 	j := s.Job
 	if j == nil || j.DonorName == "" {
 		return nil, errors.New("e4defrag: the donorname= option is required")
@@ -72,8 +62,11 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("e4defrag: open donor %s: %w", name, err)
 	}
-	e := &Engine{files: s.Files, donor: fd, inplace: j.InPlace,
-		reqs: make([]engines.Request, s.Depth), queued: make([]uint32, s.Depth), done: engines.NewDoneQueue(s.Depth)}
+	e := &Engine{files: s.Files, donor: fd, inplace: j.InPlace}
+	if e.Sync, err = engines.NewSync("e4defrag", s.Depth, len(s.Files), true, e.do); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
 	if !e.inplace {
 		size := j.FileSizeMax
 		if size == 0 {
@@ -93,40 +86,6 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	}
 	e.bsz = uint64(st.Blksize)
 	return e, nil
-}
-
-// SyncIO reports that requests complete inside Submit.
-func (e *Engine) SyncIO() bool { return true }
-
-// Queue records r in slot; the move happens at Submit.
-func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if e.nq+e.done.Len() >= len(e.queued) {
-		return ErrBusy
-	}
-	if int(slot) >= len(e.reqs) {
-		return fmt.Errorf("e4defrag: slot %d out of range (depth %d)", slot, len(e.reqs))
-	}
-	if r.File < 0 || r.File >= len(e.files) {
-		return fmt.Errorf("e4defrag: file index %d out of range (%d files)", r.File, len(e.files))
-	}
-	e.reqs[slot] = *r
-	e.queued[e.nq] = slot
-	e.nq++
-	return nil
-}
-
-// Submit performs every queued request, in order.
-func (e *Engine) Submit() (int, error) {
-	n := e.nq
-	for i := 0; i < n; i++ {
-		s := e.queued[i]
-		e.done.Push(engines.Completion{Slot: s, Res: e.do(&e.reqs[s])})
-	}
-	e.nq = 0
-	if n > 0 {
-		e.submits++
-	}
-	return n, nil
 }
 
 func (e *Engine) do(r *engines.Request) int32 {
@@ -182,11 +141,6 @@ func errnoOf(err error) unix.Errno {
 	return unix.EIO
 }
 
-// Reap copies up to len(out) completions into out; it never blocks.
-func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
-	return e.done.Pop(out), nil
-}
-
 // Close closes the donor file (it stays on disk, as fio leaves it).
 func (e *Engine) Close() error {
 	if e.donor < 0 {
@@ -196,6 +150,3 @@ func (e *Engine) Close() error {
 	e.donor = -1
 	return err
 }
-
-// Stats returns the submit call count.
-func (e *Engine) Stats() engines.Stats { return engines.Stats{SubmitCalls: e.submits} }

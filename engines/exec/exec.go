@@ -33,6 +33,7 @@ const pause = 50 * time.Millisecond
 
 // Engine runs one program for the job.
 type Engine struct {
+	engines.Sync
 	name     string
 	program  string
 	args     []string
@@ -42,29 +43,23 @@ type Engine struct {
 	opened   time.Time
 	cmd      *osexec.Cmd
 	termed   bool
-	queued   []uint32
-	lens     []int32 // request length per slot: a request "moves" it, as the run core expects
-	nq       int
-	done     engines.DoneQueue
-	submits  uint64
 	sleep    func(time.Duration)
 }
 
-// ErrBusy is returned by Queue when every slot is already queued.
-var ErrBusy = errors.New("exec: queue full")
-
 // Open checks the program option and expands the arguments.
 func Open(s engines.Setup) (engines.Engine, error) {
-	if s.Depth <= 0 {
-		return nil, fmt.Errorf("exec: depth %d, need at least 1", s.Depth)
-	}
 	j := s.Job
 	if j == nil || j.Program == "" {
 		return nil, errors.New("exec: no program is defined, it is mandatory to define one")
 	}
-	return &Engine{name: j.Name, program: j.Program, args: Args(j.Arguments, j.Runtime, j.Name),
+	e := &Engine{name: j.Name, program: j.Program, args: Args(j.Arguments, j.Runtime, j.Name),
 		redirect: j.StdRedirect, grace: time.Duration(j.GraceTime) * time.Second, runtime: j.Runtime,
-		opened: time.Now(), queued: make([]uint32, s.Depth), lens: make([]int32, s.Depth), done: engines.NewDoneQueue(s.Depth), sleep: time.Sleep}, nil
+		opened: time.Now(), sleep: time.Sleep}
+	var err error
+	if e.Sync, err = engines.NewSync("exec", s.Depth, max(len(s.Files), 1), true, e.do); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // Args expands fio's %r (runtime in whole seconds) and %n (job name) in
@@ -75,46 +70,23 @@ func Args(arguments string, runtime time.Duration, name string) []string {
 	return strings.FieldsFunc(a, func(r rune) bool { return r == ' ' })
 }
 
-// SyncIO reports that requests complete inside Submit.
-func (e *Engine) SyncIO() bool { return true }
-
 // ThinkTime is fio's 50 ms thinktime for the exec engine.
 func (e *Engine) ThinkTime() time.Duration { return pause }
 
-// Queue records a request in slot.
-func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if e.nq+e.done.Len() >= len(e.queued) {
-		return ErrBusy
-	}
-	if int(slot) >= len(e.lens) {
-		return fmt.Errorf("exec: slot %d out of range (depth %d)", slot, len(e.lens))
-	}
-	e.lens[slot] = int32(len(r.Buf))
-	e.queued[e.nq] = slot
-	e.nq++
-	return nil
-}
-
-// Submit starts the program at the first request, and checks on it at
-// the later ones.
-func (e *Engine) Submit() (int, error) {
-	n := e.nq
-	for i := 0; i < n; i++ {
-		res := e.lens[e.queued[i]]
-		if err := e.step(); err != nil {
-			res = -int32(syscall.ENOEXEC)
-			var errno syscall.Errno
-			if errors.As(err, &errno) {
-				res = -int32(errno)
-			}
+// do is one request: a read or write "moves" its length (the run core
+// counts no bytes for exec); a failure to start the program is its errno.
+func (e *Engine) do(r *engines.Request) int32 {
+	if err := e.step(); err != nil {
+		var errno syscall.Errno
+		if errors.As(err, &errno) {
+			return -int32(errno)
 		}
-		e.done.Push(engines.Completion{Slot: e.queued[i], Res: res})
+		return -int32(syscall.ENOEXEC)
 	}
-	e.nq = 0
-	if n > 0 {
-		e.submits++
+	if r.Op == engines.OpFsync || r.Op == engines.OpFdatasync {
+		return 0
 	}
-	return n, nil
+	return int32(len(r.Buf))
 }
 
 // step is one request: start the program, or wait and stop it once the
@@ -157,11 +129,6 @@ func (e *Engine) start() error {
 	return nil
 }
 
-// Reap copies up to len(out) completions into out; it never blocks.
-func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
-	return e.done.Pop(out), nil
-}
-
 // Close kills a program still running and reaps it.
 func (e *Engine) Close() error {
 	if e.cmd == nil || e.cmd.Process == nil {
@@ -172,6 +139,3 @@ func (e *Engine) Close() error {
 	e.cmd = nil
 	return nil
 }
-
-// Stats returns the submit call count.
-func (e *Engine) Stats() engines.Stats { return engines.Stats{SubmitCalls: e.submits} }

@@ -40,19 +40,12 @@ const (
 
 // Engine performs one metadata operation per file.
 type Engine struct {
+	engines.Sync
 	kind     Kind
 	statType string
 	paths    []string
 	done     []bool // the file's operation has run
-	reqs     []engines.Request
-	queued   []uint32
-	nq       int
-	finished engines.DoneQueue
-	submits  uint64
 }
-
-// ErrBusy is returned by Queue when every slot is already queued.
-var ErrBusy = errors.New("fileops: queue full")
 
 // Opener returns the opener of kind k.
 func Opener(k Kind) engines.Opener {
@@ -60,20 +53,13 @@ func Opener(k Kind) engines.Opener {
 }
 
 func open(s engines.Setup, k Kind) (engines.Engine, error) {
-	if s.Depth <= 0 {
-		return nil, fmt.Errorf("fileops: depth %d, need at least 1", s.Depth)
-	}
 	if len(s.Paths) != len(s.Files) {
 		return nil, fmt.Errorf("fileops: %d paths for %d files", len(s.Paths), len(s.Files))
 	}
-	e := &Engine{
-		kind:     k,
-		statType: "stat",
-		paths:    s.Paths,
-		done:     make([]bool, len(s.Paths)),
-		reqs:     make([]engines.Request, s.Depth),
-		queued:   make([]uint32, s.Depth),
-		finished: engines.NewDoneQueue(s.Depth),
+	e := &Engine{kind: k, statType: "stat", paths: s.Paths, done: make([]bool, len(s.Paths))}
+	var err error
+	if e.Sync, err = engines.NewSync("fileops", s.Depth, len(s.Paths), true, e.do); err != nil {
+		return nil, err
 	}
 	if s.Job != nil && s.Job.StatType != "" {
 		e.statType = s.Job.StatType
@@ -88,40 +74,6 @@ func open(s engines.Setup, k Kind) (engines.Engine, error) {
 		}
 	}
 	return e, nil
-}
-
-// SyncIO reports that requests complete inside Submit.
-func (e *Engine) SyncIO() bool { return true }
-
-// Queue records r in slot; the operation happens at Submit.
-func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if e.nq+e.finished.Len() >= len(e.queued) {
-		return ErrBusy
-	}
-	if int(slot) >= len(e.reqs) {
-		return fmt.Errorf("fileops: slot %d out of range (depth %d)", slot, len(e.reqs))
-	}
-	if r.File < 0 || r.File >= len(e.paths) {
-		return fmt.Errorf("fileops: file index %d out of range (%d files)", r.File, len(e.paths))
-	}
-	e.reqs[slot] = *r
-	e.queued[e.nq] = slot
-	e.nq++
-	return nil
-}
-
-// Submit performs every queued request, in order.
-func (e *Engine) Submit() (int, error) {
-	n := e.nq
-	for i := 0; i < n; i++ {
-		s := e.queued[i]
-		e.finished.Push(engines.Completion{Slot: s, Res: e.do(&e.reqs[s])})
-	}
-	e.nq = 0
-	if n > 0 {
-		e.submits++
-	}
-	return n, nil
 }
 
 func (e *Engine) do(r *engines.Request) int32 {
@@ -171,13 +123,5 @@ func (e *Engine) operate(path string) error {
 	return unix.EINVAL
 }
 
-// Reap copies up to len(out) completions into out; it never blocks.
-func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
-	return e.finished.Pop(out), nil
-}
-
 // Close releases nothing.
 func (e *Engine) Close() error { return nil }
-
-// Stats returns the submit call count.
-func (e *Engine) Stats() engines.Stats { return engines.Stats{SubmitCalls: e.submits} }

@@ -14,7 +14,6 @@ package mmap
 
 import (
 	"errors"
-	"fmt"
 	"runtime/debug"
 
 	"golang.org/x/sys/unix"
@@ -25,35 +24,26 @@ import (
 
 // Engine copies to and from file mappings.
 type Engine struct {
-	files   []int
-	maps    [][]byte // mapping per file, nil until its first I/O
-	prot    int
-	flags   int
-	thp     bool
-	direct  bool
-	reqs    []engines.Request
-	queued  []uint32
-	nq      int
-	done    engines.DoneQueue
-	submits uint64
+	engines.Sync
+	files  []int
+	maps   [][]byte // mapping per file, nil until its first I/O
+	prot   int
+	flags  int
+	thp    bool
+	direct bool
 }
-
-// ErrBusy is returned by Queue when every slot is already queued.
-var ErrBusy = errors.New("mmap: queue full")
 
 // Open returns an mmap engine for s.
 func Open(s engines.Setup) (engines.Engine, error) {
-	if s.Depth <= 0 {
-		return nil, fmt.Errorf("mmap: depth %d, need at least 1", s.Depth)
-	}
 	e := &Engine{
-		files:  s.Files,
-		maps:   make([][]byte, len(s.Files)),
-		prot:   unix.PROT_READ,
-		flags:  unix.MAP_SHARED,
-		reqs:   make([]engines.Request, s.Depth),
-		queued: make([]uint32, s.Depth),
-		done:   engines.NewDoneQueue(s.Depth),
+		files: s.Files,
+		maps:  make([][]byte, len(s.Files)),
+		prot:  unix.PROT_READ,
+		flags: unix.MAP_SHARED,
+	}
+	var err error
+	if e.Sync, err = engines.NewSync("mmap", s.Depth, len(s.Files), false, e.do); err != nil {
+		return nil, err
 	}
 	if j := s.Job; j != nil {
 		if j.RW.HasWrite() {
@@ -65,46 +55,6 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		e.direct = j.Direct
 	}
 	return e, nil
-}
-
-// SyncIO reports that requests complete inside Submit.
-func (e *Engine) SyncIO() bool { return true }
-
-// Queue records r in slot; the copy happens at Submit.
-func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if e.nq+e.done.Len() >= len(e.queued) {
-		return ErrBusy
-	}
-	if int(slot) >= len(e.reqs) {
-		return fmt.Errorf("mmap: slot %d out of range (depth %d)", slot, len(e.reqs))
-	}
-	if r.File < 0 || r.File >= len(e.files) {
-		return fmt.Errorf("mmap: file index %d out of range (%d files)", r.File, len(e.files))
-	}
-	if r.Op == engines.OpTrim {
-		return fmt.Errorf("mmap: trim: %w", errors.ErrUnsupported)
-	}
-	e.reqs[slot] = *r
-	e.queued[e.nq] = slot
-	e.nq++
-	return nil
-}
-
-// Submit performs every queued request, in order.
-func (e *Engine) Submit() (int, error) {
-	n := e.nq
-	if n == 0 {
-		return 0, nil
-	}
-	old := debug.SetPanicOnFault(true)
-	for i := 0; i < n; i++ {
-		s := e.queued[i]
-		e.done.Push(engines.Completion{Slot: s, Res: e.do(&e.reqs[s])})
-	}
-	debug.SetPanicOnFault(old)
-	e.nq = 0
-	e.submits++
-	return n, nil
 }
 
 // do runs one request and returns its result or a negative errno.
@@ -124,6 +74,7 @@ func (e *Engine) do(r *engines.Request) (res int32) {
 	if end > uint64(len(m)) {
 		return -int32(unix.EINVAL)
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if recover() != nil {
 			res = -int32(unix.EIO) // SIGBUS: the file shrank under the mapping
@@ -189,11 +140,6 @@ func errnoOf(err error) unix.Errno {
 	return unix.EIO
 }
 
-// Reap copies up to len(out) completions into out; it never blocks.
-func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
-	return e.done.Pop(out), nil
-}
-
 // Close unmaps every file.
 func (e *Engine) Close() error {
 	var errs []error
@@ -205,6 +151,3 @@ func (e *Engine) Close() error {
 	}
 	return errors.Join(errs...)
 }
-
-// Stats returns the submit call count.
-func (e *Engine) Stats() engines.Stats { return engines.Stats{SubmitCalls: e.submits} }

@@ -18,7 +18,6 @@ package psync
 
 import (
 	"errors"
-	"fmt"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -46,14 +45,10 @@ const rwfDontcache = 0x80
 
 // Engine runs requests with the system calls of its variant.
 type Engine struct {
+	engines.Sync
 	variant Variant
 	files   []int
-	lastPos []int64           // sync: file position after the last read/write, -1 unknown
-	reqs    []engines.Request // copy of the queued request per slot
-	queued  []uint32
-	nq      int
-	done    engines.DoneQueue
-	submits uint64
+	lastPos []int64 // sync: file position after the last read/write, -1 unknown
 	iov     unix.Iovec
 
 	// pvsync2.
@@ -61,9 +56,6 @@ type Engine struct {
 	hipriPct uint64 // share of reads and writes with RWF_HIPRI, 0 none
 	rnd      uint64
 }
-
-// ErrBusy is returned by Queue when every slot is already queued.
-var ErrBusy = errors.New("psync: queue full")
 
 // Open returns a psync engine for s.
 func Open(s engines.Setup) (engines.Engine, error) { return open(s, PSync) }
@@ -74,17 +66,15 @@ func Opener(v Variant) engines.Opener {
 }
 
 func open(s engines.Setup, v Variant) (engines.Engine, error) {
-	if s.Depth <= 0 {
-		return nil, fmt.Errorf("psync: depth %d, need at least 1", s.Depth)
-	}
 	e := &Engine{
 		variant: v,
 		files:   s.Files,
 		lastPos: make([]int64, len(s.Files)),
-		reqs:    make([]engines.Request, s.Depth),
-		queued:  make([]uint32, s.Depth),
-		done:    engines.NewDoneQueue(s.Depth),
 		rnd:     0x9e3779b97f4a7c15,
+	}
+	var err error
+	if e.Sync, err = engines.NewSync("psync", s.Depth, len(s.Files), v == Falloc, e.do); err != nil {
+		return nil, err
 	}
 	for i := range e.lastPos {
 		e.lastPos[i] = -1
@@ -101,44 +91,6 @@ func open(s engines.Setup, v Variant) (engines.Engine, error) {
 		}
 	}
 	return e, nil
-}
-
-// SyncIO reports that requests complete inside Submit, so the run core
-// stamps the issue time before Submit, as fio does for its sync engines.
-func (e *Engine) SyncIO() bool { return true }
-
-// Queue records r in slot; the I/O happens at Submit.
-func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if e.nq+e.done.Len() >= len(e.queued) {
-		return ErrBusy
-	}
-	if int(slot) >= len(e.reqs) {
-		return fmt.Errorf("psync: slot %d out of range (depth %d)", slot, len(e.reqs))
-	}
-	if r.File < 0 || r.File >= len(e.files) {
-		return fmt.Errorf("psync: file index %d out of range (%d files)", r.File, len(e.files))
-	}
-	if r.Op == engines.OpTrim && e.variant != Falloc {
-		return fmt.Errorf("psync: trim: %w", errors.ErrUnsupported)
-	}
-	e.reqs[slot] = *r
-	e.queued[e.nq] = slot
-	e.nq++
-	return nil
-}
-
-// Submit performs every queued request, in order, and returns how many ran.
-func (e *Engine) Submit() (int, error) {
-	n := e.nq
-	for i := 0; i < n; i++ {
-		s := e.queued[i]
-		e.done.Push(engines.Completion{Slot: s, Res: e.do(&e.reqs[s])})
-	}
-	e.nq = 0
-	if n > 0 {
-		e.submits++
-	}
-	return n, nil
 }
 
 func (e *Engine) do(r *engines.Request) int32 {
@@ -271,14 +223,5 @@ func (e *Engine) roll() uint64 {
 	return (e.rnd * 2685821657736338717) % 100
 }
 
-// Reap copies up to len(out) completions into out. Submitted requests are
-// already complete, so it never blocks.
-func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
-	return e.done.Pop(out), nil
-}
-
 // Close releases nothing: the files are the caller's.
 func (e *Engine) Close() error { return nil }
-
-// Stats returns the submit call count (one per batch of requests).
-func (e *Engine) Stats() engines.Stats { return engines.Stats{SubmitCalls: e.submits} }

@@ -1,0 +1,47 @@
+package engines
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestSync checks the scaffold: requests run in queue order at Submit,
+// their results come out at Reap, and a full queue, a bad slot or file
+// and a refused trim are errors.
+func TestSync(t *testing.T) {
+	var ran []uint64
+	s, err := NewSync("t", 2, 1, false, func(r *Request) int32 {
+		ran = append(ran, r.Offset)
+		return int32(len(r.Buf))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8)
+	for slot, off := range []uint64{4096, 0} {
+		if err := s.Queue(uint32(slot), &Request{Op: OpRead, Offset: off, Buf: buf}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Queue(0, &Request{Op: OpRead, Buf: buf}); !errors.Is(err, ErrQueueFull) {
+		t.Errorf("third request in two slots: %v", err)
+	}
+	if n, err := s.Submit(); n != 2 || err != nil || len(ran) != 2 || ran[0] != 4096 {
+		t.Fatalf("Submit = %d, %v; ran %v", n, err, ran)
+	}
+	out := make([]Completion, 4)
+	if n, _ := s.Reap(out, 0); n != 2 || out[0] != (Completion{0, 8}) || out[1] != (Completion{1, 8}) {
+		t.Errorf("reaped %d: %v", n, out[:n])
+	}
+	for _, r := range []Request{{Op: OpRead, File: 1}, {Op: OpTrim}} {
+		if err := s.Queue(0, &r); err == nil {
+			t.Errorf("%+v accepted", r)
+		}
+	}
+	if err := s.Queue(2, &Request{Op: OpRead}); err == nil {
+		t.Error("slot 2 of 2 accepted")
+	}
+	if _, err := NewSync("t", 0, 1, false, nil); err == nil {
+		t.Error("depth 0 accepted")
+	}
+}
