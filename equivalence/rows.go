@@ -175,4 +175,13 @@ var issue20 = []Row{
 		SameDir: true,
 		Check:   sameOffsets("l_lat.1.log"),
 	},
+	{
+		Name: "small/rate-iops-randrw", Ref: "issue 20, smaller items (rate_iops on randrw)",
+		Args:     args(P, "--rw=randrw", "--bs=4k", "--size=16m", "--rate_iops=1000,500", "--time_based", "--runtime=2"),
+		Serial:   true,
+		NoCounts: true,
+		// fio 1000.0 and 499.75; the first I/O of each direction is due
+		// at once, so a 2 s run is within 0.1% of the rate.
+		Tol: []Tol{{Path: "read.iops", Rel: 0.01}, {Path: "write.iops", Rel: 0.01}},
+	},
 }

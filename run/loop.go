@@ -325,13 +325,11 @@ func (l *loop) issue(si uint32, now int64) {
 		l.lastWasSync = l.syncAtQueue
 	} else {
 		d = l.gen.dir()
-		if l.rated(d) {
-			if wait := l.nextIssue[d] - now; wait > 0 {
-				l.rateWait(si, wait)
+		if l.rated(d) && l.nextIssue[d] > now {
+			var wait bool
+			if d, wait = l.rateDir(d, now); wait {
+				l.rateWait(si, l.nextIssue[d]-now)
 				return
-			}
-			if l.nextIssue[d] < now-int64(time.Second) {
-				l.nextIssue[d] = now
 			}
 		}
 		var ok bool
@@ -380,6 +378,28 @@ func (l *loop) issue(si uint32, now int64) {
 		l.passBytes += n
 	}
 	l.queue(si)
+}
+
+// rateDir is fio's rate_ddir for a direction d that is ahead of its rate
+// (rate= or rate_iops=): a mixed job switches to the other direction when
+// that one is behind or unrated; otherwise it waits for whichever is due
+// first. Like fio it keeps the direction it switches to as the rwmix
+// direction. The schedule is fio's: the n-th I/O of a direction is due n
+// gaps after the start, with no limit on catching up.
+func (l *loop) rateDir(d jobfile.Dir, now int64) (jobfile.Dir, bool) {
+	o := d ^ 1
+	if !l.hasRead || !l.hasWrite || l.gen.rwmix[o] == 0 {
+		return d, true
+	}
+	if !l.rated(o) || l.nextIssue[o] <= now {
+		l.gen.setDir(o)
+		return o, false
+	}
+	if l.nextIssue[o] < l.nextIssue[d] {
+		l.gen.setDir(o)
+		return o, true
+	}
+	return d, true
 }
 
 // rateWait puts the slot back and sleeps towards the rate_iops time,

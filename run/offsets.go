@@ -49,9 +49,9 @@ type offsetGen struct {
 	seeds  fioSeeds
 	verify bool
 	// fio's generators: random_state, bsrange_state[], rwmix_state.
-	rOff  frand
-	rBS   [jobfile.NumDirs]frand
-	rMix  frand
+	rOff frand
+	rBS  [jobfile.NumDirs]frand
+	rMix frand
 
 	// fio's td->io_issues, td->rwmix_ddir and td->rwmix_issues.
 	issues      [jobfile.NumDirs]uint64
@@ -284,6 +284,12 @@ func (g *offsetGen) dir() jobfile.Dir {
 	}
 	g.pending, g.hasPending = g.drawDir(), true
 	return g.pending
+}
+
+// setDir makes d the direction of the next I/O and of the rwmix cycle,
+// as fio's get_rw_ddir keeps the direction rate_ddir switched to.
+func (g *offsetGen) setDir(d jobfile.Dir) {
+	g.pending, g.hasPending, g.rwmixDir = d, true, d
 }
 
 func (g *offsetGen) drawDir() jobfile.Dir {
