@@ -125,7 +125,7 @@ var fioOptions = []OptionSpec{
 		Choices: []Choice{{"inline", "Submit and complete IO inline"}, {"offload", "Offload submit and complete to threads"}},
 		Note:    "offload runs inline in gofio: the same I/Os, submitted by the job's own thread",
 		custom:  func(j *Job, v string) error { j.IOSubmitMode = v; return nil }},
-	{Name: "fallocate", NotRun: true, Type: TypeChoice, Default: "native", Help: "Whether pre-allocation is performed when laying out files",
+	{Name: "fallocate", Type: TypeChoice, Default: "native", Help: "Whether pre-allocation is performed when laying out files",
 		Choices: []Choice{{"none", "Do not pre-allocate space"}, {"native", "Use native pre-allocation if possible"},
 			{"posix", "Use posix_fallocate()"}, {"keep", "Use fallocate(..., FALLOC_FL_KEEP_SIZE, ...)"},
 			{"truncate", "Truncate file to final size instead of allocating"}, {"0", "Alias for 'none'"}, {"1", "Alias for 'posix'"}},
@@ -138,7 +138,7 @@ var fioOptions = []OptionSpec{
 		}},
 	{Name: "wait_for", Type: TypeString, Help: "Name of the job this one wants to wait for before starting",
 		custom: func(j *Job, v string) error { j.WaitFor = v; return nil }},
-	{Name: "log_prio", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Include priority value of IO for each log entry",
+	{Name: "log_prio", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Include priority value of IO for each log entry",
 		boolp: func(j *Job) *bool { return &j.LogPrio }},
 	{Name: "exitall", Type: TypeFlag, Help: "Terminate all jobs when one exits", boolp: func(j *Job) *bool { return &j.ExitAll }},
 	{Name: "exit_what", Type: TypeChoice, Default: "group", Help: "Fine-grained control for exitall",
@@ -153,7 +153,7 @@ var fioOptions = []OptionSpec{
 		boolp: func(j *Job) *bool { return &j.ErrorDump }},
 
 	// Placement and priority.
-	{Name: "numa_cpu_nodes", NotRun: true, Type: TypeString, Help: "NUMA CPU nodes bind", Note: "refused at run time on a machine without the nodes",
+	{Name: "numa_cpu_nodes", Type: TypeString, Help: "NUMA CPU nodes bind", Note: "refused at run time on a machine without the nodes",
 		OptionalArg: true, custom: func(j *Job, v string) error {
 			if v == "" {
 				j.NUMACPUNodes = nil
@@ -164,9 +164,9 @@ var fioOptions = []OptionSpec{
 			return err
 		}},
 	{Name: "numa_mem_policy", Type: TypeString, Help: "NUMA memory policy setup", NotRun: true, OptionalArg: true, custom: checkMemPolicy},
-	{Name: "prioclass", NotRun: true, Type: TypeInt, Min: 0, Max: 3, Help: "Set job IO priority class",
+	{Name: "prioclass", Type: TypeInt, Min: 0, Max: 3, Help: "Set job IO priority class",
 		custom: func(j *Job, v string) error { j.PrioClass, _ = strconv.Atoi(v); j.PrioSet = true; return nil }},
-	{Name: "prio", NotRun: true, Type: TypeInt, Min: 0, Max: 7, Help: "Set job IO priority value",
+	{Name: "prio", Type: TypeInt, Min: 0, Max: 7, Help: "Set job IO priority value",
 		custom: func(j *Job, v string) error { j.Prio, _ = strconv.Atoi(v); j.PrioSet = true; return nil }},
 
 	// Rates.
@@ -260,10 +260,16 @@ var fioOptions = []OptionSpec{
 		Note: "gofio always lays files out one after another", boolp: func(j *Job) *bool { return &j.CreateSerialize }},
 	{Name: "fill_device", Aliases: []string{"fill_fs"}, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Write until an ENOSPC error occurs", NotRun: true},
 	{Name: "serialize_overlap", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "iodepth", Help: "Wait for in-flight IOs that collide to complete", NotRun: true},
-	{Name: "offset_increment", NotRun: true, Type: TypeSize, Default: "0", Parent: "offset", Help: "What is the increment from one offset to the next",
+	{Name: "offset_increment", Type: TypeSize, Default: "0", Parent: "offset", Help: "What is the increment from one offset to the next",
 		custom: func(j *Job, v string) error {
 			n, pct, err := parseSize(v, j.KBBase, true)
 			j.OffsetIncrement, j.OffsetIncrementPercent = n, pct
+			if pct > 0 {
+				if j.Unrun == nil {
+					j.Unrun = map[string]string{}
+				}
+				j.Unrun["offset_increment"] = v // a percentage is not run yet
+			}
 			return err
 		}},
 

@@ -108,3 +108,17 @@ func TestFioParseDifferences(t *testing.T) {
 		}
 	}
 }
+
+// TestOffsetIncrement checks that clone k starts at offset + k *
+// offset_increment, as fio's get_start_offset.
+func TestOffsetIncrement(t *testing.T) {
+	jobs, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\noffset=4k\noffset_increment=1m\nnumjobs=3\n")}, Host: &testHost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, j := range jobs {
+		if want := uint64(4096 + k<<20); j.Offset != want {
+			t.Errorf("clone %d at %d, want %d", k, j.Offset, want)
+		}
+	}
+}

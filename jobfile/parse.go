@@ -376,6 +376,7 @@ func Parse(in Input) ([]*Job, error) {
 		for k := 1; k < j.NumJobs; k++ {
 			c := *j
 			c.SubjobNumber, c.Stonewall, c.NewGroup = k, false, false
+			c.Offset += uint64(k) * j.OffsetIncrement // fio: offset + subjob_number * offset_increment
 			jobs = append(jobs, &c)
 		}
 	}

@@ -391,3 +391,7 @@ func parsePattern(s string) ([]byte, error) {
 // ParseTime reads a time as job options do (10, 1500ms, 2m, 1.5s); a bare
 // number is in unit. The CLI uses it for fio's time flags.
 func ParseTime(s string, unit time.Duration) (time.Duration, error) { return parseTime(s, unit) }
+
+// ParseCPUList reads a CPU (or NUMA node) list such as 0-3,8 as
+// cpus_allowed= does.
+func ParseCPUList(s string) ([]int, error) { return parseCPUList(s) }

@@ -75,22 +75,28 @@ func (l *LogWindow) flushDir(d jobfile.Dir, msec uint64) {
 // per_job_logs=0, <prefix>_lat.log and so on, which every job appends to
 // (across runs too, as fio opens them for appending). Each line is "msec,
 // value, ddir, bs, prio" (with the offset before prio when log_offset=1);
-// gofio has no I/O priorities, so prio is 0.
+// prio is fio's: 1 when the job's prioclass is real-time (else 0), or with
+// log_prio=1 the job's ioprio value as 0x%04x; 0 in averaged bandwidth and
+// IOPS windows. Per-I/O cmdprio priorities are not logged.
 func WriteLogs(dir string, r *Result) error {
 	for i, j := range r.Jobs {
 		if j.Job == nil || j.Logs == nil {
 			continue
 		}
 		n := i + 1
+		// Per-I/O samples carry the I/O's priority; averaged bw/iops
+		// windows carry none (fio's __add_samples logs priority 0).
+		latPrio, bwPrio := logPrio(j.Job, true), logPrio(j.Job, j.Job.LogAvgMsec == 0)
 		files := []struct {
 			prefix, kind string
 			samples      []LogSample
+			prio         string
 		}{
-			{j.Job.WriteLatLog, "lat", j.Logs.Lat},
-			{j.Job.WriteLatLog, "clat", j.Logs.Clat},
-			{j.Job.WriteLatLog, "slat", j.Logs.Slat},
-			{j.Job.WriteBWLog, "bw", j.Logs.BW},
-			{j.Job.WriteIOPSLog, "iops", j.Logs.IOPS},
+			{j.Job.WriteLatLog, "lat", j.Logs.Lat, latPrio},
+			{j.Job.WriteLatLog, "clat", j.Logs.Clat, latPrio},
+			{j.Job.WriteLatLog, "slat", j.Logs.Slat, latPrio},
+			{j.Job.WriteBWLog, "bw", j.Logs.BW, bwPrio},
+			{j.Job.WriteIOPSLog, "iops", j.Logs.IOPS, bwPrio},
 		}
 		for _, f := range files {
 			if f.prefix == "" {
@@ -104,7 +110,7 @@ func WriteLogs(dir string, r *Result) error {
 				// An absolute prefix names the file itself, as in fio.
 				name = filepath.Join(dir, name)
 			}
-			if err := writeLog(name, f.samples, j.Logs.LogOffset, !j.Job.PerJobLogs); err != nil {
+			if err := writeLog(name, f.samples, j.Logs.LogOffset, !j.Job.PerJobLogs, f.prio); err != nil {
 				return err
 			}
 		}
@@ -114,7 +120,7 @@ func WriteLogs(dir string, r *Result) error {
 
 // writeLog writes samples to the log file name, replacing it, or adding to
 // its end when appendTo is set.
-func writeLog(name string, samples []LogSample, withOffset, appendTo bool) error {
+func writeLog(name string, samples []LogSample, withOffset, appendTo bool, prio string) error {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if appendTo {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
@@ -126,9 +132,9 @@ func writeLog(name string, samples []LogSample, withOffset, appendTo bool) error
 	w := bufio.NewWriter(f)
 	for _, s := range samples {
 		if withOffset {
-			fmt.Fprintf(w, "%d, %d, %d, %d, %d, %d\n", s.Msec, s.Value, int(s.Dir), s.BS, s.Offset, 0)
+			fmt.Fprintf(w, "%d, %d, %d, %d, %d, %s\n", s.Msec, s.Value, int(s.Dir), s.BS, s.Offset, prio)
 		} else {
-			fmt.Fprintf(w, "%d, %d, %d, %d, %d\n", s.Msec, s.Value, int(s.Dir), s.BS, 0)
+			fmt.Fprintf(w, "%d, %d, %d, %d, %s\n", s.Msec, s.Value, int(s.Dir), s.BS, prio)
 		}
 	}
 	if err := w.Flush(); err != nil {
@@ -146,9 +152,26 @@ func writeLog(name string, samples []LogSample, withOffset, appendTo bool) error
 // 0, 0" line per sample.
 func WriteAggBWLogs(dir string, samples [3][]LogSample) error {
 	for d, name := range []string{"agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log"} {
-		if err := writeLog(filepath.Join(dir, name), samples[d], false, false); err != nil {
+		if err := writeLog(filepath.Join(dir, name), samples[d], false, false, "0"); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// logPrio is the priority column of a log: for per-I/O samples (perIO) 1 when
+// the job's prioclass is real-time (1), or its ioprio value with
+// log_prio=1; otherwise 0 (0x0000 with log_prio=1), as fio 3.33 writes it.
+func logPrio(j *jobfile.Job, perIO bool) string {
+	v := 0
+	if perIO && j.PrioSet {
+		v = j.PrioClass<<13 | j.Prio
+	}
+	if j.LogPrio {
+		return fmt.Sprintf("0x%04x", v)
+	}
+	if v>>13 == 1 {
+		return "1"
+	}
+	return "0"
 }

@@ -87,3 +87,22 @@ func TestWriteLogsOptions(t *testing.T) {
 		t.Errorf("per_job_logs=0 wrote a numbered log")
 	}
 }
+
+// TestLogPrio checks the priority column as fio 3.33 writes it.
+func TestLogPrio(t *testing.T) {
+	for _, c := range []struct {
+		j     jobfile.Job
+		perIO bool
+		want  string
+	}{
+		{jobfile.Job{}, true, "0"},
+		{jobfile.Job{PrioSet: true, PrioClass: 1, Prio: 4}, true, "1"},
+		{jobfile.Job{PrioSet: true, PrioClass: 2, Prio: 4}, true, "0"},
+		{jobfile.Job{PrioSet: true, PrioClass: 2, Prio: 4, LogPrio: true}, true, "0x4004"},
+		{jobfile.Job{PrioSet: true, PrioClass: 2, Prio: 4, LogPrio: true}, false, "0x0000"},
+	} {
+		if got := logPrio(&c.j, c.perIO); got != c.want {
+			t.Errorf("%+v perIO=%v: %q, want %q", c.j.PrioClass, c.perIO, got, c.want)
+		}
+	}
+}

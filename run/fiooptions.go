@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -236,4 +237,62 @@ func zonedModel(path string) (string, error) {
 		}
 	}
 	return strings.TrimSpace(string(b)), nil
+}
+
+// preallocate is fallocate= for a file being laid out, as fio's
+// extend_file: native and posix allocate the whole size (native quietly
+// does without where the file system cannot), keep allocates without
+// changing the size, truncate and none allocate nothing here.
+func preallocate(j *jobfile.Job, t *target, fd int, need uint64) *jobError {
+	mode := -1
+	switch j.Fallocate {
+	case "native", "posix", "":
+		mode = 0
+	case "keep":
+		mode = unix.FALLOC_FL_KEEP_SIZE
+	}
+	if mode < 0 || j.IOEngine == "e4defrag" {
+		return nil
+	}
+	err := unix.Fallocate(fd, uint32(mode), 0, int64(need))
+	if err == nil || ((j.Fallocate == "native" || j.Fallocate == "") && errors.Is(err, unix.EOPNOTSUPP)) {
+		return nil
+	}
+	return targetError(j.Name, t, fmt.Sprintf("lay out: fallocate=%s of %d bytes", j.Fallocate, need), "fallocate", unix.ENOSPC, err)
+}
+
+// ioprioValue is prioclass= and prio= as the kernel's ioprio value
+// (class << 13 | level), as fio's ioprio_value.
+func ioprioValue(j *jobfile.Job) int { return j.PrioClass<<13 | j.Prio }
+
+// setIOPrio applies prioclass= and prio= to the calling thread (the job's),
+// as fio's ioprio_set(IOPRIO_WHO_PROCESS, 0, ...) at job start.
+func setIOPrio(j *jobfile.Job) error {
+	if !j.PrioSet {
+		return nil
+	}
+	const whoProcess = 1
+	if _, _, e := unix.Syscall(unix.SYS_IOPRIO_SET, whoProcess, 0, uintptr(ioprioValue(j))); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// numaCPUs returns the CPUs of the NUMA nodes numa_cpu_nodes= names, read
+// from /sys/devices/system/node/nodeN/cpulist, or an error naming a node
+// this machine does not have.
+func numaCPUs(nodes []int) ([]int, error) {
+	var cpus []int
+	for _, n := range nodes {
+		b, err := os.ReadFile(fmt.Sprintf("/sys/devices/system/node/node%d/cpulist", n))
+		if err != nil {
+			return nil, fmt.Errorf("numa_cpu_nodes: this machine has no NUMA node %d: %w", n, err)
+		}
+		list, err := jobfile.ParseCPUList(strings.TrimSpace(string(b)))
+		if err != nil {
+			return nil, fmt.Errorf("numa_cpu_nodes: node %d: %w", n, err)
+		}
+		cpus = append(cpus, list...)
+	}
+	return cpus, nil
 }

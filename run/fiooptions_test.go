@@ -173,3 +173,21 @@ func TestVerifyBacklog(t *testing.T) {
 		}
 	}
 }
+
+// TestFallocateModes checks fallocate= at layout: native allocates the
+// whole file, none leaves it sparse (the job writes one block only).
+func TestFallocateModes(t *testing.T) {
+	dir := t.TempDir()
+	for mode, full := range map[string]bool{"native": true, "none": false, "truncate": false} {
+		f := filepath.Join(dir, mode+".dat")
+		jobs := parseJobs(t, dir, "[f]\nioengine=psync\nrw=randwrite\nbs=4k\nsize=1m\nnumber_ios=1\nfallocate="+mode+"\nfilename="+f+"\n")
+		mustRun(t, jobs, Options{})
+		var st unix.Stat_t
+		if err := unix.Stat(f, &st); err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Blocks*512 >= 1<<20; got != full || st.Size != 1<<20 {
+			t.Errorf("fallocate=%s: size %d, %d bytes allocated", mode, st.Size, st.Blocks*512)
+		}
+	}
+}

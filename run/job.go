@@ -123,9 +123,23 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	fail := func(where, op, fn string, errno unix.Errno, err error) *jobError {
 		return &jobError{job: j.Name, where: where, op: op, fn: fn, errno: errno, err: err}
 	}
-	if len(j.CPUsAllowed) > 0 {
+	if err := setIOPrio(j); err != nil {
+		return p, fail(fmt.Sprintf("prioclass=%d prio=%d", j.PrioClass, j.Prio), "ioprio", "ioprio_set", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+	}
+	cpus := allowedCPUs(j, jr.index)
+	if len(j.NUMACPUNodes) > 0 {
+		nc, err := numaCPUs(j.NUMACPUNodes)
+		if err != nil {
+			return p, fail(fmt.Sprintf("numa_cpu_nodes=%v", j.NUMACPUNodes), "numa", "numa_run_on_node", unix.EINVAL, err)
+		}
+		if len(cpus) > 0 {
+			nc = slices.DeleteFunc(nc, func(c int) bool { return !slices.Contains(cpus, c) })
+		}
+		cpus = nc
+	}
+	if len(cpus) > 0 {
 		var set unix.CPUSet
-		for _, c := range allowedCPUs(j, jr.index) {
+		for _, c := range cpus {
 			set.Set(c)
 		}
 		if err := unix.SchedSetaffinity(0, &set); err != nil {

@@ -104,6 +104,9 @@ func layout(j *jobfile.Job, t *target, fill []byte) *jobError {
 		t.curSize = cur
 		return nil
 	}
+	if jerr := preallocate(j, t, fd, need); jerr != nil {
+		return jerr
+	}
 	if !j.RW.HasRead() && j.IOEngine == "e4defrag" {
 		// EXT4_IOC_MOVE_EXT needs allocated extents: preallocate as fio's
 		// default fallocate=native does for a file a job only writes.
