@@ -61,7 +61,7 @@ func fillValue(v reflect.Value, depth int) {
 // JobResult fails here until it is put in IOStats or listed as kept.
 func TestResetIOStats(t *testing.T) {
 	kept := map[string]bool{
-		"Job": true, "Name": true, "GroupID": true, "Members": true, "Pid": true, "Start": true, "Elapsed": true,
+		"Job": true, "Name": true, "GroupID": true, "Members": true, "Pid": true, "Start": true, "FirstIO": true, "Elapsed": true,
 		"Error": true, "ErrorText": true, "TotalErr": true, "FirstErr": true,
 		"JobRuntime": true, "UsrCPU": true, "SysCPU": true, "Ctx": true, "Majf": true, "Minf": true,
 		"LatencyDepth": true, "Policy": true, "Threads": true, "DroppedCQEs": true, "EngineNotes": true,

@@ -41,6 +41,3 @@ func (r *rng) below(n uint64) uint64 {
 	hi, _ := bits.Mul64(r.next(), n)
 	return hi
 }
-
-// float returns a uniform value in [0, 1).
-func (r *rng) float() float64 { return float64(r.next()>>11) / (1 << 53) }
