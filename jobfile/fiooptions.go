@@ -245,7 +245,7 @@ var fioOptions = []OptionSpec{
 		Help: "Delay before initiation of data collection for steady state job termination testing", NotRun: true},
 
 	// Files.
-	{Name: "sync", NotRun: true, Type: TypeChoice, Default: "none", Help: "Use synchronous write IO",
+	{Name: "sync", Type: TypeChoice, Default: "none", Help: "Use synchronous write IO",
 		Choices: []Choice{{"none", ""}, {"0", ""}, {"sync", ""}, {"1", ""}, {"dsync", ""}},
 		custom: func(j *Job, v string) error {
 			j.Sync = map[string]string{"0": "none", "1": "sync"}[v]

@@ -388,6 +388,12 @@ func openTarget(e *env, j *jobfile.Job, t *target) *jobError {
 	if j.Direct {
 		flags |= unix.O_DIRECT
 	}
+	switch j.Sync { // fio's sync=: synchronous writes
+	case "sync":
+		flags |= unix.O_SYNC
+	case "dsync":
+		flags |= unix.O_DSYNC
+	}
 	fd, err := unix.Open(t.path, flags, 0)
 	if err != nil {
 		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)

@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -188,6 +189,36 @@ func TestFallocateModes(t *testing.T) {
 		}
 		if got := st.Blocks*512 >= 1<<20; got != full || st.Size != 1<<20 {
 			t.Errorf("fallocate=%s: size %d, %d bytes allocated", mode, st.Size, st.Blocks*512)
+		}
+	}
+}
+
+// TestSyncOpensSynchronous checks sync=dsync: the job's file is opened with
+// O_DSYNC (read back from /proc/self/fdinfo while the job's files are open).
+func TestSyncOpensSynchronous(t *testing.T) {
+	dir := t.TempDir()
+	for mode, flag := range map[string]int{"dsync": unix.O_DSYNC, "sync": unix.O_SYNC} {
+		jobs := parseJobs(t, dir, "[s]\nioengine=psync\nrw=write\nbs=4k\nsize=64k\nsync="+mode+"\nfilename="+filepath.Join(dir, mode)+"\n")
+		tgt := &target{path: filepath.Join(dir, mode), fd: -1}
+		if err := os.WriteFile(tgt.path, make([]byte, 64<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if je := openTarget(&env{opts: &Options{Fadvise: func(int, int64, int64, int) error { return nil }}}, jobs[0], tgt); je != nil {
+			t.Fatal(je.err)
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", tgt.fd))
+		unix.Close(tgt.fd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var flags int
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "flags:"); ok {
+				fmt.Sscanf(strings.TrimSpace(v), "%o", &flags)
+			}
+		}
+		if flags&flag != flag {
+			t.Errorf("sync=%s: open flags %o lack %o", mode, flags, flag)
 		}
 	}
 }
