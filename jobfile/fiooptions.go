@@ -145,11 +145,11 @@ var fioOptions = []OptionSpec{
 		Choices: []Choice{{"group", "exit_all=1 default behaviour"}, {"stonewall", "quit all currently running jobs; continue with next stonewall"},
 			{"all", "Quit everything"}},
 		custom: func(j *Job, v string) error { j.ExitWhat = v; return nil }},
-	{Name: "exitall_on_error", NotRun: true, Type: TypeFlag, Help: "Terminate all jobs when one exits in error",
+	{Name: "exitall_on_error", Type: TypeFlag, Help: "Terminate all jobs when one exits in error",
 		boolp: func(j *Job) *bool { return &j.ExitAllOnError }},
-	{Name: "ignore_error", NotRun: true, Type: TypeString, Parent: "rw", Help: "Set a specific list of errors to ignore",
+	{Name: "ignore_error", Type: TypeString, Parent: "rw", Help: "Set a specific list of errors to ignore",
 		OptionalArg: true, Note: "READ,WRITE,VERIFY lists of errno names or numbers separated by ':'", custom: setIgnoreError},
-	{Name: "error_dump", NotRun: true, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Dump info on each error",
+	{Name: "error_dump", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Dump info on each error",
 		boolp: func(j *Job) *bool { return &j.ErrorDump }},
 
 	// Placement and priority.
@@ -254,7 +254,7 @@ var fioOptions = []OptionSpec{
 			}
 			return nil
 		}},
-	{Name: "allow_file_create", NotRun: true, Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Permit fio to create files, if they don't exist",
+	{Name: "allow_file_create", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Permit fio to create files, if they don't exist",
 		Neg: true, boolp: func(j *Job) *bool { return &j.NoFileCreate }},
 	{Name: "create_serialize", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Serialize creation of job files",
 		Note: "gofio always lays files out one after another", boolp: func(j *Job) *bool { return &j.CreateSerialize }},

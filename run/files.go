@@ -168,6 +168,9 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error) ([]*tar
 		case err == nil:
 			return nil, badTarget(j, t, "is neither a regular file nor a block device")
 		case errors.Is(err, os.ErrNotExist):
+			if j.NoFileCreate {
+				return nil, badTarget(j, t, "does not exist and allow_file_create=0")
+			}
 		default:
 			if deferred == nil {
 				deferred = targetError(j.Name, t, "stat", "stat("+name+")", unix.EIO, err)

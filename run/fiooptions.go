@@ -173,6 +173,15 @@ func (jr *jobRun) awaitWaitees(e *env) {
 // fio_terminate_threads.
 func (e *env) exitAll(jr *jobRun, group []*jobRun) {
 	j := jr.job
+	if j.ExitAllOnError && jr.res != nil && jr.res.Error != 0 {
+		// exitall_on_error: a job that failed ends every job, later
+		// groups included (fio's TERMINATE_ALL).
+		e.exitRest.Store(true)
+		for _, o := range group {
+			o.kill.Store(true)
+		}
+		return
+	}
 	if !j.ExitAll {
 		return
 	}
@@ -295,4 +304,34 @@ func numaCPUs(nodes []int) ([]int, error) {
 		cpus = append(cpus, list...)
 	}
 	return cpus, nil
+}
+
+// nonFatal reports whether errno e in direction d is one continue_on_error
+// may skip: one of ignore_error='s list for the direction, or fio's
+// default EIO and EILSEQ (td_non_fatal_error).
+func nonFatal(j *jobfile.Job, d jobfile.Dir, e unix.Errno) bool {
+	class := 0
+	if d != jobfile.DirRead {
+		class = 1
+	}
+	list := j.IgnoreError[class]
+	if list == nil {
+		return e == unix.EIO || e == unix.EILSEQ
+	}
+	for _, n := range list {
+		if unix.Errno(n) == e {
+			return true
+		}
+	}
+	return false
+}
+
+// dumpError is error_dump=1: one line per I/O error, skipped ones too.
+func (l *loop) dumpError(s *slot, e unix.Errno) {
+	name := ""
+	if int(s.file) < len(l.files) {
+		name = l.files[s.file].path
+	}
+	fmt.Fprintf(l.warn, "gofio: %s: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
+		l.job.Name, name, strerror(e), s.dir, s.off, s.length-s.done)
 }

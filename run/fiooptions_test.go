@@ -222,3 +222,31 @@ func TestSyncOpensSynchronous(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoreErrorLists checks which errors continue_on_error may skip:
+// fio's EIO and EILSEQ by default, ignore_error='s list where one is given
+// for the direction.
+func TestIgnoreErrorLists(t *testing.T) {
+	j := &jobfile.Job{}
+	if !nonFatal(j, jobfile.DirRead, unix.EIO) || nonFatal(j, jobfile.DirWrite, unix.ENOSPC) {
+		t.Error("default list is not EIO, EILSEQ")
+	}
+	j.IgnoreError[1] = []int{int(unix.ENOSPC)}
+	if !nonFatal(j, jobfile.DirWrite, unix.ENOSPC) || nonFatal(j, jobfile.DirWrite, unix.EIO) || !nonFatal(j, jobfile.DirRead, unix.EIO) {
+		t.Error("ignore_error=,ENOSPC: the write list replaces the default, reads keep it")
+	}
+}
+
+// TestAllowFileCreate checks that allow_file_create=0 refuses a missing
+// file before anything is created.
+func TestAllowFileCreate(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "missing.dat")
+	jobs := parseJobs(t, dir, "[a]\nioengine=psync\nrw=write\nsize=64k\nallow_file_create=0\nfilename="+f+"\n")
+	if _, err := Run(context.Background(), jobs, Options{}); err == nil || !strings.Contains(err.Error(), "allow_file_create=0") {
+		t.Errorf("err = %v, want a refusal naming allow_file_create=0", err)
+	}
+	if _, err := os.Stat(f); !os.IsNotExist(err) {
+		t.Errorf("%s was created", f)
+	}
+}

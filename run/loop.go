@@ -683,7 +683,10 @@ func (l *loop) complete(it sched.Item, now int64) {
 func (l *loop) ioError(s *slot, errno int, fn string) {
 	e := unix.Errno(errno)
 	allowed := (s.dir == jobfile.DirRead && l.coeRead) || (s.dir == jobfile.DirWrite && l.coeWrite)
-	if allowed && (e == unix.EIO || e == unix.EILSEQ) {
+	if l.job.ErrorDump && l.warn != nil {
+		l.dumpError(s, e)
+	}
+	if allowed && nonFatal(l.job, s.dir, e) {
 		l.res.TotalErr++
 		if l.res.FirstErr == 0 {
 			l.res.FirstErr = errno
