@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,6 +120,36 @@ func TestOffsetIncrement(t *testing.T) {
 	for k, j := range jobs {
 		if want := uint64(4096 + k<<20); j.Offset != want {
 			t.Errorf("clone %d at %d, want %d", k, j.Offset, want)
+		}
+	}
+}
+
+// TestUnrunOptionsDocumented checks that DIFFERENCES.md names every option
+// gofio parses but does not run (by name, or by a prefix written NAME*).
+func TestUnrunOptionsDocumented(t *testing.T) {
+	b, err := os.ReadFile("DIFFERENCES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "| options gofio parses but does not run yet") {
+			row = l
+		}
+	}
+	if row == "" {
+		t.Fatal("DIFFERENCES.md has no row for the options gofio does not run")
+	}
+	for _, o := range OptionTable() {
+		if !o.NotRun {
+			continue
+		}
+		named := strings.Contains(row, "`"+o.Name) || strings.Contains(row, "/`"+o.Name)
+		for i := len(o.Name) - 1; i > 0 && !named; i-- {
+			named = strings.Contains(row, "`"+o.Name[:i]+"*`")
+		}
+		if !named {
+			t.Errorf("DIFFERENCES.md does not name %s among the options gofio does not run", o.Name)
 		}
 	}
 }
