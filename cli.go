@@ -110,6 +110,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "baseline", Usage: "compare this run with a saved one (`OLD.json`, from --output-format=json) point by point; --fail-if-slower gates it too"}},
 		{Flag: &cli.BoolFlag{Name: "allow-different-jobs", Usage: "let --baseline and gofio diff compare runs of different jobs or comparisons"}},
 		{Flag: &cli.StringFlag{Name: "junit", Usage: "write a JUnit XML report of the comparison to `FILE`: one test case per row"}},
+		{Flag: &cli.StringFlag{Name: "io-timeout", Usage: "end a job with ETIMEDOUT when an I/O is outstanding longer than `TIME` (every job without io_timeout=; bare numbers are seconds)"}},
 		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99 or iops"}},
 		// fio's own flags (issue 14); see fioflags.go.
 		{Flag: &cli.BoolFlag{Name: "minimal", Usage: "minimal (terse) output, as --output-format=terse"}},
@@ -189,6 +190,10 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		FailIfSlower:       c.Float64("fail-if-slower"),
 	}
 	if err := fioFlagsFrom(c, cfg); err != nil {
+		return nil, err
+	}
+	var err error
+	if cfg.IOTimeout, err = flagTime(c, "io-timeout", time.Millisecond); err != nil {
 		return nil, err
 	}
 	if c.IsSet("compare") {

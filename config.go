@@ -48,6 +48,7 @@ type Config struct {
 	WarningsFatal  bool          // --warnings-fatal
 	Debug          []string      // --debug categories
 	AuxPath        string        // --aux-path
+	IOTimeout      time.Duration // --io-timeout; 0 = off (hung.go in run)
 
 	// Fleet runs and fallbacks.
 	StartAt        time.Time // --start-at; zero when not given

@@ -90,6 +90,7 @@ func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job
 			}()
 		}
 	}
+	opts.IOTimeout = cfg.IOTimeout
 	if cfg.StatusInterval > 0 {
 		var mu sync.Mutex
 		opts.StatusInterval = cfg.StatusInterval

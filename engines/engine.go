@@ -9,7 +9,11 @@
 // user data; it is never a pointer.
 package engines
 
-import "github.com/gofio/gofio/jobfile"
+import (
+	"time"
+
+	"github.com/gofio/gofio/jobfile"
+)
 
 // Op is the operation a request performs.
 type Op uint8
@@ -90,3 +94,25 @@ type StatsReporter interface {
 
 // Opener opens an engine for a job.
 type Opener func(s Setup) (Engine, error)
+
+// TimedReaper is implemented by engines that can wait for completions
+// with a time limit. ReapTimeout is Reap, except that it gives up after d
+// and returns what it has, possibly fewer than min (even none), with a nil
+// error. io_timeout uses it so that the job's own thread notices a hung
+// request and can cancel it.
+type TimedReaper interface {
+	ReapTimeout(out []Completion, min int, d time.Duration) (int, error)
+}
+
+// Canceler is implemented by engines that can ask the kernel to cancel a
+// request in flight (io_uring's IORING_OP_ASYNC_CANCEL). Cancel queues and
+// submits the cancellation of the request in slot; the request itself
+// then completes (with -ECANCELED, or its own result if it was too late)
+// through Reap, unless the kernel cannot interrupt it. CancelResults
+// reports the results of the cancellations so far: how many found the
+// request and cancelled it, how many found it running (-EALREADY) and how
+// many did not find it (-ENOENT).
+type Canceler interface {
+	Cancel(slot uint32) error
+	CancelResults() (cancelled, running, notFound int)
+}

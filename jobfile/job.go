@@ -182,6 +182,9 @@ type Job struct {
 	TimeBased  bool
 	RampTime   time.Duration
 	StartDelay time.Duration
+	// IOTimeout is gofio's io_timeout: an I/O outstanding longer ends the
+	// job with ETIMEDOUT. 0 (the default) waits forever, as fio does.
+	IOTimeout time.Duration
 
 	// Groups and placement.
 	NumJobs        int // as given; clones already expanded
@@ -200,12 +203,20 @@ type Job struct {
 	EndFsync  bool
 
 	// Buffers and verify.
-	ZeroBuffers     bool
-	RefillBuffers   bool
-	BufferPattern   []byte
-	Verify          string // "" or "0" means off; crc32c, md5, sha256, pattern, ...
-	VerifyPattern   []byte
-	DoVerify        bool
+	ZeroBuffers   bool
+	RefillBuffers bool
+	BufferPattern []byte
+	Verify        string // "" or "0" means off; crc32c, md5, sha256, pattern, ...
+	VerifyPattern []byte
+	DoVerify      bool
+	// VerifyOnly is verify_only: replay the write workload without
+	// writing and verify what it would have written.
+	VerifyOnly bool
+	// VerifyStateSave and VerifyStateLoad are verify_state_save and
+	// verify_state_load: keep a state file of the writes that completed,
+	// and verify only those.
+	VerifyStateSave bool
+	VerifyStateLoad bool
 	ContinueOnError string // none read write io verify all
 
 	// Reporting.

@@ -245,6 +245,16 @@ var optionTable = withFioOptions([]OptionSpec{
 		Note: "gofio implements 0, crc32c, crc32c-intel, md5, sha256, meta, pattern and null", custom: setVerify},
 	{Name: "do_verify", Type: TypeBool, Default: "1", Min: 0, Max: 1, Parent: "verify", Help: "Run verification stage after write",
 		boolp: func(j *Job) *bool { return &j.DoVerify }},
+	{Name: "verify_only", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
+		Help:  "Verifies previously written data is still valid",
+		boolp: func(j *Job) *bool { return &j.VerifyOnly }},
+	{Name: "verify_state_save", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
+		Help:  "Save verify state on termination",
+		Note:  "default 0 (fio's 1 saves only on a signal fio catches); with 1 gofio keeps the state file current on every completed write, so it survives SIGKILL",
+		boolp: func(j *Job) *bool { return &j.VerifyStateSave }},
+	{Name: "verify_state_load", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
+		Help:  "Load verify state on startup",
+		boolp: func(j *Job) *bool { return &j.VerifyStateLoad }},
 	{Name: "verify_pattern", Type: TypeString, Parent: "verify", Help: "Fill pattern for IO buffers",
 		custom: func(j *Job, v string) error {
 			p, err := parsePattern(v)
@@ -377,6 +387,9 @@ var optionTable = withFioOptions([]OptionSpec{
 		Choices: []Choice{{"locked", "An intrusive list behind its own mutex"},
 			{"lockfree", "The kernel's llist: lock-free push, LIFO, reversed when taken"}},
 		custom: func(j *Job, v string) error { j.TWList = v; return nil }},
+	{Name: "io_timeout", Type: TypeTime, Default: "0", Unit: time.Second, Gofio: true,
+		Help: "End the job with ETIMEDOUT when an I/O is outstanding longer than this (0: wait forever, as fio)",
+		durp: func(j *Job) *time.Duration { return &j.IOTimeout }},
 	runOptionSpecs[0], runOptionSpecs[1], runOptionSpecs[2], runOptionSpecs[3],
 
 	// io_uring engine options (fio's engines/io_uring.c).

@@ -200,7 +200,7 @@ func (e *ETA) line(elapsed time.Duration) string {
 	out := fmt.Sprintf("Jobs: %d (f=%d)", nrRunning, files)
 	// Like fio, the ETA is only computed after 3 seconds.
 	if elapsed < 3*time.Second || nrRunning == 0 {
-		return out
+		return out + oldestIO(e.jobs)
 	}
 	perc := "-.-%"
 	elapsedSec := int64(elapsed / time.Second)
@@ -220,5 +220,21 @@ func (e *ETA) line(elapsed time.Duration) string {
 	if len(rb) > 0 {
 		out += "[" + strings.Join(rb, ",") + "][" + strings.Join(ib, ",") + " IOPS]"
 	}
-	return out + "[eta " + etaString(eta) + "]"
+	return out + "[eta " + etaString(eta) + "]" + oldestIO(e.jobs)
+}
+
+// oldestIO is gofio's addition to the status line under io_timeout: the
+// age of the oldest I/O in flight once it passes a second, so a stall
+// shows before the timeout ends the job: "[oldest I/O 2.4s]".
+func oldestIO(jobs []*Progress) string {
+	var age int64
+	for _, p := range jobs {
+		if running(byte(p.State.Load())) {
+			age = max(age, p.OldestIO.Load())
+		}
+	}
+	if age <= int64(time.Second) {
+		return ""
+	}
+	return fmt.Sprintf("[oldest I/O %.1fs]", time.Duration(age).Seconds())
 }

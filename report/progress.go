@@ -20,4 +20,7 @@ type Progress struct {
 	// TotalBytes is the planned byte count for size-based jobs, 0 if time
 	// based.
 	TotalBytes atomic.Uint64
+	// OldestIO is the age in ns of the job's oldest I/O in flight, kept
+	// only under io_timeout; 0 when none.
+	OldestIO atomic.Int64
 }

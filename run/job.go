@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +39,18 @@ type jobRun struct {
 	ended   chan struct{}    // closed when the job's goroutine is done (wait_for)
 	waitees []*jobRun        // wait_for: the jobs of the group this one starts after
 	snap    jobSnapshot      // --status-interval's copies of res
+	hang    *hangWatch       // io_timeout's tracker; nil when off
+	endOnce sync.Once        // end
+}
+
+// end marks the job's goroutine done, once: from the goroutine itself, or
+// from the io_timeout watcher that took a stuck job over (hung.go).
+func (jr *jobRun) end(wg *sync.WaitGroup) {
+	jr.endOnce.Do(func() {
+		jr.snap.ended.Store(true)
+		close(jr.ended)
+		wg.Done()
+	})
 }
 
 // env is what every job goroutine of a Run shares.
@@ -99,6 +112,13 @@ type prepared struct {
 	syncIO bool
 	tid    int
 	pinned bool
+	// abandoned: io_timeout left requests with the kernel, which may still
+	// write into the buffers; they stay mapped (and the engine open, when
+	// the job's thread never came back) until the process exits.
+	abandoned bool
+	// keepBufs: the job's thread closed the engine but requests it could
+	// not cancel may still write into the buffers, which stay mapped.
+	keepBufs bool
 }
 
 // allowedCPUs returns the CPUs job number index (0-based, over the whole
@@ -195,6 +215,12 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 
 // release closes the engine and unmaps the buffers.
 func (p *prepared) release() error {
+	if p.abandoned {
+		return nil
+	}
+	if p.keepBufs {
+		p.arena = nil
+	}
 	var errs []error
 	if p.eng != nil {
 		errs = append(errs, p.eng.Close())
@@ -309,6 +335,10 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	if j.Runtime > 0 {
 		jr.prog.EndNano.Store(int64(start + j.RampTime + j.Runtime))
 	}
+	if jr.hang != nil {
+		l.hang = jr.hang
+		jr.hang.l = l
+	}
 	l.run()
 	if j.EndFsync && !l.fatal {
 		for _, t := range jr.targets {
@@ -330,6 +360,16 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 			l.runVerify()
 		}
 	}
+	jr.finish(e, p, l, true)
+}
+
+// finish fills the job's result once its loop has ended: on the job's own
+// thread (onThread), or on the io_timeout watcher's goroutine for a job
+// whose thread is stuck in the kernel, which then has no thread CPU time
+// or engine counters to read.
+func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
+	j := jr.job
+	res := jr.res
 	if l.tw != nil {
 		res.EngineNotes = append(res.EngineNotes, l.tw.note())
 	}
@@ -338,11 +378,13 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		res.EngineNotes = append(res.EngineNotes, note)
 		e.warnf("%s: %s\n", j.Name, note)
 	}
-	var ru unix.Rusage
-	getrusageThread(&ru)
-	threadUsage(res, p.tid, &l.rusageStart, &ru)
+	if onThread {
+		var ru unix.Rusage
+		getrusageThread(&ru)
+		threadUsage(res, p.tid, &l.rusageStart, &ru)
+	}
 	res.Threads = append(res.Threads, ioThreads(p.tid)...)
-	if sr, ok := p.eng.(engines.StatsReporter); ok {
+	if sr, ok := p.eng.(engines.StatsReporter); ok && onThread {
 		st := sr.Stats()
 		res.DroppedCQEs = st.DroppedCQEs
 		res.EngineNotes = append(res.EngineNotes, st.Warnings...)
@@ -394,7 +436,7 @@ func runtimeMsec(ns int64) time.Duration {
 // the job when start is closed. The job's files are closed when it ends,
 // as fio closes them, so that the status line's f= drops.
 func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}, wg *sync.WaitGroup) {
-	defer wg.Done()
+	defer jr.end(wg)
 	runtime.LockOSThread()
 	p, je := jr.prepare(e)
 	// A thread whose affinity changed is not handed back to the Go
@@ -404,13 +446,16 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	}
 	if je != nil {
 		failJob(e, jr, je)
+	} else if e.opts.Now == nil {
+		jr.hang = newHangWatch(cmp.Or(jr.job.IOTimeout, e.opts.IOTimeout), p.depth)
 	}
 	ready <- struct{}{}
 	<-start
-	defer close(jr.ended)
-	defer jr.snap.ended.Store(true)
 	jr.awaitWaitees(e)
 	if je == nil && e.startErr == nil {
+		if jr.hang != nil {
+			jr.hang.jr, jr.hang.p, jr.hang.wg = jr, p, wg
+		}
 		jr.execute(e, p)
 	}
 	e.exitAll(jr, e.group)

@@ -55,6 +55,7 @@ type loop struct {
 	stop    *atomic.Bool
 	kill    *atomic.Bool // this job's exitall stop (jobRun.kill)
 	snap    *jobSnapshot // --status-interval copies (jobRun.snap)
+	hang    *hangWatch   // io_timeout (hung.go); nil when off
 	warn    io.Writer
 	res     *report.JobResult
 	prog    *report.Progress
@@ -446,7 +447,17 @@ func (l *loop) submit() {
 			l.slots[l.pending[(l.pHead+i)%len(l.pending)]].issue = t
 		}
 	}
+	if l.hang != nil {
+		// Stamped before the call: a submit may itself sleep in the
+		// I/O (FUSE issued inline, psync).
+		t := l.clock()
+		for i := 0; i < l.pN; i++ {
+			l.hang.issue[l.pending[(l.pHead+i)%len(l.pending)]].Store(t)
+		}
+	}
+	l.callBegin()
 	n, err := l.eng.Submit()
+	l.callEnd()
 	if err != nil {
 		l.fail(errnoOf(err, unix.EIO), "io_uring_enter submit", err)
 		return
@@ -489,8 +500,12 @@ func (l *loop) stampIssued(n int, acct bool) {
 	t := l.clock()
 	slat := acct && !l.noSlat
 	for i := 0; i < n; i++ {
-		s := &l.slots[l.popPending()]
+		si := l.popPending()
+		s := &l.slots[si]
 		s.issue = t
+		if l.hang != nil {
+			l.hang.issue[si].Store(t)
+		}
 		if slat && !s.ramp && s.done == 0 && s.retries == 0 && s.op <= engines.OpWrite {
 			v := t - s.start
 			s.slat = v
@@ -520,6 +535,9 @@ func (l *loop) wait() {
 	}
 	full := l.inflight == l.depth
 	for {
+		if l.hang != nil && l.hangCheck() {
+			return
+		}
 		l.reap(max(min(l.completeMin, l.inflight), 1))
 		if l.fatal || !full || l.inflight <= l.low {
 			return
@@ -535,7 +553,21 @@ func (l *loop) wait() {
 func (l *loop) reap(waitFor int) {
 	room := min(l.inflight, len(l.cqes))
 	waitFor = min(waitFor, room)
-	n, err := l.eng.Reap(l.cqes[:room], waitFor)
+	var n int
+	var err error
+	switch {
+	case waitFor == 0 || l.hang == nil:
+		n, err = l.eng.Reap(l.cqes[:room], waitFor)
+	default:
+		// io_timeout: never sleep long in one call (see hung.go).
+		l.callBegin()
+		if tr, ok := l.eng.(engines.TimedReaper); ok {
+			n, err = tr.ReapTimeout(l.cqes[:room], waitFor, hangPoll)
+		} else {
+			n, err = l.eng.Reap(l.cqes[:room], waitFor)
+		}
+		l.callEnd()
+	}
 	if err != nil {
 		l.fail(errnoOf(err, unix.EIO), "io_uring_enter getevents", err)
 		return
@@ -545,8 +577,14 @@ func (l *loop) reap(waitFor int) {
 	}
 	t := l.clock()
 	l.reapStamp, l.reapFresh = t, true
+	if n == 0 && l.hang != nil {
+		return // a timed reap that found nothing
+	}
 	for i := 0; i < n; i++ {
 		c := l.cqes[i]
+		if l.hang != nil {
+			l.hang.issue[c.Slot].Store(0)
+		}
 		l.slots[c.Slot].res = c.Res
 		l.q.Add(&l.batch, c.Slot, t)
 	}

@@ -23,6 +23,9 @@ type Options struct {
 	// Engines maps an ioengine= name to its opener. Nil means
 	// DefaultEngines(). Tests inject their own.
 	Engines map[string]engines.Opener
+	// IOTimeout is --io-timeout: the io_timeout of every job that sets
+	// none (see hung.go). 0 is off.
+	IOTimeout time.Duration
 	// Warn receives fio-style warning lines ("note: ...", I/O error
 	// lines, engine fallbacks). Nil discards them.
 	Warn io.Writer

@@ -368,6 +368,17 @@ func runGroup(e *env, g []*jobRun) {
 		<-ready
 	}
 	waitStart(e)
+	var watched []*jobRun
+	for _, jr := range runnable {
+		if jr.hang != nil {
+			watched = append(watched, jr)
+		}
+	}
+	if len(watched) > 0 {
+		done := make(chan struct{})
+		defer close(done)
+		go watchHangs(e, watched, done)
+	}
 	close(start)
 	wg.Wait()
 }

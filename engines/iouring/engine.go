@@ -41,11 +41,21 @@ type Engine struct {
 	sqpollTID  int
 	dropped    uint64
 	closed     bool
+
+	// Cancellations (Cancel): their CQEs carry cancelTag|slot and are
+	// counted here, never handed to the caller.
+	cancelOK, cancelRunning, cancelNotFound int
 }
+
+// cancelTag marks the user data of an IORING_OP_ASYNC_CANCEL's own CQE;
+// slots never reach it.
+const cancelTag = 1 << 63
 
 var (
 	_ engines.Engine        = (*Engine)(nil)
 	_ engines.StatsReporter = (*Engine)(nil)
+	_ engines.TimedReaper   = (*Engine)(nil)
+	_ engines.Canceler      = (*Engine)(nil)
 )
 
 // Open sets up the ring for s and registers what the job asks for. The

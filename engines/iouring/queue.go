@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -179,10 +180,16 @@ func (e *Engine) copyOut(out []engines.Completion) int {
 		if k == 0 {
 			break
 		}
-		for i, c := range e.scratch[:k] {
-			out[total+i] = engines.Completion{Slot: uint32(c.UserData), Res: c.Res}
+		j := total
+		for _, c := range e.scratch[:k] {
+			if c.UserData&cancelTag != 0 {
+				e.countCancel(c.Res)
+				continue
+			}
+			out[j] = engines.Completion{Slot: uint32(c.UserData), Res: c.Res}
+			j++
 		}
-		total += k
+		total = j
 	}
 	return total
 }
@@ -238,3 +245,50 @@ func (e *Engine) Stats() engines.Stats {
 }
 
 func isEAGAIN(err error) bool { return errors.Is(err, unix.EAGAIN) }
+
+// ReapTimeout is Reap bounded by d: it waits at most d for the first
+// completion and returns what is there then, possibly none.
+func (e *Engine) ReapTimeout(out []engines.Completion, min int, d time.Duration) (int, error) {
+	n, err := e.Reap(out, 0)
+	if err != nil || n >= min || n == len(out) {
+		return n, err
+	}
+	if e.poller != nil {
+		if err := e.poller.failed(); err != nil {
+			return n, err
+		}
+	}
+	if _, err := e.ring.WaitCQETimeout(d); err != nil && !errors.Is(err, unix.ETIME) {
+		return n, e.reapErr(err)
+	}
+	return n + e.copyOut(out[n:]), nil
+}
+
+// Cancel asks the kernel to cancel the request in slot with
+// IORING_OP_ASYNC_CANCEL and submits it at once.
+func (e *Engine) Cancel(slot uint32) error {
+	sqe, err := e.getSQE()
+	if err != nil {
+		return err
+	}
+	sqe.PrepareCancel64(uint64(slot))
+	sqe.SetData64(cancelTag | uint64(slot))
+	_, err = e.Submit()
+	return err
+}
+
+// CancelResults counts what the cancellations so far found.
+func (e *Engine) CancelResults() (cancelled, running, notFound int) {
+	return e.cancelOK, e.cancelRunning, e.cancelNotFound
+}
+
+func (e *Engine) countCancel(res int32) {
+	switch {
+	case res == 0:
+		e.cancelOK++
+	case res == -int32(unix.EALREADY):
+		e.cancelRunning++
+	default:
+		e.cancelNotFound++
+	}
+}

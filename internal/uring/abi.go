@@ -94,15 +94,16 @@ const (
 
 // Opcodes (IORING_OP_*) of the file I/O subset.
 const (
-	OpNop        uint8 = 0
-	OpReadv      uint8 = 1
-	OpWritev     uint8 = 2
-	OpFsync      uint8 = 3
-	OpReadFixed  uint8 = 4
-	OpWriteFixed uint8 = 5
-	OpTimeout    uint8 = 11
-	OpRead       uint8 = 22
-	OpWrite      uint8 = 23
+	OpNop         uint8 = 0
+	OpReadv       uint8 = 1
+	OpWritev      uint8 = 2
+	OpFsync       uint8 = 3
+	OpReadFixed   uint8 = 4
+	OpWriteFixed  uint8 = 5
+	OpTimeout     uint8 = 11
+	OpAsyncCancel uint8 = 14
+	OpRead        uint8 = 22
+	OpWrite       uint8 = 23
 )
 
 // FsyncDatasync makes PrepareFsync an fdatasync (IORING_FSYNC_DATASYNC).

@@ -114,6 +114,16 @@ func (s *SubmissionQueueEntry) PrepareTimeout(ts *unix.Timespec, count uint32, f
 	s.OpcodeFlags = flags
 }
 
+// PrepareCancel64 prepares an IORING_OP_ASYNC_CANCEL of the request whose
+// user data is userData. Its own CQE's res is 0 when the request was
+// cancelled, -EALREADY when it was running and the kernel tried to
+// interrupt it, -ENOENT when no such request was in flight.
+func (s *SubmissionQueueEntry) PrepareCancel64(userData uint64) {
+	s.OpCode = OpAsyncCancel
+	s.Fd = -1
+	s.Addr = userData
+}
+
 // SetData64 sets the user data echoed in the CQE: an integer such as a slot
 // index, never a pointer.
 func (s *SubmissionQueueEntry) SetData64(v uint64) { s.UserData = v }

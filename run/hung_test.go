@@ -1,0 +1,86 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/internal/faultfs"
+	"github.com/gofio/gofio/jobfile"
+)
+
+// TestIOTimeoutStall: reads stall on the FUSE file after five went
+// through; io_timeout=1s ends the job with ETIMEDOUT within the timeout
+// plus a second, the message names file, offset, length and age, and the
+// report holds the five reads that completed. Under io_uring with
+// force_async the job's own thread times the request out and tries
+// IORING_OP_ASYNC_CANCEL first; where the thread is asleep in the kernel
+// (psync, libaio, io_uring issuing FUSE inline) the watcher takes the job
+// over.
+func TestIOTimeoutStall(t *testing.T) {
+	tests := []struct {
+		engine string
+		async  bool
+		cancel bool // the note says ASYNC_CANCEL was tried
+	}{
+		{"psync", false, false},
+		{"libaio", false, false},
+		{"io_uring", false, false},
+		{"io_uring", true, true},
+	}
+	for _, tt := range tests {
+		name := fmt.Sprintf("%s/async=%v", tt.engine, tt.async)
+		x := faultfs.MountT(t, faultfs.Options{Size: 1 << 20})
+		x.Stall(faultfs.Read, 5)
+		j := fuseJob(x, "hang", jobfile.RWRead, tt.engine, 1<<20, 1)
+		j.IOTimeout = time.Second
+		if tt.async {
+			j.ForceAsync = 1
+		}
+		var warn syncBuf
+		t0 := time.Now()
+		res, err := Run(context.Background(), []*jobfile.Job{j}, Options{Warn: &warn})
+		took := time.Since(t0)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r := res.Jobs[0]
+		t.Logf("%s: %v: %s; notes %q", name, took, r.ErrorText, r.EngineNotes)
+		if took > 2*time.Second {
+			t.Errorf("%s: the run took %v; want it ended within io_timeout + 1 s", name, took)
+		}
+		if r.Error != int(unix.ETIMEDOUT) || !strings.HasPrefix(r.ErrorText, "func=io_timeout, error=Connection timed out: read of 4096 bytes at offset 20480 of "+x.Path()+" outstanding for 1.") {
+			t.Errorf("%s: err=%d %q; want ETIMEDOUT naming the stalled read", name, r.Error, r.ErrorText)
+		}
+		if !strings.Contains(warn.String(), "offset 20480 of "+x.Path()) {
+			t.Errorf("%s: warnings %q; want the stalled I/O named", name, warn.String())
+		}
+		if ds := r.Dirs[0]; ds.IOBytes != 5*4096 || ds.Clat.N != 5 {
+			t.Errorf("%s: report holds %d bytes, %d completions; want the 5 reads that completed", name, ds.IOBytes, ds.Clat.N)
+		}
+		notes := strings.Join(r.EngineNotes, "; ")
+		if got := strings.Contains(notes, "IORING_OP_ASYNC_CANCEL tried on 1 requests"); got != tt.cancel {
+			t.Errorf("%s: notes %q; ASYNC_CANCEL tried: %v, want %v", name, notes, got, tt.cancel)
+		}
+		if c := x.Counts(); c.StalledNow != 1 {
+			t.Errorf("%s: %d requests held by the stall; want the one", name, c.StalledNow)
+		}
+	}
+}
+
+// TestIOTimeoutOffByDefault: without io_timeout the same slow (not
+// stalled) reads complete and nothing is tracked.
+func TestIOTimeoutOff(t *testing.T) {
+	x := faultfs.MountT(t, faultfs.Options{Size: 64 << 10})
+	x.Delay(faultfs.Read, 20*time.Millisecond, 1)
+	j := fuseJob(x, "slow", jobfile.RWRead, "io_uring", 64<<10, 2)
+	j.IOTimeout = 2 * time.Second
+	r := runFault(t, j).Jobs[0]
+	if r.Error != 0 || r.Dirs[0].IOBytes != 64<<10 {
+		t.Errorf("slow but live reads under io_timeout=2s: err=%d bytes=%d", r.Error, r.Dirs[0].IOBytes)
+	}
+}
