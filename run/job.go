@@ -339,8 +339,17 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		l.hang = jr.hang
 		jr.hang.l = l
 	}
-	l.run()
-	if j.EndFsync && !l.fatal {
+	verifyOnly := j.VerifyOnly && l.wlog != nil
+	if verifyOnly {
+		jr.verifyOnly(e, l)
+	} else {
+		jr.saveVerifyState(e, l)
+		l.run()
+		if err := l.vstate.close(); err != nil {
+			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
+		}
+	}
+	if j.EndFsync && !l.fatal && !verifyOnly {
 		for _, t := range jr.targets {
 			if !j.RW.HasWrite() || t.fd < 0 {
 				break
@@ -350,7 +359,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 			}
 		}
 	}
-	if l.wlog != nil && !l.fatal && res.Error == 0 && !e.stop.Load() {
+	if l.wlog != nil && !verifyOnly && !l.fatal && res.Error == 0 && !e.stop.Load() {
 		if hook := e.opts.BeforeVerify; hook != nil {
 			if err := hook(j); err != nil {
 				l.setError(errnoOf(err, unix.EIO), "verify setup", err)

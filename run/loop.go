@@ -56,6 +56,7 @@ type loop struct {
 	kill    *atomic.Bool // this job's exitall stop (jobRun.kill)
 	snap    *jobSnapshot // --status-interval copies (jobRun.snap)
 	hang    *hangWatch   // io_timeout (hung.go); nil when off
+	vstate  *verifyState // verify_state_save (vstate.go); nil when off
 	warn    io.Writer
 	res     *report.JobResult
 	prog    *report.Progress

@@ -123,7 +123,7 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []region)
 	}
 	l.ver = v
 	l.checkReads = !l.hasWrite
-	if l.hasWrite && j.DoVerify {
+	if l.hasWrite && (j.DoVerify || j.VerifyOnly) {
 		l.wlog = newWriteLog(regions, l.gen.bsMinFor(jobfile.DirWrite))
 	}
 	switch j.ContinueOnError {
@@ -137,8 +137,13 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []region)
 func (l *loop) completeData(s *slot, si uint32) {
 	orig := s.off - uint64(s.done)
 	switch {
-	case s.op == engines.OpWrite && l.wlog != nil:
-		l.wlog.add(s.file, orig, s.length)
+	case s.op == engines.OpWrite && (l.wlog != nil || l.vstate != nil):
+		if l.wlog != nil {
+			l.wlog.add(s.file, orig, s.length)
+		}
+		if l.vstate != nil {
+			l.vstate.mark(s.file, orig, s.length)
+		}
 	case s.op == engines.OpRead && (l.checkReads || s.verify):
 		if err := l.ver.Check(l.bufs[si][:s.length], orig); err != nil {
 			if l.job.VerifyDump {
