@@ -339,7 +339,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		l.hang = jr.hang
 		jr.hang.l = l
 	}
-	verifyOnly := j.VerifyOnly && l.wlog != nil
+	verifyOnly := j.VerifyOnly && l.ver != nil && l.hasWrite
 	if verifyOnly {
 		jr.verifyOnly(e, l)
 	} else {

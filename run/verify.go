@@ -123,7 +123,7 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []region)
 	}
 	l.ver = v
 	l.checkReads = !l.hasWrite
-	if l.hasWrite && (j.DoVerify || j.VerifyOnly) {
+	if l.hasWrite && j.DoVerify {
 		l.wlog = newWriteLog(regions, l.gen.bsMinFor(jobfile.DirWrite))
 	}
 	switch j.ContinueOnError {

@@ -15,7 +15,8 @@ import (
 
 // verify_only, verify_state_save and verify_state_load:
 //
-//   - verify_only=1 on a writing job with verify= issues no write: it
+//   - verify_only=1 on a writing job with verify= issues no write; with
+//     do_verify=1 (fio's default; 0 makes the job do nothing, as in fio) it
 //     replays the job's offset generator (the same seed, so the same
 //     blocks in the same order, as fio's verify_only does) for the bytes
 //     the write phase would have issued, and reads every block that
@@ -246,6 +247,12 @@ func (jr *jobRun) saveVerifyState(e *env, l *loop) {
 // asked for.
 func (jr *jobRun) verifyOnly(e *env, l *loop) {
 	j := jr.job
+	if l.wlog == nil {
+		// fio's verify_only with do_verify=0 neither writes nor verifies.
+		now := l.clock()
+		l.started, l.statsStart, l.ended = now, now, now
+		return
+	}
 	var vs *verifyState
 	if j.VerifyStateLoad {
 		var err error

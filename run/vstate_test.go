@@ -39,6 +39,7 @@ func TestVerifyOnlyAndState(t *testing.T) {
 	}
 
 	v := job("crashy")
+	v.DoVerify = true
 	v.VerifyOnly = true
 	v.ContinueOnError = "verify"
 	var warn syncBuf
