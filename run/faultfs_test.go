@@ -163,7 +163,10 @@ func TestFUSEVanish(t *testing.T) {
 		x.Delay(faultfs.Read, time.Millisecond, 1)
 		j := fuseJob(x, "vanish", jobfile.RWRead, eng, 1<<20, 2)
 		go func() {
-			time.Sleep(30 * time.Millisecond)
+			// Vanish once the job is reading: after its tenth request.
+			for x.Counts().Reads < 10 {
+				time.Sleep(time.Millisecond)
+			}
 			x.Vanish(0)
 		}()
 		r := runFault(t, j).Jobs[0]
