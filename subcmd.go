@@ -74,6 +74,21 @@ func (st *State) subcommands() []*cli.Command {
 			},
 		},
 		{
+			// gofio diff is parsed with gofio's own flags (cli.go: splitArgv
+			// sets it apart), not as a subcommand; this entry puts it in
+			// --help, the man page and completion, and runs it the same way.
+			Name:            "diff",
+			Usage:           "compare two saved runs point by point, with the statistics, reports and gate of --compare (docs/ci.md)",
+			ArgsUsage:       "[--fail-if-slower PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json",
+			SkipFlagParsing: true,
+			Action: func(c *cli.Context) error {
+				if code := st.command(c.Context, append([]string{"gofio", "diff"}, c.Args().Slice()...)); code != ExitOK {
+					return cli.Exit("", code)
+				}
+				return nil
+			},
+		},
+		{
 			Name:            completeCmd,
 			Hidden:          true,
 			SkipFlagParsing: true,
@@ -153,7 +168,7 @@ func completions(words []string) []string {
 			}
 		}
 	case len(words) <= 1:
-		for _, n := range subcommandNames {
+		for _, n := range append([]string{"diff"}, subcommandNames...) {
 			if n != completeCmd {
 				add(n)
 			}
