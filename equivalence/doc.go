@@ -21,8 +21,13 @@
 // on timing or on the host (an io_uring depth map, a rate) either runs
 // several times (Runs) and compares every run, or states a tolerance;
 // it never compares latencies exactly. Check runs a row-specific test on
-// the outcomes of both programs when a JSON field is not enough (distinct
-// offsets from a log, a different sequence on every run).
+// the outcomes of both programs when a JSON field is not enough (offset
+// sequences from a log, a different sequence on every run). A row whose
+// offsets depend on file names (fio seeds random_distribution from the
+// path) sets SameDir: both programs run, one after the other, in one
+// directory. A deliberate difference lists its JSON paths in Documented
+// (left out of the comparison) and has a row in the README's differences
+// table; its Check asserts what the table says.
 //
 // # Adding a row
 //
