@@ -22,9 +22,6 @@ var depthMaps = []string{"iodepth_level", "iodepth_submit", "iodepth_complete"}
 // maps are deterministic.
 var syncDepth = depthMaps
 
-// pendingEq20 marks rows of issue 20 that branch eq20 is still fixing.
-const pendingEq20 = "being fixed on branch eq20"
-
 // Rows returns the table of the suite: the baseline and issue 20's rows,
 // then the rows other work adds (append your slice here).
 func Rows() []Row {
