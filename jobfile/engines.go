@@ -55,8 +55,7 @@ var engineTable = []EngineInfo{
 	{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true},
 	{Name: "cpuio", Help: "CPU cycle burner engine", Diskless: true, NoIO: true},
 	{Name: "exec", Help: "Execute a program", Diskless: true, NoIO: true},
-	{Name: "net", Help: "Network IO",
-		Refused: "not implemented by gofio yet: a receiving socket needs an end-of-stream the run loop does not have (use fio for network jobs)"},
+	{Name: "net", Help: "Network IO", Diskless: true},
 	{Name: "e4defrag", Help: "ext4 defrag engine"},
 	{Name: "posixaio", Help: "POSIX asynchronous IO",
 		Refused: "POSIX AIO (aio_read/aio_write) is a glibc library that runs each request on a helper thread, not a system call; " +

@@ -12,6 +12,7 @@ import (
 	"github.com/gofio/gofio/engines/iouring"
 	"github.com/gofio/gofio/engines/libaio"
 	"github.com/gofio/gofio/engines/mmap"
+	netengine "github.com/gofio/gofio/engines/net"
 	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/engines/psync"
 	"github.com/gofio/gofio/jobfile"
@@ -115,6 +116,7 @@ func DefaultEngines() map[string]engines.Opener {
 		"e4defrag":   e4defrag.Open,
 		"cpuio":      cpuio.Open,
 		"exec":       execengine.Open,
+		"net":        netengine.Open,
 	}
 }
 

@@ -1,0 +1,295 @@
+// Package net is gofio's net engine for stream sockets, fio's
+// engines/net.c with protocol=tcp, tcpv6 or unix: a job with listen=1
+// receives (its reads are recv), a job with hostname= connects and sends
+// (its writes are send), so a receiver and a sender job in one job file
+// move data over the socket, as fio's netio.fio does. The listening
+// socket is bound when the engine opens, before the run group starts, and
+// the connection is accepted or made at the first request (fio does both
+// when it opens the job's file; gofio cannot block there, since every job
+// of a group opens its engine before any starts). A receiver waits at most
+// a minute for its sender, where fio waits for ever. nodelay (TCP_NODELAY),
+// window_size (SO_SNDBUF and SO_RCVBUF) and mss (TCP_MAXSEG) are set as
+// fio sets them. With pingpong=1 every send waits for the same number of
+// bytes to come back and every receive sends them back.
+//
+// Each numjobs clone uses port= plus its number, as in fio. A receive or
+// send may move less than the request (a short I/O the run
+// core completes, as fio does). protocol=udp and udpv6 (and multicast,
+// interface=, ttl=) are refused at parse time: fio ends a UDP receiver on
+// the sender's close message, which gofio's run loop cannot act on yet.
+package net
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/jobfile"
+)
+
+// acceptWait bounds how long a receiver waits for its sender to connect.
+const acceptWait = 60 * time.Second
+
+// Engine moves requests over one stream socket.
+type Engine struct {
+	engines.Sync
+	job      *jobfile.Job
+	listenFd int // the bound, listening socket (listen=1), else -1
+	fd       int // the connection, -1 until the first request
+	port     int // port= plus the numjobs clone's number, as fio
+}
+
+// Open checks the options and, for a receiver, binds and listens.
+func Open(s engines.Setup) (engines.Engine, error) {
+	j := s.Job
+	if j == nil {
+		return nil, errors.New("net: no job")
+	}
+	e := &Engine{job: j, listenFd: -1, fd: -1, port: j.Port + j.SubjobNumber}
+	var err error
+	if e.Sync, err = engines.NewSync("net", s.Depth, max(len(s.Files), 1), false, e.do); err != nil {
+		return nil, err
+	}
+	// Over a unix socket the reading job listens, as in fio.
+	if j.Listen || (j.Protocol == "unix" && j.RW.HasRead()) {
+		if e.listenFd, err = listen(j, e.port); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// sockaddr returns the job's address: hostname:port for TCP, hostname
+// (a path) for a unix socket. A listener without a hostname binds every
+// address.
+func sockaddr(j *jobfile.Job, port int, listening bool) (domain int, sa unix.Sockaddr, err error) {
+	switch j.Protocol {
+	case "unix":
+		if j.Hostname == "" {
+			return 0, nil, errors.New("net: protocol=unix needs hostname= (the socket's path)")
+		}
+		return unix.AF_UNIX, &unix.SockaddrUnix{Name: j.Hostname}, nil
+	case "tcp", "tcpv6":
+		if port == 0 {
+			return 0, nil, errors.New("net: no port has been specified which is required for the tcp protocol")
+		}
+		v6 := j.Protocol == "tcpv6"
+		host := j.Hostname
+		if host == "" && !listening {
+			return 0, nil, errors.New("net: a sending job needs hostname=")
+		}
+		ip, err := resolve(host, v6)
+		if err != nil {
+			return 0, nil, err
+		}
+		if v6 {
+			a := &unix.SockaddrInet6{Port: port}
+			copy(a.Addr[:], ip)
+			return unix.AF_INET6, a, nil
+		}
+		a := &unix.SockaddrInet4{Port: port}
+		copy(a.Addr[:], ip)
+		return unix.AF_INET, a, nil
+	}
+	return 0, nil, fmt.Errorf("net: protocol=%s is not supported by gofio", j.Protocol)
+}
+
+func listen(j *jobfile.Job, port int) (int, error) {
+	domain, sa, err := sockaddr(j, port, true)
+	if err != nil {
+		return -1, err
+	}
+	fd, err := unix.Socket(domain, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("net: socket: %w", err)
+	}
+	if domain == unix.AF_UNIX {
+		_ = unix.Unlink(j.Hostname) // fio unlinks a stale socket path too
+	} else {
+		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
+	}
+	if err := setOptions(fd, j, domain); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	if err := unix.Bind(fd, sa); err != nil {
+		unix.Close(fd)
+		return -1, fmt.Errorf("net: bind %s: %w", where(j, port), err)
+	}
+	if err := unix.Listen(fd, 1); err != nil {
+		unix.Close(fd)
+		return -1, fmt.Errorf("net: listen: %w", err)
+	}
+	return fd, nil
+}
+
+func where(j *jobfile.Job, port int) string {
+	if j.Protocol == "unix" {
+		return j.Hostname
+	}
+	return j.Hostname + ":" + strconv.Itoa(port)
+}
+
+// setOptions sets nodelay, window_size and mss as fio's net engine does.
+func setOptions(fd int, j *jobfile.Job, domain int) error {
+	if domain == unix.AF_UNIX {
+		return nil
+	}
+	if j.NoDelay {
+		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
+			return fmt.Errorf("net: cannot set TCP_NODELAY: %w", err)
+		}
+	}
+	if j.WindowSize > 0 {
+		for _, opt := range []int{unix.SO_SNDBUF, unix.SO_RCVBUF} {
+			if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, opt, j.WindowSize); err != nil {
+				return fmt.Errorf("net: window_size: %w", err)
+			}
+		}
+	}
+	if j.MSS > 0 {
+		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_MAXSEG, j.MSS); err != nil {
+			return fmt.Errorf("net: mss: %w", err)
+		}
+	}
+	return nil
+}
+
+// connect makes the job's connection: accept on the listening socket, or
+// connect to hostname:port.
+func (e *Engine) connect() error {
+	j := e.job
+	if e.listenFd >= 0 {
+		// fio waits for the sender without end; gofio gives up after
+		// acceptWait, so a sender that failed cannot hang the run.
+		pfd := []unix.PollFd{{Fd: int32(e.listenFd), Events: unix.POLLIN}}
+		for {
+			n, err := unix.Poll(pfd, int(acceptWait.Milliseconds()))
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				return unix.ETIMEDOUT
+			}
+			break
+		}
+		fd, _, err := unix.Accept4(e.listenFd, unix.SOCK_CLOEXEC)
+		if err != nil {
+			return err
+		}
+		e.fd = fd
+		if j.Protocol != "unix" && j.NoDelay {
+			return unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		}
+		return nil
+	}
+	domain, sa, err := sockaddr(j, e.port, false)
+	if err != nil {
+		return unix.EINVAL
+	}
+	fd, err := unix.Socket(domain, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	if err := setOptions(fd, j, domain); err != nil {
+		unix.Close(fd)
+		return unix.EINVAL
+	}
+	if err := unix.Connect(fd, sa); err != nil {
+		unix.Close(fd)
+		return err
+	}
+	e.fd = fd
+	return nil
+}
+
+// do sends a write or receives a read, connecting first if need be; with
+// pingpong the reply follows.
+func (e *Engine) do(r *engines.Request) int32 {
+	if e.fd < 0 {
+		if err := e.connect(); err != nil {
+			return -int32(errnoOf(err))
+		}
+	}
+	switch r.Op {
+	case engines.OpWrite:
+		n, err := e.send(r.Buf)
+		if err == nil && e.job.PingPong && n > 0 {
+			err = e.full(r.Buf[:n], false)
+		}
+		return res(n, err)
+	case engines.OpRead:
+		n, err := unix.Read(e.fd, r.Buf)
+		if err == nil && e.job.PingPong && n > 0 {
+			err = e.full(r.Buf[:n], true)
+		}
+		return res(n, err)
+	}
+	return 0 // fsync and fdatasync do nothing on a socket, as in fio
+}
+
+func (e *Engine) send(b []byte) (int, error) {
+	return unix.SendmsgN(e.fd, b, nil, nil, unix.MSG_NOSIGNAL)
+}
+
+// full moves all of b the other way (the pingpong reply): sends it when
+// send is set, else receives it.
+func (e *Engine) full(b []byte, send bool) error {
+	for len(b) > 0 {
+		var n int
+		var err error
+		if send {
+			n, err = e.send(b)
+		} else {
+			n, err = unix.Read(e.fd, b)
+		}
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return unix.ECONNRESET
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+func res(n int, err error) int32 {
+	if err != nil {
+		return -int32(errnoOf(err))
+	}
+	return int32(n)
+}
+
+func errnoOf(err error) unix.Errno {
+	var errno unix.Errno
+	if errors.As(err, &errno) {
+		return errno
+	}
+	return unix.EIO
+}
+
+// Close closes the connection and the listening socket (and removes a
+// unix socket's path).
+func (e *Engine) Close() error {
+	var errs []error
+	if e.fd >= 0 {
+		errs = append(errs, unix.Close(e.fd))
+		e.fd = -1
+	}
+	if e.listenFd >= 0 {
+		errs = append(errs, unix.Close(e.listenFd))
+		e.listenFd = -1
+		if e.job.Protocol == "unix" {
+			_ = unix.Unlink(e.job.Hostname)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,124 @@
+package net
+
+import (
+	"bytes"
+	stdnet "net"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/jobfile"
+)
+
+// freePort returns a TCP port nothing listens on right now.
+func freePort(t *testing.T) int {
+	l, err := stdnet.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*stdnet.TCPAddr).Port
+}
+
+// transfer runs a receiver and a sender engine for n requests of 4 KiB
+// and returns what the receiver got.
+func transfer(t *testing.T, recv, send *jobfile.Job, n int) []byte {
+	t.Helper()
+	r, err := Open(engines.Setup{Job: recv, Files: []int{-1}, Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, err := Open(engines.Setup{Job: send, Files: []int{-1}, Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var got bytes.Buffer
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		buf := make([]byte, 4096)
+		out := make([]engines.Completion, 1)
+		for total := 0; total < n*4096; {
+			r.Queue(0, &engines.Request{Op: engines.OpRead, Buf: buf})
+			r.Submit()
+			r.Reap(out, 1)
+			if out[0].Res <= 0 {
+				t.Errorf("receive: res %d", out[0].Res)
+				return
+			}
+			got.Write(buf[:out[0].Res])
+			total += int(out[0].Res)
+		}
+	}()
+	out := make([]engines.Completion, 1)
+	for i := 0; i < n; i++ {
+		buf := bytes.Repeat([]byte{byte(i)}, 4096)
+		for off := 0; off < len(buf); {
+			s.Queue(0, &engines.Request{Op: engines.OpWrite, Buf: buf[off:]})
+			s.Submit()
+			s.Reap(out, 1)
+			if out[0].Res <= 0 {
+				t.Fatalf("send %d: res %d", i, out[0].Res)
+			}
+			off += int(out[0].Res)
+		}
+	}
+	wg.Wait()
+	return got.Bytes()
+}
+
+func check(t *testing.T, got []byte, n int) {
+	t.Helper()
+	if len(got) != n*4096 {
+		t.Fatalf("received %d bytes, want %d", len(got), n*4096)
+	}
+	for i := 0; i < n; i++ {
+		if got[i*4096] != byte(i) || got[i*4096+4095] != byte(i) {
+			t.Fatalf("block %d arrived damaged or out of order", i)
+		}
+	}
+}
+
+func TestTCP(t *testing.T) {
+	port := freePort(t)
+	opts := jobfile.EngineOpts{Protocol: "tcp", Port: port, NoDelay: true, WindowSize: 1 << 18}
+	recv := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
+	recv.Listen = true
+	send := &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}
+	send.Hostname = "localhost"
+	check(t, transfer(t, recv, send, 64), 64)
+}
+
+func TestTCPPingPong(t *testing.T) {
+	port := freePort(t)
+	opts := jobfile.EngineOpts{Protocol: "tcp", Port: port, PingPong: true}
+	recv := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
+	recv.Listen = true
+	send := &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}
+	send.Hostname = "127.0.0.1"
+	check(t, transfer(t, recv, send, 16), 16)
+}
+
+func TestUnix(t *testing.T) {
+	opts := jobfile.EngineOpts{Protocol: "unix", Hostname: filepath.Join(t.TempDir(), "s.sock")}
+	// Over a unix socket the reading job listens, as in fio.
+	check(t, transfer(t, &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}, &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}, 32), 32)
+}
+
+func TestNumjobsPorts(t *testing.T) {
+	port := freePort(t)
+	j := &jobfile.Job{RW: jobfile.RWRead, SubjobNumber: 0, EngineOpts: jobfile.EngineOpts{Protocol: "tcp", Port: port - 1, Listen: true}}
+	j.SubjobNumber = 1
+	e, err := Open(engines.Setup{Job: j, Files: []int{-1}, Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if p := e.(*Engine).port; p != port {
+		t.Errorf("clone 1 of port=%d listens on %d, want %d", port-1, p, port)
+	}
+}
