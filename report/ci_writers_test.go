@@ -110,3 +110,13 @@ func TestWriteJUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestCmpCellsSmallP checks that a p-value below 0.001 reads "<0.001"
+// rather than a rounded 0.000.
+func TestCmpCellsSmallP(t *testing.T) {
+	c := cmpFixture()
+	c.Rows[1].Stats.P = 0.0002
+	if got := cmpCells(c, &c.Rows[1])[5]; got != "<0.001" {
+		t.Errorf("p cell %q, want <0.001", got)
+	}
+}

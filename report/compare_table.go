@@ -54,6 +54,9 @@ func cmpCells(c *Comparison, r *ComparisonRow) []string {
 			ci = fmt.Sprintf("[%+.1f%%, %+.1f%%]", s.LoPct, s.HiPct)
 		}
 		p = strconv.FormatFloat(s.P, 'f', 3, 64)
+		if s.P < 0.001 {
+			p = "<0.001"
+		}
 		verdict = s.Verdict
 	} else if c.Compared && !o.Ran() {
 		verdict = "old missing"
