@@ -57,9 +57,11 @@ func writeSupport(w io.Writer, s *uring.Support) {
 	case s.SQPollDenied != nil:
 		fmt.Fprintf(w, "sqpoll:       refused to this process (%v)\n", s.SQPollDenied)
 	case s.SQPollUnprivileged():
-		fmt.Fprintln(w, "sqpoll:       allowed without privilege (FEAT_SQPOLL_NONFIXED, Linux 5.11+)")
+		fmt.Fprintln(w, "sqpoll:       allowed without privilege (Linux 5.13+)")
+	case s.SQPollNeedsNice():
+		fmt.Fprintln(w, "sqpoll:       needs CAP_SYS_NICE (Linux 5.11, 5.12)")
 	default:
-		fmt.Fprintln(w, "sqpoll:       needs CAP_SYS_ADMIN (kernel before 5.11)")
+		fmt.Fprintln(w, "sqpoll:       needs root (kernel before 5.11)")
 	}
 	fmt.Fprintf(w, "setup flags:  accepted %s\n", orNone(s.Accepted))
 	fmt.Fprintf(w, "              refused %s\n", orNone(s.Refused))

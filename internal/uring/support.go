@@ -29,9 +29,16 @@ type Support struct {
 func (s *Support) Available() bool { return s.Err == nil }
 
 // SQPollUnprivileged reports whether the kernel lets a process without
-// CAP_SYS_ADMIN use SQPOLL: IORING_FEAT_SQPOLL_NONFIXED came with that
-// change (Linux 5.11).
-func (s *Support) SQPollUnprivileged() bool { return s.Features&FeatSQPollNonfixed != 0 }
+// privilege use SQPOLL: Linux 5.13 and later (io_uring_setup(2); 5.11 and
+// 5.12 still want CAP_SYS_NICE). IORING_FEAT_RSRC_TAGS came in 5.13 and
+// marks it.
+func (s *Support) SQPollUnprivileged() bool { return s.Features&FeatRsrcTags != 0 }
+
+// SQPollNeedsNice reports a kernel (5.11, 5.12) whose SQPOLL wants
+// CAP_SYS_NICE rather than root.
+func (s *Support) SQPollNeedsNice() bool {
+	return s.Features&FeatSQPollNonfixed != 0 && !s.SQPollUnprivileged()
+}
 
 // untriedFlags are the setup flags ProbeSupport leaves out: each needs a
 // live ring or application memory to try.

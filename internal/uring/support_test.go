@@ -52,8 +52,8 @@ func TestProbeSupportFake(t *testing.T) {
 	if !s.Available() {
 		t.Fatalf("unavailable: %v", s.Err)
 	}
-	if s.SQPollUnprivileged() {
-		t.Error("SQPollUnprivileged without FEAT_SQPOLL_NONFIXED")
+	if s.SQPollUnprivileged() || s.SQPollNeedsNice() {
+		t.Error("SQPOLL privilege read from features that have neither SQPOLL_NONFIXED nor RSRC_TAGS")
 	}
 	if !errors.Is(s.SQPollDenied, unix.EPERM) {
 		t.Errorf("SQPollDenied = %v, want EPERM", s.SQPollDenied)
