@@ -172,7 +172,7 @@ var fioOptions = []OptionSpec{
 	// Rates.
 	{Name: "rate", Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Help: "Set bandwidth rate",
 		dirs64: func(j *Job) *[NumDirs]uint64 { return &j.Rate }},
-	{Name: "rate_min", NotRun: true, Aliases: []string{"ratemin"}, Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Parent: "rate",
+	{Name: "rate_min", Aliases: []string{"ratemin"}, Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Parent: "rate",
 		Help: "Job must meet this rate or it will be shutdown", dirs64: func(j *Job) *[NumDirs]uint64 { return &j.RateMin }},
 	{Name: "rate_process", NotRun: true, Type: TypeChoice, Default: "linear", Parent: "rate", Help: "What process controls how rated IO is managed",
 		Choices: []Choice{{"linear", "Linear rate of IO"}, {"poisson", "Rate follows Poisson process"}},
@@ -181,7 +181,7 @@ var fioOptions = []OptionSpec{
 		Help: "Window average for rate limits (msec)", intp: func(j *Job) *int { return &j.RateCycle }},
 	{Name: "rate_ignore_thinktime", NotRun: true, Type: TypeBool, Min: 0, Max: 1, Parent: "rate", Help: "Rated IO ignores thinktime settings",
 		boolp: func(j *Job) *bool { return &j.RateIgnoreThinktime }},
-	{Name: "rate_iops_min", NotRun: true, Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Parent: "rate_iops",
+	{Name: "rate_iops_min", Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Parent: "rate_iops",
 		Help: "Job must meet this rate or it will be shut down", dirs64: func(j *Job) *[NumDirs]uint64 { return &j.RateIOPSMin }},
 
 	// I/O logs.

@@ -335,3 +335,60 @@ func (l *loop) dumpError(s *slot, e unix.Errno) {
 	fmt.Fprintf(l.warn, "gofio: %s: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
 		l.job.Name, name, strerror(e), s.dir, s.off, s.length-s.done)
 }
+
+// minRateState is what rate_min and rate_iops_min compare against: the
+// bytes and I/Os at the last check, per direction, and when it was.
+type minRateState struct {
+	at          [jobfile.NumDirs]int64
+	bytes, blks [jobfile.NumDirs]uint64
+	sampled     [jobfile.NumDirs]bool
+}
+
+// checkMinRate is fio's check_min_rate: after a 2 s settling period, every
+// rate_cycle the job must have done at least rate_min bytes/s (or
+// rate_iops_min I/Os/s) in each direction since the last check, or it ends
+// with EIO ("check_min_rate"), as in fio.
+func (l *loop) checkMinRate(now int64) {
+	j := l.job
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		minB, minI := j.RateMin[d], j.RateIOPSMin[d]
+		if (minB == 0 && minI == 0) || l.ramping || now-l.started < int64(2*time.Second) {
+			continue
+		}
+		st := &l.minRate
+		bytes, ios := l.bytesDone[d], l.iosDone[d]
+		if st.sampled[d] {
+			spent := (now - st.at[d]) / int64(time.Millisecond)
+			if spent < int64(j.RateCycle) {
+				continue
+			}
+			var msg string
+			if minB > 0 {
+				rate := uint64(0)
+				if spent > 0 {
+					rate = (bytes - st.bytes[d]) * 1000 / uint64(spent)
+				}
+				if bytes < st.bytes[d] || rate < minB || bytes-st.bytes[d] < minB {
+					msg = fmt.Sprintf("rate_min=%dB/s not met, got %dB/s", minB, rate)
+				}
+			} else {
+				rate := uint64(0)
+				if spent > 0 {
+					rate = (ios - st.blks[d]) * 1000 / uint64(spent)
+				}
+				if rate < minI || ios-st.blks[d] < minI {
+					msg = fmt.Sprintf("rate_iops_min=%d not met, got %d IOPS", minI, rate)
+				}
+			}
+			if msg != "" {
+				if l.warn != nil {
+					fmt.Fprintf(l.warn, "gofio: %s: %s\n", j.Name, msg)
+				}
+				l.setError(int(unix.EIO), "check_min_rate", errors.New(msg))
+				l.stopIssue = true
+				return
+			}
+		}
+		st.sampled[d], st.at[d], st.bytes[d], st.blks[d] = true, now, bytes, ios
+	}
+}

@@ -250,3 +250,16 @@ func TestAllowFileCreate(t *testing.T) {
 		t.Errorf("%s was created", f)
 	}
 }
+
+// TestRateIOPSMin checks rate_iops_min: a job held to 2 IOPS by its think
+// time fails with EIO after fio's 2 s settling period and one rate cycle.
+func TestRateIOPSMin(t *testing.T) {
+	jobs := parseJobs(t, t.TempDir(), "[rm]\nioengine=null\nsize=1g\ntime_based\nruntime=20\nrate_iops_min=5\nrate_cycle=500\nthinktime=500ms\n")
+	res, err := Run(context.Background(), jobs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := res.Jobs[0]; j.Error != int(unix.EIO) || !strings.Contains(j.ErrorText, "check_min_rate") || j.Elapsed > 10*time.Second {
+		t.Errorf("error %d %q after %v, want EIO from check_min_rate within a few seconds", j.Error, j.ErrorText, j.Elapsed)
+	}
+}

@@ -128,6 +128,7 @@ type loop struct {
 	verified   bool             // the verify phase ran
 	vNext      int              // next wlog entry the verify phase reads
 	vBatch     int              // verify_backlog reads left in the current batch
+	minRate    minRateState     // rate_min, rate_iops_min
 	coeVerify  bool             // continue_on_error covers verify errors
 	eagain     uint64           // -EAGAIN completions resubmitted
 
@@ -605,6 +606,7 @@ func (l *loop) reap(waitFor int) {
 	if t-l.lastProgress >= l.progressEvery {
 		l.lastProgress = t
 		l.publish()
+		l.checkMinRate(t)
 	}
 }
 
