@@ -163,7 +163,9 @@ var fioOptions = []OptionSpec{
 			j.NUMACPUNodes = n
 			return err
 		}},
-	{Name: "numa_mem_policy", Type: TypeString, Help: "NUMA memory policy setup", NotRun: true, OptionalArg: true, custom: checkMemPolicy},
+	{Name: "numa_mem_policy", Type: TypeString, Help: "NUMA memory policy setup", OptionalArg: true,
+		Note:   "applied to the job's I/O buffers (mbind); a node this machine lacks fails the job",
+		custom: func(j *Job, v string) error { j.NUMAMemPolicy = v; return checkMemPolicy(j, v) }},
 	{Name: "prioclass", Type: TypeInt, Min: 0, Max: 3, Help: "Set job IO priority class",
 		custom: func(j *Job, v string) error { j.PrioClass, _ = strconv.Atoi(v); j.PrioSet = true; return nil }},
 	{Name: "prio", Type: TypeInt, Min: 0, Max: 7, Help: "Set job IO priority value",

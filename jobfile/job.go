@@ -305,9 +305,10 @@ type Job struct {
 	NoFileCreate           bool   // allow_file_create=0
 	CreateSerialize        bool
 	LogPrio                bool
-	NUMACPUNodes           []int // numa_cpu_nodes=
-	PrioClass, Prio        int   // prioclass=, prio= (ioprio of the job's thread)
-	PrioSet                bool  // prioclass or prio was given
+	NUMACPUNodes           []int  // numa_cpu_nodes=
+	NUMAMemPolicy          string // numa_mem_policy=MODE[:NODES]
+	PrioClass, Prio        int    // prioclass=, prio= (ioprio of the job's thread)
+	PrioSet                bool   // prioclass or prio was given
 	OffsetIncrement        uint64
 	OffsetIncrementPercent int
 	// Unrun maps each option gofio parses but does not run, and that the

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -391,4 +392,44 @@ func (l *loop) checkMinRate(now int64) {
 		}
 		st.sampled[d], st.at[d], st.bytes[d], st.blks[d] = true, now, bytes, ios
 	}
+}
+
+// memPolicy applies numa_mem_policy=MODE[:NODES] to mem (the job's
+// buffers) with mbind, moving pages already there, as fio's
+// numa_set_membind and friends do for the job's memory. Each node must
+// exist on this machine.
+func memPolicy(spec string, mem []byte) error {
+	if spec == "" || len(mem) == 0 {
+		return nil
+	}
+	modeName, nodeList, _ := strings.Cut(spec, ":")
+	modes := map[string]uintptr{"default": 0, "prefer": 1, "bind": 2, "interleave": 3, "local": 4}
+	mode, ok := modes[modeName]
+	if !ok {
+		return fmt.Errorf("numa_mem_policy: unknown mode %q", modeName)
+	}
+	var mask [16]uint64 // 1024 nodes
+	var maskp, maxnode uintptr
+	if nodeList != "" {
+		nodes, err := jobfile.ParseCPUList(nodeList)
+		if err != nil {
+			return fmt.Errorf("numa_mem_policy: %w", err)
+		}
+		for _, n := range nodes {
+			if n >= len(mask)*64 {
+				return fmt.Errorf("numa_mem_policy: node %d is out of range", n)
+			}
+			if _, err := os.Stat(fmt.Sprintf("/sys/devices/system/node/node%d", n)); err != nil {
+				return fmt.Errorf("numa_mem_policy: this machine has no NUMA node %d", n)
+			}
+			mask[n/64] |= 1 << (n % 64)
+		}
+		maskp, maxnode = uintptr(unsafe.Pointer(&mask[0])), uintptr(len(mask)*64+1)
+	}
+	const mpolMFMove = 2
+	_, _, e := unix.Syscall6(unix.SYS_MBIND, uintptr(unsafe.Pointer(&mem[0])), uintptr(len(mem)), mode, maskp, maxnode, mpolMFMove)
+	if e != 0 {
+		return fmt.Errorf("numa_mem_policy=%s: mbind: %w", spec, e)
+	}
+	return nil
 }

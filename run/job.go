@@ -174,6 +174,9 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 		return p, fail(fmt.Sprintf("iodepth=%d", depth), "buffers", "iomem allocation", unix.Errno(errnoOf(err, unix.ENOMEM)), err)
 	}
 	p.arena = ar
+	if err := memPolicy(j.NUMAMemPolicy, ar.mem); err != nil {
+		return p, fail("numa_mem_policy="+j.NUMAMemPolicy, "numa", "mbind", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+	}
 	r := newRNG(jr.seed ^ 0xb0f)
 	for _, b := range ar.bufs {
 		fillBuffer(b, j.ZeroBuffers, j.BufferPattern, &r)
