@@ -46,6 +46,12 @@ var baseline = []Row{
 	{Name: "base/uring-write", Ref: "baseline", Args: args(U, "--rw=write", "--bs=16k", "--size=8m", "--iodepth=4")},
 	{Name: "base/psync-fsync", Ref: "baseline", Args: args(P, "--rw=write", "--bs=4k", "--size=2m", "--fsync=4"), Exact: []string{"sync.total_ios", "sync.lat_ns.N"}},
 	{Name: "base/psync-number_ios", Ref: "baseline", Args: args(P, "--rw=randwrite", "--bs=4k", "--size=8m", "--number_ios=100")},
+	{Name: "base/psync-randread-numjobs2", Ref: "baseline (clones: fio's thread numbers seed each)", Args: args(P, "--rw=randread", "--bsrange=4k-32k", "--size=4m", "--numjobs=2")},
+	{Name: "base/psync-randrw-loops2", Ref: "baseline (randrepeat reseeds every loop)", Args: args(P, "--rw=randrw", "--bssplit=4k/70:16k/30", "--size=4m", "--loops=2")},
+	{Name: "base/psync-randseed", Ref: "baseline (randseed= seeds sizes and mix; offsets keep FIO_RANDSEED, as fio seeds before it turns randrepeat off)", Args: args(P, "--rw=randrw", "--bsrange=4k-16k", "--size=4m", "--randseed=1234", "--rwmixread=70", "--loops=2")},
+	{Name: "base/psync-randseed-norepeat", Ref: "baseline (randseed= with randrepeat=0)", Args: args(P, "--rw=randread", "--bsrange=4k-16k", "--size=4m", "--randseed=99", "--randrepeat=0")},
+	{Name: "base/null-randread-seqnr", Ref: "baseline (rw=randread:4)", Args: args(N, "--rw=randread:4", "--bs=4k", "--size=4m")},
+	{Name: "base/psync-write-nrfiles3", Ref: "baseline (size= over 3 files)", Args: args(P, "--rw=randwrite", "--bs=4k", "--size=3m", "--nrfiles=3")},
 	{Name: "base/psync-offset-size", Ref: "baseline (found by the suite: size= caps a filesize= region)", Args: args(P, "--rw=read", "--bs=4k", "--filesize=8m", "--offset=1m", "--size=2m")},
 }
 

@@ -169,8 +169,10 @@ type Job struct {
 	NoRandomMap bool
 	RandRepeat  bool
 	RandSeed    uint64
-	// RandSeedSet says randseed= was given: fio then seeds every
-	// generator from it and turns randrepeat off, whatever follows.
+	// RandSeedSet says randseed= was given: fio then seeds its
+	// generators from it (the offset generator only without randrepeat,
+	// as fio seeds before it turns randrepeat off) and no longer reseeds
+	// at every loop.
 	RandSeedSet        bool
 	RandomGenerator    string
 	RandomDistribution Distribution

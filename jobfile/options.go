@@ -157,7 +157,10 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "randseed", Type: TypeStrVal, Default: "0x89", Parent: "rw", Help: "Set the random generator seed value",
 		custom: func(j *Job, v string) error {
 			n, _, err := parseSize(v, j.KBBase, false)
-			j.RandSeed, j.RandRepeat, j.RandSeedSet = n, false, true
+			// fio turns randrepeat off after seeding (fixup_options
+			// runs after setup_random_seeds), so RandRepeat keeps what
+			// the job says; run applies both in fio's order.
+			j.RandSeed, j.RandSeedSet = n, true
 			return err
 		}},
 	{Name: "norandommap", Type: TypeFlag, Parent: "rw", Help: "Accept potential duplicate random blocks",

@@ -137,9 +137,9 @@ const fioRandSeed = 0xb1899bed
 // setup_random_seeds and td_fill_rand_seeds set them up.
 type fioSeeds struct {
 	seeds [nrSeeds]uint64
-	// repeatable is fio's rand_repeatable: randrepeat=1 and no randseed=.
-	// Such a job reseeds every generator at the start of every loop, and
-	// its offset seed is FIO_RANDSEED times the thread number.
+	// repeatable is fio's rand_repeatable after fixup_options:
+	// randrepeat=1 and no randseed=. Such a job reseeds every generator
+	// at the start of every loop.
 	repeatable bool
 	thread     uint64
 	use64      bool
@@ -147,14 +147,17 @@ type fioSeeds struct {
 
 // newFioSeeds returns the seeds of job j, which is fio's thread number
 // thread (1 for the first job, counting clones). Without randrepeat and
-// randseed the seeds are random, as fio reads them from the OS.
+// randseed the seeds are random, as fio reads them from the OS. fio seeds
+// before it turns randrepeat off for randseed=, so with randrepeat=1 (the
+// default) the offset seed is FIO_RANDSEED times the thread number even
+// when randseed= is set.
 func newFioSeeds(j *jobfile.Job, thread int) fioSeeds {
 	fs := fioSeeds{
 		repeatable: j.RandRepeat && !j.RandSeedSet,
 		thread:     uint64(thread),
 		use64:      j.RandomGenerator == "tausworthe64",
 	}
-	if !fs.repeatable && !j.RandSeedSet {
+	if !j.RandRepeat && !j.RandSeedSet {
 		var b [8 * nrSeeds]byte
 		if _, err := rand.Read(b[:]); err == nil {
 			for i := range fs.seeds {
@@ -171,16 +174,14 @@ func newFioSeeds(j *jobfile.Job, thread int) fioSeeds {
 		fs.seeds[i] = seed*fs.thread + uint64(i)
 		seed *= 0x9e370001
 	}
+	if j.RandRepeat {
+		fs.seeds[seedBlock] = fioRandSeed * fs.thread
+	}
 	return fs
 }
 
 // offsetSeed is the seed of the random-offset generator.
-func (fs *fioSeeds) offsetSeed() uint64 {
-	if fs.repeatable {
-		return fioRandSeed * fs.thread
-	}
-	return fs.seeds[seedBlock]
-}
+func (fs *fioSeeds) offsetSeed() uint64 { return fs.seeds[seedBlock] }
 
 // bsSeeds are the seeds of the block-size generators per direction:
 // with verify, writes use the read seed, as fio does.

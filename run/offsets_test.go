@@ -53,15 +53,21 @@ func TestRandomMapCoversOncePerLoop(t *testing.T) {
 	if !equal(a, offsets(t, j, jobSeed(j, 0, 0), 3000)) {
 		t.Error("same seed gave a different sequence")
 	}
+	// randrepeat=0 randseed=1234: another sequence.
 	j2 := *j
 	j2.RandSeed, j2.RandRepeat, j2.RandSeedSet = 1234, false, true
 	b := offsets(t, &j2, jobSeed(&j2, 0, 0), 3000)
 	if equal(a, b) {
-		t.Error("randseed=1234 gave the default sequence")
+		t.Error("randseed=1234 randrepeat=0 gave the default sequence")
 	}
-	// randseed= turns fio's per-loop reseed off.
-	if equal(b[:1000], b[1000:2000]) {
-		t.Error("randseed= job repeated its first loop")
+	// randseed= with randrepeat's default: fio seeds its offsets before
+	// it turns randrepeat off, so the first loop is the default one, but
+	// the per-loop reseed is off.
+	j4 := *j
+	j4.RandSeed, j4.RandSeedSet = 1234, true
+	c := offsets(t, &j4, jobSeed(&j4, 0, 0), 3000)
+	if !equal(a[:1000], c[:1000]) || equal(c[:1000], c[1000:2000]) {
+		t.Error("randseed=1234: want fio's default first loop and a different second one")
 	}
 	// randrepeat=0: a new sequence every run.
 	j3 := *j
