@@ -176,7 +176,7 @@ var fioOptions = []OptionSpec{
 		dirs64: func(j *Job) *[NumDirs]uint64 { return &j.Rate }},
 	{Name: "rate_min", Aliases: []string{"ratemin"}, Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Parent: "rate",
 		Help: "Job must meet this rate or it will be shutdown", dirs64: func(j *Job) *[NumDirs]uint64 { return &j.RateMin }},
-	{Name: "rate_process", NotRun: true, Type: TypeChoice, Default: "linear", Parent: "rate", Help: "What process controls how rated IO is managed",
+	{Name: "rate_process", Type: TypeChoice, Default: "linear", Parent: "rate", Help: "What process controls how rated IO is managed",
 		Choices: []Choice{{"linear", "Linear rate of IO"}, {"poisson", "Rate follows Poisson process"}},
 		custom:  func(j *Job, v string) error { j.RateProcess = v; return nil }},
 	{Name: "rate_cycle", Aliases: []string{"ratecycle"}, Type: TypeInt, Default: "1000", Min: 0, Max: Unbounded, Parent: "rate",

@@ -3,6 +3,7 @@ package run
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -130,10 +131,16 @@ func (l *loop) rated(d jobfile.Dir) bool { return l.job.Rate[d] > 0 || l.rateGap
 // rateGapFor returns the time between I/Os of n bytes in d that rate= and
 // rate_iops= ask for (0 when neither is set).
 func (l *loop) rateGapFor(d jobfile.Dir, n uint64) int64 {
+	gap := l.rateGap[d]
 	if r := l.job.Rate[d]; r > 0 {
-		return int64(n) * int64(time.Second) / int64(r)
+		gap = int64(n) * int64(time.Second) / int64(r)
 	}
-	return l.rateGap[d]
+	if gap > 0 && l.job.RateProcess == "poisson" {
+		// fio's usec_for_io: exponential gaps with the same mean.
+		u := float64(l.poisson.next()>>11) / (1 << 53)
+		gap = int64(float64(gap) * -math.Log(1-u))
+	}
+	return gap
 }
 
 // orderGroup prepares wait_for and exitall for the jobs of one run group:

@@ -284,3 +284,21 @@ func TestMemPolicy(t *testing.T) {
 		t.Errorf("bind:1000: %v", err)
 	}
 }
+
+// TestPoissonGaps checks rate_process=poisson: gaps vary, with the mean of
+// the linear gap.
+func TestPoissonGaps(t *testing.T) {
+	l := &loop{job: &jobfile.Job{Rate: [jobfile.NumDirs]uint64{4 << 20}, RateProcess: "poisson"}, poisson: newRNG(1)}
+	const n = 20000
+	var sum float64
+	distinct := map[int64]bool{}
+	for i := 0; i < n; i++ {
+		g := l.rateGapFor(jobfile.DirRead, 4096)
+		sum += float64(g)
+		distinct[g] = true
+	}
+	mean := float64(time.Second) / 1024
+	if m := sum / n; m < 0.95*mean || m > 1.05*mean || len(distinct) < n/2 {
+		t.Errorf("mean gap %.0f ns (want %.0f within 5%%), %d distinct", m, mean, len(distinct))
+	}
+}

@@ -259,6 +259,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		kill:       &jr.kill,
 		snap:       &jr.snap,
 		auxPath:    e.opts.AuxPath,
+		poisson:    newRNG(jr.seed ^ 0x9015),
 		res:        jr.res,
 		prog:       jr.prog,
 		q:          sched.NewQueue(depth, j.Policy()),

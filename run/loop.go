@@ -129,6 +129,7 @@ type loop struct {
 	vNext      int              // next wlog entry the verify phase reads
 	vBatch     int              // verify_backlog reads left in the current batch
 	minRate    minRateState     // rate_min, rate_iops_min
+	poisson    rng              // rate_process=poisson's gaps
 	coeVerify  bool             // continue_on_error covers verify errors
 	eagain     uint64           // -EAGAIN completions resubmitted
 
