@@ -45,3 +45,14 @@ func TestSync(t *testing.T) {
 		t.Error("depth 0 accepted")
 	}
 }
+
+// TestSyncNoAllocs checks that the scaffold's queue, submit and reap
+// allocate nothing per request.
+func TestSyncNoAllocs(t *testing.T) {
+	s, _ := NewSync("t", 1, 1, false, func(r *Request) int32 { return int32(len(r.Buf)) })
+	req := &Request{Op: OpRead, Buf: make([]byte, 8)}
+	out := make([]Completion, 1)
+	if a := testing.AllocsPerRun(100, func() { s.Queue(0, req); s.Submit(); s.Reap(out, 1) }); a != 0 {
+		t.Errorf("%v allocations per request, want 0", a)
+	}
+}

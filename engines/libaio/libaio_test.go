@@ -170,3 +170,30 @@ func TestIOPrio(t *testing.T) {
 		t.Errorf("prioritised write res %d", got[0])
 	}
 }
+
+// TestNoAllocs checks that a queue, submit and reap cycle allocates
+// nothing: the hot path of a libaio job.
+func TestNoAllocs(t *testing.T) {
+	fd := openFile(t)
+	if err := unix.Ftruncate(fd, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	bufs := mapped(t, 1, 4096)
+	eng, err := Open(engines.Setup{Files: []int{fd}, Bufs: bufs, Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	req := &engines.Request{Op: engines.OpRead, Buf: bufs[0]}
+	out := make([]engines.Completion, 1)
+	allocs := testing.AllocsPerRun(100, func() {
+		eng.Queue(0, req)
+		eng.Submit()
+		for n := 0; n == 0; {
+			n, _ = eng.Reap(out, 1)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per I/O, want 0", allocs)
+	}
+}

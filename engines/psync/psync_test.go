@@ -170,3 +170,23 @@ func TestFallocFtruncate(t *testing.T) {
 		t.Errorf("ftruncate read: res %d, want EINVAL", res)
 	}
 }
+
+// TestNoAllocs checks that no variant allocates per request.
+func TestNoAllocs(t *testing.T) {
+	f, err := os.OpenFile(filepath.Join(t.TempDir(), "f"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Truncate(1 << 20)
+	buf := make([]byte, 4096)
+	out := make([]engines.Completion, 1)
+	for _, v := range []Variant{PSync, Sync, VSync, PVSync, PVSync2, Falloc} {
+		e, _ := Opener(v)(engines.Setup{Job: &jobfile.Job{Hipri: true, EngineOpts: jobfile.EngineOpts{HipriPercentage: 50}},
+			Files: []int{int(f.Fd())}, Depth: 1})
+		req := &engines.Request{Op: engines.OpRead, Buf: buf}
+		if a := testing.AllocsPerRun(50, func() { e.Queue(0, req); e.Submit(); e.Reap(out, 1) }); a != 0 {
+			t.Errorf("variant %d: %v allocations per request, want 0", v, a)
+		}
+	}
+}
