@@ -257,10 +257,12 @@ func zonedModel(path string) (string, error) {
 }
 
 // preallocate is fallocate= for a file being laid out, as fio's
-// extend_file: native and posix allocate the whole size (native quietly
-// does without where the file system cannot), keep allocates without
-// changing the size, truncate and none allocate nothing here.
-func preallocate(j *jobfile.Job, t *target, fd int, need uint64) *jobError {
+// extend_file and fallocate_file: native and posix allocate the whole
+// size, keep allocates without changing the size, truncate and none
+// allocate nothing here. As in fio, a failed allocation is only reported
+// (native says nothing where the file system cannot allocate): the layout
+// and the job go on, and a full file system shows at the first write.
+func preallocate(j *jobfile.Job, t *target, fd int, need uint64, warn func(format string, args ...any)) {
 	mode := -1
 	switch j.Fallocate {
 	case "native", "posix", "":
@@ -269,13 +271,15 @@ func preallocate(j *jobfile.Job, t *target, fd int, need uint64) *jobError {
 		mode = unix.FALLOC_FL_KEEP_SIZE
 	}
 	if mode < 0 || j.IOEngine == "e4defrag" {
-		return nil
+		return
 	}
 	err := unix.Fallocate(fd, uint32(mode), 0, int64(need))
-	if err == nil || ((j.Fallocate == "native" || j.Fallocate == "") && errors.Is(err, unix.EOPNOTSUPP)) {
-		return nil
+	if err == nil || ((j.Fallocate == "native" || j.Fallocate == "") && (errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.ENOSYS))) {
+		return
 	}
-	return targetError(j.Name, t, fmt.Sprintf("lay out: fallocate=%s of %d bytes", j.Fallocate, need), "fallocate", unix.ENOSPC, err)
+	if warn != nil {
+		warn("gofio: %s: fallocate=%s of %s failed: %v\n", j.Name, j.Fallocate, t.path, err)
+	}
 }
 
 // ioprioValue is prioclass= and prio= as the kernel's ioprio value

@@ -19,7 +19,7 @@ import (
 // size being the sum of the regions' ends in whole MiB, rounded down as
 // fio does. A target that existed when the run was planned and is gone
 // now ends the job with ENOENT rather than being created again.
-func layoutJob(jr *jobRun, fill []byte, info io.Writer) *jobError {
+func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string, args ...any)) *jobError {
 	j := jr.job
 	if diskless(j) {
 		return nil
@@ -55,7 +55,7 @@ func layoutJob(jr *jobRun, fill []byte, info io.Writer) *jobError {
 		fmt.Fprint(info, layoutLine(j.Name, len(todo), total))
 	}
 	for _, t := range todo {
-		if je := layout(j, t, fill); je != nil {
+		if je := layout(j, t, fill, warn); je != nil {
 			return je
 		}
 	}
@@ -76,7 +76,7 @@ func layoutLine(name string, n int, total uint64) string {
 // the job's region exists. A reading job gets the missing part filled with
 // data; a writing job gets a sparse extension. Nothing is ever truncated,
 // and a file that existed when the run was planned is never created again.
-func layout(j *jobfile.Job, t *target, fill []byte) *jobError {
+func layout(j *jobfile.Job, t *target, fill []byte, warn func(format string, args ...any)) *jobError {
 	need := t.region.base + t.region.size
 	flags := unix.O_RDWR | unix.O_CLOEXEC
 	if !t.exists {
@@ -104,9 +104,7 @@ func layout(j *jobfile.Job, t *target, fill []byte) *jobError {
 		t.curSize = cur
 		return nil
 	}
-	if jerr := preallocate(j, t, fd, need); jerr != nil {
-		return jerr
-	}
+	preallocate(j, t, fd, need, warn)
 	if !j.RW.HasRead() && j.IOEngine == "e4defrag" {
 		// EXT4_IOC_MOVE_EXT needs allocated extents: preallocate as fio's
 		// default fallocate=native does for a file a job only writes.

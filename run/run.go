@@ -409,7 +409,7 @@ func reserveProcs(n int) bool {
 // job's Progress.OpenFiles (the f= of the status line; the null engine's
 // files count too, as in fio).
 func openJobTargets(e *env, jr *jobRun, fill []byte) *jobError {
-	if je := layoutJob(jr, fill, e.opts.Info); je != nil {
+	if je := layoutJob(jr, fill, e.opts.Info, e.warnf); je != nil {
 		return je
 	}
 	for _, t := range jr.targets {
