@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,7 +117,7 @@ func TestCrashVerify(t *testing.T) {
 			if f != g {
 				t.Errorf("fio verify_only: %d bad of %d; gofio: %d bad of %d", f.bad, f.read, g.bad, g.read)
 			}
-			t.Log(fmt.Sprintf("%s: killed after %d completed blocks; verify_only: gofio %d bad, fio %d bad; state-loaded verify: %d checked, 0 bad", engine, marked, g.bad, f.bad, l.read))
+			t.Logf("%s: killed after %d completed blocks; verify_only: gofio %d bad, fio %d bad; state-loaded verify: %d checked, 0 bad", engine, marked, g.bad, f.bad, l.read)
 		})
 	}
 }
