@@ -77,6 +77,9 @@ func newHangWatch(timeout time.Duration, depth int) *hangWatch {
 // callBegin marks the start of an engine call that may sleep.
 func (l *loop) callBegin() {
 	if l.hang != nil {
+		// A copy for --status-interval if one is wanted: the call may
+		// never return.
+		l.snapshot()
 		l.hang.call.Store(max(l.clock(), 1))
 	}
 }

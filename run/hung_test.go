@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/gofio/gofio/internal/faultfs"
 	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // TestIOTimeoutStall: reads stall on the FUSE file after five went
@@ -84,5 +87,38 @@ func TestIOTimeoutOff(t *testing.T) {
 	r := runFault(t, j).Jobs[0]
 	if r.Error != 0 || r.Dirs[0].IOBytes != 64<<10 {
 		t.Errorf("slow but live reads under io_timeout=2s: err=%d bytes=%d", r.Error, r.Dirs[0].IOBytes)
+	}
+}
+
+// TestIOTimeoutStatusInterval: --status-interval reports show the age of
+// the oldest in-flight I/O once it passes a second, before io_timeout
+// ends the job.
+func TestIOTimeoutStatusInterval(t *testing.T) {
+	x := faultfs.MountT(t, faultfs.Options{Size: 1 << 20})
+	x.Stall(faultfs.Read, 5)
+	j := fuseJob(x, "hang", jobfile.RWRead, "psync", 1<<20, 1)
+	j.IOTimeout = 2500 * time.Millisecond
+	var mu sync.Mutex
+	var notes []string
+	opts := Options{StatusInterval: 300 * time.Millisecond, OnStatus: func(r *report.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, jr := range r.Jobs {
+			notes = append(notes, jr.EngineNotes...)
+		}
+	}}
+	res, err := Run(context.Background(), []*jobfile.Job{j}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Jobs[0]; r.Error != int(unix.ETIMEDOUT) {
+		t.Errorf("err=%d; want ETIMEDOUT", r.Error)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.HasPrefix(n, "oldest I/O in flight: 1.") || strings.HasPrefix(n, "oldest I/O in flight: 2.")
+	}) {
+		t.Errorf("status notes %q; want the oldest I/O's age", notes)
 	}
 }

@@ -461,6 +461,11 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 		failJob(e, jr, je)
 	} else if e.opts.Now == nil {
 		jr.hang = newHangWatch(cmp.Or(jr.job.IOTimeout, e.opts.IOTimeout), p.depth)
+		if jr.hang != nil {
+			// Ask for a --status-interval copy at the first engine call,
+			// in case the job sticks in the kernel before it is asked.
+			jr.snap.want.Store(true)
+		}
 	}
 	ready <- struct{}{}
 	<-start

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,7 +90,7 @@ func statusLoop(opts *Options, runs []*jobRun, base report.Result, genesis time.
 			default:
 				s.mu.Lock()
 				if s.res != nil {
-					r.Jobs = append(r.Jobs, s.res)
+					r.Jobs = append(r.Jobs, withOldestIO(s.res, jr.prog))
 				}
 				s.mu.Unlock()
 			}
@@ -97,4 +99,18 @@ func statusLoop(opts *Options, runs []*jobRun, base report.Result, genesis time.
 			opts.OnStatus(&r)
 		}
 	}
+}
+
+// withOldestIO returns res, or under io_timeout, once the job's oldest I/O
+// in flight is more than a second old, a copy of it with a note saying how
+// old: a job stuck in the kernel cannot refresh its own copy, so the
+// status report shows the stall before the timeout ends it.
+func withOldestIO(res *report.JobResult, p *report.Progress) *report.JobResult {
+	age := time.Duration(p.OldestIO.Load())
+	if age <= time.Second {
+		return res
+	}
+	c := *res
+	c.EngineNotes = append(slices.Clone(res.EngineNotes), fmt.Sprintf("oldest I/O in flight: %.1fs", age.Seconds()))
+	return &c
 }
