@@ -58,6 +58,9 @@ func jsonVerifyCounts(t *testing.T, out string) verifyCounts {
 // verify_state_load=1 checks exactly the blocks whose writes completed
 // before the kill: none of them may fail.
 func TestCrashVerify(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the long end-to-end runs")
+	}
 	for _, engine := range []string{"psync", "io_uring"} {
 		t.Run(engine, func(t *testing.T) {
 			dev := loopdev.New(t, 16<<20)

@@ -79,6 +79,9 @@ func runTool(t *testing.T, tool, dir, job string) faultOutcome {
 // full device refuses; short reads and writes are requeued to the full
 // byte count.
 func TestFaultsSideBySideWithFio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the long end-to-end runs")
+	}
 	if _, err := exec.LookPath("fio"); err != nil {
 		t.Skip("fio not installed")
 	}

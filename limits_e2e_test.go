@@ -16,6 +16,9 @@ import (
 // each gives a correct run or a short error naming the job, never a crash
 // (a Go panic or a signal) and never a hang.
 func TestResourceLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the long end-to-end runs")
+	}
 	if _, err := exec.LookPath("prlimit"); err != nil {
 		t.Skip("prlimit not installed")
 	}
