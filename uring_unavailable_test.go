@@ -26,16 +26,29 @@ func TestIOUringUnavailable(t *testing.T) {
 	tests := []struct {
 		name  string
 		errno unix.Errno
+		proc  map[string]string // /proc files the diagnosis reads; nil reads the real ones
 		want  string
 	}{
 		// kernel.io_uring_disabled=2, or =1 without the group.
-		{"EPERM", unix.EPERM, "kernel.io_uring_disabled"},
+		{"EPERM", unix.EPERM, nil, "kernel.io_uring_disabled"},
 		// A seccomp filter or a kernel without io_uring.
-		{"ENOSYS", unix.ENOSYS, "seccomp"},
+		{"ENOSYS", unix.ENOSYS, nil, "seccomp"},
+		// A container runtime's default profile (Docker 25+): EPERM with a
+		// seccomp filter active and the sysctl open.
+		{"seccomp", unix.EPERM, map[string]string{"/proc/sys/kernel/io_uring_disabled": "0\n", "/proc/self/status": "Seccomp:\t2\n"},
+			"io_uring is blocked by seccomp"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			refused := uring.Kernel{Setup: func(uint32, *uring.Params) (int, error) { return -1, tt.errno }}
+			if tt.proc != nil {
+				refused.ReadFile = func(name string) ([]byte, error) {
+					if v, ok := tt.proc[name]; ok {
+						return []byte(v), nil
+					}
+					return nil, os.ErrNotExist
+				}
+			}
 			core := func(ctx context.Context, jobs []*jobfile.Job, opts run.Options) (*report.Result, error) {
 				opts.Engines = run.DefaultEngines()
 				opts.Engines["io_uring"] = iouring.OpenOn(refused)
@@ -50,7 +63,7 @@ func TestIOUringUnavailable(t *testing.T) {
 			if code != ExitBadInput {
 				t.Errorf("exit %d, want %d", code, ExitBadInput)
 			}
-			if !strings.Contains(stderr, tt.want) {
+			if !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "; fix: ") {
 				t.Errorf("stderr does not name %q:\n%s", tt.want, stderr)
 			}
 			if lines := strings.Count(strings.TrimSpace(stderr), "\n") + 1; lines != 1 {
