@@ -158,3 +158,27 @@ func sameOffsets(log string) func(fio, gofio []*Outcome) []string {
 		return diffs
 	}
 }
+
+// rateNear returns a Check for rated jobs: for each path and its target,
+// gofio's value must be within rel of the target in every run where
+// fio's is (a machine too busy for fio to keep the rate says nothing).
+func rateNear(targets map[string]float64, rel float64) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for i := range fio {
+			fj, gj := fio[i].Doc.Jobs(), gofio[i].Doc.Jobs()
+			if len(fj) == 0 || len(gj) == 0 {
+				return []string{"no jobs"}
+			}
+			for path, want := range targets {
+				f, _ := Number(fj[0], path)
+				g, _ := Number(gj[0], path)
+				tol := Tol{Path: path, Rel: rel}
+				if tol.Within(want, f) && !tol.Within(want, g) {
+					diffs = append(diffs, fmt.Sprintf("run %d: %s: fio %g, gofio %g, rate %g (within %g%%)", i, path, f, g, want, rel*100))
+				}
+			}
+		}
+		return diffs
+	}
+}
