@@ -47,6 +47,8 @@ var engineRows = []Row{
 		// One request starts the program, then one per 50 ms wait and
 		// 50 ms think until the runtime: about 11 in a second.
 		Tol: []Tol{{Path: "read.total_ios", Rel: 0.4, Abs: 2}}},
+	{Name: "engines/net-udp-pingpong", Ref: "issue 13 net (UDP, fio's link open/close messages, pingpong)",
+		JobFile: netJob("protocol=udp\nport=28473\npingpong=1\nsize=2m", "", "hostname=127.0.0.1"), NoKeys: true, Serial: true},
 	{Name: "engines/net-tcp-pingpong", Ref: "issue 13 net (two jobs over loopback, pingpong, nodelay)",
 		JobFile: netJob("protocol=tcp\nport=28471\npingpong=1\nnodelay=1\nsize=4m", "listen", "hostname=127.0.0.1"), NoKeys: true, Serial: true},
 }

@@ -157,7 +157,7 @@ func TestParseErrors(t *testing.T) {
 		{"filename directory", "[j]\nioengine=null\nsize=1m\nfilename=/tmp\n", "is a directory"},
 		{"flag needs arg", "[j]\ndirect\n", "option requires an argument"},
 		{"net random", "[j]\nioengine=net\nport=9000\nlisten\nrw=randread\nsize=1m\n", "network IO can't be random"},
-		{"net udp", "[j]\nioengine=net\nport=9000\nprotocol=udp\nrw=write\nhostname=localhost\nsize=1m\n", "net over UDP is not supported by gofio yet"},
+		{"net udp listen", "[j]\nioengine=net\nport=9000\nprotocol=udp\nlisten\nrw=read\nsize=1m\n", "listen only valid for TCP"},
 		{"net no port", "[j]\nioengine=net\nlisten\nrw=read\nsize=1m\n", "network IO requires port"},
 		{"net unix listen", "[j]\nioengine=net\nprotocol=unix\nhostname=/tmp/s\nlisten\nrw=read\nsize=1m\n", "listen only valid for TCP"},
 	}

@@ -29,16 +29,14 @@ func validate(j *Job, s *section) error {
 		return bad("ioengine="+j.IOEngine, "%s", err)
 	}
 	switch {
-	case j.IOEngine == "net" && (j.Protocol == "udp" || j.Protocol == "udpv6"):
-		return bad("protocol="+j.Protocol, "net over UDP is not supported by gofio yet: fio ends a UDP receiver on the sender's close message, which gofio cannot act on (use tcp, tcpv6 or unix)")
 	case j.IOEngine == "net" && j.RW.IsRandom():
 		return bad("rw="+string(j.RW), "network IO can't be random (fio's net engine)")
 	case j.IOEngine == "net" && j.Protocol == "unix" && j.Port != 0:
 		return bad(fmt.Sprintf("port=%d", j.Port), "network IO port not valid with unix socket")
 	case j.IOEngine == "net" && j.Protocol != "unix" && j.Port == 0:
 		return bad("ioengine=net", "network IO requires port for tcp or udp (port=)")
-	case j.IOEngine == "net" && j.Protocol == "unix" && j.Listen:
-		return bad("listen", "listen only valid for TCP proto IO: over a unix socket the reading job listens")
+	case j.IOEngine == "net" && j.Protocol != "tcp" && j.Protocol != "tcpv6" && j.Listen:
+		return bad("listen", "listen only valid for TCP proto IO: over UDP or a unix socket the reading job receives")
 	case j.IOEngine == "net" && j.RW.HasRead() && j.RW.HasWrite():
 		return bad("rw="+string(j.RW), "a net job either receives (rw=read, with listen) or sends (rw=write), as fio's net engine")
 	case j.IOEngine == "cpuio" && j.CPULoad == 0:

@@ -74,3 +74,45 @@ func TestCmdprio(t *testing.T) {
 		}
 	}
 }
+
+// endingEngine completes its first `after` requests in full, then ends
+// the job: every later request moves 0 bytes and Ended reports true.
+type endingEngine struct {
+	engines.Engine
+	after, n int
+	lens     map[uint32]int32
+}
+
+func (e *endingEngine) Queue(slot uint32, r *engines.Request) error {
+	e.lens[slot] = int32(len(r.Buf))
+	return e.Engine.Queue(slot, r)
+}
+
+func (e *endingEngine) Reap(out []engines.Completion, min int) (int, error) {
+	k, err := e.Engine.Reap(out, min)
+	for i := range out[:k] {
+		e.n++
+		if e.n > e.after {
+			out[i].Res = 0
+		}
+	}
+	return k, err
+}
+
+func (e *endingEngine) Ended() bool { return e.n > e.after }
+
+// TestEngineEndsJob checks that an engine that ends its job (net's UDP
+// receiver on fio's close message) stops it without an error, and that
+// the request that moved nothing is not counted.
+func TestEngineEndsJob(t *testing.T) {
+	engs := map[string]engines.Opener{"ending": func(s engines.Setup) (engines.Engine, error) {
+		e, err := null.Open(s)
+		return &endingEngine{Engine: e, after: 5, lens: map[uint32]int32{}}, err
+	}}
+	j := testJob(t.TempDir(), "end", jobfile.RWRead, "ending")
+	res := mustRun(t, []*jobfile.Job{j}, Options{Engines: engs})
+	r := res.Jobs[0]
+	if r.Error != 0 || r.Dirs[0].TotalIOs != 5 || r.Dirs[0].IOBytes != 5*4096 {
+		t.Errorf("err=%d ios=%d bytes=%d; want no error, 5 I/Os of 4 KiB", r.Error, r.Dirs[0].TotalIOs, r.Dirs[0].IOBytes)
+	}
+}

@@ -250,6 +250,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		job:        j,
 		eng:        p.eng,
 		thinker:    engineThinker(p.eng),
+		ender:      engineEnder(p.eng),
 		syncIO:     p.syncIO,
 		fakeNow:    e.opts.Now,
 		tsc:        processTSC(),
@@ -482,6 +483,14 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 		e.warnf("gofio: job %s: ioengine=%s: close: %v\n", jr.job.Name, jr.job.IOEngine, err)
 	}
 	closeTargets(e, jr)
+}
+
+// engineEnder returns the engine as an ender, or nil.
+func engineEnder(e engines.Engine) ender {
+	if t, ok := e.(ender); ok {
+		return t
+	}
+	return nil
 }
 
 // engineThinker returns the engine as a thinker, or nil.

@@ -46,6 +46,7 @@ type loop struct {
 	job     *jobfile.Job
 	eng     engines.Engine
 	thinker thinker // the engine's own think time (cpuio), nil for most
+	ender   ender   // an engine that can end the job (net's UDP receiver), nil for most
 	syncIO  bool
 	fakeNow func() int64 // Options.Now; nil: the TSC or nanotime (see clock)
 	tsc     *tscClock    // calibrated TSC, nil: nanotime
@@ -667,6 +668,17 @@ func (l *loop) complete(it sched.Item, now int64) {
 			got = rest
 		}
 		ds := &l.res.Dirs[s.dir]
+		if got == 0 && l.ender != nil && l.ender.Ended() {
+			// The engine ended the job (a UDP receiver got fio's close
+			// message): this request moved nothing and is not counted,
+			// and nothing more is issued.
+			l.stopIssue = true
+			if !s.ramp && !l.ramping && ds.TotalIOs > 0 {
+				ds.TotalIOs--
+			}
+			l.q.AddHeavy(si, now)
+			return
+		}
 		if got == 0 && rest > 0 && s.off < l.files[s.file].region.end {
 			// Nothing moved short of the end of the target: it shrank or
 			// went away. fio fails such an I/O with EIO ("full resid").

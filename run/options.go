@@ -134,3 +134,11 @@ type syncEngine interface {
 type thinker interface {
 	ThinkTime() time.Duration
 }
+
+// ender is implemented by engines that can end their job before its size
+// or runtime (net: a UDP receiver that got the sender's close message,
+// as fio's sets td->done). A request that completes with 0 bytes while
+// Ended reports true ends the job instead of failing it.
+type ender interface {
+	Ended() bool
+}

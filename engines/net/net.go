@@ -1,22 +1,20 @@
-// Package net is gofio's net engine for stream sockets, fio's
-// engines/net.c with protocol=tcp, tcpv6 or unix: a job with listen=1
-// receives (its reads are recv), a job with hostname= connects and sends
-// (its writes are send), so a receiver and a sender job in one job file
-// move data over the socket, as fio's netio.fio does. The listening
+// Package net is gofio's net engine, fio's engines/net.c: a receiving job
+// (listen=1 over TCP; the reading job over UDP or a unix socket) and a
+// sending job (hostname=) in one job file move data over a socket, as
+// fio's netio.fio does. Stream sockets (tcp, tcpv6, unix): the listening
 // socket is bound when the engine opens, before the run group starts, and
 // the connection is accepted or made at the first request (fio does both
 // when it opens the job's file; gofio cannot block there, since every job
-// of a group opens its engine before any starts). A receiver waits at most
-// a minute for its sender, where fio waits for ever. nodelay (TCP_NODELAY),
-// window_size (SO_SNDBUF and SO_RCVBUF) and mss (TCP_MAXSEG) are set as
-// fio sets them. With pingpong=1 every send waits for the same number of
-// bytes to come back and every receive sends them back.
-//
-// Each numjobs clone uses port= plus its number, as in fio. A receive or
-// send may move less than the request (a short I/O the run
-// core completes, as fio does). protocol=udp and udpv6 (and multicast,
-// interface=, ttl=) are refused at parse time: fio ends a UDP receiver on
-// the sender's close message, which gofio's run loop cannot act on yet.
+// of a group opens its engine before any starts); a receiver waits at
+// most a minute for its sender, where fio waits for ever. Datagrams (udp,
+// udpv6, multicast with interface= and ttl=): see udp.go; the sender's
+// close message ends the receiver through the run core's ender hook.
+// nodelay (TCP_NODELAY), window_size (SO_SNDBUF and SO_RCVBUF) and mss
+// (TCP_MAXSEG) are set as fio sets them. With pingpong=1 every send waits
+// for the same number of bytes to come back and every receive sends them
+// back. Each numjobs clone uses port= plus its number, as in fio. A
+// receive or send may move less than the request (a short I/O the run
+// core completes).
 package net
 
 import (
@@ -38,9 +36,11 @@ const acceptWait = 60 * time.Second
 type Engine struct {
 	engines.Sync
 	job      *jobfile.Job
-	listenFd int // the bound, listening socket (listen=1), else -1
-	fd       int // the connection, -1 until the first request
-	port     int // port= plus the numjobs clone's number, as fio
+	listenFd int  // the bound, listening socket (listen=1), else -1
+	fd       int  // the connection, -1 until the first request
+	port     int  // port= plus the numjobs clone's number, as fio
+	started  bool // UDP: the link is open
+	ended    bool // UDP: the receiver got the close message
 }
 
 // Open checks the options and, for a receiver, binds and listens.
@@ -53,6 +53,12 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	var err error
 	if e.Sync, err = engines.NewSync("net", s.Depth, max(len(s.Files), 1), false, e.do); err != nil {
 		return nil, err
+	}
+	if isUDP(j) {
+		if err := e.openUDP(); err != nil {
+			return nil, err
+		}
+		return e, nil
 	}
 	// Over a unix socket the reading job listens, as in fio.
 	if j.Listen || (j.Protocol == "unix" && j.RW.HasRead()) {
@@ -213,6 +219,12 @@ func (e *Engine) connect() error {
 // do sends a write or receives a read, connecting first if need be; with
 // pingpong the reply follows.
 func (e *Engine) do(r *engines.Request) int32 {
+	if isUDP(e.job) && !e.started {
+		if err := e.udpStart(); err != nil {
+			return -int32(errnoOf(err))
+		}
+		e.started = true
+	}
 	if e.fd < 0 {
 		if err := e.connect(); err != nil {
 			return -int32(errnoOf(err))
@@ -227,6 +239,10 @@ func (e *Engine) do(r *engines.Request) int32 {
 		return res(n, err)
 	case engines.OpRead:
 		n, err := unix.Read(e.fd, r.Buf)
+		if err == nil && isUDP(e.job) && isClose(r.Buf[:n]) {
+			e.ended = true
+			return 0
+		}
 		if err == nil && e.job.PingPong && n > 0 {
 			err = e.full(r.Buf[:n], true)
 		}
@@ -236,6 +252,9 @@ func (e *Engine) do(r *engines.Request) int32 {
 }
 
 func (e *Engine) send(b []byte) (int, error) {
+	if isUDP(e.job) {
+		return unix.Write(e.fd, b)
+	}
 	return unix.SendmsgN(e.fd, b, nil, nil, unix.MSG_NOSIGNAL)
 }
 
@@ -280,6 +299,14 @@ func errnoOf(err error) unix.Errno {
 // unix socket's path).
 func (e *Engine) Close() error {
 	var errs []error
+	if isUDP(e.job) {
+		if e.started && e.listenFd < 0 {
+			e.sendClose()
+		}
+		if e.fd == e.listenFd {
+			e.listenFd = -1
+		}
+	}
 	if e.fd >= 0 {
 		errs = append(errs, unix.Close(e.fd))
 		e.fd = -1

@@ -122,3 +122,53 @@ func TestNumjobsPorts(t *testing.T) {
 		t.Errorf("clone 1 of port=%d listens on %d, want %d", port-1, p, port)
 	}
 }
+
+// TestUDP sends datagrams in lockstep (pingpong, so none is dropped) and
+// checks that the sender's close message ends the receiver: a read that
+// completes with 0 bytes while Ended reports true.
+func TestUDP(t *testing.T) {
+	port := freePort(t)
+	opts := jobfile.EngineOpts{Protocol: "udp", Port: port, PingPong: true}
+	recv := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
+	send := &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}
+	send.Hostname = "127.0.0.1"
+	r, err := Open(engines.Setup{Job: recv, Files: []int{-1}, Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, err := Open(engines.Setup{Job: send, Files: []int{-1}, Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	done := make(chan int32, n+1)
+	go func() {
+		buf := make([]byte, 1024)
+		out := make([]engines.Completion, 1)
+		for i := 0; i <= n; i++ {
+			r.Queue(0, &engines.Request{Op: engines.OpRead, Buf: buf})
+			r.Submit()
+			r.Reap(out, 1)
+			done <- out[0].Res
+		}
+	}()
+	out := make([]engines.Completion, 1)
+	for i := 0; i < n; i++ {
+		s.Queue(0, &engines.Request{Op: engines.OpWrite, Buf: make([]byte, 1024)})
+		s.Submit()
+		s.Reap(out, 1)
+		if out[0].Res != 1024 {
+			t.Fatalf("send %d: res %d", i, out[0].Res)
+		}
+		if got := <-done; got != 1024 {
+			t.Fatalf("receive %d: res %d", i, got)
+		}
+	}
+	if err := s.Close(); err != nil { // sends fio's close message
+		t.Fatal(err)
+	}
+	if got := <-done; got != 0 || !r.(*Engine).Ended() {
+		t.Errorf("after the close message: res %d, ended %v; want 0 and true", got, r.(*Engine).Ended())
+	}
+}
