@@ -53,7 +53,7 @@ func (k Kernel) diagnoseSetup(entries uint32, p *Params, err error) error {
 			e.Fix = fixSeccomp
 		} else {
 			e.Reason = fmt.Sprintf("io_uring is not available: the kernel lacks CONFIG_IO_URING (%s)", k.seccompState())
-			e.Fix = "run on Linux 5.1 or later built with CONFIG_IO_URING=y (gofio wants 5.10+), or add --fallback-engine=psync"
+			e.Fix = "run on Linux 5.1 or later built with CONFIG_IO_URING=y, or add --fallback-engine=psync"
 		}
 	case errors.Is(err, unix.EINVAL):
 		e.Reason, e.Flag = k.explainEINVAL(entries, p)
