@@ -569,3 +569,53 @@ func checkSteadyState(_ *Job, v string) error {
 	}
 	return nil
 }
+
+// checkZonedSplit checks random_distribution=zoned (and zoned_abs) lists as
+// fio's zone_split_ddir: per direction (comma-separated) ':'-separated
+// ACCESS/SIZE pairs, ACCESS a percentage, SIZE a percentage (or, for
+// zoned_abs, a size); a percentage SIZE may be left out and shares the
+// rest. The
+// access percentages must add up to exactly 100, the sizes to at most 100.
+func checkZonedSplit(v string, absolute bool, kbBase int) error {
+	for _, dir := range strings.Split(v, ",") {
+		if dir == "" {
+			continue
+		}
+		access, sizes := 0, 0
+		for _, e := range strings.Split(dir, ":") {
+			if e == "" {
+				continue
+			}
+			a, s, _ := strings.Cut(e, "/")
+			n, err := strconv.Atoi(strings.TrimSpace(a))
+			if err != nil || n < 0 || n > 100 {
+				return fmt.Errorf("zoned: bad access percentage %q in %q", a, e)
+			}
+			access += n
+			if s == "" && absolute {
+				return fmt.Errorf("zoned_abs: %q needs a size (split conversion failed)", e)
+			}
+			if s == "" {
+				continue
+			}
+			if absolute {
+				if _, _, err := parseSize(s, kbBase, false); err != nil {
+					return fmt.Errorf("zoned_abs: bad size in %q: %w", e, err)
+				}
+				continue
+			}
+			m, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || m < 0 || m > 100 {
+				return fmt.Errorf("zoned: bad size percentage %q in %q", s, e)
+			}
+			sizes += m
+		}
+		if access > 100 || sizes > 100 {
+			return errors.New("zone_split percentages add to more than 100%")
+		}
+		if access < 100 {
+			return fmt.Errorf("access percentage don't add up to 100 for zoned random distribution (got=%d)", access)
+		}
+	}
+	return nil
+}

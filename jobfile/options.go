@@ -219,7 +219,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		custom: func(j *Job, v string) error { j.RandomGenerator = v; return nil }},
 	{Name: "random_distribution", Type: TypeChoice, Default: "random", Help: "Random offset distribution generator",
 		Choices: distChoices,
-		Note:    "zoned and zoned_abs are not supported by gofio", custom: setDistribution},
+		Note:    "zoned and zoned_abs are parsed as fio; a job that uses them is refused at run time (not run yet)", custom: setDistribution},
 	{Name: "nrfiles", Aliases: []string{"nr_files"}, Type: TypeInt, Default: "1", Min: 0, Max: Unbounded,
 		Help: "Split job workload between this number of files", intp: func(j *Job) *int { return &j.NrFiles }},
 	{Name: "openfiles", Type: TypeInt, Min: 0, Max: Unbounded, Help: "Number of files to keep open at the same time",
@@ -559,7 +559,19 @@ func setDistribution(j *Job, v string) error {
 	d := Distribution{Kind: kind}
 	switch kind {
 	case "zoned", "zoned_abs":
-		return fmt.Errorf("%s is not supported by gofio (use random, zipf, pareto or normal)", kind)
+		// Parsed and checked as fio's zone_split_ddir; not run yet.
+		if err := checkZonedSplit(strings.TrimPrefix(rest, ":"), kind == "zoned_abs", j.KBBase); err != nil || !strings.HasPrefix(rest, ":") {
+			if err == nil {
+				err = fmt.Errorf("want %s:ACCESS%%/SIZE[:...]", kind)
+			}
+			return err
+		}
+		if j.Unrun == nil {
+			j.Unrun = map[string]string{}
+		}
+		j.Unrun["random_distribution"] = v
+		j.RandomDistribution = d
+		return nil
 	case "zipf":
 		d.Param = 1.1
 	case "pareto":
