@@ -364,8 +364,8 @@ func (l *loop) checkMinRate(now int64) {
 	j := l.job
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
 		minB, minI := j.RateMin[d], j.RateIOPSMin[d]
-		if (minB == 0 && minI == 0) || l.ramping || now-l.started < int64(2*time.Second) {
-			continue
+		if (minB == 0 && minI == 0) || l.ramping || now-l.started < int64(2*time.Second) || l.bytesDone[d] == 0 {
+			continue // fio checks only the directions that moved data
 		}
 		st := &l.minRate
 		bytes, ios := l.bytesDone[d], l.iosDone[d]

@@ -302,3 +302,14 @@ func TestPoissonGaps(t *testing.T) {
 		t.Errorf("mean gap %.0f ns (want %.0f within 5%%), %d distinct", m, mean, len(distinct))
 	}
 }
+
+// TestRateMinIdleDirection checks that rate_min (which applies to every
+// direction when given once) only judges the directions a job uses, as
+// fio's check_min_rate: a reader meeting it is not failed for its writes.
+func TestRateMinIdleDirection(t *testing.T) {
+	jobs := parseJobs(t, t.TempDir(), "[r]\nioengine=null\nrw=read\nsize=1g\ntime_based\nruntime=3\nrate_min=1k\nrate_cycle=500\n")
+	res := mustRun(t, jobs, Options{})
+	if n := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs; n == 0 {
+		t.Fatal("no reads")
+	}
+}
