@@ -404,6 +404,8 @@ var optionTable = withFioOptions([]OptionSpec{
 		Help: "Set asynchronous IO priority class", dirsp: func(j *Job) *[NumDirs]int { return &j.CmdprioClass }},
 	{Name: "cmdprio", Type: TypeInt, Min: 0, Max: 7, Dirs: 2, Engine: "io_uring",
 		Help: "Set asynchronous IO priority level", dirsp: func(j *Job) *[NumDirs]int { return &j.Cmdprio }},
+	{Name: "cmdprio_bssplit", Type: TypeString, Engine: "io_uring", NotRun: true,
+		Help: "Set priority percentages for different block sizes"},
 	{Name: "fixedbufs", Type: TypeFlag, Engine: "io_uring", Help: "Pre map IO buffers",
 		boolp: func(j *Job) *bool { return &j.FixedBufs }},
 	{Name: "registerfiles", Type: TypeFlag, Engine: "io_uring", Help: "Pre-open/register files",
