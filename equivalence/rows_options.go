@@ -15,6 +15,8 @@ var optionRows = []Row{
 		Args: args(P, "--rw=write", "--bs=8k", "--size=1m", "--verify=md5", "--verify_interval=1k", "--verify_fatal=1", "--verify_dump=1")},
 	{Name: "options/flow", Ref: "issue 14 flow, flow_id, flow_sleep (size-based: the counts are the sizes)",
 		JobFile: "[global]\nioengine=psync\nbs=4k\nflow_id=3\nflow_sleep=100\n[a]\nrw=read\nsize=1m\nflow=1\nfilename=a.dat\n[b]\nrw=read\nsize=2m\nflow=2\nfilename=b.dat\n"},
+	{Name: "options/null-filesize", Ref: "issue 14 corpus: t0019-t0022 size the null engine by filesize=",
+		Args: args(N, "--rw=randread", "--bs=4k", "--filesize=1m"), Exact: syncDepth},
 	{Name: "options/wait-for", Ref: "issue 14 wait_for",
 		JobFile: "[global]\nioengine=psync\nbs=4k\n[w]\nrw=write\nsize=1m\nfilename=w.dat\n[r]\nnew_group\nwait_for=w\nrw=read\nsize=1m\nfilename=w.dat\n"},
 }

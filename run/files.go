@@ -130,6 +130,9 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error) ([]*tar
 			perFile = j.FileSizeMin
 		case sizedByFile(j):
 			perFile = j.MinBS()
+		case j.FileSizeMin > 0 && j.FileSizeMax <= j.FileSizeMin:
+			// fio sizes the job from filesize= when size= is not given.
+			perFile = j.FileSizeMin
 		default:
 			return nil, fmt.Errorf("%s: ioengine=%s needs size=", j.Name, j.IOEngine)
 		}
