@@ -1,6 +1,9 @@
 package equivalence
 
-import "fmt"
+import (
+	"fmt"
+	"net"
+)
 
 // A is libaio with O_DIRECT (tmpfs takes O_DIRECT).
 var A = []string{"--ioengine=libaio", "--direct=1"}
@@ -48,9 +51,32 @@ var engineRows = []Row{
 		// 50 ms think until the runtime: about 11 in a second.
 		Tol: []Tol{{Path: "read.total_ios", Rel: 0.4, Abs: 2}}},
 	{Name: "engines/net-udp-pingpong", Ref: "issue 13 net (UDP, fio's link open/close messages, pingpong)",
-		JobFile: netJob("protocol=udp\nport=28473\npingpong=1\nsize=2m", "", "hostname=127.0.0.1"), NoKeys: true, Serial: true},
+		JobFile: netJob(fmt.Sprintf("protocol=udp\nport=%d\npingpong=1\nsize=2m", freePort("udp")), "", "hostname=127.0.0.1"), NoKeys: true, Serial: true},
 	{Name: "engines/net-tcp-pingpong", Ref: "issue 13 net (two jobs over loopback, pingpong, nodelay)",
-		JobFile: netJob("protocol=tcp\nport=28471\npingpong=1\nnodelay=1\nsize=4m", "listen", "hostname=127.0.0.1"), NoKeys: true, Serial: true},
+		JobFile: netJob(fmt.Sprintf("protocol=tcp\nport=%d\npingpong=1\nnodelay=1\nsize=4m", freePort("tcp")), "listen", "hostname=127.0.0.1"), NoKeys: true, Serial: true},
+}
+
+// freePort returns a loopback port of the network ("tcp" or "udp") that
+// nothing holds now, so that a net row never meets another test (or
+// another checkout's suite) on a fixed port. The row is built once, when
+// the package starts, so the port is free moments before both programs
+// use it. Where loopback cannot be bound it falls back to a fixed port,
+// and the row then fails with the programs' own bind error.
+func freePort(network string) int {
+	if network == "udp" {
+		c, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			return 28473
+		}
+		defer c.Close()
+		return c.LocalAddr().(*net.UDPAddr).Port
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 28471
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 // netJob is fio's netio.fio with the given global, receiver and sender
