@@ -51,9 +51,9 @@ var engineRows = []Row{
 		// 50 ms think until the runtime: about 11 in a second.
 		Tol: []Tol{{Path: "read.total_ios", Rel: 0.4, Abs: 2}}},
 	{Name: "engines/net-udp-pingpong", Ref: "issue 13 net (UDP, fio's link open/close messages, pingpong)",
-		JobFile: netJob(fmt.Sprintf("protocol=udp\nport=%d\npingpong=1\nsize=2m", freePort("udp")), "", "hostname=127.0.0.1"), NoKeys: true, Serial: true},
+		JobFile: netJob(fmt.Sprintf("protocol=udp\nport=%d\npingpong=1\nsize=2m", freePort("udp")), "", "hostname=127.0.0.1"), Serial: true},
 	{Name: "engines/net-tcp-pingpong", Ref: "issue 13 net (two jobs over loopback, pingpong, nodelay)",
-		JobFile: netJob(fmt.Sprintf("protocol=tcp\nport=%d\npingpong=1\nnodelay=1\nsize=4m", freePort("tcp")), "listen", "hostname=127.0.0.1"), NoKeys: true, Serial: true},
+		JobFile: netJob(fmt.Sprintf("protocol=tcp\nport=%d\npingpong=1\nnodelay=1\nsize=4m", freePort("tcp")), "listen", "hostname=127.0.0.1"), Serial: true},
 }
 
 // freePort returns a loopback port of the network ("tcp" or "udp") that
@@ -80,12 +80,12 @@ func freePort(network string) int {
 }
 
 // netJob is fio's netio.fio with the given global, receiver and sender
-// options: a receiver (listen for TCP) and a sender that starts a second later (fio connects at
-// once and would be refused before the receiver listens). NoKeys: fio
-// 3.33 writes a "global options" object gofio does not yet.
+// options: a receiver (listen for TCP) and a sender that starts two
+// seconds later (fio connects at once and would be refused before the
+// receiver listens; one second was too little on a loaded machine).
 func netJob(global, receiver, sender string) string {
 	return "[global]\nioengine=net\nbs=4k\n" + global + "\n\n[receiver]\n" + receiver + "\nrw=read\n\n[sender]\n" +
-		sender + "\nstartdelay=1\nrw=write\n"
+		sender + "\nstartdelay=2\nrw=write\n"
 }
 
 // cpuioEndsWithIO checks that the exit_on_io_done burner ended with the
