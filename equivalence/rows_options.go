@@ -19,4 +19,20 @@ var optionRows = []Row{
 		Args: args(N, "--rw=randread", "--bs=4k", "--filesize=1m"), Exact: syncDepth},
 	{Name: "options/wait-for", Ref: "issue 14 wait_for",
 		JobFile: "[global]\nioengine=psync\nbs=4k\n[w]\nrw=write\nsize=1m\nfilename=w.dat\n[r]\nnew_group\nwait_for=w\nrw=read\nsize=1m\nfilename=w.dat\n"},
+	{Name: "options/unified-mixed", Ref: "issue 14 unified_rw_reporting=mixed: one \"mixed\" direction, no read/write/trim/sync",
+		Args:  args(P, "--rw=randrw", "--bs=4k", "--size=2m", "--unified_rw_reporting=mixed"),
+		Exact: append(mixedCounts(), syncDepth...)},
+	{Name: "options/unified-both", Ref: "issue 14 unified_rw_reporting=both: the directions, then \"mixed\"",
+		Args:  args(P, "--rw=randrw", "--bs=4k", "--size=2m", "--unified_rw_reporting=both"),
+		Exact: append(mixedCounts(), syncDepth...)},
+}
+
+// mixedCounts are the count fields of the "mixed" object that
+// unified_rw_reporting=mixed and both add, with its latency sample counts.
+func mixedCounts() []string {
+	var p []string
+	for _, f := range append(CountFields, "clat_ns.N", "lat_ns.N") {
+		p = append(p, "mixed."+f)
+	}
+	return p
 }

@@ -33,6 +33,17 @@ type Zones struct {
 	ReadBeyondWP bool   // read_beyond_wp (zbd)
 }
 
+// The values of Job.UnifiedRW (unified_rw_reporting).
+const (
+	UnifiedNone  = 0 // per-direction statistics, fio's default
+	UnifiedMixed = 1 // one "mixed" direction summing reads, writes and trims
+	UnifiedBoth  = 2 // per-direction statistics followed by the mixed ones
+)
+
+// unifiedModes maps unified_rw_reporting's values to Job.UnifiedRW.
+var unifiedModes = map[string]int{"none": UnifiedNone, "0": UnifiedNone,
+	"mixed": UnifiedMixed, "1": UnifiedMixed, "both": UnifiedBoth, "2": UnifiedBoth}
+
 // Flow is fio's flow control: jobs with the same flow ID share their I/Os in
 // the ratio of their weights.
 type Flow struct {
@@ -235,7 +246,8 @@ var fioOptions = []OptionSpec{
 	{Name: "unified_rw_reporting", Type: TypeChoice, Default: "none", Help: "Unify reporting across data direction",
 		Choices: []Choice{{"none", "Normal statistics reporting"}, {"mixed", "Statistics are summed per data direction and reported together"},
 			{"both", "Statistics are reported normally, followed by the mixed statistics"},
-			{"0", "Alias for 'none'"}, {"1", "Alias for 'mixed'"}, {"2", "Alias for 'both'"}}, NotRun: true},
+			{"0", "Alias for 'none'"}, {"1", "Alias for 'mixed'"}, {"2", "Alias for 'both'"}},
+		custom: func(j *Job, v string) error { j.UnifiedRW = unifiedModes[v]; return nil }},
 	{Name: "block_error_percentiles", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Record trim block errors and make a histogram", NotRun: true},
 
 	// Steady state.

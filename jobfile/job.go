@@ -191,9 +191,12 @@ type Job struct {
 	// Groups and placement.
 	NumJobs        int // as given; clones already expanded
 	GroupReporting bool
-	Stonewall      bool
-	NewGroup       bool
-	CPUsAllowed    []int // nil means all
+	// UnifiedRW is unified_rw_reporting: UnifiedNone, UnifiedMixed or
+	// UnifiedBoth.
+	UnifiedRW   int
+	Stonewall   bool
+	NewGroup    bool
+	CPUsAllowed []int // nil means all
 	// CPUsAllowedPolicy is cpus_allowed_policy: "split" gives each job one
 	// CPU of cpus_allowed; "" or "shared" gives every job all of them.
 	CPUsAllowedPolicy string

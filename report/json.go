@@ -140,13 +140,21 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 	}
 	slatP, clatP, latP := percentileFlags(j.Job)
 	plist := jobPercentiles(j.Job)
-	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		o.add(d.String(), dirJSON(j, d, g, slatP, clatP, latP, plist, plus))
+	if unifiedRW(j) == jobfile.UnifiedMixed {
+		// fio writes the folded direction alone, without sync.
+		o.add("mixed", dirJSON(j, jobfile.DirRead, g, slatP, clatP, latP, plist, plus))
+	} else {
+		for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+			o.add(d.String(), dirJSON(j, d, g, slatP, clatP, latP, plist, plus))
+		}
+		sync := &jsonObject{}
+		sync.addInt("total_ios", j.SyncIOs)
+		sync.add("lat_ns", statJSON(j.SyncLat, &j.SyncHist, clatP || latP, plist, plus))
+		o.add("sync", sync)
 	}
-	sync := &jsonObject{}
-	sync.addInt("total_ios", j.SyncIOs)
-	sync.add("lat_ns", statJSON(j.SyncLat, &j.SyncHist, clatP || latP, plist, plus))
-	o.add("sync", sync)
+	if unifiedRW(j) == jobfile.UnifiedBoth {
+		o.add("mixed", dirJSON(Mixed(j), jobfile.DirRead, g, slatP, clatP, latP, plist, plus))
+	}
 
 	usr, sys := cpuPercent(j)
 	o.addInt("job_runtime", uint64(j.JobRuntime.Milliseconds()))

@@ -49,7 +49,11 @@ func Reported(r *Result) []*JobResult {
 	var cur []*JobResult
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, MergeGroup(cur))
+			m := MergeGroup(cur)
+			if unifiedRW(m) == jobfile.UnifiedMixed {
+				m = Mixed(m)
+			}
+			out = append(out, m)
 			cur = nil
 		}
 	}
@@ -198,6 +202,10 @@ type GroupStats struct {
 	// in bytes/s; MinBW and MaxBW are the smallest and largest member
 	// bandwidths in bytes/s; MinRun and MaxRun are in ms.
 	IOBytes, Agg, MinBW, MaxBW, MinRun, MaxRun [jobfile.NumDirs]uint64
+	// UnifiedRW is the members' unified_rw_reporting modes ORed together,
+	// as fio's runstats keep it: jobfile.UnifiedMixed labels the one line
+	// "MIXED", jobfile.UnifiedBoth adds a MIXED line after the others.
+	UnifiedRW int
 }
 
 // Groups aggregates the reported results into their groups, as
@@ -222,6 +230,7 @@ func Groups(reported []*JobResult) []GroupStats {
 	for _, j := range reported {
 		g := &gs[j.GroupID]
 		g.KBBase, g.UnitBase, g.SigFigs = kbBase(j.Job), unitBase(j.Job), sigFigs(j.Job)
+		g.UnifiedRW |= unifiedRW(j) // fio ORs the modes into the group's
 		for d := range j.Dirs {
 			rt := runtimeMs(&j.Dirs[d])
 			if rt == 0 {

@@ -109,8 +109,11 @@ func writeJobNormal(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 	}
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
 		if j.Dirs[d].IOBytes != 0 {
-			writeDirNormal(w, j, d, g)
+			writeDirNormal(w, j, d, g, dirName(j, d))
 		}
+	}
+	if unifiedRW(j) == jobfile.UnifiedBoth {
+		writeDirNormal(w, Mixed(j), jobfile.DirRead, g, "mixed")
 	}
 	total := totalIOs(j)
 	writeLatDist(w, "nsec", latPercents(j.LatNs[:], total))
@@ -146,7 +149,9 @@ func writeJobNormal(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 	writeExtrasNormal(w, j)
 }
 
-func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats) {
+// writeDirNormal writes direction d of j under the given name, as fio's
+// show_ddir_status.
+func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats, name string) {
 	ds := &j.Dirs[d]
 	rt := runtimeMs(ds)
 	if rt == 0 {
@@ -160,7 +165,7 @@ func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats)
 	if d == jobfile.DirWrite {
 		post = "; 0 zone resets"
 	}
-	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s (%s)(%s/%dmsec)%s\n", d,
+	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s (%s)(%s/%dmsec)%s\n", name,
 		Num2Str(iops, figs, 1, false, UnitNone),
 		Num2Str(bw, figs, 1, i2p, bwUnit(unitBase(j.Job))),
 		Num2Str(bw, figs, 1, !i2p, bwUnit(unitBase(j.Job))),
@@ -387,18 +392,51 @@ func writeLatDist(w *bufio.Writer, unit string, pct []float64) {
 func writeGroupNormal(w *bufio.Writer, g *GroupStats) {
 	fmt.Fprintf(w, "\nRun status group %d (all jobs):\n", g.ID)
 	labels := [...]string{"   READ", "  WRITE", "   TRIM"}
-	i2p := isPow2(g.KBBase)
-	u := bwUnit(g.UnitBase)
-	f := g.SigFigs
 	for d := range labels {
 		if g.MaxRun[d] == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%d-%dmsec\n", labels[d],
-			Num2Str(g.Agg[d], f, 1, i2p, u), Num2Str(g.Agg[d], f, 1, !i2p, u),
-			Num2Str(g.MinBW[d], f, 1, i2p, u), Num2Str(g.MaxBW[d], f, 1, i2p, u),
-			Num2Str(g.MinBW[d], f, 1, !i2p, u), Num2Str(g.MaxBW[d], f, 1, !i2p, u),
-			Num2Str(g.IOBytes[d], f, 1, i2p, UnitByte), Num2Str(g.IOBytes[d], f, 1, !i2p, UnitByte),
-			g.MinRun[d], g.MaxRun[d])
+		label := labels[d]
+		if g.UnifiedRW == jobfile.UnifiedMixed {
+			label = "  MIXED"
+		}
+		writeGroupLine(w, g, label, g.Agg[d], g.MinBW[d], g.MaxBW[d], g.IOBytes[d], g.MinRun[d], g.MaxRun[d])
 	}
+	if g.UnifiedRW == jobfile.UnifiedBoth {
+		writeMixedGroupNormal(w, g)
+	}
+}
+
+// writeMixedGroupNormal writes the MIXED line of unified_rw_reporting=both
+// as fio's show_mixed_group_stats: the directions' bytes and aggregate
+// bandwidths summed, the smallest and largest member bandwidths and
+// runtimes over all directions.
+func writeMixedGroupNormal(w *bufio.Writer, g *GroupStats) {
+	var io, agg, maxBW, maxRun uint64
+	minBW, minRun := ^uint64(0), ^uint64(0)
+	for d := range g.MaxRun {
+		if g.MaxRun[d] == 0 {
+			continue
+		}
+		io += g.IOBytes[d]
+		agg += g.Agg[d]
+		minBW = min(minBW, g.MinBW[d])
+		maxBW = max(maxBW, g.MaxBW[d])
+		minRun = min(minRun, g.MinRun[d])
+		maxRun = max(maxRun, g.MaxRun[d])
+	}
+	writeGroupLine(w, g, "  MIXED", agg, minBW, maxBW, io, minRun, maxRun)
+}
+
+// writeGroupLine writes one direction line of a "Run status group" block.
+func writeGroupLine(w *bufio.Writer, g *GroupStats, label string, agg, minBW, maxBW, io, minRun, maxRun uint64) {
+	i2p := isPow2(g.KBBase)
+	u := bwUnit(g.UnitBase)
+	f := g.SigFigs
+	fmt.Fprintf(w, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%d-%dmsec\n", label,
+		Num2Str(agg, f, 1, i2p, u), Num2Str(agg, f, 1, !i2p, u),
+		Num2Str(minBW, f, 1, i2p, u), Num2Str(maxBW, f, 1, i2p, u),
+		Num2Str(minBW, f, 1, !i2p, u), Num2Str(maxBW, f, 1, !i2p, u),
+		Num2Str(io, f, 1, i2p, UnitByte), Num2Str(io, f, 1, !i2p, UnitByte),
+		minRun, maxRun)
 }

@@ -110,10 +110,15 @@ func writeTerseJob(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats, ver 
 	} else {
 		fmt.Fprintf(w, "%d;%s;%s;%d;%d", ver, r.Version, j.Name, j.GroupID, j.Error)
 	}
-	writeTerseDir(w, j, jobfile.DirRead, g, ver)
-	writeTerseDir(w, j, jobfile.DirWrite, g, ver)
-	if ver != 3 {
-		writeTerseDir(w, j, jobfile.DirTrim, g, ver)
+	writeTerseDir(w, j, jobfile.DirRead, g, ver) // or mixed, folded into reads
+	if unifiedRW(j) != jobfile.UnifiedMixed {
+		writeTerseDir(w, j, jobfile.DirWrite, g, ver)
+		if ver != 3 {
+			writeTerseDir(w, j, jobfile.DirTrim, g, ver)
+		}
+	}
+	if unifiedRW(j) == jobfile.UnifiedBoth {
+		writeTerseDir(w, Mixed(j), jobfile.DirRead, g, ver)
 	}
 	usr, sys := cpuPercent(j)
 	fmt.Fprintf(w, ";%f%%;%f%%;%d;%d;%d", usr, sys, j.Ctx, j.Majf, j.Minf)
