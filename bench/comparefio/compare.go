@@ -36,7 +36,7 @@ func parseCompareFlags(args []string, stderr io.Writer) (compareFlags, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.gofio, "gofio", os.Getenv("GOFIO"), "gofio binary (default: go build -o bench/out/gofio . from the module root; env GOFIO)")
 	fs.StringVar(&f.fio, "fio", envOr("FIO", "/usr/bin/fio"), "fio binary (env FIO)")
-	fs.IntVar(&f.pairs, "pairs", 5, "github.com/gofio/gofio/fio pairs per case")
+	fs.IntVar(&f.pairs, "pairs", 5, "gofio/fio pairs per case")
 	fs.DurationVar(&f.runtime, "runtime", 2*time.Second, "runtime of each run")
 	fs.BoolVar(&f.quick, "quick", false, "smoke test: 1 pair of 1s runs, results to bench/out/results-quick.md")
 	fs.StringVar(&f.cases, "cases", "", "run only the cases whose name matches this regexp")
