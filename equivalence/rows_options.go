@@ -25,6 +25,15 @@ var optionRows = []Row{
 	{Name: "options/unified-both", Ref: "issue 14 unified_rw_reporting=both: the directions, then \"mixed\"",
 		Args:  args(P, "--rw=randrw", "--bs=4k", "--size=2m", "--unified_rw_reporting=both"),
 		Exact: append(mixedCounts(), syncDepth...)},
+	{Name: "options/zone-strided-read", Ref: "issue 14 zonemode=strided: sequential I/O, zonesize < zonerange, zoneskip",
+		Args:  args(P, "--rw=read", "--bs=4k", "--filesize=1m", "--size=256k", "--zonemode=strided", "--zonesize=16k", "--zonerange=64k", "--zoneskip=8k", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "options/zone-strided-randrw", Ref: "issue 14 zonemode=strided: random I/O within each zone, the map reset per zonerange, a short end with zoneskip",
+		Args:  args(P, "--rw=randrw", "--bs=4k", "--filesize=1m", "--size=256k", "--zonemode=strided", "--zonesize=16k", "--zonerange=64k", "--zoneskip=8k", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "options/zone-strided-big-zone", Ref: "issue 14 zonemode=strided: zonesize > zonerange keeps the zone, bsrange",
+		Args:  args(P, "--rw=randread", "--bsrange=4k-16k", "--filesize=1m", "--size=256k", "--zonemode=strided", "--zonesize=32k", "--zonerange=16k", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
 }
 
 // mixedCounts are the count fields of the "mixed" object that

@@ -31,6 +31,10 @@ type Zones struct {
 	JobMaxOpen   int    // job_max_open_zones (zbd)
 	IgnoreLimits bool   // ignore_zone_limits (zbd)
 	ReadBeyondWP bool   // read_beyond_wp (zbd)
+	// SizeWithoutMode is zonesize= without zonemode=: fio 3.33 accepts it
+	// with --parse-only and refuses to run it ("--zonemode=none and
+	// --zonesize are not compatible").
+	SizeWithoutMode bool
 }
 
 // The values of Job.UnifiedRW (unified_rw_reporting).
@@ -68,7 +72,7 @@ var fioOptions = []OptionSpec{
 	{Name: "zonemode", Type: TypeChoice, Default: "none", Help: "Mode for the zonesize, zonerange and zoneskip parameters",
 		Choices: []Choice{{"none", "no zoning"}, {"strided", "strided mode - random I/O is restricted to a single zone"},
 			{"zbd", "zoned block device mode - random I/O selects one of multiple zones randomly"}},
-		Note:   "parsed and checked as fio does; gofio refuses to run zbd on a target that is not a zoned block device, and does not run strided or zbd yet",
+		Note:   "parsed and checked as fio does; strided runs as fio 3.33 (zoneskip in bytes); gofio refuses to run zbd on a target that is not a zoned block device, and does not run zbd yet",
 		custom: func(j *Job, v string) error { j.Zones.Mode = v; return nil }},
 	{Name: "zonesize", Type: TypeStrVal, Default: "0", Help: "Amount of data to read per zone",
 		custom: func(j *Job, v string) error { return setU64(&j.Zones.Size, v, j.KBBase) }},
@@ -430,14 +434,15 @@ func fixupVerifyInterval(j *Job) {
 }
 
 // fixupZones applies fio's zone defaults (fixup_options): zonemode left
-// unset means strided when zonesize is given, else none; strided mode with
-// more than one open file is dropped; zonerange defaults to zonesize.
+// unset is fio 3.33's default, none (fio's "not specified means strided
+// when zonesize is given" branch never runs, since the option's default is
+// none), and zonesize with it is the run-time error SizeWithoutMode; strided
+// mode with more than one open file is dropped; zonerange defaults to
+// zonesize.
 func fixupZones(z *Zones, openFiles int) {
 	if z.Mode == "" {
 		z.Mode = "none"
-		if z.Size > 0 {
-			z.Mode = "strided"
-		}
+		z.SizeWithoutMode = z.Size > 0
 	}
 	if z.Mode == "strided" && openFiles > 1 {
 		z.Mode = "none"

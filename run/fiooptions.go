@@ -211,12 +211,18 @@ func (e *env) exitAll(jr *jobRun, group []*jobRun) {
 }
 
 // checkZones refuses what gofio does not run of zonemode=: zbd on a target
-// that is not a zoned block device (with the reason), and strided and zbd
-// themselves, which gofio parses as fio does but does not run yet.
+// that is not a zoned block device (with the reason), zbd itself, which
+// gofio parses as fio does but does not run yet, and strided with a
+// zoneskip given in percent.
 func checkZones(j *jobfile.Job) error {
+	if j.Zones.SizeWithoutMode {
+		return fmt.Errorf("%s: zonesize=%d without zonemode=: fio 3.33's default zonemode is none, and --zonemode=none and --zonesize are not compatible (add zonemode=strided)", j.Name, j.Zones.Size)
+	}
 	switch j.Zones.Mode {
 	case "strided":
-		return fmt.Errorf("%s: zonemode=strided (zonesize=%d): gofio parses it as fio does but does not run it yet", j.Name, j.Zones.Size)
+		if j.Zones.SkipPercent != 0 {
+			return fmt.Errorf("%s: zonemode=strided with zoneskip=%d%%: gofio runs zoneskip in bytes only", j.Name, j.Zones.SkipPercent)
+		}
 	case "zbd":
 		for _, f := range j.Filenames {
 			if model, err := zonedModel(f); err != nil || model == "none" {

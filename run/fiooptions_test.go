@@ -147,16 +147,26 @@ func TestVerifyDumpAndInterval(t *testing.T) {
 }
 
 // TestZonemodeRefusals checks the run-time refusals of zonemode: zbd on a
-// regular file names the file and why; strided says gofio does not run it.
+// regular file names the file and why; zonesize without zonemode is fio
+// 3.33's "zonemode=none and zonesize" error; strided with zoneskip=N% is
+// refused; strided itself runs.
 func TestZonemodeRefusals(t *testing.T) {
 	dir := t.TempDir()
 	zbd := parseJobs(t, dir, "[z]\nioengine=null\nsize=1m\nzonemode=zbd\nzonesize=256k\nfilename="+filepath.Join(dir, "f")+"\n")
 	if err := checkJob(zbd[0]); err == nil || !strings.Contains(err.Error(), "zonemode=zbd needs a zoned block device") {
 		t.Errorf("zbd on a file: %v", err)
 	}
-	strided := parseJobs(t, dir, "[s]\nioengine=null\nsize=1m\nzonesize=256k\n")
-	if err := checkJob(strided[0]); err == nil || !strings.Contains(err.Error(), "zonemode=strided") {
-		t.Errorf("implicit strided: %v", err)
+	implicit := parseJobs(t, dir, "[s]\nioengine=null\nsize=1m\nzonesize=256k\n")
+	if err := checkJob(implicit[0]); err == nil || !strings.Contains(err.Error(), "--zonemode=none and --zonesize are not compatible") {
+		t.Errorf("zonesize without zonemode: %v", err)
+	}
+	pct := parseJobs(t, dir, "[s]\nioengine=null\nsize=1m\nzonemode=strided\nzonesize=256k\nzoneskip=10%\n")
+	if err := checkJob(pct[0]); err == nil || !strings.Contains(err.Error(), "zoneskip=10%") {
+		t.Errorf("zoneskip in percent: %v", err)
+	}
+	strided := parseJobs(t, dir, "[s]\nioengine=null\nsize=1m\nzonemode=strided\nzonesize=256k\nzoneskip=64k\n")
+	if err := checkJob(strided[0]); err != nil {
+		t.Errorf("strided: %v", err)
 	}
 }
 

@@ -10,10 +10,11 @@ import (
 // region is the part of one file a job works on, and where the job's
 // offset generator stands in it.
 type region struct {
-	base uint64 // byte offset of the region in the file (fio's file_offset)
-	size uint64 // region length in bytes (fio's io_size)
-	end  uint64 // file (or device) size (fio's real_file_size)
-	name string // the file's path (fio's file_name), which seeds distributions
+	base  uint64 // byte offset of the region in the file (fio's file_offset)
+	start uint64 // the region's first base (fio's get_start_offset)
+	size  uint64 // region length in bytes (fio's io_size)
+	end   uint64 // file (or device) size (fio's real_file_size)
+	name  string // the file's path (fio's file_name), which seeds distributions
 
 	lastPos [jobfile.NumDirs]uint64 // end of the last I/O per direction, absolute
 	done    bool                    // no offset left this loop (fio_file_done)
@@ -62,6 +63,13 @@ type offsetGen struct {
 	// nothing more from the rwmix generator.
 	pending    jobfile.Dir
 	hasPending bool
+
+	// zonemode=strided: I/O of zoneSize bytes in each zone of zoneRange
+	// bytes, then on past zoneSkip more; zoneBytes is fio's
+	// td->zone_bytes.
+	strided                       bool
+	zoneSize, zoneRange, zoneSkip uint64
+	zoneBytes                     uint64
 }
 
 // jobSeed returns a 64-bit seed for gofio's own generators (buffer
@@ -130,10 +138,18 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 		// fio: "Any use of blockalign= turns off randommap".
 		g.randomMap = false
 	}
+	if j.Zones.Mode == "strided" {
+		g.strided = true
+		g.zoneSize, g.zoneRange, g.zoneSkip = j.Zones.Size, j.Zones.Range, j.Zones.Skip
+	}
 	rangeSize := min64(g.minBS[jobfile.DirRead], g.minBS[jobfile.DirWrite])
 	for i := range g.files {
 		r := &g.files[i]
+		r.start = r.base
 		blocks := min64(r.size, r.end) / g.rwMinBS
+		if g.strided {
+			blocks = g.zoneRange / g.rwMinBS // fio's random map covers one zone
+		}
 		if blocks == 0 {
 			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, g.rwMinBS)
 		}
@@ -324,15 +340,41 @@ func (g *offsetGen) fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 		g.hasPending = false
 		file = g.pickFile()
 		r := &g.files[file]
+		if g.strided {
+			g.strideZone(r, d)
+		}
 		if off, n, ok = g.fillFile(r, d); ok {
 			r.lastPos[d] = off + n
 			g.issues[d]++
+			g.zoneBytes += n
 			return d, file, off, n, true
 		}
 		r.done = true
 		g.nrDone++
 	}
 	return d, 0, 0, 0, false
+}
+
+// strideZone is fio's setup_strided_zone_mode, run before each I/O of a
+// zonemode=strided job: after zonesize bytes the region moves on by
+// zonerange+zoneskip (back to its start past the end of the file), a
+// position past the zone goes back to its start, and at each zonerange
+// bytes the file's positions and random map start over.
+func (g *offsetGen) strideZone(r *region, d jobfile.Dir) {
+	if g.zoneBytes >= g.zoneSize {
+		g.zoneBytes = 0
+		r.base += g.zoneRange + g.zoneSkip
+		if r.base >= r.end {
+			r.base = r.start
+		}
+		r.lastPos[d] = r.base
+	}
+	if r.lastPos[d] >= r.base+g.zoneRange {
+		r.lastPos[d] = r.base
+	}
+	if g.zoneBytes%g.zoneRange == 0 {
+		g.resetFile(r)
+	}
 }
 
 // pickFile is fio's get_next_file_rr with file_service_type=roundrobin:
@@ -490,6 +532,9 @@ func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (uint64, bool) {
 // offset is drawn from.
 func (g *offsetGen) lastBlock(r *region, d jobfile.Dir) uint64 {
 	max := min64(r.size, r.end)
+	if g.strided {
+		max = g.zoneRange
+	}
 	if g.minBS[d] > g.ba[d] {
 		max -= g.minBS[d] - g.ba[d]
 	}
