@@ -25,6 +25,9 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 		}
 		return executeCompare(ctx, st, cfg, jobs, in)
 	}
+	if cfg.FailIfSlower >= 0 || cfg.Plot != "" || cfg.CompareCSV != "" || cfg.JSONDir != "" {
+		return st.fail(errors.New("--fail-if-slower, --plot, --compare-csv and --json-dir need --compare, --sweep, --repeat or --baseline: a plain run has nothing to compare"))
+	}
 	notes := fallback(st, cfg, jobs, st.Uring.CheckAvailable)
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
@@ -188,9 +191,17 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		if err != nil {
 			return nil, err
 		}
+		for _, j := range jobs {
+			if err := j.UnrunError(); err != nil {
+				return nil, err
+			}
+		}
 		return jobs, run.CheckTargets(jobs)
 	})
 	if err != nil {
+		return st.fail(err)
+	}
+	if err := checkOutputDirs(cfg); err != nil {
 		return st.fail(err)
 	}
 	out, closeOut, err := openOutput(st, cfg)
@@ -217,6 +228,11 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		all.Add(res)
 	}
 	cmp, runErr := compare.Run(ctx, points, ab, runAt, onResult)
+	if runErr != nil && !errors.Is(runErr, compare.ErrInterrupted) && len(all.Result().Jobs) == 0 {
+		// Nothing ran: no report, table or file, as for a plain run the
+		// run core refuses.
+		return st.fail(runErr)
+	}
 	var cmps []titled
 	if cmp != nil {
 		compare.Judge(cmp, cfg.GateMetric)

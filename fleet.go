@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -99,7 +100,8 @@ func fallback(st *State, cfg *Config, jobs []*jobfile.Job, probe func() error) m
 		return nil
 	}
 	cause := err.Error()
-	if se, ok := err.(*uring.SetupError); ok {
+	var se *uring.SetupError
+	if errors.As(err, &se) {
 		cause = se.Reason
 	}
 	st.logf("io_uring is unavailable here (%s); running ioengine=io_uring jobs on %s (--fallback-engine)", cause, cfg.FallbackEngine)

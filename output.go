@@ -16,8 +16,12 @@ func openOutput(st *State, cfg *Config) (io.Writer, func(), error) {
 	if cfg.Output == "" {
 		return st.Stdout, func() {}, nil
 	}
-	if fi, err := os.Stat(filepath.Dir(cfg.Output)); err != nil || !fi.IsDir() {
-		return nil, nil, fmt.Errorf("--output %s: no such directory", cfg.Output)
+	fi, err := os.Stat(filepath.Dir(cfg.Output))
+	if err != nil {
+		return nil, nil, fmt.Errorf("--output %s: %w", cfg.Output, err)
+	}
+	if !fi.IsDir() {
+		return nil, nil, fmt.Errorf("--output %s: %s is not a directory", cfg.Output, filepath.Dir(cfg.Output))
 	}
 	lf := &lazyFile{path: cfg.Output}
 	return lf, func() {
@@ -27,12 +31,35 @@ func openOutput(st *State, cfg *Config) (io.Writer, func(), error) {
 	}, nil
 }
 
+// checkOutputDirs refuses, before anything runs, a --compare-csv, --plot,
+// --junit or --json-dir path whose directory does not exist, so that a
+// sweep is never run for a report that cannot be written.
+func checkOutputDirs(cfg *Config) error {
+	for _, o := range []struct{ flag, path string }{
+		{"--compare-csv", cfg.CompareCSV}, {"--plot", cfg.Plot}, {"--junit", cfg.JUnit}, {"--json-dir", cfg.JSONDir},
+	} {
+		if o.path == "" {
+			continue
+		}
+		dir := filepath.Dir(o.path)
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", o.flag, o.path, err)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s %s: %s is not a directory", o.flag, o.path, dir)
+		}
+	}
+	return nil
+}
+
 // lazyFile is an io.Writer that creates its file on the first write.
 type lazyFile struct {
 	path string
 	f    *os.File
 }
 
+// Write creates the file on the first call, then writes p to it.
 func (l *lazyFile) Write(p []byte) (int, error) {
 	if l.f == nil {
 		f, err := os.Create(l.path)

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -40,7 +41,7 @@ func ParsePoints(points []Point, parse ParseFunc) (*Parsed, error) {
 // point ParsePoints did not see).
 func (p *Parsed) Jobs(sets []string) []*jobfile.Job { return p.jobs[setsKey(sets)] }
 
-func setsKey(sets []string) string { return fmt.Sprint(sets) }
+func setsKey(sets []string) string { return strings.Join(sets, "\x00") }
 
 // Concat gathers the results of a plan's runs into one Result, the shape
 // --output-format=json prints for a whole plan: every run's jobs in plan

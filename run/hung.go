@@ -241,6 +241,10 @@ func (h *hangWatch) takeOver(e *env, si int, age time.Duration) {
 	p.abandoned = true
 	jr.finish(e, p, l, false)
 	e.exitAll(jr, e.group)
+	// The abandoned thread never returns to the job's goroutine, which
+	// would count the job's end: count it here, so exit_on_io_done
+	// burners of the group still stop.
+	e.ioJobDone(jr, e.group)
 	closeTargets(e, jr)
 	jr.end(h.wg)
 }

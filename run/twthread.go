@@ -163,9 +163,18 @@ func startTW(open engines.Opener, s engines.Setup, now func() int64) (*twEngine,
 // loop until quit, then close the engine when told to.
 func (t *twEngine) run(open engines.Opener, s engines.Setup, opened chan<- error) {
 	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	// A thread pinned to sqthread_poll_cpu must not go back to Go's pool,
+	// where any goroutine could run on it stuck to one CPU: it stays
+	// locked, and the runtime ends it when this goroutine returns.
+	pinned := false
+	defer func() {
+		if !pinned {
+			runtime.UnlockOSThread()
+		}
+	}()
 	defer close(t.closed)
 	if cpu := s.Job.SQThreadPollCPU; cpu >= 0 {
+		pinned = true
 		var set unix.CPUSet
 		set.Set(cpu)
 		if err := unix.SchedSetaffinity(0, &set); err != nil {

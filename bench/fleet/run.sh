@@ -13,11 +13,15 @@ go build -o "$out/gofio" .
 run_id="sim-$(date +%s)"
 start_at=$(date -u -d "+3 seconds" +%Y-%m-%dT%H:%M:%S.%NZ)
 echo "run id $run_id, start at $start_at, $n hosts, runtime $runtime"
+pids=()
 for i in $(seq 1 "$n"); do
 	"$out/gofio" --output-format=json --run-id="$run_id" --start-at="$start_at" --hostname="host$i" \
 		--name=rr --ioengine=io_uring --rw=randread --bs=4k --iodepth=8 --numjobs=1 --size=64m \
 		--time_based --runtime="$runtime" --filename="/dev/shm/gofio-fleet-host$i" --output="$out/host$i.json" &
+	pids+=($!)
 done
-wait
+for p in "${pids[@]}"; do
+	wait "$p" # a host that failed fails the simulation
+done
 "$out/gofio" merge -o "$out/all.json" "$out"/host*.json | tail -n 22
 go run ./bench/fleet "$out/all.json" "$out"/host*.json

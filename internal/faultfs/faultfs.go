@@ -241,7 +241,7 @@ func (x *FS) Unmount() error {
 
 // abort aborts the mount's FUSE connection through fusectl
 // (/sys/fs/fuse/connections/N/abort, N the mount's device minor),
-// mounting fusectl first when it is not; every request still waiting in
+// mounting fusectl first when it is not (and unmounting it after); every request still waiting in
 // the kernel then fails with ENOTCONN. It is best effort.
 func (x *FS) abort() {
 	var st unix.Stat_t
@@ -250,10 +250,15 @@ func (x *FS) abort() {
 	}
 	const ctl = "/sys/fs/fuse/connections"
 	p := fmt.Sprintf("%s/%d/abort", ctl, unix.Minor(st.Dev))
+	mounted := false
 	if _, err := os.Stat(p); err != nil {
-		_ = unix.Mount("fusectl", ctl, "fusectl", 0, "")
+		mounted = unix.Mount("fusectl", ctl, "fusectl", 0, "") == nil
 	}
 	_ = os.WriteFile(p, []byte("1"), 0)
+	if mounted {
+		// Leave the host as it was: fusectl was mounted only for this.
+		_ = unix.Unmount(ctl, 0)
+	}
 }
 
 // Counts returns what the filesystem has seen so far.
