@@ -112,7 +112,9 @@ func TestCrashVerify(t *testing.T) {
 			defer cancel()
 			fj := filepath.Join(dir, "fio.fio")
 			os.WriteFile(fj, []byte(crashJob(dev.Path, engine, "verify_only=1", "continue_on_error=verify")), 0o644)
-			out, err := exec.CommandContext(ctx, "fio", "--output-format=json", fj).Output()
+			fio := exec.CommandContext(ctx, "fio", "--output-format=json", fj)
+			fio.Dir = dir // fio saves its own verify state (local-crash-0-verify.state) in its working directory
+			out, err := fio.Output()
 			if err != nil {
 				t.Fatalf("fio: %v", err)
 			}
