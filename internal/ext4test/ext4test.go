@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,9 +35,12 @@ func Mount(t testing.TB, sizeMiB int64) string {
 		t.Fatal(err)
 	}
 	if err := f.Truncate(sizeMiB << 20); err != nil {
+		f.Close()
 		t.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if out, err := exec.Command("mkfs.ext4", "-q", "-F", img).CombinedOutput(); err != nil {
 		t.Skipf("mkfs.ext4: %v: %s", err, out)
 	}
@@ -44,14 +48,24 @@ func Mount(t testing.TB, sizeMiB int64) string {
 	if err != nil {
 		t.Skipf("no loop device (losetup -f --show): %v", err)
 	}
-	loop := string(dev[:len(dev)-1])
-	t.Cleanup(func() { exec.Command("losetup", "-d", loop).Run() })
+	loop := strings.TrimSpace(string(dev))
+	if loop == "" {
+		t.Skip("no loop device: losetup -f --show printed nothing")
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("losetup", "-d", loop).CombinedOutput(); err != nil {
+			t.Errorf("losetup -d %s: %v: %s", loop, err, out)
+		}
+	})
 	if out, err := exec.Command("mount", "-t", "ext4", loop, mnt).CombinedOutput(); err != nil {
 		t.Skipf("mount %s: %v: %s", loop, err, out)
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", mnt, err, out)
+			// Still busy: detach it lazily so nothing stays mounted on
+			// the host, and fail the test, which left something open.
+			lazy, lerr := exec.Command("umount", "-l", mnt).CombinedOutput()
+			t.Errorf("umount %s: %v: %s (lazy unmount: %v %s)", mnt, err, out, lerr, lazy)
 		}
 	})
 	return mnt
