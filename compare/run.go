@@ -206,28 +206,10 @@ func (b *builder) title(res *report.Result, job *jobfile.Job) {
 		c.BS += "-" + FormatSize(hi)
 	}
 	for _, k := range c.Keys {
-		switch k {
-		case "rw", "readwrite":
-			c.RW = "swept"
-		case "bs", "blocksize":
-			c.BS = "swept"
-		case "ioengine":
-			c.Engine = "swept"
-		case "sqthread_poll", "sqpoll":
-			c.SQPoll = "swept"
-		}
+		markTitle(c, k, "swept")
 	}
 	if b.ab != nil {
-		switch b.ab.Key {
-		case "rw", "readwrite":
-			c.RW = "compared"
-		case "bs", "blocksize":
-			c.BS = "compared"
-		case "ioengine":
-			c.Engine = "compared"
-		case "sqthread_poll", "sqpoll":
-			c.SQPoll = "compared"
-		}
+		markTitle(c, b.ab.Key, "compared")
 	}
 }
 
@@ -255,4 +237,20 @@ func resultPolicy(res *report.Result, job *jobfile.Job) string {
 		return job.Policy().String()
 	}
 	return report.PolicyPriority
+}
+
+// markTitle replaces the title's figure for key (rw, bs, ioengine or
+// sqthread_poll, by any of their names) with word ("swept" or
+// "compared"), since no single value describes the whole comparison.
+func markTitle(c *report.Comparison, key, word string) {
+	switch key {
+	case "rw", "readwrite":
+		c.RW = word
+	case "bs", "blocksize":
+		c.BS = word
+	case "ioengine":
+		c.Engine = word
+	case "sqthread_poll", "sqpoll":
+		c.SQPoll = word
+	}
 }

@@ -3,6 +3,8 @@ package engines
 import (
 	"errors"
 	"fmt"
+
+	"golang.org/x/sys/unix"
 )
 
 // Sync is the scaffold of a synchronous engine, one that performs each
@@ -85,3 +87,13 @@ func (s *Sync) Stats() Stats { return Stats{SubmitCalls: s.submits} }
 
 // ErrQueueFull is returned by Queue when every slot is already queued.
 var ErrQueueFull = errors.New("queue full")
+
+// Errno returns the errno an engine reports for err: the unix.Errno it
+// wraps, or EIO when it wraps none.
+func Errno(err error) unix.Errno {
+	var errno unix.Errno
+	if errors.As(err, &errno) {
+		return errno
+	}
+	return unix.EIO
+}

@@ -116,22 +116,7 @@ func mergeInto(m, j *JobResult) {
 	m.LatencyDepth = j.LatencyDepth
 
 	for d := range m.Dirs {
-		md, jd := &m.Dirs[d], &j.Dirs[d]
-		md.Slat.Merge(jd.Slat)
-		md.Clat.Merge(jd.Clat)
-		md.Lat.Merge(jd.Lat)
-		sumPure(&md.BW, jd.BW)
-		sumPure(&md.IOPS, jd.IOPS)
-		md.SlatHist.Merge(&jd.SlatHist)
-		md.ClatHist.Merge(&jd.ClatHist)
-		md.LatHist.Merge(&jd.LatHist)
-		md.IOBytes += jd.IOBytes
-		md.TotalIOs += jd.TotalIOs
-		md.ShortIOs += jd.ShortIOs
-		md.DropIOs += jd.DropIOs
-		if jd.Runtime > md.Runtime {
-			md.Runtime = jd.Runtime
-		}
+		m.Dirs[d].add(&j.Dirs[d])
 	}
 	m.SyncIOs += j.SyncIOs
 	m.SyncLat.Merge(j.SyncLat)
@@ -289,4 +274,25 @@ func sigFigs(j *jobfile.Job) int {
 		return 4
 	}
 	return j.SignificantFigures
+}
+
+// add folds o into d as fio's sum_thread_stats folds one direction into
+// another: latency stats and histograms merged, bandwidth and IOPS samples
+// summed, counts added, and the longer runtime kept.
+func (d *DirStats) add(o *DirStats) {
+	d.Slat.Merge(o.Slat)
+	d.Clat.Merge(o.Clat)
+	d.Lat.Merge(o.Lat)
+	sumPure(&d.BW, o.BW)
+	sumPure(&d.IOPS, o.IOPS)
+	d.SlatHist.Merge(&o.SlatHist)
+	d.ClatHist.Merge(&o.ClatHist)
+	d.LatHist.Merge(&o.LatHist)
+	d.IOBytes += o.IOBytes
+	d.TotalIOs += o.TotalIOs
+	d.ShortIOs += o.ShortIOs
+	d.DropIOs += o.DropIOs
+	if o.Runtime > d.Runtime {
+		d.Runtime = o.Runtime
+	}
 }

@@ -22,22 +22,7 @@ func Mixed(r *JobResult) *JobResult {
 	m.Dirs = [jobfile.NumDirs]DirStats{} // the raw log samples stay in r
 	md := &m.Dirs[0]
 	for d := range r.Dirs {
-		rd := &r.Dirs[d]
-		md.Slat.Merge(rd.Slat)
-		md.Clat.Merge(rd.Clat)
-		md.Lat.Merge(rd.Lat)
-		sumPure(&md.BW, rd.BW)
-		sumPure(&md.IOPS, rd.IOPS)
-		md.SlatHist.Merge(&rd.SlatHist)
-		md.ClatHist.Merge(&rd.ClatHist)
-		md.LatHist.Merge(&rd.LatHist)
-		md.IOBytes += rd.IOBytes
-		md.TotalIOs += rd.TotalIOs
-		md.ShortIOs += rd.ShortIOs
-		md.DropIOs += rd.DropIOs
-		if rd.Runtime > md.Runtime {
-			md.Runtime = rd.Runtime
-		}
+		md.add(&r.Dirs[d])
 	}
 	return &m
 }

@@ -110,7 +110,7 @@ func (e *Engine) do(r *engines.Request) int32 {
 	_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(e.files[r.File]), ioctlMoveExt, uintptr(unsafe.Pointer(&me)))
 	if e.inplace {
 		if err := unix.Ftruncate(e.donor, 0); err != nil && errno == 0 {
-			errno = errnoOf(err)
+			errno = engines.Errno(err)
 		}
 	}
 	if errno != 0 {
@@ -130,15 +130,7 @@ func errnoRes(err error) int32 {
 	if err == nil {
 		return 0
 	}
-	return -int32(errnoOf(err))
-}
-
-func errnoOf(err error) unix.Errno {
-	var errno unix.Errno
-	if errors.As(err, &errno) {
-		return errno
-	}
-	return unix.EIO
+	return -int32(engines.Errno(err))
 }
 
 // Close closes the donor file (it stays on disk, as fio leaves it).

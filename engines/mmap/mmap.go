@@ -66,7 +66,7 @@ func (e *Engine) do(r *engines.Request) (res int32) {
 	switch r.Op {
 	case engines.OpFsync, engines.OpFdatasync:
 		if err := unix.Msync(m, unix.MS_SYNC); err != nil {
-			return -int32(errnoOf(err))
+			return -int32(engines.Errno(err))
 		}
 		return 0
 	}
@@ -88,10 +88,10 @@ func (e *Engine) do(r *engines.Request) (res int32) {
 	}
 	if e.direct {
 		if err := unix.Msync(pageAligned(m, r.Offset, end), unix.MS_SYNC); err != nil {
-			return -int32(errnoOf(err))
+			return -int32(engines.Errno(err))
 		}
 		if err := unix.Madvise(pageAligned(m, r.Offset, end), unix.MADV_DONTNEED); err != nil {
-			return -int32(errnoOf(err))
+			return -int32(engines.Errno(err))
 		}
 	}
 	return int32(len(r.Buf))
@@ -116,28 +116,20 @@ func (e *Engine) mapping(i int) ([]byte, unix.Errno) {
 	}
 	size, err := blockdev.Size(e.files[i])
 	if err != nil {
-		return nil, errnoOf(err)
+		return nil, engines.Errno(err)
 	}
 	if size == 0 {
 		return nil, unix.EINVAL
 	}
 	m, err := unix.Mmap(e.files[i], 0, int(size), e.prot, e.flags)
 	if err != nil {
-		return nil, errnoOf(err)
+		return nil, engines.Errno(err)
 	}
 	if e.thp {
 		_ = unix.Madvise(m, unix.MADV_HUGEPAGE) // advisory, as in fio
 	}
 	e.maps[i] = m
 	return m, 0
-}
-
-func errnoOf(err error) unix.Errno {
-	var errno unix.Errno
-	if errors.As(err, &errno) {
-		return errno
-	}
-	return unix.EIO
 }
 
 // Close unmaps every file.

@@ -221,13 +221,13 @@ func (e *Engine) connect() error {
 func (e *Engine) do(r *engines.Request) int32 {
 	if isUDP(e.job) && !e.started {
 		if err := e.udpStart(); err != nil {
-			return -int32(errnoOf(err))
+			return -int32(engines.Errno(err))
 		}
 		e.started = true
 	}
 	if e.fd < 0 {
 		if err := e.connect(); err != nil {
-			return -int32(errnoOf(err))
+			return -int32(engines.Errno(err))
 		}
 	}
 	switch r.Op {
@@ -282,17 +282,9 @@ func (e *Engine) full(b []byte, send bool) error {
 
 func res(n int, err error) int32 {
 	if err != nil {
-		return -int32(errnoOf(err))
+		return -int32(engines.Errno(err))
 	}
 	return int32(n)
-}
-
-func errnoOf(err error) unix.Errno {
-	var errno unix.Errno
-	if errors.As(err, &errno) {
-		return errno
-	}
-	return unix.EIO
 }
 
 // Close closes the connection and the listening socket (and removes a
