@@ -52,32 +52,49 @@ func planFlows(runs []*jobRun) {
 // share of its flow's I/Os is above its share of the weights waits
 // (flow_sleep, or 100us) and is asked again; otherwise the I/O counts.
 func (l *loop) flowHeld(si uint32) bool {
-	if l.flow == nil {
+	if l.flow == nil || l.flowPassed {
+		// An I/O the flow admitted that then waited for its rate is not
+		// counted twice: fio sleeps for the rate inside get_io_u, after
+		// flow_threshold_exceeded let the I/O through.
 		return false
 	}
-	if float64(l.flowCount)/float64(l.flow.counter.Load()) > float64(l.job.Flow.Weight)/float64(l.flow.weight.Load()) {
-		wait := l.job.Flow.Sleep
-		if wait <= 0 {
-			wait = 100 * time.Microsecond
-		}
-		l.rateWait(si, int64(wait))
-		return true
+	if l.flow.admit(l.flowCount, int64(l.job.Flow.Weight)) {
+		l.flowPassed = true
+		return false
 	}
-	l.flow.counter.Add(1)
-	l.flowCount++
-	return false
+	wait := l.job.Flow.Sleep
+	if wait <= 0 {
+		wait = 100 * time.Microsecond
+	}
+	l.rateWait(si, int64(wait))
+	return true
 }
 
-// leaveFlow takes the job's I/Os and weight out of its flow when it ends,
-// as fio's flow_exit_job does, so that the others are no longer held back
-// by it.
-func (l *loop) leaveFlow() {
-	if l.flow == nil {
+// admit is fio's flow_threshold_exceeded for one job of the flow: the job,
+// with weight and issued I/Os counted so far, may issue one more unless
+// its share of the flow's I/Os is above its share of the weights. An
+// admitted I/O is counted in issued and in the flow.
+func (f *flowState) admit(issued *atomic.Int64, weight int64) bool {
+	if float64(issued.Load())/float64(f.counter.Load()) > float64(weight)/float64(f.weight.Load()) {
+		return false
+	}
+	f.counter.Add(1)
+	issued.Add(1)
+	return true
+}
+
+// leaveFlow takes the job's I/Os and weight out of its flow once its
+// goroutine is done, after its exitall, as fio's reap_threads calls
+// flow_exit_job for a thread that has exited: until then the others stay
+// held back by it. A job that failed to start leaves too, so that it does
+// not hold the others forever.
+func (jr *jobRun) leaveFlow() {
+	if jr.flow == nil {
 		return
 	}
-	l.flow.counter.Add(-l.flowCount)
-	l.flow.weight.Add(-int64(l.job.Flow.Weight))
-	l.flow = nil
+	jr.flow.counter.Add(-jr.flowIssued.Load())
+	jr.flow.weight.Add(-int64(jr.job.Flow.Weight))
+	jr.flow = nil
 }
 
 // thinkDue reports whether thinktime is due before the next I/O: after

@@ -23,34 +23,43 @@ import (
 
 // jobRun is one job of a Run: its plan, its result and its progress.
 type jobRun struct {
-	index   int
-	job     *jobfile.Job
-	targets []*target
-	opener  engines.Opener
-	res     *report.JobResult
-	prog    *report.Progress
-	seed    uint64
-	started bool
-	ver     *verify.Verifier // nil without verify=
-	failed  *jobError        // a target planning could not examine: the job fails at its start
-	closed  bool             // closeTargets ran
-	flow    *flowState       // flow=: the job's flow_id, nil without
-	kill    atomic.Bool      // set by another job's exitall: issue no more
-	ended   chan struct{}    // closed when the job's goroutine is done (wait_for)
-	waitees []*jobRun        // wait_for: the jobs of the group this one starts after
-	snap    jobSnapshot      // --status-interval's copies of res
-	hang    *hangWatch       // io_timeout's tracker; nil when off
-	endOnce sync.Once        // end
+	index      int
+	job        *jobfile.Job
+	targets    []*target
+	opener     engines.Opener
+	res        *report.JobResult
+	prog       *report.Progress
+	seed       uint64
+	started    bool
+	ver        *verify.Verifier // nil without verify=
+	failed     *jobError        // a target planning could not examine: the job fails at its start
+	closed     bool             // closeTargets ran
+	flow       *flowState       // flow=: the job's flow_id, nil without
+	flowIssued atomic.Int64     // flow=: the I/Os the job counted in its flow
+	kill       atomic.Bool      // set by another job's exitall: issue no more
+	ended      chan struct{}    // closed when the job's goroutine is done (wait_for)
+	waitees    []*jobRun        // wait_for: the jobs of the group this one starts after
+	snap       jobSnapshot      // --status-interval's copies of res
+	hang       *hangWatch       // io_timeout's tracker; nil when off
+	endOnce    sync.Once        // end
 }
 
 // end marks the job's goroutine done, once: from the goroutine itself, or
 // from the io_timeout watcher that took a stuck job over (hung.go).
 func (jr *jobRun) end(wg *sync.WaitGroup) {
 	jr.endOnce.Do(func() {
+		jr.leaveFlow()
 		jr.snap.ended.Store(true)
 		close(jr.ended)
 		wg.Done()
 	})
+}
+
+// endUnstarted marks done a job that failed before its goroutine started:
+// it leaves its flow and releases the jobs waiting for it.
+func (jr *jobRun) endUnstarted() {
+	jr.leaveFlow()
+	close(jr.ended)
 }
 
 // env is what every job goroutine of a Run shares.
@@ -273,6 +282,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		depth:      depth,
 		loopConfig: newLoopConfig(j, depth, e.opts.Compare),
 		flow:       jr.flow,
+		flowCount:  &jr.flowIssued,
 		ramping:    j.RampTime > 0,
 		fillRNG:    newRNG(jr.seed ^ 0xf111),
 		cmdprio:    newCmdprio(j, jr.seed^0xc3d),

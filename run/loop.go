@@ -114,11 +114,12 @@ type loop struct {
 	lastProgress int64
 
 	// Verify (see verify.go).
-	flow        *flowState // flow=: nil when the job takes no part
-	flowCount   int64      // I/Os counted in the flow
-	parked      []uint32   // slots waiting for the think time
-	thinkDone   uint64     // I/Os completed, ramp included (thinktime_blocks_type=complete)
-	thinkIssued uint64     // I/Os issued (thinktime_blocks_type=issue)
+	flow        *flowState    // flow=: nil when the job takes no part
+	flowCount   *atomic.Int64 // I/Os counted in the flow (jobRun.flowIssued)
+	flowPassed  bool          // the flow admitted the I/O now waiting for its rate
+	parked      []uint32      // slots waiting for the think time
+	thinkDone   uint64        // I/Os completed, ramp included (thinktime_blocks_type=complete)
+	thinkIssued uint64        // I/Os issued (thinktime_blocks_type=issue)
 	lastThink   uint64
 
 	ver        *verify.Verifier // nil without verify=
@@ -182,7 +183,6 @@ func (l *loop) run() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
-	l.leaveFlow()
 	if l.acct != nil {
 		l.acct.finish()
 	}
@@ -349,6 +349,7 @@ func (l *loop) issue(si uint32, now int64) {
 			op = engines.OpWrite
 		}
 	}
+	l.flowPassed = false
 	buf := l.bufs[si][:n]
 	if op == engines.OpWrite {
 		switch {

@@ -339,7 +339,7 @@ func runGroup(e *env, g []*jobRun) {
 	for _, jr := range g {
 		if jr.failed != nil {
 			failJob(e, jr, jr.failed)
-			close(jr.ended)
+			jr.endUnstarted()
 			continue
 		}
 		j := jr.job
@@ -348,7 +348,7 @@ func runGroup(e *env, g []*jobRun) {
 		opened = append(opened, jr)
 		if je := openJobTargets(e, jr, fill); je != nil {
 			failJob(e, jr, je)
-			close(jr.ended)
+			jr.endUnstarted()
 			continue
 		}
 		runnable = append(runnable, jr)
