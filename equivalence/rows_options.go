@@ -34,6 +34,18 @@ var optionRows = []Row{
 	{Name: "options/zone-strided-big-zone", Ref: "issue 14 zonemode=strided: zonesize > zonerange keeps the zone, bsrange",
 		Args:  args(P, "--rw=randread", "--bsrange=4k-16k", "--filesize=1m", "--size=256k", "--zonemode=strided", "--zonesize=32k", "--zonerange=16k", "--write_lat_log=l", "--log_offset=1"),
 		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "options/zoned", Ref: "issue 14 random_distribution=zoned: fio's zone_state picks the range, norandommap",
+		Args:  args(P, "--rw=randrw", "--bs=4k", "--size=1m", "--random_distribution=zoned:50/10:30/20:20/70", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "options/zoned-abs", Ref: "issue 14 random_distribution=zoned_abs with bsrange and two loops",
+		Args:  args(P, "--rw=randread", "--bsrange=4k-16k", "--size=2m", "--loops=2", "--random_distribution=zoned_abs:60/128k:40/1m", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "options/zoned-past-end", Ref: "issue 14 random_distribution=zoned_abs past the file's end ends the job early (fio: 3 I/Os)",
+		Args:  args(P, "--rw=randread", "--bs=4k", "--size=1m", "--random_distribution=zoned_abs:50/64k:50/2m", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "options/zoned-strided", Ref: "issue 14 random_distribution=zoned within zonemode=strided zones",
+		Args:  args(P, "--rw=randrw", "--bs=4k", "--filesize=1m", "--size=256k", "--zonemode=strided", "--zonesize=16k", "--zonerange=64k", "--random_distribution=zoned:80/20:20/80", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
 }
 
 // mixedCounts are the count fields of the "mixed" object that

@@ -587,52 +587,119 @@ func checkSteadyState(_ *Job, v string) error {
 	return nil
 }
 
-// checkZonedSplit checks random_distribution=zoned (and zoned_abs) lists as
-// fio's zone_split_ddir: per direction (comma-separated) ':'-separated
-// ACCESS/SIZE pairs, ACCESS a percentage, SIZE a percentage (or, for
-// zoned_abs, a size); a percentage SIZE may be left out and shares the
-// rest. The
-// access percentages must add up to exactly 100, the sizes to at most 100.
-func checkZonedSplit(v string, absolute bool, kbBase int) error {
-	for _, dir := range strings.Split(v, ",") {
-		if dir == "" {
-			continue
+// parseZoneSplit reads the ranges of random_distribution=zoned (absolute
+// false) or zoned_abs (true) as fio's split_parse_ddir and zone_split_ddir:
+// ':'-separated ACCESS[/SIZE] entries, up to the first empty one and at
+// most 256. ACCESS is a number (fio keeps its low 8 bits); SIZE is a
+// percentage (capped at 100, a negative one read as 100, leading digits as atoi reads them; 0 or left
+// out shares what the others leave) or, for zoned_abs, a size in bytes
+// (0 when left out). The access percentages must add up to exactly 100
+// and the size percentages to at most 100.
+func parseZoneSplit(v string, absolute bool, kbBase int) ([]ZoneSplit, error) {
+	const missing = 0xff // fio's (uint8_t) -1U
+	var zones []ZoneSplit
+	for _, e := range strings.Split(v, ":") {
+		if e == "" {
+			break
 		}
-		access, sizes := 0, 0
-		for _, e := range strings.Split(dir, ":") {
-			if e == "" {
-				continue
-			}
-			a, s, _ := strings.Cut(e, "/")
-			n, err := strconv.Atoi(strings.TrimSpace(a))
-			if err != nil || n < 0 || n > 100 {
-				return fmt.Errorf("zoned: bad access percentage %q in %q", a, e)
-			}
-			access += n
-			if s == "" && absolute {
-				return fmt.Errorf("zoned_abs: %q needs a size (split conversion failed)", e)
-			}
-			if s == "" {
-				continue
-			}
-			if absolute {
-				if _, _, err := parseSize(s, kbBase, false); err != nil {
-					return fmt.Errorf("zoned_abs: bad size in %q: %w", e, err)
-				}
-				continue
-			}
-			m, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || m < 0 || m > 100 {
-				return fmt.Errorf("zoned: bad size percentage %q in %q", s, e)
-			}
-			sizes += m
+		if len(zones) == 256 {
+			break // fio: "hit max of 256 split entries"
 		}
-		if access > 100 || sizes > 100 {
-			return errors.New("zone_split percentages add to more than 100%")
+		a, s, hasSize := strings.Cut(e, "/")
+		n, err := parseDecimal(a, kbBase)
+		if err != nil {
+			return nil, fmt.Errorf("%q: the access percentage %q is not a number", e, a)
 		}
-		if access < 100 {
-			return fmt.Errorf("access percentage don't add up to 100 for zoned random distribution (got=%d)", access)
+		z := ZoneSplit{Access: uint8(n), SizePct: missing}
+		switch {
+		case absolute && hasSize:
+			sz, err := parseDecimal(s, kbBase)
+			if err != nil {
+				return nil, fmt.Errorf("%q: the size %q is not a number (split conversion failed)", e, s)
+			}
+			z.Size, z.SizePct = uint64(sz), 0
+		case absolute:
+			z.SizePct = 0
+		case hasSize:
+			if p := cAtoi(s); p > 100 || p < 0 {
+				z.SizePct = 100
+			} else if p != 0 {
+				z.SizePct = uint8(p)
+			}
+		}
+		zones = append(zones, z)
+	}
+	if len(zones) == 0 {
+		return nil, nil
+	}
+	var access, sizes, accessMissing, sizeMissing int
+	for _, z := range zones {
+		if z.Access == missing {
+			accessMissing++
+		} else {
+			access += int(z.Access)
+		}
+		if !absolute && z.SizePct == missing {
+			sizeMissing++
+		} else {
+			sizes += int(z.SizePct)
 		}
 	}
-	return nil
+	if access > 100 || (!absolute && sizes > 100) {
+		return nil, errors.New("zone_split percentages add to more than 100%")
+	}
+	if access < 100 {
+		return nil, fmt.Errorf("access percentage don't add up to 100 for zoned random distribution (got=%d)", access)
+	}
+	share := func(sum, nr int) uint8 {
+		if nr == 1 && len(zones) == 1 {
+			sum = 100
+		}
+		return uint8((100 - sum) / nr)
+	}
+	for i := range zones {
+		if accessMissing > 0 && zones[i].Access == missing {
+			zones[i].Access = share(access, accessMissing)
+		}
+		if sizeMissing > 0 && zones[i].SizePct == missing {
+			zones[i].SizePct = share(sizes, sizeMissing)
+		}
+	}
+	return zones, nil
+}
+
+// parseDecimal is fio's str_to_decimal for a count: an integer with an
+// optional size suffix, which may be negative.
+func parseDecimal(s string, kbBase int) (int64, error) {
+	s = strings.TrimSpace(s)
+	neg := strings.HasPrefix(s, "-")
+	v, _, err := parseSize(strings.TrimPrefix(s, "-"), kbBase, false)
+	if err != nil {
+		return 0, err
+	}
+	if neg {
+		return -int64(v), nil
+	}
+	return int64(v), nil
+}
+
+// cAtoi is C's atoi: optional blanks and sign, then the leading digits; 0
+// when there are none.
+func cAtoi(s string) int {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		n = n*10 + int(s[i]-'0')
+		if n > 1<<31 {
+			break
+		}
+	}
+	if neg {
+		return -n
+	}
+	return n
 }

@@ -102,8 +102,22 @@ type BSSplitEntry struct {
 
 // Distribution is random_distribution= parsed.
 type Distribution struct {
-	Kind  string  // "random", "zipf", "pareto", "normal"
+	Kind  string  // "random", "zipf", "pareto", "normal", "zoned", "zoned_abs"
 	Param float64 // theta for zipf, h for pareto, sigma (percent) for normal
+	// Zones are the ranges of zoned and zoned_abs per direction, in
+	// order. fio 3.33 gives every direction the same list (its parser
+	// refuses the per-direction form with commas).
+	Zones [NumDirs][]ZoneSplit
+}
+
+// ZoneSplit is one range of random_distribution=zoned or zoned_abs, as
+// fio's struct zone_split: Access percent of the I/Os go to the next
+// SizePct percent of the region (zoned) or the next Size bytes
+// (zoned_abs). The percentages are 8 bits wide, as fio's.
+type ZoneSplit struct {
+	Access  uint8
+	SizePct uint8
+	Size    uint64
 }
 
 // Job is one validated job: a [section] of a job file or a --name= job on

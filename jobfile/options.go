@@ -219,7 +219,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		custom: func(j *Job, v string) error { j.RandomGenerator = v; return nil }},
 	{Name: "random_distribution", Type: TypeChoice, Default: "random", Help: "Random offset distribution generator",
 		Choices: distChoices,
-		Note:    "zoned and zoned_abs are parsed as fio; a job that uses them is refused at run time (not run yet)", custom: setDistribution},
+		Note:    "zoned and zoned_abs run as fio 3.33 (the same offsets with randrepeat); like fio 3.33, gofio refuses a per-direction list (a comma in the value)", custom: setDistribution},
 	{Name: "nrfiles", Aliases: []string{"nr_files"}, Type: TypeInt, Default: "1", Min: 0, Max: Unbounded,
 		Help: "Split job workload between this number of files", intp: func(j *Job) *int { return &j.NrFiles }},
 	{Name: "openfiles", Type: TypeInt, Min: 0, Max: Unbounded, Help: "Number of files to keep open at the same time",
@@ -561,17 +561,22 @@ func setDistribution(j *Job, v string) error {
 	d := Distribution{Kind: kind}
 	switch kind {
 	case "zoned", "zoned_abs":
-		// Parsed and checked as fio's zone_split_ddir; not run yet.
-		if err := checkZonedSplit(strings.TrimPrefix(rest, ":"), kind == "zoned_abs", j.KBBase); err != nil || !strings.HasPrefix(rest, ":") {
-			if err == nil {
-				err = fmt.Errorf("want %s:ACCESS%%/SIZE[:...]", kind)
-			}
+		if strings.Contains(rest, ",") {
+			// fio matches a choice up to the first comma, so any comma
+			// makes the value unknown (the per-direction form that fio's
+			// documentation shows does not parse in 3.33).
+			return fmt.Errorf("%q: a comma is not allowed here (fio 3.33 refuses per-direction zone lists)", v)
+		}
+		if !strings.HasPrefix(rest, ":") {
+			return fmt.Errorf("want %s:ACCESS/SIZE[:ACCESS/SIZE...]", kind)
+		}
+		zones, err := parseZoneSplit(rest[1:], kind == "zoned_abs", j.KBBase)
+		if err != nil {
 			return err
 		}
-		if j.Unrun == nil {
-			j.Unrun = map[string]string{}
+		for dir := range d.Zones {
+			d.Zones[dir] = zones
 		}
-		j.Unrun["random_distribution"] = v
 		j.RandomDistribution = d
 		return nil
 	case "zipf":

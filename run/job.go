@@ -397,6 +397,11 @@ func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 	if l.tw != nil {
 		res.EngineNotes = append(res.EngineNotes, l.tw.note())
 	}
+	if n := l.gen.absOverflows; n > 0 {
+		// fio logs "fio: zoned_abs sizes exceed file size" at each such
+		// draw; gofio says it once, with the count.
+		e.warnf("gofio: job %s: zoned_abs sizes exceed file size (%d draws past the end ended the file's loop)\n", j.Name, n)
+	}
 	if l.eagain > 0 {
 		note := fmt.Sprintf("%d I/Os completed with EAGAIN and were resubmitted", l.eagain)
 		res.EngineNotes = append(res.EngineNotes, note)

@@ -70,6 +70,44 @@ type offsetGen struct {
 	strided                       bool
 	zoneSize, zoneRange, zoneSkip uint64
 	zoneBytes                     uint64
+
+	// random_distribution=zoned and zoned_abs: per direction the range
+	// each of the 100 percentile draws of rZone (fio's zone_state) falls
+	// in; nil for a direction that draws uniformly. absOverflows counts
+	// draws of a zoned_abs range past the end of the file, which end
+	// the file's loop as in fio.
+	zoned        [jobfile.NumDirs]*[100]zoneBounds
+	zonedAbs     bool
+	rZone        frand
+	absOverflows uint64
+}
+
+// zoneBounds is one entry of fio's zone_state_index: where a zoned range
+// starts and ends, in percent of the region (zoned) or in bytes from its
+// start (zoned_abs).
+type zoneBounds struct{ start, end uint64 }
+
+// zoneIndex is fio's __td_zone_gen_index: entry v-1 holds the range that
+// a draw v in 1..100 picks.
+func zoneIndex(zones []jobfile.ZoneSplit, absolute bool) *[100]zoneBounds {
+	if len(zones) == 0 {
+		return nil
+	}
+	var idx [100]zoneBounds
+	var access int
+	var prev uint64
+	for _, z := range zones {
+		size := uint64(z.SizePct)
+		if absolute {
+			size = z.Size
+		}
+		for k := access; k < access+int(z.Access) && k < len(idx); k++ {
+			idx[k] = zoneBounds{start: prev, end: prev + size}
+		}
+		access += int(z.Access)
+		prev += size
+	}
+	return &idx
 }
 
 // jobSeed returns a 64-bit seed for gofio's own generators (buffer
@@ -138,6 +176,12 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 		// fio: "Any use of blockalign= turns off randommap".
 		g.randomMap = false
 	}
+	if k := j.RandomDistribution.Kind; g.random && (k == "zoned" || k == "zoned_abs") {
+		g.zonedAbs = k == "zoned_abs"
+		for d := range g.zoned {
+			g.zoned[d] = zoneIndex(j.RandomDistribution.Zones[d], g.zonedAbs)
+		}
+	}
 	if j.Zones.Mode == "strided" {
 		g.strided = true
 		g.zoneSize, g.zoneRange, g.zoneSkip = j.Zones.Size, j.Zones.Range, j.Zones.Skip
@@ -156,7 +200,7 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 		if g.random && g.randomMap {
 			r.amap = newAxmap(blocks)
 		}
-		if k := j.RandomDistribution.Kind; g.random && k != "" && k != "random" {
+		if k := j.RandomDistribution.Kind; g.random && (k == "zipf" || k == "pareto" || k == "normal") {
 			// fio's __init_rand_distribution.
 			nranges := (min64(r.size, r.end) + rangeSize - 1) / rangeSize
 			dseed := fioJhash([]byte(r.name), 0) * uint32(thread)
@@ -189,6 +233,7 @@ func (g *offsetGen) reseed() {
 		g.rBS[d] = newFrand(s.bsSeed(d, g.verify), s.use64)
 	}
 	g.rMix = newFrand(s.seeds[seedMix], false)
+	g.rZone = newFrand(s.seeds[seedZone], false)
 	g.rOff = newFrand(s.offsetSeed(), s.use64)
 }
 
@@ -271,7 +316,7 @@ func checkOffsets(j *jobfile.Job, regions []region) error {
 		}
 	}
 	switch k := j.RandomDistribution.Kind; {
-	case !j.RW.IsRandom(), k == "", k == "random", k == "zipf", k == "pareto", k == "normal":
+	case !j.RW.IsRandom(), k == "", k == "random", k == "zipf", k == "pareto", k == "normal", k == "zoned", k == "zoned_abs":
 		return nil
 	}
 	return distError(j)
@@ -513,7 +558,7 @@ func (g *offsetGen) randBlock(r *region, d jobfile.Dir) (uint64, bool) {
 	return 0, false
 }
 
-func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (uint64, bool) {
+func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (b uint64, ok bool) {
 	if r.hasDist {
 		return r.dist.next(), true
 	}
@@ -521,11 +566,38 @@ func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (uint64, bool) {
 	if last == 0 {
 		return 0, false
 	}
-	b := uint64(float64(last) * g.rOff.frac())
+	var first uint64
+	if z := g.zoned[d]; z != nil {
+		if first, last, ok = g.zonedRange(z, last, d); !ok {
+			return 0, false
+		}
+	}
+	b = first + uint64(float64(last)*g.rOff.frac())
 	if r.amap == nil || !r.amap.isset(b) {
 		return b, true
 	}
 	return r.amap.nextFree(b)
+}
+
+// zonedRange draws the range of a zoned (or zoned_abs) job's next random
+// offset as fio's __get_next_rand_offset_zoned(_abs): a percentile from
+// rZone picks the range, whose first block and length (in blockalign
+// units, out of last) it returns. A zoned_abs range past the region's
+// last block fails the draw, which ends the file's loop as in fio.
+func (g *offsetGen) zonedRange(z *[100]zoneBounds, last uint64, d jobfile.Dir) (first, n uint64, ok bool) {
+	zb := z[g.rZone.between(1, 100)-1]
+	if g.zonedAbs {
+		first, end := zb.start/g.ba[d], zb.end/g.ba[d]
+		if end > last {
+			g.absOverflows++
+			return 0, 0, false
+		}
+		return first, end - first, true
+	}
+	if zb.start != 0 {
+		first = zb.start * last / 100
+	}
+	return first, last * (zb.end - zb.start) / 100, true
 }
 
 // lastBlock is fio's last_block: how many blockalign units a random

@@ -296,3 +296,68 @@ func TestDistributionsAreFios(t *testing.T) {
 		}
 	}
 }
+
+// TestZonedIsFios pins random_distribution=zoned and zoned_abs to fio 3.33:
+// the first offsets fio issues for --name=j --rw=randread --bs=4k
+// --size=16m --number_ios=6 with each (zoned draws no file-name seed).
+func TestZonedIsFios(t *testing.T) {
+	for _, tt := range []struct {
+		kind  string
+		zones []jobfile.ZoneSplit
+		want  []uint64
+	}{
+		{"zoned", []jobfile.ZoneSplit{{Access: 50, SizePct: 10}, {Access: 30, SizePct: 20}, {Access: 20, SizePct: 70}},
+			[]uint64{98304, 1236992, 1409024, 10547200, 9748480, 1404928}},
+		{"zoned_abs", []jobfile.ZoneSplit{{Access: 60, Size: 1 << 20}, {Access: 40, Size: 8 << 20}},
+			[]uint64{61440, 774144, 880640, 4988928, 4419584, 880640}},
+	} {
+		j := testJob(t.TempDir(), "j", jobfile.RWRandRead, "psync")
+		j.Size = 16 << 20
+		j.NoRandomMap = true
+		j.RandSeed = 0x89 // fio's default randseed, which seeds zone_state
+		j.RandomDistribution = jobfile.Distribution{Kind: tt.kind}
+		for d := range j.RandomDistribution.Zones {
+			j.RandomDistribution.Zones[d] = tt.zones
+		}
+		g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size, name: "j.dat"}}, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range tt.want {
+			if _, _, off, _, _ := g.fill(); off != w {
+				t.Errorf("%s: I/O %d at %d, fio's at %d", tt.kind, i, off, w)
+			}
+		}
+	}
+}
+
+// TestZonedAbsPastEnd checks that a zoned_abs range past the file ends
+// the file's loop at the first draw that lands in it, as fio does, and
+// counts it.
+func TestZonedAbsPastEnd(t *testing.T) {
+	j := testJob(t.TempDir(), "j", jobfile.RWRandRead, "psync")
+	j.Size = 1 << 20
+	j.NoRandomMap = true
+	j.RandSeed = 0x89
+	j.RandomDistribution = jobfile.Distribution{Kind: "zoned_abs"}
+	for d := range j.RandomDistribution.Zones {
+		j.RandomDistribution.Zones[d] = []jobfile.ZoneSplit{{Access: 50, Size: 64 << 10}, {Access: 50, Size: 2 << 20}}
+	}
+	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size, name: "z.dat"}}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for ; n < 1000; n++ {
+		if _, _, off, _, ok := g.fill(); !ok {
+			break
+		} else if off >= 64<<10 {
+			t.Fatalf("I/O %d at %d, past the first range", n, off)
+		}
+	}
+	// fio 3.33 issues 3 I/Os for --rw=randread --bs=4k --size=1m
+	// --random_distribution=zoned_abs:50/64k:50/2m.
+	if n != 3 || g.absOverflows != 1 {
+		t.Errorf("%d I/Os and %d overflows, want fio's 3 and 1", n, g.absOverflows)
+	}
+}
