@@ -46,6 +46,15 @@ var optionRows = []Row{
 	{Name: "options/zoned-strided", Ref: "issue 14 random_distribution=zoned within zonemode=strided zones",
 		Args:  args(P, "--rw=randrw", "--bs=4k", "--filesize=1m", "--size=256k", "--zonemode=strided", "--zonesize=16k", "--zonerange=64k", "--random_distribution=zoned:80/20:20/80", "--write_lat_log=l", "--log_offset=1"),
 		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "options/steadystate-attained", Ref: "issue 14 steadystate, ss_dur: two samples of a non-zero rate are within 200% of their mean, so the job ends at steady state",
+		Args:     args(N, "--rw=read", "--bs=4k", "--size=100g", "--time_based", "--runtime=300", "--ss=iops:200%", "--ss_dur=2"),
+		NoCounts: true, Exact: []string{"steadystate.ss", "steadystate.duration", "steadystate.attained"}},
+	{Name: "options/steadystate-group", Ref: "issue 14 steadystate with numjobs and group_reporting: one window for the group",
+		Args:     args(N, "--rw=read", "--bs=4k", "--size=100g", "--time_based", "--runtime=300", "--numjobs=2", "--group_reporting", "--ss=iops_slope:1e12", "--ss_dur=2", "--ss_ramp=1"),
+		NoCounts: true, Exact: []string{"steadystate.ss", "steadystate.duration", "steadystate.attained"}},
+	{Name: "options/steadystate-not-attained", Ref: "issue 14 steadystate: a deviation is never below 0%, so the job runs its runtime",
+		Args:     args(N, "--rw=read", "--bs=4k", "--size=100g", "--time_based", "--runtime=1500ms", "--ss=bw:0%", "--ss_dur=1"),
+		NoCounts: true, Exact: []string{"steadystate.ss", "steadystate.duration", "steadystate.attained"}},
 }
 
 // mixedCounts are the count fields of the "mixed" object that

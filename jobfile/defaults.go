@@ -45,6 +45,8 @@ func newJob() *Job {
 		Sync:                    "none",
 		CreateSerialize:         true,
 		Think:                   ThinkTime{Blocks: 1, BlocksType: "complete"},
+		LatencyTarget:           LatencyTarget{Percentile: 100},
+		SteadyState:             SteadyState{IOPS: true, Slope: true, Pct: true, Limit: 0.01},
 		TWThread:                "auto",
 		TWList:                  "locked",
 	}

@@ -213,11 +213,14 @@ var fioOptions = []OptionSpec{
 	{Name: "write_iolog", Type: TypeString, Help: "Store IO pattern to file", NotRun: true},
 
 	// Latency target.
-	{Name: "latency_target", Type: TypeTime, Unit: time.Microsecond, Help: "Ramp to max queue depth supporting this latency", NotRun: true},
-	{Name: "latency_window", Type: TypeTime, Unit: time.Microsecond, Help: "Time to sustain latency_target", NotRun: true},
+	{Name: "latency_target", Type: TypeTime, Unit: time.Microsecond, Help: "Ramp to max queue depth supporting this latency",
+		durp: func(j *Job) *time.Duration { return &j.LatencyTarget.Target }, NotRun: true},
+	{Name: "latency_window", Type: TypeTime, Unit: time.Microsecond, Help: "Time to sustain latency_target",
+		durp: func(j *Job) *time.Duration { return &j.LatencyTarget.Window }, NotRun: true},
 	{Name: "latency_percentile", Type: TypeFloatList, Default: "100", FMin: 0, FMax: 100,
-		Help: "Percentile of IOs must be below latency_target", NotRun: true},
-	{Name: "latency_run", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Keep adjusting queue depth to match latency_target", NotRun: true},
+		Help: "Percentile of IOs must be below latency_target", custom: setLatencyPercentile, NotRun: true},
+	{Name: "latency_run", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Keep adjusting queue depth to match latency_target",
+		boolp: func(j *Job) *bool { return &j.LatencyTarget.Run }, NotRun: true},
 
 	// Buffer contents.
 	{Name: "scramble_buffers", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Slightly scramble buffers on every IO submit", NotRun: true},
@@ -256,11 +259,11 @@ var fioOptions = []OptionSpec{
 
 	// Steady state.
 	{Name: "steadystate", Aliases: []string{"ss"}, Type: TypeString, Default: "iops_slope:0.01%",
-		Help: "Define the criterion and limit to judge when a job has reached steady state", NotRun: true, custom: checkSteadyState},
+		Help: "Define the criterion and limit to judge when a job has reached steady state", custom: setSteadyState},
 	{Name: "steadystate_duration", Aliases: []string{"ss_dur"}, Type: TypeTime, Default: "0", Unit: time.Second, Parent: "steadystate",
-		Help: "Stop workload upon attaining steady state for specified duration", NotRun: true},
+		Help: "Stop workload upon attaining steady state for specified duration", durp: func(j *Job) *time.Duration { return &j.SteadyState.Duration }},
 	{Name: "steadystate_ramp_time", Aliases: []string{"ss_ramp"}, Type: TypeTime, Default: "0", Unit: time.Second, Parent: "steadystate",
-		Help: "Delay before initiation of data collection for steady state job termination testing", NotRun: true},
+		Help: "Delay before initiation of data collection for steady state job termination testing", durp: func(j *Job) *time.Duration { return &j.SteadyState.Ramp }},
 
 	// Files.
 	{Name: "sync", Type: TypeChoice, Default: "none", Help: "Use synchronous write IO",
@@ -565,26 +568,6 @@ func checkMemPolicy(_ *Job, v string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown NUMA memory policy %q (want default, prefer, bind, interleave or local)", mode)
-}
-
-// checkSteadyState checks steadystate=iops|iops_slope|bw|bw_slope:LIMIT[%].
-func checkSteadyState(_ *Job, v string) error {
-	kind, limit, ok := strings.Cut(v, ":")
-	switch kind {
-	case "iops", "iops_slope", "bw", "bw_slope":
-	default:
-		return fmt.Errorf("want iops, iops_slope, bw or bw_slope, then :LIMIT (got %q)", v)
-	}
-	if !ok {
-		return fmt.Errorf("steadystate=%s needs a limit (%s:1%%)", kind, kind)
-	}
-	limit = strings.TrimSuffix(limit, "%")
-	if _, err := strconv.ParseFloat(limit, 64); err != nil {
-		if _, err := parseInt(limit, 1024); err != nil {
-			return fmt.Errorf("steadystate limit %q is not a number", limit)
-		}
-	}
-	return nil
 }
 
 // parseZoneSplit reads the ranges of random_distribution=zoned (absolute

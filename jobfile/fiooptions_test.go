@@ -74,11 +74,10 @@ func TestUnrunOptions(t *testing.T) {
 	}{
 		{"scramble_buffers=1\nfill_device=0\nlatency_run=0\n", nil},
 		{"scramble_buffers=0\n", []string{"scramble_buffers=0"}},
-		{"latency_target=10ms\n", []string{"latency_target=10ms"}},
 		{"dedupe_percentage=0\n", nil},
 		{"unified_rw_reporting=none\n", nil},
-		{"unified_rw_reporting=mixed\nss=iops:10%\n", []string{"steadystate=iops:10%"}},
-		{"latency_target=10ms\n[k]\nsize=1m\n", []string{"latency_target=10ms"}},
+		{"ss=iops:10%\nss_dur=5\n", nil},
+		{"latency_target=10ms\n", []string{"latency_target=10ms"}},
 	}
 	for _, c := range cases {
 		j := parseOne(t, c.body)

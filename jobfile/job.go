@@ -299,6 +299,8 @@ type Job struct {
 	Zones                  Zones
 	Flow                   Flow
 	Think                  ThinkTime
+	LatencyTarget          LatencyTarget   // latency_target, latency_window, latency_percentile, latency_run
+	SteadyState            SteadyState     // steadystate, steadystate_duration, steadystate_ramp_time
 	Rate                   [NumDirs]uint64 // rate=: bytes per second per direction; 0 = unlimited
 	RateMin                [NumDirs]uint64 // rate_min=: bytes per second the job must keep up
 	RateIOPSMin            [NumDirs]uint64 // rate_iops_min=

@@ -177,13 +177,17 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 		o.addSInt("first_error", int64(j.FirstErr))
 	}
 	if j.LatencyDepth != 0 {
+		lt := latencyTargetOf(j)
 		o.addSInt("latency_depth", int64(j.LatencyDepth))
-		o.addInt("latency_target", 0)
-		o.addFloat("latency_percentile", 100)
-		o.addInt("latency_window", 0)
+		o.addInt("latency_target", uint64(lt.Target.Nanoseconds()))
+		o.addFloat("latency_percentile", lt.Percentile)
+		o.addInt("latency_window", uint64(lt.Window.Microseconds()))
 	}
 	if j.Job != nil {
 		o.addString("desc", j.Job.Description)
+	}
+	if s := j.SteadyState; s != nil {
+		o.add("steadystate", steadyStateJSON(s))
 	}
 	o.add("gofio", extrasJSON(r, j, plist))
 	return o
@@ -346,4 +350,67 @@ func diskJSON(d DiskStats) *jsonObject {
 	o.addInt("in_queue", d.InQueue)
 	o.addFloat("util", d.Util)
 	return o
+}
+
+// latencyTargetOf returns the job's latency_target options; fio's defaults
+// for a result without a job, or a job built in code that left them zero.
+func latencyTargetOf(j *JobResult) jobfile.LatencyTarget {
+	if j.Job == nil || j.Job.LatencyTarget == (jobfile.LatencyTarget{}) {
+		return jobfile.LatencyTarget{Percentile: 100}
+	}
+	return j.Job.LatencyTarget
+}
+
+// steadyStateJSON is fio's "steadystate" object: the criterion and limit
+// as C floats, the window's samples and their means.
+func steadyStateJSON(s *SteadyState) *jsonObject {
+	o := &jsonObject{}
+	o.addString("ss", fmt.Sprintf("%s:%f%s", steadyName(s, "_slope", ""), float32(s.Limit), pctSign(s.Pct)))
+	o.addSInt("duration", int64(s.Duration))
+	o.addSInt("attained", boolInt(s.Attained))
+	o.addString("criterion", fmt.Sprintf("%f%s", float32(s.Criterion), pctSign(s.Pct)))
+	o.addFloat("max_deviation", s.Deviation)
+	o.addFloat("slope", s.Slope)
+	data := &jsonObject{}
+	data.addInt("bw_mean", s.BWMean())
+	data.addInt("iops_mean", s.IOPSMean())
+	iops, bw := make(jsonArray, len(s.IOPSData)), make(jsonArray, len(s.BW))
+	for i, v := range s.IOPSData {
+		iops[i] = v
+	}
+	for i, v := range s.BW {
+		bw[i] = v
+	}
+	data.add("iops", iops)
+	data.add("bw", bw)
+	o.add("data", data)
+	return o
+}
+
+// steadyName names the criterion: its metric with slope appended for a
+// slope criterion, dev for a deviation one ("_slope" and "" in JSON,
+// " slope" and " mean dev" in the normal output).
+func steadyName(s *SteadyState, slope, dev string) string {
+	n := "bw"
+	if s.IOPS {
+		n = "iops"
+	}
+	if s.BySlope {
+		return n + slope
+	}
+	return n + dev
+}
+
+func pctSign(pct bool) string {
+	if pct {
+		return "%"
+	}
+	return ""
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

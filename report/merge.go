@@ -114,6 +114,7 @@ func mergeInto(m, j *JobResult) {
 	m.TotalErr += j.TotalErr
 	m.FirstErr = j.FirstErr // fio keeps the last member's first_error
 	m.LatencyDepth = j.LatencyDepth
+	m.SteadyState = j.SteadyState // fio keeps the last member's
 
 	for d := range m.Dirs {
 		m.Dirs[d].add(&j.Dirs[d])

@@ -144,7 +144,12 @@ func writeJobNormal(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 		fmt.Fprintf(w, "     errors    : total=%d, first_error=%d/<%s>\n", j.TotalErr, j.FirstErr, strerror(j.FirstErr))
 	}
 	if j.LatencyDepth != 0 {
-		fmt.Fprintf(w, "     latency   : target=%d, window=%d, percentile=%.2f%%, depth=%d\n", 0, 0, 100.0, j.LatencyDepth)
+		lt := latencyTargetOf(j)
+		fmt.Fprintf(w, "     latency   : target=%d, window=%d, percentile=%.2f%%, depth=%d\n",
+			lt.Target.Nanoseconds(), lt.Window.Microseconds(), lt.Percentile, j.LatencyDepth)
+	}
+	if s := j.SteadyState; s != nil {
+		writeSteadyStateNormal(w, j, s)
 	}
 	writeExtrasNormal(w, j)
 }
@@ -439,4 +444,21 @@ func writeGroupLine(w *bufio.Writer, g *GroupStats, label string, agg, minBW, ma
 		Num2Str(minBW, f, 1, !i2p, u), Num2Str(maxBW, f, 1, !i2p, u),
 		Num2Str(io, f, 1, i2p, UnitByte), Num2Str(io, f, 1, !i2p, UnitByte),
 		minRun, maxRun)
+}
+
+// writeSteadyStateNormal writes fio's steadystate line (show_ss_normal):
+// whether it was attained, the window's mean bandwidth and IOPS, and the
+// last criterion value.
+func writeSteadyStateNormal(w *bufio.Writer, j *JobResult, s *SteadyState) {
+	kb := uint64(kbBase(j.Job))
+	i2p := isPow2(int(kb))
+	figs := sigFigs(j.Job)
+	unit := bwUnit(unitBase(j.Job))
+	attained := "no"
+	if s.Attained {
+		attained = "yes"
+	}
+	fmt.Fprintf(w, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s=%.3f%s\n", attained,
+		Num2Str(s.BWMean()/kb, figs, int(kb), i2p, unit), Num2Str(s.BWMean()/kb, figs, int(kb), !i2p, unit),
+		Num2Str(s.IOPSMean(), figs, 1, false, UnitNone), steadyName(s, " slope", " mean dev"), s.Criterion, pctSign(s.Pct))
 }

@@ -129,7 +129,10 @@ type JobResult struct {
 	UsrCPU, SysCPU  time.Duration
 	Ctx, Majf, Minf uint64
 
-	LatencyDepth int // the depth the job ran at
+	LatencyDepth int // the depth the job ran at (latency_target: the depth its search settled on)
+	// SteadyState is the job's steady-state detection (steadystate=,
+	// steadystate_duration=); nil without.
+	SteadyState *SteadyState
 
 	// gofio extras.
 	Policy      string // "priority" or "fifo"
@@ -140,6 +143,43 @@ type JobResult struct {
 	// Logs holds the samples for write_lat_log, write_bw_log and
 	// write_iops_log; nil when the job asked for no log.
 	Logs *JobLogs
+}
+
+// SteadyState is the outcome of fio's steady-state detection for a job, or
+// for its reporting group with group_reporting (fio's ss_* of a
+// thread_stat).
+type SteadyState struct {
+	IOPS      bool    // the criterion reads IOPS (else bandwidth)
+	BySlope   bool    // the criterion is the slope (else the maximum deviation from the mean)
+	Pct       bool    // Limit and Criterion are percentages of the mean
+	Limit     float64 // the criterion's limit
+	Duration  int     // one-second samples in the window (ss_dur)
+	Attained  bool
+	Slope     float64 // the last slope computed (bytes/s or IOPS per second)
+	Deviation float64 // the last maximum deviation from the mean
+	Criterion float64 // the last criterion value, compared with Limit
+	// BW and IOPSData are the window's samples (bytes/s, IOPS), in the
+	// order fio's JSON prints them; Duration each, zero where no sample
+	// came yet.
+	BW, IOPSData []uint64
+}
+
+// BWMean is the mean of the window's bandwidth samples, rounded down, as
+// fio's steadystate_bw_mean.
+func (s *SteadyState) BWMean() uint64 { return meanOf(s.BW, s.Duration) }
+
+// IOPSMean is the mean of the window's IOPS samples, rounded down.
+func (s *SteadyState) IOPSMean() uint64 { return meanOf(s.IOPSData, s.Duration) }
+
+func meanOf(v []uint64, n int) uint64 {
+	if n <= 0 {
+		return 0
+	}
+	var sum uint64
+	for _, x := range v {
+		sum += x
+	}
+	return sum / uint64(n)
 }
 
 // IOStats are the figures of a JobResult counted per I/O, submit or

@@ -259,9 +259,9 @@ func TestCheckJobRefusesUnrunOptions(t *testing.T) {
 	if err := checkJob(j); err != nil {
 		t.Fatal(err)
 	}
-	j.Unrun = map[string]string{"latency_target": "10ms"}
-	if err := checkJob(j); err == nil || !strings.Contains(err.Error(), "latency_target=10ms: gofio parses") {
-		t.Fatalf("err = %v, want a refusal naming latency_target=10ms", err)
+	j.Unrun = map[string]string{"dedupe_global": "1"}
+	if err := checkJob(j); err == nil || !strings.Contains(err.Error(), "dedupe_global=1: gofio parses") {
+		t.Fatalf("err = %v, want a refusal naming dedupe_global=1", err)
 	}
 }
 

@@ -188,6 +188,9 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		}
 		runs[i] = jr
 	}
+	if err := checkSteadyGroups(runs); err != nil {
+		return nil, err
+	}
 	planFlows(runs)
 	return runs, nil
 }
@@ -384,6 +387,17 @@ func runGroup(e *env, g []*jobRun) {
 		done := make(chan struct{})
 		defer close(done)
 		go watchHangs(e, watched, done)
+	}
+	if units := steadyUnits(runnable, 0); len(units) > 0 {
+		done, exited := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(exited)
+			watchSteady(units, time.Now(), done)
+		}()
+		defer func() {
+			close(done)
+			<-exited
+		}()
 	}
 	close(start)
 	wg.Wait()

@@ -1,0 +1,255 @@
+// Package steady is fio's steady-state detection (steadystate.c): once a
+// second the I/O rate of a job, or of its reporting group, goes into a
+// window of steadystate_duration samples, and the job ends when the
+// window's slope, or its largest deviation from its mean, falls below the
+// limit.
+//
+// The package is pure: the caller passes the time and the counters, so
+// tests feed samples and never sleep. Its arithmetic is fio's, integer
+// rates and all, so that a window of the same samples gives the same
+// verdict and the same JSON figures.
+package steady
+
+import (
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+)
+
+// Window is one reporting unit's steady-state window (fio's
+// steadystate_data): a ring of Duration samples and the running sums the
+// criterion needs.
+type Window struct {
+	cfg        jobfile.SteadyState
+	dur        int
+	head, tail int
+	iops, bw   []uint64
+	full       bool
+	attained   bool
+
+	slope, deviation, criterion float64
+
+	sumY, sumX, sumXSq, sumXY, oldestY uint64
+}
+
+// NewWindow returns an empty window for the criterion cfg; cfg.On() must
+// hold.
+func NewWindow(cfg jobfile.SteadyState) *Window {
+	n := cfg.Seconds()
+	return &Window{
+		cfg:    cfg,
+		dur:    n,
+		iops:   make([]uint64, n),
+		bw:     make([]uint64, n),
+		sumX:   uint64(n * (n - 1) / 2),
+		sumXSq: uint64((n - 1) * n * (2*n - 1) / 6),
+	}
+}
+
+// Attained reports whether steady state was reached.
+func (w *Window) Attained() bool { return w.attained }
+
+// Add takes one sample, IOPS and bytes per second over the last second,
+// and reports whether steady state is attained with it. Once attained the
+// window takes no more samples.
+func (w *Window) Add(iops, bw uint64) bool {
+	if w.attained {
+		return true
+	}
+	var ok bool
+	if w.cfg.Slope {
+		ok = w.addSlope(iops, bw)
+	} else {
+		ok = w.addDeviation(iops, bw)
+	}
+	if ok {
+		w.attained = true
+		return true
+	}
+	w.tail = (w.tail + 1) % w.dur
+	if w.tail <= w.head {
+		w.head = (w.head + 1) % w.dur
+	}
+	return false
+}
+
+// y returns the metric the criterion reads from sample i.
+func (w *Window) y(i int) uint64 {
+	if w.cfg.IOPS {
+		return w.iops[i]
+	}
+	return w.bw[i]
+}
+
+// fullNow reports whether the sample just stored fills the window, as
+// fio's test: the buffer was full before, or tail - head == dur - 1.
+func (w *Window) fullNow() bool { return w.full || w.tail-w.head == w.dur-1 }
+
+// addSlope is fio's steadystate_slope: the least-squares slope of the
+// window (samples taken as equally spaced), as a percentage of the mean
+// when the limit is one.
+func (w *Window) addSlope(iops, bw uint64) bool {
+	w.iops[w.tail], w.bw[w.tail] = iops, bw
+	if !w.fullNow() {
+		return false
+	}
+	if !w.full {
+		w.sumY = 0
+		for i := 0; i < w.dur; i++ {
+			w.sumY += w.y(i)
+			w.sumXY += uint64(i) * w.y((w.head+i)%w.dur)
+		}
+		w.full = true
+	} else {
+		nv := w.y(w.tail)
+		w.sumY -= w.oldestY
+		w.sumY += nv
+		w.sumXY = w.sumXY - w.sumY + uint64(w.dur)*nv
+	}
+	w.oldestY = w.y(w.head)
+	n := float64(w.dur)
+	w.slope = (float64(w.sumXY) - float64(w.sumX)*float64(w.sumY)/n) /
+		(float64(w.sumXSq) - float64(w.sumX)*float64(w.sumX)/n)
+	w.criterion = w.slope
+	if w.cfg.Pct {
+		w.criterion = 100 * w.slope / float64(w.sumY/uint64(w.dur))
+	}
+	c := w.criterion
+	if c < 0 {
+		c = -c
+	}
+	return c < w.cfg.Limit
+}
+
+// addDeviation is fio's steadystate_deviation: the largest distance of a
+// sample from the window's mean, as a percentage of the mean when the
+// limit is one.
+func (w *Window) addDeviation(iops, bw uint64) bool {
+	w.iops[w.tail], w.bw[w.tail] = iops, bw
+	if !w.fullNow() {
+		return false
+	}
+	if !w.full {
+		w.sumY = 0
+		for i := 0; i < w.dur; i++ {
+			w.sumY += w.y(i)
+		}
+		w.full = true
+	} else {
+		w.sumY -= w.oldestY
+		w.sumY += w.y(w.tail)
+	}
+	w.oldestY = w.y(w.head)
+	mean := float64(w.sumY) / float64(w.dur)
+	w.deviation = 0
+	for i := 0; i < w.dur; i++ {
+		d := float64(w.y(i)) - mean
+		if d < 0 {
+			d = -d
+		}
+		w.deviation = max(w.deviation, d)
+	}
+	w.criterion = w.deviation
+	if w.cfg.Pct {
+		w.criterion = 100 * w.deviation / mean
+	}
+	return w.criterion < w.cfg.Limit
+}
+
+// Result returns the window as fio reports it: the samples from the
+// oldest, which is head when steady state was attained or the window is
+// not yet full, and the one before head otherwise (fio's stat.c order).
+func (w *Window) Result() *report.SteadyState {
+	r := &report.SteadyState{
+		IOPS: w.cfg.IOPS, BySlope: w.cfg.Slope, Pct: w.cfg.Pct, Limit: w.cfg.Limit,
+		Duration: w.dur, Attained: w.attained,
+		Slope: w.slope, Deviation: w.deviation, Criterion: w.criterion,
+		BW: make([]uint64, w.dur), IOPSData: make([]uint64, w.dur),
+	}
+	j := w.head
+	if !w.attained && w.full {
+		j = (w.head + w.dur - 1) % w.dur
+	}
+	for l := 0; l < w.dur; l++ {
+		k := (j + l) % w.dur
+		r.BW[l], r.IOPSData[l] = w.bw[k], w.iops[k]
+	}
+	return r
+}
+
+// Counters are one job's completed I/Os and bytes (reads, writes and
+// trims together) at a tick, and whether the job is running.
+type Counters struct {
+	IOs, Bytes uint64
+	Running    bool
+}
+
+// member is one job's state between ticks (fio's prev_time, prev_iops,
+// prev_bytes and FIO_SS_RAMP_OVER).
+type member struct {
+	prevTime           int64
+	prevIOs, prevBytes uint64
+	rampOver           bool
+}
+
+// Group is the steady-state check of one reporting unit: a job on its
+// own, or, with group_reporting, every job of the group, whose rates add
+// up; the last job's window holds the samples, as in fio.
+type Group struct {
+	win     *Window
+	epoch   int64
+	ramp    int64
+	members []member
+}
+
+// NewGroup returns the check for n jobs that started at epoch (ns), with
+// the criterion cfg.
+func NewGroup(cfg jobfile.SteadyState, n int, epoch int64) *Group {
+	g := &Group{win: NewWindow(cfg), epoch: epoch, ramp: int64(cfg.Ramp), members: make([]member, n)}
+	for i := range g.members {
+		g.members[i] = member{prevTime: epoch, rampOver: cfg.Ramp == 0}
+	}
+	return g
+}
+
+// Window returns the group's window.
+func (g *Group) Window() *Window { return g.win }
+
+// Tick is fio's steadystate_check at now (ns) for the group's jobs, c[i]
+// the counters of job i: each running job whose steadystate_ramp_time
+// (plus one second) is over adds its IOPS and bandwidth since the last
+// tick, in fio's integer arithmetic, and the sum goes into the window. It
+// reports whether steady state is attained. A job that is not running is
+// left out; when the last one is not running (it holds fio's window), no
+// sample is taken. Counters that went down (ramp_time's reset) count
+// from zero.
+func (g *Group) Tick(now int64, c []Counters) bool {
+	if g.win.attained {
+		return true
+	}
+	var bw, iops uint64
+	over := 0
+	for i := range g.members {
+		m := &g.members[i]
+		if !c[i].Running {
+			continue
+		}
+		if !m.rampOver && now-g.epoch >= g.ramp+1e9 {
+			m.rampOver = true
+		}
+		ms := uint64((now - m.prevTime) / 1e6)
+		m.prevTime = now
+		if m.rampOver && ms > 0 {
+			if c[i].Bytes < m.prevBytes || c[i].IOs < m.prevIOs {
+				m.prevBytes, m.prevIOs = 0, 0
+			}
+			bw += 1000 * (c[i].Bytes - m.prevBytes) / ms
+			iops += 1000 * (c[i].IOs - m.prevIOs) / ms
+			over++
+		}
+		m.prevIOs, m.prevBytes = c[i].IOs, c[i].Bytes
+	}
+	if over == 0 || !c[len(c)-1].Running {
+		return false
+	}
+	return g.win.Add(iops, bw)
+}

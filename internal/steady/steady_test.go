@@ -1,0 +1,148 @@
+package steady
+
+import (
+	"math"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/gofio/gofio/jobfile"
+)
+
+func cfg(iops, slope, pct bool, limit float64, secs int) jobfile.SteadyState {
+	return jobfile.SteadyState{IOPS: iops, Slope: slope, Pct: pct, Limit: limit, Duration: time.Duration(secs) * time.Second}
+}
+
+// TestSlopeConstant: a flat rate has slope 0 and attains iops_slope as soon
+// as the window is full, not before.
+func TestSlopeConstant(t *testing.T) {
+	w := NewWindow(cfg(true, true, true, 0.01, 5))
+	for i := 1; i <= 5; i++ {
+		got := w.Add(1000, 4096000)
+		if got != (i == 5) {
+			t.Fatalf("sample %d: attained %v", i, got)
+		}
+	}
+	r := w.Result()
+	if !r.Attained || r.Slope != 0 || r.Criterion != 0 || r.IOPSMean() != 1000 || r.BWMean() != 4096000 {
+		t.Errorf("result %+v", r)
+	}
+}
+
+// TestSlopeLinear: a rate rising by 10 IOPS a second has slope 10 in every
+// window as the window slides, and its criterion is 100*slope/mean with
+// fio's integer mean.
+func TestSlopeLinear(t *testing.T) {
+	w := NewWindow(cfg(true, true, true, 1, 4))
+	for i := 0; i < 9; i++ {
+		if w.Add(uint64(100+10*i), 0) {
+			t.Fatalf("sample %d attained", i)
+		}
+		if i < 3 {
+			continue
+		}
+		if math.Abs(w.slope-10) > 1e-9 {
+			t.Fatalf("sample %d: slope %v, want 10", i, w.slope)
+		}
+		mean := uint64(0)
+		for k := i - 3; k <= i; k++ {
+			mean += uint64(100 + 10*k)
+		}
+		mean /= 4
+		if want := 100 * 10 / float64(mean); math.Abs(w.criterion-want) > 1e-9 {
+			t.Fatalf("sample %d: criterion %v, want %v", i, w.criterion, want)
+		}
+	}
+	// A falling rate: the criterion is negative, its size is compared.
+	w = NewWindow(cfg(false, true, false, 3, 3))
+	for i, want := range []bool{false, false, true} {
+		if got := w.Add(0, uint64(1000-2*i)); got != want {
+			t.Fatalf("bw sample %d: %v, want %v", i, got, want)
+		}
+	}
+	if w.slope != -2 || w.criterion != -2 {
+		t.Errorf("slope %v, criterion %v, want -2", w.slope, w.criterion)
+	}
+}
+
+// TestDeviation checks the mean-deviation criterion, in percent and in
+// absolute units, and fio's JSON order of a full, sliding window.
+func TestDeviation(t *testing.T) {
+	w := NewWindow(cfg(true, false, true, 10, 5))
+	for _, v := range []uint64{100, 100, 100, 100} {
+		if w.Add(v, 0) {
+			t.Fatal("attained before the window is full")
+		}
+	}
+	if !w.Add(110, 0) {
+		t.Fatalf("deviation 8 of mean 102 is under 10%%: criterion %v", w.criterion)
+	}
+	if w.deviation != 8 || math.Abs(w.criterion-800.0/102) > 1e-12 {
+		t.Errorf("deviation %v, criterion %v", w.deviation, w.criterion)
+	}
+
+	w = NewWindow(cfg(false, false, false, 0, 3)) // never attained
+	for _, v := range []uint64{1, 2, 3, 4, 5} {
+		w.Add(v*10, v*1000)
+	}
+	r := w.Result()
+	if r.Attained || !reflect.DeepEqual(r.BW, []uint64{3000, 4000, 5000}) || !reflect.DeepEqual(r.IOPSData, []uint64{30, 40, 50}) {
+		t.Errorf("window %v / %v, want the last three samples oldest first", r.BW, r.IOPSData)
+	}
+	if r.Deviation != 1000 || r.BWMean() != 4000 {
+		t.Errorf("deviation %v, bw mean %d", r.Deviation, r.BWMean())
+	}
+
+	// Not full: head is the oldest, the empty samples come last.
+	w = NewWindow(cfg(true, false, false, 5, 4))
+	w.Add(7, 70)
+	w.Add(8, 80)
+	if r := w.Result(); !reflect.DeepEqual(r.IOPSData, []uint64{7, 8, 0, 0}) || r.IOPSMean() != 3 {
+		t.Errorf("partial window %v, mean %d", r.IOPSData, r.IOPSMean())
+	}
+}
+
+// TestGroupTick checks the once-a-second sampling: integer rates over the
+// milliseconds since the last tick, nothing until steadystate_ramp_time
+// plus one second has passed, the group's rates summed, and a stopped job
+// left out.
+func TestGroupTick(t *testing.T) {
+	const s = int64(time.Second)
+	c := cfg(true, false, false, 1, 2)
+	c.Ramp = 2 * time.Second
+	g := NewGroup(c, 2, 10*s)
+	tick := func(now int64, ios0, ios1 uint64, run1 bool) bool {
+		return g.Tick(now, []Counters{{IOs: ios0, Bytes: ios0 * 4096, Running: true}, {IOs: ios1, Bytes: ios1 * 512, Running: run1}})
+	}
+	for i, now := range []int64{11 * s, 12 * s} {
+		if tick(now, uint64(i+1)*100, uint64(i+1)*50, true) {
+			t.Fatal("attained during the ramp")
+		}
+	}
+	if g.win.tail != 0 || g.win.iops[0] != 0 {
+		t.Fatalf("a sample was taken during the ramp: %v", g.win.iops)
+	}
+	// 13 s: ramp (2 s) + 1 s is over; 1500 ms since the last tick.
+	tick(13*s+s/2, 400, 125, true)
+	if got, want := g.win.iops[0], uint64(1000*(400-200)/1500+1000*(125-100)/1500); got != want {
+		t.Errorf("iops sample %d, want %d", got, want)
+	}
+	if got, want := g.win.bw[0], uint64(1000*(200*4096)/1500+1000*(25*512)/1500); got != want {
+		t.Errorf("bw sample %d, want %d", got, want)
+	}
+	// The last job (the window's holder) stopped: no sample.
+	if tick(14*s+s/2, 500, 125, false) || g.win.tail != 1 {
+		t.Errorf("sample taken with the window's job stopped (tail %d)", g.win.tail)
+	}
+}
+
+// TestGroupCounterReset: counters that went back to zero (the job's
+// ramp_time ended) count from zero instead of wrapping.
+func TestGroupCounterReset(t *testing.T) {
+	g := NewGroup(cfg(true, false, false, 1e9, 2), 1, 0)
+	g.Tick(int64(time.Second), []Counters{{IOs: 1000, Bytes: 1000, Running: true}})
+	g.Tick(2*int64(time.Second), []Counters{{IOs: 10, Bytes: 10, Running: true}})
+	if g.win.iops[1] != 10 {
+		t.Errorf("sample after reset %d, want 10", g.win.iops[1])
+	}
+}
