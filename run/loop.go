@@ -644,6 +644,18 @@ func (l *loop) complete(it sched.Item, now int64) {
 	}
 	res := s.res
 	switch {
+	case res == -int32(unix.EAGAIN) && (l.stop.Load() || l.kill.Load()):
+		// The run is stopping (a signal, or another job's exitall): an
+		// I/O the engine gave back unfinished ends here, neither retried
+		// nor an error, as fio's terminate interrupts a blocked engine.
+		// Retrying would keep a receiver that waits for data (net, UDP)
+		// alive for up to maxEAGAINRetries receive timeouts after ^C.
+		l.stopIssue = true
+		if !s.ramp && !l.ramping && l.res.Dirs[s.dir].TotalIOs > 0 && s.done == 0 {
+			l.res.Dirs[s.dir].TotalIOs--
+		}
+		l.q.AddHeavy(si, now)
+		return
 	case res == -int32(unix.EAGAIN) && s.retries < maxEAGAINRetries:
 		// Resubmit what is left, as for a short I/O.
 		s.retries++

@@ -36,11 +36,12 @@ const acceptWait = 60 * time.Second
 type Engine struct {
 	engines.Sync
 	job      *jobfile.Job
-	listenFd int  // the bound, listening socket (listen=1), else -1
-	fd       int  // the connection, -1 until the first request
-	port     int  // port= plus the numjobs clone's number, as fio
-	started  bool // UDP: the link is open
-	ended    bool // UDP: the receiver got the close message
+	listenFd int           // the bound, listening socket (listen=1), else -1
+	fd       int           // the connection, -1 until the first request
+	port     int           // port= plus the numjobs clone's number, as fio
+	dest     unix.Sockaddr // UDP: where sendto sends (hostname:port, or a pingpong receiver's sender)
+	started  bool          // UDP: the link is open
+	ended    bool          // UDP: the receiver got the close message
 }
 
 // Open checks the options and, for a receiver, binds and listens.
@@ -238,7 +239,7 @@ func (e *Engine) do(r *engines.Request) int32 {
 		}
 		return res(n, err)
 	case engines.OpRead:
-		n, err := unix.Read(e.fd, r.Buf)
+		n, err := e.recv(r.Buf)
 		if err == nil && isUDP(e.job) && isClose(r.Buf[:n]) {
 			e.ended = true
 			return 0
@@ -251,11 +252,36 @@ func (e *Engine) do(r *engines.Request) int32 {
 	return 0 // fsync and fdatasync do nothing on a socket, as in fio
 }
 
+// send sends b: by sendto over UDP, else on the connection. A signal
+// that interrupts it (the Go runtime's preemption signal included) is not
+// an error: the call is made again, as for recv.
 func (e *Engine) send(b []byte) (int, error) {
-	if isUDP(e.job) {
-		return unix.Write(e.fd, b)
+	for {
+		var n int
+		var err error
+		if isUDP(e.job) {
+			if err = unix.Sendto(e.fd, b, 0, e.dest); err == nil {
+				n = len(b)
+			}
+		} else {
+			n, err = unix.SendmsgN(e.fd, b, nil, nil, unix.MSG_NOSIGNAL)
+		}
+		if err != unix.EINTR {
+			return n, err
+		}
 	}
-	return unix.SendmsgN(e.fd, b, nil, nil, unix.MSG_NOSIGNAL)
+}
+
+// recv receives into b. A socket with a receive timeout (SO_RCVTIMEO, set
+// on UDP sockets) is not restarted after a signal, so EINTR, which the Go
+// runtime's preemption signal causes, is retried here.
+func (e *Engine) recv(b []byte) (int, error) {
+	for {
+		n, err := unix.Read(e.fd, b)
+		if err != unix.EINTR {
+			return n, err
+		}
+	}
 }
 
 // full moves all of b the other way (the pingpong reply): sends it when
@@ -267,7 +293,7 @@ func (e *Engine) full(b []byte, send bool) error {
 		if send {
 			n, err = e.send(b)
 		} else {
-			n, err = unix.Read(e.fd, b)
+			n, err = e.recv(b)
 		}
 		if err != nil {
 			return err

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -170,5 +172,74 @@ func TestUDP(t *testing.T) {
 	}
 	if got := <-done; got != 0 || !r.(*Engine).Ended() {
 		t.Errorf("after the close message: res %d, ended %v; want 0 and true", got, r.(*Engine).Ended())
+	}
+}
+
+// TestUDPMulticastPingPong is fio's netio_multicast.fio in small: a
+// pingpong receiver and a plain receiver join a multicast group, and the
+// sender's datagrams to the group reach both while the pingpong replies,
+// sent back to the sender's own address, reach the sender. The pingpong
+// receiver must not connect back to the sender (connect would bind its
+// receive address to a unicast one and cut it off from the group), and
+// the sender must not connect to the group (the replies come from the
+// receiver's unicast address). Skipped where the host has no multicast
+// route.
+func TestUDPMulticastPingPong(t *testing.T) {
+	port := freePort(t)
+	opts := jobfile.EngineOpts{Protocol: "udp", Port: port, Hostname: "239.255.77.77", TTL: 1}
+	ping := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
+	ping.PingPong = true
+	plain := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
+	send := &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}
+	send.PingPong = true
+	var recvs []engines.Engine
+	for _, j := range []*jobfile.Job{ping, plain} {
+		r, err := Open(engines.Setup{Job: j, Files: []int{-1}, Depth: 1})
+		if err != nil {
+			t.Skipf("no multicast here: %v", err)
+		}
+		defer r.Close()
+		recvs = append(recvs, r)
+	}
+	s, err := Open(engines.Setup{Job: send, Files: []int{-1}, Depth: 1})
+	if err != nil {
+		t.Skipf("no multicast here: %v", err)
+	}
+	defer s.Close()
+	const n = 16
+	var wg sync.WaitGroup
+	got := make([]int, len(recvs))
+	for i, r := range recvs {
+		wg.Add(1)
+		go func(i int, r engines.Engine) {
+			defer wg.Done()
+			buf := make([]byte, 64)
+			out := make([]engines.Completion, 1)
+			for k := 0; k < n; k++ {
+				r.Queue(0, &engines.Request{Op: engines.OpRead, Buf: buf})
+				r.Submit()
+				r.Reap(out, 1)
+				if out[0].Res != 64 {
+					return
+				}
+				got[i]++
+			}
+		}(i, r)
+	}
+	out := make([]engines.Completion, 1)
+	for k := 0; k < n; k++ {
+		s.Queue(0, &engines.Request{Op: engines.OpWrite, Buf: bytes.Repeat([]byte{byte(k)}, 64)})
+		s.Submit()
+		s.Reap(out, 1)
+		if out[0].Res == -int32(unix.ENETUNREACH) || out[0].Res == -int32(unix.ENODEV) {
+			t.Skipf("no multicast route here: res %d", out[0].Res)
+		}
+		if out[0].Res != 64 {
+			t.Fatalf("send %d (pingpong, waits for the reply): res %d", k, out[0].Res)
+		}
+	}
+	wg.Wait()
+	if got[0] != n || got[1] != n {
+		t.Errorf("pingpong receiver got %d, plain receiver %d datagrams; want %d each", got[0], got[1], n)
 	}
 }

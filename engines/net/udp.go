@@ -31,7 +31,7 @@ func isUDP(j *jobfile.Job) bool { return j.Protocol == "udp" || j.Protocol == "u
 
 // openUDP makes the job's datagram socket: the receiver (rw=read) binds
 // the port, joining hostname's multicast group if it is one; the sender
-// connects to hostname:port, with ttl and interface for multicast.
+// sends to hostname:port, with ttl and interface for multicast.
 func (e *Engine) openUDP() error {
 	j := e.job
 	v6 := j.Protocol == "udpv6"
@@ -105,9 +105,15 @@ func (e *Engine) openUDP() error {
 	if err != nil {
 		return err
 	}
-	if err := unix.Connect(fd, sa); err != nil {
-		return fmt.Errorf("net: connect %s: %w", where(j, e.port), err)
+	// fio's UDP sender does not connect: it sends with sendto, so that
+	// the pingpong replies, which come from the receiver's own address
+	// and not from hostname (a multicast group), still reach it. A
+	// receive timeout bounds the wait for a reply, as for the receiver.
+	tv := unix.NsecToTimeval(int64(udpWait))
+	if err := unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv); err != nil {
+		return fmt.Errorf("net: SO_RCVTIMEO: %w", err)
 	}
+	e.dest = sa
 	e.fd = fd
 	ok = true
 	return nil
@@ -123,25 +129,31 @@ func multicast(host string) []byte {
 }
 
 // udpStart opens the link: the sender sends fio's open message; the
-// receiver waits for it and, for pingpong replies, connects back to its
-// sender.
+// receiver waits for it and, for pingpong replies, keeps its sender's
+// address.
 func (e *Engine) udpStart() error {
 	var msg [linkLen]byte
 	if e.listenFd < 0 {
 		binary.BigEndian.PutUint32(msg[0:], linkMagic)
 		binary.BigEndian.PutUint32(msg[4:], linkOpen)
-		_, err := unix.Write(e.fd, msg[:])
-		return err
+		return unix.Sendto(e.fd, msg[:], 0, e.dest)
 	}
 	e.fd = e.listenFd
 	for {
 		n, from, err := unix.Recvfrom(e.fd, msg[:], 0)
+		if err == unix.EINTR {
+			continue
+		}
 		if err != nil {
 			return err
 		}
 		if n == linkLen && binary.BigEndian.Uint32(msg[0:]) == linkMagic && binary.BigEndian.Uint32(msg[4:]) == linkOpen {
 			if e.job.PingPong && from != nil {
-				return unix.Connect(e.fd, from)
+				// Replies go to the sender by sendto, as fio's: a
+				// socket connected back to it would stop receiving
+				// the datagrams sent to a multicast group (connect
+				// binds its receive address to a unicast one).
+				e.dest = from
 			}
 			return nil
 		}
@@ -158,7 +170,7 @@ func (e *Engine) sendClose() {
 	var msg [linkLen]byte
 	binary.LittleEndian.PutUint32(msg[0:], linkMagic)
 	binary.LittleEndian.PutUint32(msg[4:], linkClose)
-	_, _ = unix.Write(e.fd, msg[:])
+	_ = unix.Sendto(e.fd, msg[:], 0, e.dest)
 }
 
 // Ended reports that a UDP receiver got the sender's close message: the
