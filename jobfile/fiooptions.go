@@ -214,13 +214,13 @@ var fioOptions = []OptionSpec{
 
 	// Latency target.
 	{Name: "latency_target", Type: TypeTime, Unit: time.Microsecond, Help: "Ramp to max queue depth supporting this latency",
-		durp: func(j *Job) *time.Duration { return &j.LatencyTarget.Target }, NotRun: true},
+		durp: func(j *Job) *time.Duration { return &j.LatencyTarget.Target }},
 	{Name: "latency_window", Type: TypeTime, Unit: time.Microsecond, Help: "Time to sustain latency_target",
-		durp: func(j *Job) *time.Duration { return &j.LatencyTarget.Window }, NotRun: true},
+		durp: func(j *Job) *time.Duration { return &j.LatencyTarget.Window }},
 	{Name: "latency_percentile", Type: TypeFloatList, Default: "100", FMin: 0, FMax: 100,
-		Help: "Percentile of IOs must be below latency_target", custom: setLatencyPercentile, NotRun: true},
+		Help: "Percentile of IOs must be below latency_target", custom: setLatencyPercentile},
 	{Name: "latency_run", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Keep adjusting queue depth to match latency_target",
-		boolp: func(j *Job) *bool { return &j.LatencyTarget.Run }, NotRun: true},
+		boolp: func(j *Job) *bool { return &j.LatencyTarget.Run }},
 
 	// Buffer contents.
 	{Name: "scramble_buffers", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Slightly scramble buffers on every IO submit", NotRun: true},

@@ -77,7 +77,7 @@ func TestUnrunOptions(t *testing.T) {
 		{"dedupe_percentage=0\n", nil},
 		{"unified_rw_reporting=none\n", nil},
 		{"ss=iops:10%\nss_dur=5\n", nil},
-		{"latency_target=10ms\n", []string{"latency_target=10ms"}},
+		{"latency_target=10ms\nlatency_window=1s\nlatency_percentile=99\n", nil},
 	}
 	for _, c := range cases {
 		j := parseOne(t, c.body)

@@ -280,6 +280,8 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		gen:        gen,
 		pending:    make([]uint32, depth),
 		depth:      depth,
+		lat:        newLatSearch(j, depth),
+		latIdle:    make([]uint32, 0, depth),
 		loopConfig: newLoopConfig(j, depth, e.opts.Compare),
 		flow:       jr.flow,
 		flowCount:  &jr.flowIssued,

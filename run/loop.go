@@ -75,9 +75,16 @@ type loop struct {
 	pN      int
 
 	depth    int
-	inflight int       // submitted and not yet harvested
-	acct     *fioAcct  // fio's submit, complete and depth maps; nil for sync engines
-	tw       *twEngine // the SQPOLL goroutine (tw_thread), nil without
+	inflight int // submitted and not yet harvested
+	// latency_target (lattarget.go): the depth search, nil when off; the
+	// slots waiting for room under its depth; a drain under way, with the
+	// statistics to reset at its end; the reads and writes completed.
+	lat                *latSearch
+	latIdle            []uint32
+	latDrain, latReset bool
+	latIOs             uint64
+	acct               *fioAcct  // fio's submit, complete and depth maps; nil for sync engines
+	tw                 *twEngine // the SQPOLL goroutine (tw_thread), nil without
 
 	// loopConfig holds what the job's options decide, built once by
 	// newLoopConfig.
@@ -179,12 +186,18 @@ func (l *loop) run() {
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
 	l.setState()
+	if l.lat != nil {
+		l.lat.init(now, 0)
+	}
 	for i := 0; i < l.depth; i++ {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
 	if l.acct != nil {
 		l.acct.finish()
+	}
+	if l.lat != nil {
+		l.res.LatencyDepth = l.lat.qd
 	}
 	l.ended = l.clock()
 }
@@ -298,6 +311,9 @@ func (l *loop) issue(si uint32, now int64) {
 	}
 	if l.verifying {
 		l.issueVerify(si, now)
+		return
+	}
+	if l.lat != nil && !l.latAdmit(si, now) {
 		return
 	}
 	if l.backlogDue() {
@@ -715,6 +731,9 @@ func (l *loop) complete(it sched.Item, now int64) {
 			}
 		}
 		l.thinkDone++
+		if l.lat != nil {
+			l.latCompleted(s, now-s.start, now)
+		}
 		if acct {
 			l.iosDone[s.dir]++
 			clat := uint64(now - s.issue)
@@ -821,6 +840,17 @@ func errnoOf(err error, def unix.Errno) int {
 // and latencies when it completes, but not total_ios.
 func (l *loop) endRamp(now int64) {
 	l.ramping = false
+	l.resetStats(now)
+	if l.lat != nil {
+		l.lat.reset(now, l.latIOs)
+	}
+	l.setState()
+}
+
+// resetStats is fio's reset_all_stats: every statistic starts again at
+// now (at the end of ramp_time, and when latency_target's final window
+// starts).
+func (l *loop) resetStats(now int64) {
 	l.gen.endRamp()
 	l.res.ResetIOStats()
 	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
@@ -829,7 +859,6 @@ func (l *loop) endRamp(now int64) {
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
 	getrusageThread(&l.rusageStart)
-	l.setState()
 }
 
 // bsMinFor is the smallest length an I/O in d has (fio's min_bs).
