@@ -1,6 +1,7 @@
 package equivalence
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,31 @@ func TestRowCommand(t *testing.T) {
 	r = Row{JobFile: "[j]\n", Args: []string{"--eta=never"}}
 	if got := strings.Join(r.Command("/d"), " "); got != "--output-format=json --eta=never job.fio" {
 		t.Errorf("Command = %q", got)
+	}
+}
+
+// TestConfirm: a difference in one attempt of a Serial row is retried and
+// forgiven when a later attempt matches; one in every attempt fails with
+// all of them reported; a non-Serial row gets one attempt.
+func TestConfirm(t *testing.T) {
+	seq := func(results ...[]string) (func() []string, *int) {
+		n := 0
+		return func() []string { n++; return append([]string(nil), results[n-1]...) }, &n
+	}
+	nolog := func(string, ...any) {}
+	f, n := seq([]string{"read.iops: 950"}, nil, []string{"never run"})
+	if d := confirm(3, f, nolog); d != nil || *n != 2 {
+		t.Errorf("starved then matching: %q after %d attempts; want none after 2", d, *n)
+	}
+	f, n = seq([]string{"a"}, []string{"b"}, []string{"c"})
+	if d := confirm(3, f, nolog); !slices.Equal(d, []string{"attempt 1: a", "attempt 2: b", "attempt 3: c"}) || *n != 3 {
+		t.Errorf("differing each time: %q after %d attempts; want all three reported", d, *n)
+	}
+	f, n = seq([]string{"a"}, nil)
+	if d := confirm(Row{}.attempts(), f, nolog); !slices.Equal(d, []string{"a"}) || *n != 1 {
+		t.Errorf("non-Serial row: %q after %d attempts; want the one difference, unmarked", d, *n)
+	}
+	if (Row{Serial: true}).attempts() != serialAttempts {
+		t.Errorf("a Serial row gets %d attempts, want %d", (Row{Serial: true}).attempts(), serialAttempts)
 	}
 }

@@ -42,7 +42,9 @@
 // written to the scratch directory, which is also the working directory
 // of both programs, with "directory=" left to the row). Mark a row Serial
 // when its numbers depend on having the CPUs to itself (rates, elapsed
-// time). A row that is known to differ and is owned by other work sets
+// time): it runs alone within the suite, and since other packages still
+// share the CPUs on CI, a difference in it must show in each of three
+// fresh attempts of both programs before the row fails. A row that is known to differ and is owned by other work sets
 // Pending to the reason and a pointer (issue and item, branch): it still
 // runs, logs its differences and is skipped; once it matches it fails,
 // asking for Pending to be dropped.

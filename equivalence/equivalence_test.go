@@ -89,39 +89,7 @@ func TestEquivalence(t *testing.T) {
 			if !r.Serial {
 				t.Parallel()
 			}
-			root := scratchRoot(t)
-			var fo, gofioOut []*Outcome
-			for i := 0; i < r.runs(); i++ {
-				for _, p := range []struct {
-					name, bin string
-					out       *[]*Outcome
-				}{{"fio", fio, &fo}, {"gofio", gofio, &gofioOut}} {
-					dir := filepath.Join(root, fmt.Sprintf("%s-%d", p.name, i))
-					if r.SameDir {
-						dir = filepath.Join(root, fmt.Sprintf("run-%d", i))
-						// The second program finds the first one's files:
-						// start it on an empty directory.
-						os.RemoveAll(dir)
-					}
-					if err := os.Mkdir(dir, 0o755); err != nil {
-						t.Fatal(err)
-					}
-					o, err := Run(context.Background(), p.name, p.bin, r, dir)
-					if err != nil {
-						t.Fatalf("%s: %v", r.Ref, err)
-					}
-					*p.out = append(*p.out, o)
-				}
-			}
-			var diffs []string
-			for i := range fo {
-				for _, d := range r.Compare(fo[i], gofioOut[i]) {
-					diffs = append(diffs, fmt.Sprintf("run %d: %s", i, d))
-				}
-			}
-			if r.Check != nil {
-				diffs = append(diffs, r.Check(fo, gofioOut)...)
-			}
+			diffs := confirm(r.attempts(), func() []string { return runRow(t, r, fio, gofio) }, t.Logf)
 			report := strings.Join(diffs, "\n  ")
 			switch {
 			case r.Pending != "" && len(diffs) > 0:
@@ -133,4 +101,68 @@ func TestEquivalence(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runRow runs row r once with each program (r.runs() times) in fresh
+// scratch directories and returns the differences found.
+func runRow(t *testing.T, r Row, fio, gofio string) []string {
+	t.Helper()
+	root := scratchRoot(t)
+	var fo, gofioOut []*Outcome
+	for i := 0; i < r.runs(); i++ {
+		for _, p := range []struct {
+			name, bin string
+			out       *[]*Outcome
+		}{{"fio", fio, &fo}, {"gofio", gofio, &gofioOut}} {
+			dir := filepath.Join(root, fmt.Sprintf("%s-%d", p.name, i))
+			if r.SameDir {
+				dir = filepath.Join(root, fmt.Sprintf("run-%d", i))
+				// The second program finds the first one's files:
+				// start it on an empty directory.
+				os.RemoveAll(dir)
+			}
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			o, err := Run(context.Background(), p.name, p.bin, r, dir)
+			if err != nil {
+				t.Fatalf("%s: %v", r.Ref, err)
+			}
+			*p.out = append(*p.out, o)
+		}
+	}
+	var diffs []string
+	for i := range fo {
+		for _, d := range r.Compare(fo[i], gofioOut[i]) {
+			diffs = append(diffs, fmt.Sprintf("run %d: %s", i, d))
+		}
+	}
+	if r.Check != nil {
+		diffs = append(diffs, r.Check(fo, gofioOut)...)
+	}
+	return diffs
+}
+
+// confirm runs a row's attempt up to attempts times and returns no
+// differences as soon as one attempt has none, else every attempt's
+// differences, each marked with its attempt. A Serial row's numbers depend
+// on the CPUs (rates, elapsed time, completion timing), which other test
+// packages share on CI: a defect differs in every attempt, a run the
+// scheduler starved in one.
+func confirm(attempts int, attempt func() []string, logf func(string, ...any)) []string {
+	var diffs []string
+	for a := 1; a <= attempts; a++ {
+		d := attempt()
+		if len(d) == 0 {
+			return nil
+		}
+		if attempts > 1 {
+			logf("attempt %d of %d: %d differences", a, attempts, len(d))
+			for k := range d {
+				d[k] = fmt.Sprintf("attempt %d: %s", a, d[k])
+			}
+		}
+		diffs = append(diffs, d...)
+	}
+	return diffs
 }

@@ -37,7 +37,10 @@ type Row struct {
 	// generators, are the same.
 	SameDir bool
 	// Serial runs the row alone: its numbers depend on having the CPUs
-	// to itself (rates, elapsed time).
+	// to itself (rates, elapsed time). Other test packages still share
+	// the CPUs on CI, so a Serial row that differs is run again, both
+	// programs, up to serialAttempts times, and fails only when every
+	// attempt differs.
 	Serial bool
 	// Check, when set, tests the outcomes of all runs of both programs on
 	// top of the field comparison and returns one line per difference.
@@ -54,4 +57,16 @@ func (r Row) runs() int {
 		return 1
 	}
 	return r.Runs
+}
+
+// serialAttempts is how often a Serial row runs before a difference fails
+// it: a defect differs every time, a descheduled run once.
+const serialAttempts = 3
+
+// attempts is the number of attempts the row gets.
+func (r Row) attempts() int {
+	if r.Serial {
+		return serialAttempts
+	}
+	return 1
 }
