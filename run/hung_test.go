@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/faultfs"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -125,5 +126,89 @@ func TestIOTimeoutStatusInterval(t *testing.T) {
 		return strings.HasPrefix(n, "oldest I/O in flight: 1.") || strings.HasPrefix(n, "oldest I/O in flight: 2.")
 	}) {
 		t.Errorf("status notes %q; want the oldest I/O's age", notes)
+	}
+}
+
+// refusingEngine accepts one request at a time and never completes it: a
+// device that hangs behind a full queue. Every later Submit refuses what
+// is queued. Cancel records the slots it was asked about.
+type refusingEngine struct {
+	queued    []uint32
+	inflight  int // slot in flight, -1 none
+	cancelled bool
+	asked     []uint32
+	found     int
+}
+
+func (e *refusingEngine) Queue(slot uint32, _ *engines.Request) error {
+	e.queued = append(e.queued, slot)
+	return nil
+}
+
+func (e *refusingEngine) Submit() (int, error) {
+	if e.inflight >= 0 || len(e.queued) == 0 {
+		return 0, nil
+	}
+	e.inflight = int(e.queued[0])
+	e.queued = e.queued[1:]
+	return 1, nil
+}
+
+func (e *refusingEngine) Reap(out []engines.Completion, min int) (int, error) {
+	return e.ReapTimeout(out, min, 0)
+}
+
+func (e *refusingEngine) ReapTimeout(out []engines.Completion, _ int, _ time.Duration) (int, error) {
+	if e.cancelled && e.inflight >= 0 && len(out) > 0 {
+		out[0] = engines.Completion{Slot: uint32(e.inflight), Res: -int32(unix.ECANCELED)}
+		e.inflight, e.cancelled = -1, false
+		return 1, nil
+	}
+	time.Sleep(time.Millisecond)
+	return 0, nil
+}
+
+func (e *refusingEngine) Cancel(slot uint32) error {
+	e.asked = append(e.asked, slot)
+	if int(slot) == e.inflight {
+		e.cancelled = true
+		e.found++
+	}
+	return nil
+}
+
+func (e *refusingEngine) CancelResults() (cancelled, running, notFound int) {
+	return e.found, 0, len(e.asked) - e.found
+}
+
+func (e *refusingEngine) Close() error { return nil }
+
+// TestIOTimeoutRefusedNotInFlight: a request the engine refused is not in
+// flight. With iodepth=2 on an engine that takes one request and hangs
+// it, io_timeout names the accepted one and asks the kernel to cancel it
+// alone; the refused one, stamped before the submit that refused it, is
+// neither cancelled nor counted.
+func TestIOTimeoutRefusedNotInFlight(t *testing.T) {
+	var eng *refusingEngine
+	engs := map[string]engines.Opener{"refusing": func(engines.Setup) (engines.Engine, error) {
+		eng = &refusingEngine{inflight: -1}
+		return eng, nil
+	}}
+	j := testJob(t.TempDir(), "refused", jobfile.RWRead, "refusing")
+	setDepth(j, 2)
+	j.IOTimeout = 300 * time.Millisecond
+	res, err := Run(context.Background(), []*jobfile.Job{j}, Options{Engines: engs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Jobs[0]
+	if r.Error != int(unix.ETIMEDOUT) || !strings.Contains(r.ErrorText, "read of 4096 bytes at offset 0 of ") {
+		t.Fatalf("err=%d %q; want ETIMEDOUT naming the accepted read at offset 0", r.Error, r.ErrorText)
+	}
+	if len(eng.asked) != 1 || eng.asked[0] != 0 {
+		t.Errorf("cancel asked for slots %v; want only slot 0, the one in flight", eng.asked)
+	}
+	if notes := strings.Join(r.EngineNotes, "; "); !strings.Contains(notes, "tried on 1 requests: 1 cancelled, 0 running (interrupted), 0 not found; 0 still in the kernel") {
+		t.Errorf("notes %q; want one request tried and cancelled", notes)
 	}
 }

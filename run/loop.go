@@ -479,6 +479,18 @@ func (l *loop) submit() {
 	l.callBegin()
 	n, err := l.eng.Submit()
 	l.callEnd()
+	if l.hang != nil {
+		// Only what the engine accepted is in flight: a request it
+		// refused (a full ring, an error) stays pending, and the next
+		// submit stamps it again.
+		from := n
+		if err != nil {
+			from = 0
+		}
+		for i := max(from, 0); i < l.pN; i++ {
+			l.hang.issue[l.pending[(l.pHead+i)%len(l.pending)]].Store(0)
+		}
+	}
 	if err != nil {
 		l.fail(errnoOf(err, unix.EIO), "io_uring_enter submit", err)
 		return
