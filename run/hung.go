@@ -25,6 +25,10 @@ import (
 //     every request in flight (engines.Canceler, IORING_OP_ASYNC_CANCEL),
 //     waits up to cancelWait for them to come back, and ends the job with
 //     ETIMEDOUT.
+//   - With the SQPOLL goroutine (twEngine) the job's thread waits on the
+//     goroutine's hand-off with a time limit, and its cancel goes through
+//     the goroutine; a goroutine asleep in the kernel when the job ends is
+//     abandoned with the ring and the job's buffers (twEngine.stop).
 //   - Where the job's thread is itself asleep in the kernel (psync's
 //     pread, libaio's io_submit, an io_uring submit that the kernel runs
 //     inline, as it does for FUSE), nothing in the thread can act. The

@@ -30,21 +30,32 @@ func TestIOTimeoutStall(t *testing.T) {
 	tests := []struct {
 		engine string
 		async  bool
+		tw     bool // sqthread_poll=1 tw_thread=goroutine
 		cancel bool // the note says ASYNC_CANCEL was tried
+		note   string
 	}{
-		{"psync", false, false},
-		{"libaio", false, false},
-		{"io_uring", false, false},
-		{"io_uring", true, true},
+		{engine: "psync"},
+		{engine: "libaio"},
+		{engine: "io_uring"},
+		{engine: "io_uring", async: true, cancel: true},
+		// The SQPOLL goroutine: the job's thread waits on the hand-off
+		// with a time limit and asks the goroutine to cancel. Issued via
+		// io-wq, the ring cancels the read; issued inline, the goroutine
+		// is itself asleep in the kernel and is abandoned.
+		{engine: "io_uring", async: true, tw: true, cancel: true, note: "1 running (interrupted)"},
+		{engine: "io_uring", tw: true, cancel: true, note: "the tw_thread goroutine is asleep in the kernel"},
 	}
 	for _, tt := range tests {
-		name := fmt.Sprintf("%s/async=%v", tt.engine, tt.async)
+		name := fmt.Sprintf("%s/async=%v/tw=%v", tt.engine, tt.async, tt.tw)
 		x := faultfs.MountT(t, faultfs.Options{Size: 1 << 20})
 		x.Stall(faultfs.Read, 5)
 		j := fuseJob(x, "hang", jobfile.RWRead, tt.engine, 1<<20, 1)
 		j.IOTimeout = time.Second
 		if tt.async {
 			j.ForceAsync = 1
+		}
+		if tt.tw {
+			j.SQThreadPoll, j.TWThread = true, "goroutine"
 		}
 		var warn syncBuf
 		t0 := time.Now()
@@ -76,6 +87,9 @@ func TestIOTimeoutStall(t *testing.T) {
 		notes := strings.Join(r.EngineNotes, "; ")
 		if got := strings.Contains(notes, "IORING_OP_ASYNC_CANCEL tried on 1 requests"); got != tt.cancel {
 			t.Errorf("%s: notes %q; ASYNC_CANCEL tried: %v, want %v", name, notes, got, tt.cancel)
+		}
+		if !strings.Contains(notes, tt.note) {
+			t.Errorf("%s: notes %q; want %q", name, notes, tt.note)
 		}
 		if c := x.Counts(); c.StalledNow != 1 {
 			t.Errorf("%s: %d requests held by the stall; want the one", name, c.StalledNow)

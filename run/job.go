@@ -201,7 +201,8 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	setup := engines.Setup{Job: j, Files: fds, Paths: paths, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP}
 	opener := jr.opener
 	if useTWThread(j, e.opts.Compare) {
-		opener = twOpener(opener, twClock(e.opts.Now))
+		watched := e.opts.Now == nil && cmp.Or(j.IOTimeout, e.opts.IOTimeout) > 0
+		opener = twOpener(opener, twClock(e.opts.Now), watched)
 	}
 	eng, err := opener(setup)
 	if err != nil {

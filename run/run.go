@@ -1,7 +1,6 @@
 package run
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -142,11 +141,6 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		}
 		if err := checkJob(j); err != nil {
 			return nil, err
-		}
-		if useTWThread(j, opts.Compare) && cmp.Or(j.IOTimeout, opts.IOTimeout) > 0 {
-			// The goroutine engine has neither a timed reap nor a cancel,
-			// so a stall could only be cut by abandoning its thread.
-			return nil, fmt.Errorf("%s: io_timeout does not work with the SQPOLL stand-in thread yet (sqthread_poll=1 with tw_thread=goroutine, or under --compare): set tw_thread=kernel or drop io_timeout", j.Name)
 		}
 		if err := checkDevTargets(j); err != nil {
 			return nil, err

@@ -35,6 +35,16 @@ import (
 // Under FIFO a CQE harvested while submissions are queued waits behind
 // them; under priority it runs first. tw wait per I/O is the goroutine's
 // wait plus the job loop's own.
+//
+// Under io_timeout (hung.go) the job's loop waits with ReapTimeout, which
+// gives up after its time on the job's side of the hand-off, and Cancel
+// asks the goroutine to cancel a slot: one still queued as a heavy item
+// completes with -ECANCELED without reaching the ring, one in the ring
+// gets the real engine's IORING_OP_ASYNC_CANCEL. The goroutine marks each
+// call into the real engine with its start time; one asleep in the kernel
+// (a submit the kernel runs inline, as for FUSE) past hangGrace when the
+// job ends is abandoned with its buffers, as the plain path abandons a
+// stuck job thread: stop gives up on it and Close leaves the engine to it.
 type twEngine struct {
 	eng   engines.Engine
 	now   func() int64
@@ -65,7 +75,37 @@ type twEngine struct {
 	stats           engines.Stats
 	closeErr        error
 	lockFree        bool
+
+	// io_timeout: watched says the job runs under it.
+	watched bool
+	call    atomic.Int64 // start of the goroutine's engine call, 0 when in none
+	stuck   atomic.Bool  // stop gave up on the goroutine, asleep in the kernel
+	timer   *time.Timer  // the job side's ReapTimeout wait, made on first use
+	// Job side asks: cancelReq per slot, cancelAsk when any is set.
+	cancelReq []atomic.Bool
+	cancelAsk atomic.Bool
+	// What the cancellations found, published by the goroutine.
+	cancelOK, cancelRunning, cancelGone atomic.Int64
+	// Goroutine side: where each slot is (slotIdle, slotQueued, slotInRing),
+	// the slots to complete with -ECANCELED instead of submitting them, and
+	// the counts that did not reach the real engine.
+	where              []uint8
+	cancelEarly        []bool
+	earlyOK, earlyGone int
+	cancelling         bool
 }
+
+var (
+	_ engines.TimedReaper = (*twEngine)(nil)
+	_ engines.Canceler    = (*twEngine)(nil)
+)
+
+// Where a slot is, on the goroutine's side.
+const (
+	slotIdle   = iota // not published, or completed
+	slotQueued        // taken from the job, a heavy item not yet submitted
+	slotInRing        // submitted to the real engine
+)
 
 // parker puts a goroutine to sleep until another wakes it, without a lost
 // wake-up: the sleeper stores asleep and re-checks for work before it
@@ -95,6 +135,30 @@ func (p *parker) park(ready func() bool) {
 	p.asleep.Store(0)
 }
 
+// parkFor is park bounded by d, on the timer *tm (made on first use and
+// left stopped and drained).
+func (p *parker) parkFor(ready func() bool, d time.Duration, tm **time.Timer) {
+	p.asleep.Store(1)
+	if !ready() {
+		if *tm == nil {
+			*tm = time.NewTimer(d)
+		} else {
+			(*tm).Reset(d)
+		}
+		select {
+		case <-p.ch:
+		case <-(*tm).C:
+		}
+		if !(*tm).Stop() {
+			select {
+			case <-(*tm).C:
+			default:
+			}
+		}
+	}
+	p.asleep.Store(0)
+}
+
 // osYield gives the thread's CPU to another runnable thread
 // (sched_yield), as the kernel's SQ thread does between polls.
 func osYield() { _, _, _ = unix.Syscall(unix.SYS_SCHED_YIELD, 0, 0, 0) }
@@ -113,14 +177,15 @@ func useTWThread(j *jobfile.Job, compare bool) bool {
 }
 
 // twOpener wraps open so that the engine is opened, driven and closed by
-// the SQPOLL goroutine. now is the clock of the goroutine's tw waits.
-func twOpener(open engines.Opener, now func() int64) engines.Opener {
+// the SQPOLL goroutine. now is the clock of the goroutine's tw waits;
+// watched says the job runs under io_timeout.
+func twOpener(open engines.Opener, now func() int64, watched bool) engines.Opener {
 	return func(s engines.Setup) (engines.Engine, error) {
-		return startTW(open, s, now)
+		return startTW(open, s, now, watched)
 	}
 }
 
-func startTW(open engines.Opener, s engines.Setup, now func() int64) (*twEngine, error) {
+func startTW(open engines.Opener, s engines.Setup, now func() int64, watched bool) (*twEngine, error) {
 	j := *s.Job
 	// The goroutine is the SQ thread, and the ring is the one the kernel
 	// would give SQPOLL: no task-run flags, so that completion task work
@@ -149,6 +214,12 @@ func startTW(open engines.Opener, s engines.Setup, now func() int64) (*twEngine,
 		closeCh:  make(chan struct{}),
 		closed:   make(chan struct{}),
 		lockFree: j.TWList == "lockfree",
+		watched:  watched,
+		where:    make([]uint8, n),
+	}
+	if watched {
+		t.cancelReq = make([]atomic.Bool, n)
+		t.cancelEarly = make([]bool, n)
 	}
 	opened := make(chan error, 1)
 	go t.run(open, s, opened)
@@ -225,6 +296,9 @@ func (t *twEngine) loop() {
 		if !fresh {
 			now = t.now()
 		}
+		if t.watched && t.cancelAsk.Load() {
+			t.runCancels(now)
+		}
 		it, ok := t.q.Next(now)
 		fresh = false
 		if !ok {
@@ -249,7 +323,7 @@ func (t *twEngine) loop() {
 				osYield()
 				continue
 			}
-			t.twPark.park(func() bool { return !t.sub.Empty() || t.quit.Load() })
+			t.twPark.park(func() bool { return !t.sub.Empty() || t.quit.Load() || t.cancelAsk.Load() })
 			idleSince = -1
 			continue
 		}
@@ -260,11 +334,24 @@ func (t *twEngine) loop() {
 			t.jobPark.wake()
 			continue
 		}
+		if t.watched && t.cancelEarly[it.Slot] {
+			t.cancelEarly[it.Slot] = false
+			t.where[it.Slot] = slotIdle
+			t.earlyOK++
+			t.publishCancels()
+			t.res[it.Slot] = -int32(unix.ECANCELED)
+			t.wait[it.Slot] = 0
+			t.done.Push(it.Slot)
+			t.jobPark.wake()
+			continue
+		}
 		if err := t.eng.Queue(it.Slot, &t.reqs[it.Slot]); err != nil {
 			t.fail(err)
 			return
 		}
+		t.callBegin()
 		n, err := t.eng.Submit()
+		t.callEnd()
 		if err != nil {
 			t.fail(err)
 			return
@@ -273,6 +360,7 @@ func (t *twEngine) loop() {
 			t.fail(errors.New("tw_thread goroutine: the ring accepted no request"))
 			return
 		}
+		t.where[it.Slot] = slotInRing
 		t.inflight += n
 		now = t.now()
 		t.takePublished(now)
@@ -292,6 +380,7 @@ func (t *twEngine) takePublished(now int64) bool {
 		if !ok {
 			return true
 		}
+		t.where[si] = slotQueued
 		t.q.AddHeavy(si, now)
 	}
 }
@@ -302,18 +391,100 @@ func (t *twEngine) harvest(now int64) bool {
 	if t.inflight == 0 {
 		return false
 	}
+	t.callBegin()
 	n, err := t.eng.Reap(t.cqes[:t.inflight], 0)
+	t.callEnd()
 	if err != nil {
 		t.fail(err)
 		return false
 	}
+	if t.cancelling {
+		t.publishCancels()
+	}
 	for _, c := range t.cqes[:n] {
+		t.where[c.Slot] = slotIdle
 		t.res[c.Slot] = c.Res
 		t.q.Add(&t.batch, c.Slot, now)
 	}
 	t.q.AddBatch(&t.batch)
 	t.inflight -= n
 	return n > 0
+}
+
+// callBegin marks the start of a call into the real engine, which may
+// sleep in the kernel; callEnd its end. Only under io_timeout.
+func (t *twEngine) callBegin() {
+	if t.watched {
+		t.call.Store(max(nanotime(), 1))
+	}
+}
+
+func (t *twEngine) callEnd() {
+	if t.watched {
+		t.call.Store(0)
+	}
+}
+
+// runCancels, on the goroutine, acts on the job's Cancel requests: a slot
+// in the ring gets the real engine's cancel, a slot still queued
+// completes with -ECANCELED when its heavy item comes up, and one already
+// completed is not found.
+func (t *twEngine) runCancels(now int64) {
+	t.cancelAsk.Store(false)
+	t.takePublished(now)
+	c, canCancel := t.eng.(engines.Canceler)
+	for si := range t.cancelReq {
+		if !t.cancelReq[si].Swap(false) {
+			continue
+		}
+		t.cancelling = true
+		switch t.where[si] {
+		case slotQueued:
+			t.cancelEarly[si] = true
+		case slotInRing:
+			if canCancel {
+				t.callBegin()
+				err := c.Cancel(uint32(si))
+				t.callEnd()
+				if err == nil {
+					continue
+				}
+			}
+			t.earlyGone++
+		default:
+			t.earlyGone++
+		}
+	}
+	t.publishCancels()
+}
+
+// publishCancels publishes what the cancellations found so far: the real
+// engine's counts plus the goroutine's own.
+func (t *twEngine) publishCancels() {
+	var ok, running, gone int
+	if c, is := t.eng.(engines.Canceler); is {
+		ok, running, gone = c.CancelResults()
+	}
+	t.cancelOK.Store(int64(ok + t.earlyOK))
+	t.cancelRunning.Store(int64(running))
+	t.cancelGone.Store(int64(gone + t.earlyGone))
+}
+
+// Cancel asks the goroutine to cancel the request in slot (see
+// runCancels); the request then completes through Reap.
+func (t *twEngine) Cancel(slot uint32) error {
+	if !t.watched || int(slot) >= len(t.cancelReq) {
+		return fmt.Errorf("tw_thread goroutine: cancel of slot %d outside io_timeout: %w", slot, errors.ErrUnsupported)
+	}
+	t.cancelReq[slot].Store(true)
+	t.cancelAsk.Store(true)
+	t.twPark.wake()
+	return nil
+}
+
+// CancelResults counts what the cancellations so far found.
+func (t *twEngine) CancelResults() (cancelled, running, notFound int) {
+	return int(t.cancelOK.Load()), int(t.cancelRunning.Load()), int(t.cancelGone.Load())
 }
 
 // Queue stores r for slot; Submit publishes it.
@@ -369,6 +540,36 @@ func (t *twEngine) Reap(out []engines.Completion, min int) (int, error) {
 	return n, nil
 }
 
+// ReapTimeout is Reap bounded by d: it waits at most d for min
+// completions and returns what it has then, possibly none.
+func (t *twEngine) ReapTimeout(out []engines.Completion, min int, d time.Duration) (int, error) {
+	n := t.takeInto(out)
+	deadline := nanotime() + int64(d)
+	spinStart := int64(-1)
+	for n < min && n < len(out) {
+		if err := t.failed(); err != nil {
+			return n, err
+		}
+		if t.done.Empty() {
+			now := nanotime()
+			if now >= deadline {
+				return n, nil
+			}
+			if spinStart < 0 {
+				spinStart = now
+			}
+			if now-spinStart < int64(twSpin) {
+				osYield()
+				continue
+			}
+			t.jobPark.parkFor(func() bool { return !t.done.Empty() || t.failed() != nil }, time.Duration(deadline-now), &t.timer)
+			continue
+		}
+		n += t.takeInto(out[n:])
+	}
+	return n, nil
+}
+
 func (t *twEngine) takeInto(out []engines.Completion) int {
 	if t.taken.Empty() && !t.done.Empty() {
 		t.done.TakeAll(&t.taken)
@@ -388,19 +589,44 @@ func (t *twEngine) takeInto(out []engines.Completion) int {
 // twWait returns the goroutine's tw wait of slot's last completion.
 func (t *twEngine) twWait(slot uint32) int64 { return t.wait[slot] }
 
-// stop ends the goroutine's loop and waits until it has left it.
-func (t *twEngine) stop() {
+// stop ends the goroutine's loop and waits until it has left it. Under
+// io_timeout it gives up on a goroutine asleep in one call into the real
+// engine for longer than hangGrace, and reports false: that goroutine is
+// abandoned, and closes the engine if its call ever returns.
+func (t *twEngine) stop() bool {
+	if t.stuck.Load() {
+		return false
+	}
 	t.quit.Store(true)
 	select {
 	case t.twPark.ch <- struct{}{}:
 	default:
 	}
-	<-t.stopped
+	if !t.watched {
+		<-t.stopped
+		return true
+	}
+	tick := time.NewTicker(hangTick)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.stopped:
+			return true
+		case <-tick.C:
+		}
+		if c := t.call.Load(); c > 0 && nanotime()-c > int64(hangGrace) {
+			t.stuck.Store(true)
+			return false
+		}
+	}
 }
 
-// Stats are the real engine's counters.
+// Stats are the real engine's counters; for an abandoned goroutine, a
+// warning that says so.
 func (t *twEngine) Stats() engines.Stats {
-	t.stop()
+	if !t.stop() {
+		return engines.Stats{Warnings: []string{"io_timeout: the tw_thread goroutine is asleep in the kernel in a call to the ring; it is abandoned with the ring and its buffers"}}
+	}
 	return t.stats
 }
 
@@ -413,13 +639,17 @@ func (t *twEngine) note() string {
 	return "tw_thread=goroutine: a gofio goroutine played the SQ thread, submissions and completions ran as task work (tw_list=" + list + ")"
 }
 
-// Close stops the goroutine and closes the engine on its thread.
+// Close stops the goroutine and closes the engine on its thread; an
+// abandoned goroutine (see stop) closes it when its call returns.
 func (t *twEngine) Close() error {
-	t.stop()
+	stopped := t.stop()
 	select {
 	case <-t.closeCh:
 	default:
 		close(t.closeCh)
+	}
+	if !stopped {
+		return nil
 	}
 	<-t.closed
 	return t.closeErr
