@@ -99,8 +99,12 @@ type Opener func(s Setup) (Engine, error)
 // with a time limit. ReapTimeout is Reap, except that it gives up after d
 // and returns what it has, possibly fewer than min (even none), with a nil
 // error. io_timeout uses it so that the job's own thread notices a hung
-// request and can cancel it.
+// request and can cancel it. CanReapTimeout reports whether the engine can
+// wait so here (io_uring needs IORING_FEAT_EXT_ARG, Linux 5.11); where it
+// cannot, io_timeout falls back to its watcher, which takes a job over
+// when its thread sleeps in a wait past the timeout.
 type TimedReaper interface {
+	CanReapTimeout() bool
 	ReapTimeout(out []Completion, min int, d time.Duration) (int, error)
 }
 

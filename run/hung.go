@@ -78,6 +78,22 @@ func newHangWatch(timeout time.Duration, depth int) *hangWatch {
 	return &hangWatch{timeout: int64(timeout), issue: make([]atomic.Int64, depth)}
 }
 
+// setHang puts the loop under io_timeout's h. An engine that cannot wait
+// with a time limit here (io_uring before Linux 5.11, without
+// IORING_FEAT_EXT_ARG) waits as without io_timeout, and the watcher takes
+// the job over when it sleeps past the timeout: a note says so.
+func (l *loop) setHang(h *hangWatch) {
+	l.hang = h
+	h.l = l
+	tr, ok := l.eng.(engines.TimedReaper)
+	switch {
+	case ok && tr.CanReapTimeout():
+		l.timed = tr
+	case ok:
+		l.res.EngineNotes = append(l.res.EngineNotes, "io_timeout: the kernel cannot wait for completions with a time limit (IORING_FEAT_EXT_ARG, Linux 5.11): the watcher ends a stuck job, without IORING_OP_ASYNC_CANCEL")
+	}
+}
+
 // callBegin marks the start of an engine call that may sleep.
 func (l *loop) callBegin() {
 	if l.hang != nil {
@@ -141,8 +157,8 @@ func (l *loop) hangCheck() bool {
 // saying what the kernel did.
 func (l *loop) cancelInflight() string {
 	c, ok := l.eng.(engines.Canceler)
-	tr, timed := l.eng.(engines.TimedReaper)
-	if !ok || !timed {
+	tr := l.timed
+	if !ok || tr == nil {
 		return ""
 	}
 	asked := 0

@@ -13,7 +13,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/iouring"
 	"github.com/gofio/gofio/internal/faultfs"
+	"github.com/gofio/gofio/internal/uring"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -172,6 +174,8 @@ func (e *refusingEngine) Reap(out []engines.Completion, min int) (int, error) {
 	return e.ReapTimeout(out, min, 0)
 }
 
+func (e *refusingEngine) CanReapTimeout() bool { return true }
+
 func (e *refusingEngine) ReapTimeout(out []engines.Completion, _ int, _ time.Duration) (int, error) {
 	if e.cancelled && e.inflight >= 0 && len(out) > 0 {
 		out[0] = engines.Completion{Slot: uint32(e.inflight), Res: -int32(unix.ECANCELED)}
@@ -224,5 +228,42 @@ func TestIOTimeoutRefusedNotInFlight(t *testing.T) {
 	}
 	if notes := strings.Join(r.EngineNotes, "; "); !strings.Contains(notes, "tried on 1 requests: 1 cancelled, 0 running (interrupted), 0 not found; 0 still in the kernel") {
 		t.Errorf("notes %q; want one request tried and cancelled", notes)
+	}
+}
+
+// TestIOTimeoutWithoutExtArg: on a kernel whose io_uring cannot wait with
+// a time limit, io_timeout still ends a stalled job with ETIMEDOUT: the
+// job's thread waits as without io_timeout and the watcher takes the job
+// over, and a note says why there was no ASYNC_CANCEL.
+func TestIOTimeoutWithoutExtArg(t *testing.T) {
+	uringOK(t)
+	// A kernel before 5.11: io_uring_setup reports no IORING_FEAT_EXT_ARG.
+	preExtArg := uring.Kernel{Setup: func(n uint32, p *uring.Params) (int, error) {
+		fd, err := uring.SysSetup(n, p)
+		p.Features &^= uring.FeatExtArg
+		return fd, err
+	}}
+	engs := map[string]engines.Opener{"io_uring": iouring.OpenOn(preExtArg)}
+	x := faultfs.MountT(t, faultfs.Options{Size: 1 << 20})
+	x.Stall(faultfs.Read, 5)
+	j := fuseJob(x, "hang", jobfile.RWRead, "io_uring", 1<<20, 1)
+	j.IOTimeout = time.Second
+	j.ForceAsync = 1 // the thread waits in GETEVENTS, not in the read
+	res, err := Run(context.Background(), []*jobfile.Job{j}, Options{Engines: engs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Jobs[0]
+	if r.Error != int(unix.ETIMEDOUT) || !strings.Contains(r.ErrorText, "read of 4096 bytes at offset 20480 of "+x.Path()) {
+		t.Errorf("err=%d %q; want ETIMEDOUT naming the stalled read", r.Error, r.ErrorText)
+	}
+	if ds := r.Dirs[0]; ds.IOBytes != 5*4096 {
+		t.Errorf("report holds %d bytes; want the 5 reads that completed", ds.IOBytes)
+	}
+	notes := strings.Join(r.EngineNotes, "; ")
+	for _, want := range []string{"IORING_FEAT_EXT_ARG, Linux 5.11): the watcher ends a stuck job", "the job's thread is asleep in the kernel"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes %q; want %q", notes, want)
+		}
 	}
 }

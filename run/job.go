@@ -354,8 +354,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		jr.prog.EndNano.Store(int64(start + j.RampTime + j.Runtime))
 	}
 	if jr.hang != nil {
-		l.hang = jr.hang
-		jr.hang.l = l
+		l.setHang(jr.hang)
 	}
 	verifyOnly := j.VerifyOnly && l.ver != nil && l.hasWrite
 	if verifyOnly {

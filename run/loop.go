@@ -57,10 +57,13 @@ type loop struct {
 	kill    *atomic.Bool // this job's exitall stop (jobRun.kill)
 	snap    *jobSnapshot // --status-interval copies (jobRun.snap)
 	hang    *hangWatch   // io_timeout (hung.go); nil when off
-	vstate  *verifyState // verify_state_save (vstate.go); nil when off
-	warn    io.Writer
-	res     *report.JobResult
-	prog    *report.Progress
+	// timed is the engine's timed reap under io_timeout, nil when off or
+	// when the engine cannot wait with a time limit (setHang).
+	timed  engines.TimedReaper
+	vstate *verifyState // verify_state_save (vstate.go); nil when off
+	warn   io.Writer
+	res    *report.JobResult
+	prog   *report.Progress
 
 	q       *sched.Queue
 	batch   sched.Batch
@@ -594,8 +597,8 @@ func (l *loop) reap(waitFor int) {
 	default:
 		// io_timeout: never sleep long in one call (see hung.go).
 		l.callBegin()
-		if tr, ok := l.eng.(engines.TimedReaper); ok {
-			n, err = tr.ReapTimeout(l.cqes[:room], waitFor, hangPoll)
+		if l.timed != nil {
+			n, err = l.timed.ReapTimeout(l.cqes[:room], waitFor, hangPoll)
 		} else {
 			n, err = l.eng.Reap(l.cqes[:room], waitFor)
 		}

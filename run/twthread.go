@@ -540,6 +540,9 @@ func (t *twEngine) Reap(out []engines.Completion, min int) (int, error) {
 	return n, nil
 }
 
+// CanReapTimeout is true: the wait is on the hand-off, not the kernel.
+func (t *twEngine) CanReapTimeout() bool { return true }
+
 // ReapTimeout is Reap bounded by d: it waits at most d for min
 // completions and returns what it has then, possibly none.
 func (t *twEngine) ReapTimeout(out []engines.Completion, min int, d time.Duration) (int, error) {

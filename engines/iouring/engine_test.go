@@ -554,3 +554,25 @@ func TestEngineRawWaits(t *testing.T) {
 		})
 	}
 }
+
+// TestCanReapTimeout: the engine waits with a time limit only on a kernel
+// with IORING_FEAT_EXT_ARG (5.11); on one without, io_timeout falls back
+// to its watcher (run/hung.go) instead of failing the wait.
+func TestCanReapTimeout(t *testing.T) {
+	e, _ := openEngine(t, newJob(), []int{testFile(t, 1)}, 1)
+	if got, want := e.CanReapTimeout(), e.ring.Features()&uring.FeatExtArg != 0; got != want {
+		t.Errorf("CanReapTimeout %v on a kernel with EXT_ARG %v", got, want)
+	}
+	old := uring.Kernel{Setup: func(n uint32, p *uring.Params) (int, error) {
+		fd, err := uring.SysSetup(n, p)
+		p.Features &^= uring.FeatExtArg
+		return fd, err
+	}}
+	e, _ = openEngineOn(t, old, newJob(), []int{testFile(t, 1)}, 1)
+	if e.CanReapTimeout() {
+		t.Error("CanReapTimeout on a kernel without EXT_ARG")
+	}
+	if _, err := e.ReapTimeout(make([]engines.Completion, 1), 1, time.Millisecond); !errors.Is(err, unix.EOPNOTSUPP) {
+		t.Errorf("ReapTimeout without EXT_ARG: %v, want EOPNOTSUPP", err)
+	}
+}

@@ -246,8 +246,13 @@ func (e *Engine) Stats() engines.Stats {
 
 func isEAGAIN(err error) bool { return errors.Is(err, unix.EAGAIN) }
 
+// CanReapTimeout reports whether the kernel waits with a time limit:
+// IORING_FEAT_EXT_ARG, Linux 5.11.
+func (e *Engine) CanReapTimeout() bool { return e.ring.Features()&uring.FeatExtArg != 0 }
+
 // ReapTimeout is Reap bounded by d: it waits at most d for the first
-// completion and returns what is there then, possibly none.
+// completion and returns what is there then, possibly none. It needs
+// CanReapTimeout.
 func (e *Engine) ReapTimeout(out []engines.Completion, min int, d time.Duration) (int, error) {
 	n, err := e.Reap(out, 0)
 	if err != nil || n >= min || n == len(out) {
