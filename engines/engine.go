@@ -108,6 +108,15 @@ type TimedReaper interface {
 	ReapTimeout(out []Completion, min int, d time.Duration) (int, error)
 }
 
+// Failer is implemented by engines whose failed request can say more than
+// its errno: net's connect, made at the first request, names the host and
+// port it failed on. Failure returns, once, the function that failed
+// (fio's func=, "connect") and its error, or a nil error when the last
+// failed request has nothing to add.
+type Failer interface {
+	Failure() (fn string, err error)
+}
+
 // Canceler is implemented by engines that can ask the kernel to cancel a
 // request in flight (io_uring's IORING_OP_ASYNC_CANCEL). Cancel queues and
 // submits the cancellation of the request in slot; the request itself

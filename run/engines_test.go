@@ -1,9 +1,15 @@
 package run
 
 import (
+	"context"
+	"fmt"
+	stdnet "net"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/null"
@@ -114,5 +120,30 @@ func TestEngineEndsJob(t *testing.T) {
 	r := res.Jobs[0]
 	if r.Error != 0 || r.Dirs[0].TotalIOs != 5 || r.Dirs[0].IOBytes != 5*4096 {
 		t.Errorf("err=%d ios=%d bytes=%d; want no error, 5 I/Os of 4 KiB", r.Error, r.Dirs[0].TotalIOs, r.Dirs[0].IOBytes)
+	}
+}
+
+// TestNetConnectRefused: a sender whose connect is refused fails as fio's
+// does, err=111 with func=connect, and the warning names host and port.
+func TestNetConnectRefused(t *testing.T) {
+	l, err := stdnet.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*stdnet.TCPAddr).Port
+	l.Close()
+	j := testJob(t.TempDir(), "send", jobfile.RWWrite, "net")
+	j.Filenames, j.Protocol, j.Hostname, j.Port = nil, "tcp", "127.0.0.1", port
+	var warn syncBuf
+	res, err := Run(context.Background(), []*jobfile.Job{j}, Options{Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Jobs[0]
+	if r.Error != int(unix.ECONNREFUSED) || r.ErrorText != "func=connect, error=Connection refused" {
+		t.Errorf("err=%d %q; want 111, func=connect, error=Connection refused", r.Error, r.ErrorText)
+	}
+	if want := fmt.Sprintf("connect: net: connect to 127.0.0.1:%d: connection refused", port); !strings.Contains(warn.String(), want) {
+		t.Errorf("warnings %q; want %q", warn.String(), want)
 	}
 }

@@ -695,6 +695,15 @@ func (l *loop) complete(it sched.Item, now int64) {
 		l.q.AddHeavy(si, now)
 		return
 	case res < 0:
+		if f, ok := l.eng.(engines.Failer); ok {
+			if fn, err := f.Failure(); err != nil {
+				// The engine says what failed (net's connect, with host
+				// and port): the job fails there, as fio's does when it
+				// opens the job's file.
+				l.fail(int(-res), fn, err)
+				return
+			}
+		}
 		l.ioError(s, int(-res), "io_u error")
 	case s.op == engines.OpFsync || s.op == engines.OpFdatasync:
 		l.lastWasSync = true

@@ -42,6 +42,30 @@ type Engine struct {
 	dest     unix.Sockaddr // UDP: where sendto sends (hostname:port, or a pingpong receiver's sender)
 	started  bool          // UDP: the link is open
 	ended    bool          // UDP: the receiver got the close message
+	// A stream sender's address, resolved when the engine opens, as fio
+	// resolves it at setup.
+	domain int
+	sa     unix.Sockaddr
+	// The failure of the last connect or link open, for Failure.
+	failFn  string
+	failErr error
+}
+
+var _ engines.Failer = (*Engine)(nil)
+
+// Failure returns, once, what the last failed connect (or UDP link open)
+// failed in and why, with host and port.
+func (e *Engine) Failure() (string, error) {
+	fn, err := e.failFn, e.failErr
+	e.failFn, e.failErr = "", nil
+	return fn, err
+}
+
+// failed records a connect-time failure of fn and returns its errno as a
+// request result.
+func (e *Engine) failed(fn string, err error) int32 {
+	e.failFn, e.failErr = fn, err
+	return -int32(engines.Errno(err))
 }
 
 // Open checks the options and, for a receiver, binds and listens.
@@ -66,6 +90,10 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		if e.listenFd, err = listen(j, e.port); err != nil {
 			return nil, err
 		}
+		return e, nil
+	}
+	if e.domain, e.sa, err = sockaddr(j, e.port, false); err != nil {
+		return nil, err
 	}
 	return e, nil
 }
@@ -77,17 +105,17 @@ func sockaddr(j *jobfile.Job, port int, listening bool) (domain int, sa unix.Soc
 	switch j.Protocol {
 	case "unix":
 		if j.Hostname == "" {
-			return 0, nil, errors.New("net: protocol=unix needs hostname= (the socket's path)")
+			return 0, nil, fmt.Errorf("net: protocol=unix needs hostname= (the socket's path): %w", unix.EINVAL)
 		}
 		return unix.AF_UNIX, &unix.SockaddrUnix{Name: j.Hostname}, nil
 	case "tcp", "tcpv6":
 		if port == 0 {
-			return 0, nil, errors.New("net: no port has been specified which is required for the tcp protocol")
+			return 0, nil, fmt.Errorf("net: no port has been specified which is required for the tcp protocol: %w", unix.EINVAL)
 		}
 		v6 := j.Protocol == "tcpv6"
 		host := j.Hostname
 		if host == "" && !listening {
-			return 0, nil, errors.New("net: a sending job needs hostname=")
+			return 0, nil, fmt.Errorf("net: connect with no host to connect to (no hostname= set; a receiving job sets listen=1): %w", unix.EINVAL)
 		}
 		ip, err := resolve(host, v6)
 		if err != nil {
@@ -102,7 +130,7 @@ func sockaddr(j *jobfile.Job, port int, listening bool) (domain int, sa unix.Soc
 		copy(a.Addr[:], ip)
 		return unix.AF_INET, a, nil
 	}
-	return 0, nil, fmt.Errorf("net: protocol=%s is not supported by gofio", j.Protocol)
+	return 0, nil, fmt.Errorf("net: protocol=%s is not supported by gofio: %w", j.Protocol, unix.EINVAL)
 }
 
 func listen(j *jobfile.Job, port int) (int, error) {
@@ -167,9 +195,11 @@ func setOptions(fd int, j *jobfile.Job, domain int) error {
 }
 
 // connect makes the job's connection: accept on the listening socket, or
-// connect to hostname:port.
-func (e *Engine) connect() error {
+// connect to hostname:port. It returns fio's func= of what failed and the
+// error, which names the host and port (or the socket's path).
+func (e *Engine) connect() (string, error) {
 	j := e.job
+	at := where(j, e.port)
 	if e.listenFd >= 0 {
 		// fio waits for the sender without end; gofio gives up after
 		// acceptWait, so a sender that failed cannot hang the run.
@@ -180,41 +210,39 @@ func (e *Engine) connect() error {
 				continue
 			}
 			if err != nil {
-				return err
+				return "poll", fmt.Errorf("net: wait for a connection on %s: %w", at, err)
 			}
 			if n == 0 {
-				return unix.ETIMEDOUT
+				return "accept", fmt.Errorf("net: no connection on %s within %v: %w", at, acceptWait, unix.ETIMEDOUT)
 			}
 			break
 		}
 		fd, _, err := unix.Accept4(e.listenFd, unix.SOCK_CLOEXEC)
 		if err != nil {
-			return err
+			return "accept", fmt.Errorf("net: accept on %s: %w", at, err)
 		}
 		e.fd = fd
 		if j.Protocol != "unix" && j.NoDelay {
-			return unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+			if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
+				return "setsockopt", fmt.Errorf("net: cannot set TCP_NODELAY on the connection from %s (disable with nodelay=0): %w", at, err)
+			}
 		}
-		return nil
+		return "", nil
 	}
-	domain, sa, err := sockaddr(j, e.port, false)
+	fd, err := unix.Socket(e.domain, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return unix.EINVAL
+		return "socket", fmt.Errorf("net: socket for %s: %w", at, err)
 	}
-	fd, err := unix.Socket(domain, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	if err := setOptions(fd, j, domain); err != nil {
+	if err := setOptions(fd, j, e.domain); err != nil {
 		unix.Close(fd)
-		return unix.EINVAL
+		return "setsockopt", fmt.Errorf("%w (connecting to %s)", err, at)
 	}
-	if err := unix.Connect(fd, sa); err != nil {
+	if err := unix.Connect(fd, e.sa); err != nil {
 		unix.Close(fd)
-		return err
+		return "connect", fmt.Errorf("net: connect to %s: %w", at, err)
 	}
 	e.fd = fd
-	return nil
+	return "", nil
 }
 
 // do sends a write or receives a read, connecting first if need be; with
@@ -222,13 +250,13 @@ func (e *Engine) connect() error {
 func (e *Engine) do(r *engines.Request) int32 {
 	if isUDP(e.job) && !e.started {
 		if err := e.udpStart(); err != nil {
-			return -int32(engines.Errno(err))
+			return e.failed("udp link open", fmt.Errorf("net: udp link open with %s: %w", where(e.job, e.port), err))
 		}
 		e.started = true
 	}
 	if e.fd < 0 {
-		if err := e.connect(); err != nil {
-			return -int32(engines.Errno(err))
+		if fn, err := e.connect(); err != nil {
+			return e.failed(fn, err)
 		}
 	}
 	switch r.Op {

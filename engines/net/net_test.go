@@ -2,8 +2,11 @@ package net
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	stdnet "net"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -241,5 +244,61 @@ func TestUDPMulticastPingPong(t *testing.T) {
 	wg.Wait()
 	if got[0] != n || got[1] != n {
 		t.Errorf("pingpong receiver got %d, plain receiver %d datagrams; want %d each", got[0], got[1], n)
+	}
+}
+
+// TestConnectErrors: what fails when a sender connects says so, with the
+// host and port, and keeps its errno: fio's getaddrinfo and missing
+// hostname= (EINVAL) fail the engine's open, as fio's setup does; a
+// refused connect and a refused socket option fail the first request, and
+// Failure then names the function (fio's func=) and the error, once.
+func TestConnectErrors(t *testing.T) {
+	port := freePort(t)
+	tcp := func(host string) *jobfile.Job {
+		return &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: jobfile.EngineOpts{Protocol: "tcp", Port: port, Hostname: host}}
+	}
+	for _, tt := range []struct {
+		job  *jobfile.Job
+		want string
+	}{
+		{tcp(""), "net: connect with no host to connect to (no hostname= set"},
+		// Not a domain name: refused without asking a resolver.
+		{tcp("no such host"), "net: getaddrinfo: host='no such host': "},
+		{&jobfile.Job{RW: jobfile.RWWrite, EngineOpts: jobfile.EngineOpts{Protocol: "tcp", Hostname: "127.0.0.1"}}, "net: no port has been specified"},
+	} {
+		_, err := Open(engines.Setup{Job: tt.job, Files: []int{-1}, Depth: 1})
+		if !errors.Is(err, unix.EINVAL) || err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("open %q: %v; want EINVAL saying %q", tt.job.Hostname, err, tt.want)
+		}
+	}
+	mss := tcp("127.0.0.1")
+	mss.MSS = 1 // below TCP_MIN_MSS: the kernel refuses it
+	for _, tt := range []struct {
+		job   *jobfile.Job
+		fn    string
+		errno unix.Errno
+		want  string
+	}{
+		{tcp("127.0.0.1"), "connect", unix.ECONNREFUSED, fmt.Sprintf("net: connect to 127.0.0.1:%d: connection refused", port)},
+		{mss, "setsockopt", unix.EINVAL, fmt.Sprintf("net: mss: invalid argument (connecting to 127.0.0.1:%d)", port)},
+	} {
+		e, err := Open(engines.Setup{Job: tt.job, Files: []int{-1}, Depth: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]engines.Completion, 1)
+		e.Queue(0, &engines.Request{Op: engines.OpWrite, Buf: make([]byte, 4096)})
+		e.Submit()
+		if n, _ := e.Reap(out, 1); n != 1 || out[0].Res != -int32(tt.errno) {
+			t.Errorf("%s: request result %+v; want -%d", tt.fn, out[0], tt.errno)
+		}
+		fn, err := e.(engines.Failer).Failure()
+		if fn != tt.fn || !errors.Is(err, tt.errno) || err == nil || err.Error() != tt.want {
+			t.Errorf("failure %q %v; want %q %q", fn, err, tt.fn, tt.want)
+		}
+		if fn, err := e.(engines.Failer).Failure(); fn != "" || err != nil {
+			t.Errorf("second Failure %q %v; want none", fn, err)
+		}
+		e.Close()
 	}
 }

@@ -3,6 +3,8 @@ package net
 import (
 	"fmt"
 	stdnet "net"
+
+	"golang.org/x/sys/unix"
 )
 
 // resolve returns hostname's IPv4 (or, with v6, IPv6) address; "" is the
@@ -16,7 +18,8 @@ func resolve(host string, v6 bool) ([]byte, error) {
 	}
 	ips, err := stdnet.LookupIP(host)
 	if err != nil {
-		return nil, fmt.Errorf("net: resolve %s: %w", host, err)
+		// fio's getaddrinfo failure: EINVAL unless the system said more.
+		return nil, fmt.Errorf("net: getaddrinfo: host='%s': %v: %w", host, err, unix.EINVAL)
 	}
 	for _, ip := range ips {
 		if v4 := ip.To4(); v4 != nil && !v6 {
@@ -26,5 +29,5 @@ func resolve(host string, v6 bool) ([]byte, error) {
 			return ip.To16(), nil
 		}
 	}
-	return nil, fmt.Errorf("net: %s has no IPv%d address", host, map[bool]int{false: 4, true: 6}[v6])
+	return nil, fmt.Errorf("net: getaddrinfo: host='%s' has no IPv%d address: %w", host, map[bool]int{false: 4, true: 6}[v6], unix.EINVAL)
 }
