@@ -5,9 +5,12 @@
 // runtime in whole seconds and %n by its name; with std_redirect=1 (the
 // default) its stdout and stderr go to NAME.stdout and NAME.stderr in the
 // working directory, else to gofio's own. Every later request waits 50 ms
-// and, once the runtime has passed, sends the program SIGTERM and allows
-// it grace_time seconds; closing the engine sends SIGKILL to a program
-// still running and reaps it.
+// and, once the runtime has passed since the program started (fio's
+// td->start: the job's first request starts both), sends the program
+// SIGTERM and allows it grace_time seconds, as fio does even when the
+// program has already exited; closing the engine sends SIGKILL to a
+// program still running. A goroutine waits for the program from its start,
+// so it is reaped as soon as it exits.
 //
 // Like fio's FIO_NOIO engine, requests count as I/Os but move no bytes,
 // and the job thinks 50 ms between them, as fio sets its thinktime. Unlike
@@ -40,10 +43,12 @@ type Engine struct {
 	redirect bool
 	grace    time.Duration
 	runtime  time.Duration
-	opened   time.Time
+	started  time.Time // when the program started: the runtime's clock
 	cmd      *osexec.Cmd
+	exited   chan struct{} // closed once the program exited and was reaped
 	termed   bool
 	sleep    func(time.Duration)
+	now      func() time.Time
 }
 
 // Open checks the program option and expands the arguments.
@@ -54,7 +59,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	}
 	e := &Engine{name: j.Name, program: j.Program, args: Args(j.Arguments, j.Runtime, j.Name),
 		redirect: j.StdRedirect, grace: time.Duration(j.GraceTime) * time.Second, runtime: j.Runtime,
-		opened: time.Now(), sleep: time.Sleep}
+		sleep: time.Sleep, now: time.Now}
 	var err error
 	if e.Sync, err = engines.NewSync("exec", s.Depth, max(len(s.Files), 1), true, e.do); err != nil {
 		return nil, err
@@ -96,14 +101,24 @@ func (e *Engine) step() error {
 		return e.start()
 	}
 	e.sleep(pause)
-	if !e.termed && e.runtime > 0 && time.Since(e.opened) > e.runtime {
+	if !e.termed && e.runtime > 0 && e.now().Sub(e.started) > e.runtime {
 		e.termed = true
-		if e.cmd.ProcessState == nil {
+		if !e.hasExited() {
 			_ = e.cmd.Process.Signal(syscall.SIGTERM)
-			e.sleep(e.grace)
 		}
+		e.sleep(e.grace)
 	}
 	return nil
+}
+
+// hasExited reports whether the program has exited (and been reaped).
+func (e *Engine) hasExited() bool {
+	select {
+	case <-e.exited:
+		return true
+	default:
+		return false
+	}
 }
 
 func (e *Engine) start() error {
@@ -122,20 +137,29 @@ func (e *Engine) start() error {
 		defer errf.Close()
 		cmd.Stdout, cmd.Stderr = out, errf
 	}
+	// The job's first request: fio's td->start, taken before the fork.
+	e.started = e.now()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("exec: start %s: %w", e.program, err)
 	}
 	e.cmd = cmd
+	e.exited = make(chan struct{})
+	go func() {
+		_ = cmd.Wait() // its exit status is the program's business, as in fio
+		close(e.exited)
+	}()
 	return nil
 }
 
 // Close kills a program still running and reaps it.
 func (e *Engine) Close() error {
-	if e.cmd == nil || e.cmd.Process == nil {
+	if e.cmd == nil {
 		return nil
 	}
-	_ = e.cmd.Process.Kill()
-	_ = e.cmd.Wait() // its exit status is the program's business, as in fio
+	if !e.hasExited() {
+		_ = e.cmd.Process.Kill()
+	}
+	<-e.exited
 	e.cmd = nil
 	return nil
 }
