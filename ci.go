@@ -46,20 +46,115 @@ func applyRunOptions(cfg *Config, jobs []*jobfile.Job) error {
 				jobs[0].Name, j.Name)
 		}
 	}
+	// What a job file gives is checked here, so that its errors name
+	// the file and line as every other job-file error does.
+	var ab *compare.AB
 	if cfg.Compare == nil && ro.Compare != "" {
-		v := ro.Compare
-		cfg.Compare = &v
+		v, err := compare.ParseAB(ro.Compare, canonicalOption)
+		if err != nil {
+			return runOptionError(jobs[0], "compare", err)
+		}
+		ab = &v
+		cfg.Compare = &ro.Compare
+		cfg.tookRunOption(jobs[0], "compare")
 	}
-	if len(cfg.Sweeps) == 0 {
+	if len(cfg.Sweeps) == 0 && len(ro.Sweeps) > 0 {
+		sweeps, err := compare.ParseSweeps(ro.Sweeps, canonicalOption)
+		if err != nil {
+			return runOptionError(jobs[0], "sweep", err)
+		}
+		for _, sw := range sweeps {
+			if ab != nil && sw.Key == ab.Key {
+				return runOptionError(jobs[0], "compare", fmt.Errorf("%s is also swept (sweep=%s); compare one option and sweep others", ab.Key, strings.Join(ro.Sweeps, " ")))
+			}
+		}
 		cfg.Sweeps = ro.Sweeps
+		cfg.tookRunOption(jobs[0], "sweep")
 	}
 	if !cfg.RepeatSet && ro.Repeat > 0 {
 		cfg.Repeat = ro.Repeat
 	}
 	if cfg.FailIfSlower < 0 && ro.HasFailIfSlower {
 		cfg.FailIfSlower = ro.FailIfSlower
+		cfg.tookRunOption(jobs[0], "fail_if_slower")
 	}
 	return nil
+}
+
+// tookRunOption records where j's job file gave the run option name=.
+func (cfg *Config) tookRunOption(j *jobfile.Job, name string) {
+	if o, ok := runOptionAt(j, name); ok {
+		if cfg.RunOptionsAt == nil {
+			cfg.RunOptionsAt = map[string]jobfile.Option{}
+		}
+		cfg.RunOptionsAt[name] = o
+	}
+}
+
+// runOptionAt returns the job-file option name= that j took its run
+// option from: the last one given, as it is the one in effect.
+func runOptionAt(j *jobfile.Job, name string) (jobfile.Option, bool) {
+	for i := len(j.Options) - 1; i >= 0; i-- {
+		if o := j.Options[i]; o.Name == name && o.File != "" {
+			return o, true
+		}
+	}
+	return jobfile.Option{}, false
+}
+
+// runOptionError is err about the run option name= of j's job file, with
+// its file and line; the grammar's "bad --flag "VALUE": " prefix is left
+// out, the option's text saying it.
+func runOptionError(j *jobfile.Job, name string, err error) error {
+	o, ok := runOptionAt(j, name)
+	if !ok {
+		return err
+	}
+	return atOption(o, err)
+}
+
+// atOption is err as a *jobfile.Error at the job-file option o.
+func atOption(o jobfile.Option, err error) error {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "bad --") {
+		if _, rest, ok := strings.Cut(msg, "\": "); ok {
+			msg = rest
+		}
+	}
+	return &jobfile.Error{File: o.File, Line: o.Line, Option: o.Name + "=" + o.Value, Msg: msg}
+}
+
+// gateError is err about --fail-if-slower, placed at fail_if_slower= in
+// the job file when the file set it.
+func gateError(cfg *Config, err error) error {
+	if o, ok := cfg.RunOptionsAt["fail_if_slower"]; ok {
+		return atOption(o, err)
+	}
+	return err
+}
+
+// pointError is err from parsing a point of the plan: a bad value of the
+// compared or a swept option is placed at the job file's compare= or
+// sweep= when the file gave it.
+func pointError(cfg *Config, ab *compare.AB, sweeps []compare.Sweep, err error) error {
+	var je *jobfile.Error
+	if !errors.As(err, &je) || je.File != "--set" {
+		return err
+	}
+	key, _, _ := strings.Cut(je.Option, "=")
+	name := ""
+	if ab != nil && ab.Key == key {
+		name = "compare"
+	}
+	for _, sw := range sweeps {
+		if sw.Key == key {
+			name = "sweep"
+		}
+	}
+	if o, ok := cfg.RunOptionsAt[name]; ok {
+		return &jobfile.Error{File: o.File, Line: o.Line, Option: o.Name + "=" + o.Value, Msg: je.Option + ": " + je.Msg}
+	}
+	return err
 }
 
 // checkGate refuses --fail-if-slower with fewer than compare.MinGateRepeats
@@ -68,8 +163,8 @@ func checkGate(cfg *Config, repeats int) error {
 	if cfg.FailIfSlower < 0 || repeats >= compare.MinGateRepeats {
 		return nil
 	}
-	return fmt.Errorf("--fail-if-slower needs --repeat %d or more (got %d): with fewer repeats a side, the Mann-Whitney U test has too little power to tell a slowdown from noise at p < %g (see the README)",
-		compare.MinGateRepeats, repeats, compare.Alpha)
+	return gateError(cfg, fmt.Errorf("--fail-if-slower needs --repeat %d or more (got %d): with fewer repeats a side, the Mann-Whitney U test has too little power to tell a slowdown from noise at p < %g (see the README)",
+		compare.MinGateRepeats, repeats, compare.Alpha))
 }
 
 // describeRun says where and how this run is made, for its JSON output.

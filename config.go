@@ -1,6 +1,10 @@
 package main
 
-import "time"
+import (
+	"time"
+
+	"github.com/gofio/gofio/jobfile"
+)
 
 // Config is the one parsed form of a gofio command line: gofio's own flags
 // (flagTable) and the job options and files splitArgv set apart. cli.go
@@ -32,6 +36,10 @@ type Config struct {
 	JSONDir      string
 	Plot         string
 	FailIfSlower float64 // percent; <0 when unset
+	// RunOptionsAt are the job-file options compare=, sweep= and
+	// fail_if_slower= that the run took (applyRunOptions), by name: the
+	// errors they cause later name their file and line.
+	RunOptionsAt map[string]jobfile.Option
 
 	// CI: baselines, diff and reports.
 	Diff               bool   // gofio diff OLD.json NEW.json (JobFiles holds the two)

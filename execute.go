@@ -26,7 +26,11 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 		return executeCompare(ctx, st, cfg, jobs, in)
 	}
 	if cfg.FailIfSlower >= 0 || cfg.Plot != "" || cfg.CompareCSV != "" || cfg.JSONDir != "" {
-		return st.fail(errors.New("--fail-if-slower, --plot, --compare-csv and --json-dir need --compare, --sweep, --repeat or --baseline: a plain run has nothing to compare"))
+		err := errors.New("--fail-if-slower, --plot, --compare-csv and --json-dir need --compare, --sweep, --repeat or --baseline: a plain run has nothing to compare")
+		if cfg.Plot == "" && cfg.CompareCSV == "" && cfg.JSONDir == "" {
+			err = gateError(cfg, err)
+		}
+		return st.fail(err)
 	}
 	notes := fallback(st, cfg, jobs, st.Uring.CheckAvailable)
 	out, closeOut, err := openOutput(st, cfg)
@@ -176,7 +180,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		return st.fail(err)
 	}
 	if cfg.FailIfSlower >= 0 && ab == nil && cfg.Baseline == "" {
-		return st.fail(errors.New("--fail-if-slower needs --compare or --baseline (or gofio diff): there is nothing to compare"))
+		return st.fail(gateError(cfg, errors.New("--fail-if-slower needs --compare or --baseline (or gofio diff): there is nothing to compare")))
 	}
 	info := withFleet(cfg, describeRun(jobs, ab, sweeps, cfg.Repeat))
 	var baseline *compare.Saved
@@ -199,7 +203,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		return jobs, run.CheckTargets(jobs)
 	})
 	if err != nil {
-		return st.fail(err)
+		return st.fail(pointError(cfg, ab, sweeps, err))
 	}
 	if err := checkOutputDirs(cfg); err != nil {
 		return st.fail(err)
