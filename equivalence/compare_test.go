@@ -1,6 +1,7 @@
 package equivalence
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -114,5 +115,26 @@ func TestConfirm(t *testing.T) {
 	}
 	if (Row{Serial: true}).attempts() != serialAttempts {
 		t.Errorf("a Serial row gets %d attempts, want %d", (Row{Serial: true}).attempts(), serialAttempts)
+	}
+}
+
+// TestFioVersionSkip: the suite runs only against fio 3.33, and says why
+// it skips otherwise.
+func TestFioVersionSkip(t *testing.T) {
+	if s := fioVersionSkip("/usr/bin/fio", "fio-3.33\n", nil); s != "" {
+		t.Errorf("fio-3.33 skipped: %s", s)
+	}
+	for _, tt := range []struct {
+		out  string
+		err  error
+		want string
+	}{
+		{"fio-3.36\n", nil, `/usr/bin/fio is "fio-3.36", not fio-3.33: skipping`},
+		{"fio-3.33-12-gabcdef\n", nil, `is "fio-3.33-12-gabcdef", not fio-3.33`},
+		{"", errors.New("exit status 1"), "/usr/bin/fio --version: exit status 1: skipping the equivalence suite, which needs fio-3.33"},
+	} {
+		if s := fioVersionSkip("/usr/bin/fio", tt.out, tt.err); !strings.Contains(s, tt.want) {
+			t.Errorf("%q %v: %q, want %q", tt.out, tt.err, s, tt.want)
+		}
 	}
 }

@@ -55,8 +55,10 @@
 //	go test ./equivalence/ -run 'TestEquivalence/item3' -v
 //
 // The test builds gofio from this module into a temporary directory and
-// runs fio from PATH; without fio it skips with a message (.ci/run
-// installs fio, so in CI it runs). Scratch files live under /dev/shm when
+// runs fio from PATH; without fio, or when fio --version is not fio-3.33
+// (the rows hold fio 3.33's numbers), it skips with a message that says
+// which fio it found (.ci/run installs fio and prints its version, so in
+// CI it runs). Scratch files live under /dev/shm when
 // it is writable (io_uring rows use O_DIRECT, which tmpfs supports), else
 // under the test's temporary directory, and are removed afterwards.
 package equivalence

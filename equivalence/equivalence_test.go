@@ -28,6 +28,12 @@ func (p *programs) get(t *testing.T) (fio, gofio string) {
 			p.skip = "fio is not installed (.ci/run installs fio 3.33): skipping the equivalence suite"
 			return
 		}
+		// The rows hold fio 3.33's numbers, layouts and bugs: another fio
+		// would fail rows for its own changes, not gofio's.
+		out, err := exec.Command(p.fio, "--version").Output()
+		if p.skip = fioVersionSkip(p.fio, string(out), err); p.skip != "" {
+			return
+		}
 		goBin, err := exec.LookPath("go")
 		if err != nil {
 			p.skip = "the go command is not on PATH: cannot build gofio for the equivalence suite"
@@ -54,6 +60,22 @@ func (p *programs) get(t *testing.T) (fio, gofio string) {
 }
 
 var bins programs
+
+// wantFio is the fio the rows were checked against.
+const wantFio = "fio-3.33"
+
+// fioVersionSkip returns why the suite cannot run with the fio at path,
+// whose --version printed out (err: how that ended), or "" when it is
+// fio 3.33.
+func fioVersionSkip(path, out string, err error) string {
+	if err != nil {
+		return fmt.Sprintf("%s --version: %v: skipping the equivalence suite, which needs %s (.ci/run installs it)", path, err, wantFio)
+	}
+	if v := strings.TrimSpace(out); v != wantFio {
+		return fmt.Sprintf("%s is %q, not %s: skipping the equivalence suite, whose rows hold %s's numbers (.ci/run installs it)", path, v, wantFio, wantFio)
+	}
+	return ""
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
