@@ -42,7 +42,7 @@ func splitArgv(args []string) (*splitArgs, error) {
 	out := &splitArgs{}
 	gofioFlags := flagsByName()
 	first := 1
-	if len(args) > 1 && args[1] == "diff" {
+	if len(args) > 1 && args[1] == diffCmd {
 		// gofio diff OLD.json NEW.json; a job file named diff is ./diff.
 		out.diff, first = true, 2
 	}

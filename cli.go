@@ -146,9 +146,13 @@ func newApp(st *State, action cli.ActionFunc) *cli.App {
 		flags = append(flags, f.Flag)
 	}
 	return &cli.App{
-		Name:                      "gofio",
-		Usage:                     "a fio-compatible storage load generator built on io_uring",
-		UsageText:                 "gofio [options] [job options] <job file(s)>\n   gofio --name=JOB --ioengine=io_uring --rw=randread ... (jobs on the command line, as with fio)\n   gofio diff [options] OLD.json NEW.json (two saved runs compared point by point)",
+		Name:      "gofio",
+		Usage:     "a fio-compatible storage load generator built on io_uring",
+		UsageText: "gofio [options] [job options] <job file(s)>\n   gofio --name=JOB --ioengine=io_uring --rw=randread ... (jobs on the command line, as with fio)\n   gofio COMMAND [arguments] (the commands below)",
+		// The one command table: --help lists it, the man page and the
+		// completions describe it, and the first argument selects from it.
+		Commands:                  st.subcommands(),
+		HideHelpCommand:           true,
 		Version:                   versionString(),
 		HideHelp:                  true,
 		HideVersion:               true,

@@ -111,8 +111,6 @@ func fishCompletion() (string, error) {
 func referenceApp(jobOptions bool) *cli.App {
 	st := &State{Stdout: io.Discard, Stderr: io.Discard}
 	app := newApp(st, nil)
-	app.Commands = st.subcommands()
-	app.HideHelpCommand = true
 	if jobOptions {
 		for _, o := range jobfile.OptionTable() {
 			if o.Engine != "" {

@@ -17,16 +17,30 @@ import (
 // be called "merge" is given as ./merge.
 const completeCmd = "__complete" // the shell scripts' hidden helper
 
-// subcommandNames are the first arguments that select a subcommand.
-var subcommandNames = []string{"version", "completion", "man", "merge", completeCmd}
+// diffCmd is parsed with gofio's own flags (cli.go: splitArgv sets it
+// apart), though the command table lists it.
+const diffCmd = "diff"
 
+// isSubcommand reports whether name, the first argument, selects a
+// subcommand of the command table (diff aside).
 func isSubcommand(name string) bool {
-	for _, n := range subcommandNames {
-		if n == name {
+	for _, c := range (&State{}).subcommands() {
+		if c.Name == name && c.Name != diffCmd {
 			return true
 		}
 	}
 	return false
+}
+
+// commandNames are the command table's visible commands, for completion.
+func commandNames() []string {
+	var names []string
+	for _, c := range (&State{}).subcommands() {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }
 
 // subcommands returns gofio's subcommands for urfave/cli.
@@ -77,12 +91,12 @@ func (st *State) subcommands() []*cli.Command {
 			// gofio diff is parsed with gofio's own flags (cli.go: splitArgv
 			// sets it apart), not as a subcommand; this entry puts it in
 			// --help, the man page and completion, and runs it the same way.
-			Name:            "diff",
+			Name:            diffCmd,
 			Usage:           "compare two saved runs point by point, with the statistics, reports and gate of --compare (docs/ci.md)",
 			ArgsUsage:       "[--fail-if-slower PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json",
 			SkipFlagParsing: true,
 			Action: func(c *cli.Context) error {
-				if code := st.command(c.Context, append([]string{"gofio", "diff"}, c.Args().Slice()...)); code != ExitOK {
+				if code := st.command(c.Context, append([]string{"gofio", diffCmd}, c.Args().Slice()...)); code != ExitOK {
 					return cli.Exit("", code)
 				}
 				return nil
@@ -110,8 +124,6 @@ func (st *State) subcommands() []*cli.Command {
 // subcommand runs argv whose first argument is a subcommand.
 func (st *State) subcommand(ctx context.Context, args []string) int {
 	app := newApp(st, nil)
-	app.Commands = st.subcommands()
-	app.HideHelpCommand = true
 	if err := app.RunContext(ctx, append([]string{"gofio"}, args[1:]...)); err != nil {
 		var ec cli.ExitCoder
 		if errors.As(err, &ec) && ec.Error() == "" {
@@ -168,10 +180,8 @@ func completions(words []string) []string {
 			}
 		}
 	case len(words) <= 1:
-		for _, n := range append([]string{"diff"}, subcommandNames...) {
-			if n != completeCmd {
-				add(n)
-			}
+		for _, n := range commandNames() {
+			add(n)
 		}
 	}
 	sort.Strings(out)

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -144,4 +147,45 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestHelpListsCommands: gofio --help lists every command of the command
+// table with its usage (diff, merge, version, completion, man), the hidden
+// completion helper aside, and a subcommand name as the first argument
+// selects exactly the commands listed there.
+func TestHelpListsCommands(t *testing.T) {
+	var out, errb bytes.Buffer
+	st := &State{Stdout: &out, Stderr: &errb}
+	if code := st.command(context.Background(), []string{"gofio", "--help"}); code != ExitOK {
+		t.Fatalf("--help exit %d: %s", code, errb.String())
+	}
+	_, cmds, ok := strings.Cut(out.String(), "\nCOMMANDS:\n")
+	if !ok {
+		t.Fatalf("--help has no COMMANDS section:\n%s", out.String())
+	}
+	cmds, _, _ = strings.Cut(cmds, "\n\n")
+	var listed []string
+	for _, c := range st.subcommands() {
+		if c.Hidden {
+			if strings.Contains(cmds, c.Name) {
+				t.Errorf("--help lists the hidden %s", c.Name)
+			}
+			continue
+		}
+		listed = append(listed, c.Name)
+		if !strings.Contains(cmds, "   "+c.Name+" ") || !strings.Contains(cmds, c.Usage) {
+			t.Errorf("--help lacks %s (%s):\n%s", c.Name, c.Usage, cmds)
+		}
+	}
+	for _, want := range []string{"diff", "merge", "version", "completion", "man"} {
+		if !slices.Contains(listed, want) {
+			t.Errorf("the command table lacks %s", want)
+		}
+		if got := isSubcommand(want); got != (want != diffCmd) {
+			t.Errorf("isSubcommand(%q) = %v", want, got)
+		}
+	}
+	if isSubcommand(completeCmd) != true || isSubcommand("job.fio") {
+		t.Error("isSubcommand: the completion helper is one, a job file is not")
+	}
 }
