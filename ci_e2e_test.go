@@ -137,7 +137,9 @@ func TestDiffRefusals(t *testing.T) {
 		t.Errorf("three repeats gated: exit %d: %s", code, errs)
 	}
 	plain := filepath.Join(dir, "plain.json")
-	os.WriteFile(plain, []byte(`{"fio version": "fio-3.33", "jobs": []}`), 0o644)
+	if err := os.WriteFile(plain, []byte(`{"fio version": "fio-3.33", "jobs": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code, _, errs := runCmd(t, "diff", plain, a); code != ExitBadInput || !strings.Contains(errs, "--repeat 5") {
 		t.Errorf("plain JSON: exit %d: %s", code, errs)
 	}

@@ -66,7 +66,9 @@ func TestCrashVerify(t *testing.T) {
 			dev := loopdev.New(t, 16<<20)
 			dir := t.TempDir()
 			write := filepath.Join(dir, "write.fio")
-			os.WriteFile(write, []byte(crashJob(dev.Path, engine, "do_verify=0", "verify_state_save=1", "rate_iops=2000")), 0o644)
+			if err := os.WriteFile(write, []byte(crashJob(dev.Path, engine, "do_verify=0", "verify_state_save=1", "rate_iops=2000")), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			cmd := exec.Command(gofioBinary(t), write)
 			cmd.Dir = dir
 			if err := cmd.Start(); err != nil {
@@ -86,7 +88,9 @@ func TestCrashVerify(t *testing.T) {
 			}
 
 			verify := filepath.Join(dir, "verify.fio")
-			os.WriteFile(verify, []byte(crashJob(dev.Path, engine, "verify_only=1", "continue_on_error=verify")), 0o644)
+			if err := os.WriteFile(verify, []byte(crashJob(dev.Path, engine, "verify_only=1", "continue_on_error=verify")), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			r := execGofio(t, dir, "--output-format=json", verify)
 			g := jsonVerifyCounts(t, r.stdout)
 			lines := strings.Count(r.stderr, "verify: magic mismatch")
@@ -97,7 +101,9 @@ func TestCrashVerify(t *testing.T) {
 			}
 
 			load := filepath.Join(dir, "load.fio")
-			os.WriteFile(load, []byte(crashJob(dev.Path, engine, "verify_only=1", "verify_state_load=1")), 0o644)
+			if err := os.WriteFile(load, []byte(crashJob(dev.Path, engine, "verify_only=1", "verify_state_load=1")), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			r = execGofio(t, dir, "--output-format=json", load)
 			l := jsonVerifyCounts(t, r.stdout)
 			if r.code != 0 || l.bad != 0 || l.read != marked {
@@ -111,7 +117,9 @@ func TestCrashVerify(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			fj := filepath.Join(dir, "fio.fio")
-			os.WriteFile(fj, []byte(crashJob(dev.Path, engine, "verify_only=1", "continue_on_error=verify")), 0o644)
+			if err := os.WriteFile(fj, []byte(crashJob(dev.Path, engine, "verify_only=1", "continue_on_error=verify")), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			fio := exec.CommandContext(ctx, "fio", "--output-format=json", fj)
 			fio.Dir = dir // fio saves its own verify state (local-crash-0-verify.state) in its working directory
 			out, err := fio.Output()

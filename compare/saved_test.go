@@ -123,7 +123,9 @@ func TestReadSavedRoundTrip(t *testing.T) {
 	}
 	// A file without a comparison is refused with what to do.
 	plain := filepath.Join(t.TempDir(), "plain.json")
-	os.WriteFile(plain, []byte(`{"fio version": "fio-3.33", "jobs": []}`), 0o644)
+	if err := os.WriteFile(plain, []byte(`{"fio version": "fio-3.33", "jobs": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := ReadSaved(plain); err == nil || !strings.Contains(err.Error(), "--repeat 5") {
 		t.Errorf("plain fio JSON: %v", err)
 	}
