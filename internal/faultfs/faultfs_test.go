@@ -115,10 +115,19 @@ func TestStallUntilRelease(t *testing.T) {
 		_, err := f.ReadAt(make([]byte, 4096), 12288)
 		done <- err
 	}()
+	// Wait for the read to reach the server (on a loaded machine the
+	// goroutine may take a while to run), failing if it completes.
+	for deadline := time.Now().Add(30 * time.Second); x.Counts().StalledNow == 0 && time.Now().Before(deadline); {
+		select {
+		case err := <-done:
+			t.Fatalf("a stalled read completed: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 	select {
 	case err := <-done:
 		t.Fatalf("a stalled read completed: %v", err)
-	case <-time.After(200 * time.Millisecond):
+	case <-time.After(50 * time.Millisecond):
 	}
 	c := x.Counts()
 	if c.StalledNow != 1 || c.FirstStallOffset != 12288 || c.FirstStallLength != 4096 {
