@@ -30,6 +30,7 @@ func Rows() []Row {
 	rows = append(rows, issue20...)
 	rows = append(rows, engineRows...)
 	rows = append(rows, optionRows...)
+	rows = append(rows, iologRows...)
 	return rows
 }
 

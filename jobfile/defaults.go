@@ -39,6 +39,7 @@ func newJob() *Job {
 		TWPriority:              true,
 		RateProcess:             "linear",
 		RateCycle:               1000,
+		IOLog:                   IOLog{ReplayScale: 1, ReplayTimeScale: 100},
 		ExitWhat:                "group",
 		IOSubmitMode:            "inline",
 		Fallocate:               "native",

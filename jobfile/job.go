@@ -326,6 +326,7 @@ type Job struct {
 	NoFileCreate           bool   // allow_file_create=0
 	CreateSerialize        bool
 	LogPrio                bool
+	IOLog                  IOLog  // read_iolog=, write_iolog= and the replay_* options
 	NUMACPUNodes           []int  // numa_cpu_nodes=
 	NUMAMemPolicy          string // numa_mem_policy=MODE[:NODES]
 	PrioClass, Prio        int    // prioclass=, prio= (ioprio of the job's thread)
@@ -357,3 +358,18 @@ func GlobalOptions(jobs []*Job) []Option {
 // OwnOptions returns the job's own options, which fio prints under JSON
 // "job options".
 func (j *Job) OwnOptions() []Option { return j.Options[j.NumGlobalOptions:] }
+
+// IOLog holds fio's I/O log options: write_iolog= records what a job
+// issues, read_iolog= replays a log in place of the job's own offsets,
+// directions and files, as the replay_* options adjust it.
+type IOLog struct {
+	Read            string // read_iolog=: the log to replay ("" = none)
+	Chunked         bool   // read_iolog_chunked=1
+	ReplayNoStall   bool   // replay_no_stall=1: no delays
+	ReplayRedirect  string // replay_redirect=: the one file every I/O goes to
+	ReplayTimeScale int    // replay_time_scale= percent (100 = real time)
+	ReplayScale     int    // replay_scale=: offsets divided by it
+	ReplayAlign     int    // replay_align=: offsets rounded down to it
+	Write           string // write_iolog=: where to record the job's I/O ("" = nowhere)
+	ReadOnly        bool   // --readonly: a replay skips the log's writes, as fio does
+}

@@ -363,6 +363,8 @@ func Parse(in Input) ([]*Job, error) {
 			return nil, &Error{File: src.own.file, Line: src.own.line, Option: "rw=" + string(j.RW),
 				Msg: "trim and write operations are not allowed with the --readonly parameter"}
 		}
+		// A read_iolog= replay skips the log's writes under --readonly.
+		j.IOLog.ReadOnly = in.ReadOnly
 		if in.Debug != nil {
 			for _, o := range j.Options {
 				fmt.Fprintf(in.Debug, "parse: job %s: %s=%s (%s:%d)\n", j.Name, o.Name, o.Value, o.File, o.Line)

@@ -381,12 +381,12 @@ func directProblem(j *jobfile.Job, t *target, align uint64) error {
 // openTarget opens t with the job's flags and checks its O_DIRECT
 // alignment again, now that a created file exists. Every failure ends
 // only this job.
-func openTarget(e *env, j *jobfile.Job, t *target) *jobError {
+func openTarget(e *env, j *jobfile.Job, t *target, writes bool) *jobError {
 	if diskless(j) {
 		return nil
 	}
 	flags := unix.O_CLOEXEC
-	if j.RW.HasWrite() || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
+	if writes || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
 		flags |= unix.O_RDWR
 	} else {
 		flags |= unix.O_RDONLY
@@ -400,7 +400,10 @@ func openTarget(e *env, j *jobfile.Job, t *target) *jobError {
 	case "dsync":
 		flags |= unix.O_DSYNC
 	}
-	fd, err := unix.Open(t.path, flags, 0)
+	if writes && !t.exists && !t.block {
+		flags |= unix.O_CREAT // a replay's file that the log writes (fio's O_CREAT)
+	}
+	fd, err := unix.Open(t.path, flags, 0o644)
 	if err != nil {
 		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
 	}

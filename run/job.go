@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -42,6 +43,7 @@ type jobRun struct {
 	snap       jobSnapshot      // --status-interval's copies of res
 	hang       *hangWatch       // io_timeout's tracker; nil when off
 	endOnce    sync.Once        // end
+	replay     *iolog.Log       // read_iolog=: the parsed log; nil without
 }
 
 // end marks the job's goroutine done, once: from the goroutine itself, or
@@ -176,7 +178,7 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 		}
 		p.pinned = true
 	}
-	maxBS := j.MaxBS()
+	maxBS := replayMaxBS(j, jr.replay)
 	depth := jobDepth(j)
 	ar, err := newArena(depth, maxBS)
 	if err != nil {
@@ -251,8 +253,13 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		regions[i] = t.region
 		regions[i].name = t.path
 	}
-	gen, err := newOffsetGen(j, regions, jr.seed, jr.index+1)
-	if err != nil {
+	var gen *offsetGen
+	var err error
+	if jr.replay != nil {
+		// The log chooses every I/O: the generator only says which
+		// directions the job has.
+		gen = &offsetGen{rw: replayRW(jr.replay), files: regions}
+	} else if gen, err = newOffsetGen(j, regions, jr.seed, jr.index+1); err != nil {
 		return nil, err
 	}
 	depth := p.depth
@@ -290,6 +297,13 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		fillRNG:    newRNG(jr.seed ^ 0xf111),
 		cmdprio:    newCmdprio(j, jr.seed^0xc3d),
 	}
+	if jr.replay != nil {
+		l.replay = &replay{log: jr.replay, genesis: l.clock()}
+		if e.opts.Now == nil {
+			l.replay.genesis -= int64(time.Since(e.progStart))
+		}
+		l.hasRead, l.hasWrite = gen.rw.HasRead(), gen.rw.HasWrite()
+	}
 	l.passSize = passBytes(jr.targets)
 	if l.passSize == 0 {
 		l.invalidate = false
@@ -309,7 +323,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 			j.IODepthBatchCompleteMax, j.IODepthLow, j.IOEngine, j.SQThreadPoll)
 	}
 	l.loopNr = 1
-	if !j.TimeBased {
+	if !j.TimeBased && jr.replay == nil {
 		l.budget = loopBytes(j, jr.targets) * l.loops
 	}
 	l.bw, l.iops = newSamplers(j)
@@ -356,6 +370,10 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	if jr.hang != nil {
 		l.setHang(jr.hang)
 	}
+	if je := jr.openIOLog(l); je != nil {
+		failJob(e, jr, je)
+		return
+	}
 	verifyOnly := j.VerifyOnly && l.ver != nil && l.hasWrite
 	if verifyOnly {
 		jr.verifyOnly(e, l)
@@ -365,6 +383,9 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		if err := l.vstate.close(); err != nil {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
 		}
+	}
+	if err := l.closeIOLog(); err != nil {
+		e.warnf("gofio: job %s: write_iolog=%s: %v\n", j.Name, j.IOLog.Write, err)
 	}
 	if j.EndFsync && !l.fatal && !verifyOnly {
 		for _, t := range jr.targets {

@@ -21,7 +21,8 @@ import (
 // now ends the job with ENOENT rather than being created again.
 func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string, args ...any)) *jobError {
 	j := jr.job
-	if diskless(j) {
+	if diskless(j) || jr.replay != nil {
+		// fio neither sizes nor lays out a replay's files.
 		return nil
 	}
 	var todo []*target

@@ -150,6 +150,9 @@ type loop struct {
 
 	sample func(d jobfile.Dir, slat, clat, lat int64) // Options.sample
 	logs   *jobLogger                                 // nil without write_*_log
+
+	replay *replay      // read_iolog=: the log replayed in place of gen; nil without
+	iolog  *iologWriter // write_iolog=: nil without
 }
 
 // pushPending remembers a queued, not yet submitted slot.
@@ -343,8 +346,20 @@ func (l *loop) issue(si uint32, now int64) {
 		l.stopIssue = true
 		return
 	}
-	if sync, ok := l.syncDue(); ok {
+	if l.replay != nil {
+		var ok bool
+		if op, d, file, off, n, ok = l.replayNext(s.off); !ok {
+			l.stopIssue = true
+			return
+		}
+		if op == engines.OpFsync || op == engines.OpFdatasync {
+			l.lastWasSync = l.syncAtQueue
+		}
+		now = l.clock()
+		l.replay.lastIssue = now
+	} else if sync, ok := l.syncDue(); ok {
 		op, d, file = sync, jobfile.DirWrite, l.gen.syncFile()
+		off = s.off // fio's sync io_u keeps the offset of its last I/O (write_iolog shows it)
 		// fio's libaio has completed the sync by now.
 		l.lastWasSync = l.syncAtQueue
 	} else {
@@ -385,6 +400,9 @@ func (l *loop) issue(si uint32, now int64) {
 		l.req.IOPrio = s.ioprio
 	}
 	l.thinkIssued++
+	if l.iolog != nil {
+		l.logIO(now, op, file, off, n)
+	}
 	if op == engines.OpRead || op == engines.OpWrite {
 		// fio counts total_ios and the issued bytes that size= limits at
 		// queue time, ramp or not; reset_all_stats clears total_ios at
@@ -918,7 +936,7 @@ func (l *loop) syncDue() (engines.Op, bool) {
 // no more once it has issued size= (or io_size=) times loops= bytes;
 // the last I/O may run past it.
 func (l *loop) loopOpen() bool {
-	return l.timeBasedLoop() || l.budget == 0 || l.issued < l.budget
+	return l.timeBasedLoop() || l.budget == 0 || l.issued < l.budget || l.replay != nil
 }
 
 // fillIO chooses the next read or write; when every file is done for

@@ -437,10 +437,14 @@ func (g *offsetGen) pickFile() int {
 	}
 }
 
-// syncFile is the file the next fsync goes to: the one round robin would
-// serve next.
+// syncFile is the file the next fsync goes to: fio's get_io_u picks a
+// file round robin before get_rw_ddir decides on a sync, so a sync takes
+// its turn in the round robin.
 func (g *offsetGen) syncFile() int {
-	return g.next
+	if g.nrDone >= len(g.files) {
+		return g.next
+	}
+	return g.pickFile()
 }
 
 // fillFile is fio's fill_io_u for one file: offset, then length, then

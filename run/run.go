@@ -16,6 +16,7 @@ import (
 
 	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/internal/hostinfo"
+	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -149,7 +150,20 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: ioengine=%s is not available (have %s)", j.Name, j.IOEngine, engineNames(opts))
 		}
-		ts, failed, err := planJobTargets(j, i+1, opts.CheckMountedWrite)
+		var ts []*target
+		var failed *jobError
+		var replayLog *iolog.Log
+		var err error
+		if j.IOLog.Read != "" {
+			if j.IOLog.Write != "" && opts.Warn != nil {
+				fmt.Fprintf(opts.Warn, "fio: read iolog overrides write_iolog\n")
+			}
+			if !writtenBefore(jobs[:i], j.IOLog.Read) {
+				replayLog, ts, err = planReplay(j, opts.Warn)
+			}
+		} else {
+			ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -166,6 +180,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 			seed:    jobSeed(j, i, fallback),
 			ver:     ver,
 			failed:  failed,
+			replay:  replayLog,
 			res: &report.JobResult{
 				Job:          j,
 				Name:         j.Name,
@@ -177,7 +192,10 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 			},
 		}
 		jr.prog.State.Store('P')
-		if !j.TimeBased {
+		switch {
+		case replayLog != nil:
+			jr.prog.TotalBytes.Store(replayLog.Bytes)
+		case !j.TimeBased:
 			jr.prog.TotalBytes.Store(loopBytes(j, ts))
 		}
 		runs[i] = jr
@@ -340,6 +358,11 @@ func runGroup(e *env, g []*jobRun) {
 			continue
 		}
 		j := jr.job
+		if je := jr.loadReplay(e.opts.Warn); je != nil {
+			failJob(e, jr, je)
+			jr.endUnstarted()
+			continue
+		}
 		r := newRNG(jr.seed ^ 0x1a7)
 		fillBuffer(fill, j.ZeroBuffers, j.BufferPattern, &r)
 		opened = append(opened, jr)
@@ -427,7 +450,7 @@ func openJobTargets(e *env, jr *jobRun, fill []byte) *jobError {
 		return je
 	}
 	for _, t := range jr.targets {
-		if je := openTarget(e, jr.job, t); je != nil {
+		if je := openTarget(e, jr.job, t, jr.writes()); je != nil {
 			return je
 		}
 		jr.prog.OpenFiles.Add(1)

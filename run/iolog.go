@@ -1,0 +1,332 @@
+package run
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/iolog"
+	"github.com/gofio/gofio/jobfile"
+)
+
+// replay is the state of a read_iolog= job: the parsed log, where the
+// replay stands in it, and fio's iolog_delay bookkeeping.
+type replay struct {
+	log  *iolog.Log
+	next int
+	// lastIssue is fio's td->last_issue: when the last entry was issued
+	// (0: none yet, so the first delay is skipped as in fio).
+	lastIssue int64
+	// timeOffset is fio's td->time_offset: how far the last sleep
+	// overslept, in microseconds, taken off the next delay.
+	timeOffset uint64
+	// genesis is fio's genesis on the loop's clock: the start of the
+	// run, which a version 2 wait counts from.
+	genesis int64
+}
+
+// planReplay parses job j's read_iolog= before any job starts (a bad log
+// is bad input) and returns it with the job's targets: the log's files,
+// or replay_redirect's, neither laid out nor sized, as fio's setup_files
+// skips both for a replay.
+func planReplay(j *jobfile.Job, warn io.Writer) (*iolog.Log, []*target, error) {
+	o := j.IOLog
+	if j.Verify != "" && j.Verify != "0" {
+		return nil, nil, fmt.Errorf("%s: read_iolog with verify=%s is not supported by gofio", j.Name, j.Verify)
+	}
+	if j.Zones.Mode != "" && j.Zones.Mode != "none" {
+		return nil, nil, fmt.Errorf("%s: read_iolog with zonemode=%s is not supported by gofio", j.Name, j.Zones.Mode)
+	}
+	if diskless(j) {
+		return nil, nil, fmt.Errorf("%s: read_iolog with ioengine=%s is not supported by gofio: the engine works on no file", j.Name, j.IOEngine)
+	}
+	log, err := iolog.ParseFile(o.Read, iolog.Options{
+		Redirect:  o.ReplayRedirect,
+		Scale:     uint64(max(o.ReplayScale, 0)),
+		Align:     uint64(max(o.ReplayAlign, 0)),
+		TimeScale: uint64(max(o.ReplayTimeScale, 1)),
+		NoStall:   o.ReplayNoStall,
+		ReadOnly:  o.ReadOnly,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: read_iolog: %w", j.Name, err)
+	}
+	if log.SkippedWrites > 0 && warn != nil {
+		fmt.Fprintf(warn, "fio: <%s> skips replay of %d writes due to read-only\n", j.Name, log.SkippedWrites)
+	}
+	if log.Trims > 0 {
+		return nil, nil, fmt.Errorf("%s: read_iolog=%s: the log has trim entries, which gofio does not replay yet", j.Name, o.Read)
+	}
+	ts := make([]*target, len(log.Files))
+	for i, name := range log.Files {
+		t := &target{path: name, label: "read_iolog=" + o.Read + ": file " + name, fd: -1}
+		if o.ReplayRedirect != "" {
+			t.label = "replay_redirect=" + name
+		}
+		ts[i] = t
+		st, err := os.Stat(name)
+		switch {
+		case err == nil && st.IsDir():
+			return nil, nil, badTarget(j, t, "is a directory")
+		case err == nil && st.Mode()&os.ModeDevice != 0 && st.Mode()&os.ModeCharDevice == 0:
+			t.block, t.exists = true, true
+			if je := sizeDevice(j, t); je != nil {
+				return nil, nil, je
+			}
+		case err == nil && st.Mode().IsRegular():
+			t.exists, t.curSize = true, uint64(st.Size())
+		case err == nil:
+			return nil, nil, badTarget(j, t, "is neither a regular file nor a block device")
+		case os.IsNotExist(err):
+			if log.Writes == 0 {
+				return nil, nil, badTarget(j, t, "does not exist, and the log only reads it")
+			}
+		default:
+			return nil, nil, badTarget(j, t, "%w", err)
+		}
+		t.region = region{size: t.curSize, end: t.curSize, name: name}
+	}
+	return log, ts, nil
+}
+
+// replayRW is the rw= a replay runs as, as fio's read_iolog sets
+// td_ddir from the log: read, write, or both.
+func replayRW(log *iolog.Log) jobfile.RW {
+	switch {
+	case log.Writes == 0:
+		return jobfile.RWRead
+	case log.Reads == 0:
+		return jobfile.RWWrite
+	}
+	return jobfile.RWReadWrite
+}
+
+// replayMaxBS is the buffer size a replay needs: the job's own, or the
+// log's largest I/O, as fio's read_iolog raises max_bs.
+func replayMaxBS(j *jobfile.Job, log *iolog.Log) uint64 {
+	m := j.MaxBS()
+	if log != nil {
+		for _, n := range log.MaxLen {
+			m = max(m, n)
+		}
+	}
+	return m
+}
+
+// replayNext is fio's read_iolog_get: the next I/O of the log, after the
+// file actions and waits before it and the delay it asks for. ok is false
+// at the end of the log.
+func (l *loop) replayNext(prevOff uint64) (op engines.Op, d jobfile.Dir, file int, off, n uint64, ok bool) {
+	r := l.replay
+	for r.next < len(r.log.Entries) {
+		e := &r.log.Entries[r.next]
+		r.next++
+		switch e.Kind {
+		case iolog.Wait:
+			// A version 2 wait: until Delay ms after the run started.
+			until := r.genesis + int64(e.Delay)*int64(time.Millisecond)
+			if now := l.clock(); until > now {
+				l.replaySleep(uint64(until-now) / 1000)
+			}
+			continue
+		case iolog.AddFile, iolog.OpenFile, iolog.CloseFile:
+			// gofio keeps every file of the log open for the whole job.
+			if e.Delay > 0 {
+				l.replayDelay(e.Delay)
+			}
+			r.lastIssue = l.clock()
+			continue
+		}
+		if e.Delay > 0 {
+			l.replayDelay(e.Delay)
+		}
+		switch e.Kind {
+		case iolog.Read:
+			op, d = engines.OpRead, jobfile.DirRead
+		case iolog.Write:
+			op, d = engines.OpWrite, jobfile.DirWrite
+		case iolog.Sync:
+			op, d, off = engines.OpFsync, jobfile.DirWrite, prevOff
+		case iolog.Datasync:
+			op, d, off = engines.OpFdatasync, jobfile.DirWrite, prevOff
+		}
+		if op == engines.OpRead || op == engines.OpWrite {
+			off, n = e.Offset, e.Len
+		}
+		return op, d, e.File, off, n, true
+	}
+	return 0, 0, 0, 0, 0, false
+}
+
+// replayDelay is fio's iolog_delay: wait until delay microseconds after
+// the last issue, less what the last sleep overslept.
+func (l *loop) replayDelay(delay uint64) {
+	r := l.replay
+	if r.lastIssue == 0 {
+		return
+	}
+	since := uint64(max(l.clock()-r.lastIssue, 0)) / 1000
+	orig := delay
+	if delay < r.timeOffset {
+		r.timeOffset = 0
+		return
+	}
+	delay -= r.timeOffset
+	if delay < since {
+		return
+	}
+	delay -= since
+	t0 := l.clock()
+	l.replaySleep(delay)
+	slept := uint64(max(l.clock()-t0, 0)) / 1000
+	r.timeOffset = 0
+	if slept > orig {
+		r.timeOffset = slept - orig
+	}
+}
+
+// replaySleep sleeps usec microseconds in slices, after submitting what
+// is queued, and stops early when the job is told to stop or reaches its
+// runtime.
+func (l *loop) replaySleep(usec uint64) {
+	if l.pN > 0 {
+		l.submit()
+	}
+	d := time.Duration(usec) * time.Microsecond
+	for d > 0 && !l.stop.Load() && !l.kill.Load() {
+		if l.deadline != 0 && l.clock() >= l.deadline {
+			return
+		}
+		s := min(d, 50*time.Millisecond)
+		l.sleep(s)
+		d -= s
+	}
+	l.reapFresh = false
+}
+
+// iologWriter is write_iolog='s state in a loop: the writer and the time
+// its microseconds count from.
+type iologWriter struct {
+	w      *iolog.Writer
+	start  int64
+	opened []bool // an open line was written for the file
+	closed []bool // a close line was written for the file
+	nrDone int    // the generator's done files already looked at
+}
+
+// usec is the log's time of now.
+func (w *iologWriter) usec(now int64) uint64 { return uint64(max(now-w.start, 0)) / 1000 }
+
+// openIOLog starts job jr's write_iolog= as fio's init_iolog_write does:
+// the header and an add line per file, then an open line per file, which
+// gofio has open from the start but logs, as fio opens them, before the
+// first I/O on each.
+func (jr *jobRun) openIOLog(l *loop) *jobError {
+	path := jr.job.IOLog.Write
+	if path == "" || jr.replay != nil {
+		return nil
+	}
+	names := make([]string, len(jr.targets))
+	for i, t := range jr.targets {
+		names[i] = t.path
+	}
+	start := l.clock()
+	w, err := iolog.Create(path, names, 0)
+	if err != nil {
+		return &jobError{job: jr.job.Name, where: "write_iolog=" + path, op: "open", fn: "failed initializing iolog", errno: unix.EINVAL, err: err}
+	}
+	l.iolog = &iologWriter{w: w, start: start, opened: make([]bool, len(names)), closed: make([]bool, len(names))}
+	return nil
+}
+
+// logIO records an I/O at its issue, as fio's log_io_u does in
+// td_io_queue.
+func (l *loop) logIO(now int64, op engines.Op, file int, off, n uint64) {
+	k := iolog.Read
+	switch op {
+	case engines.OpWrite:
+		k = iolog.Write
+	case engines.OpFsync:
+		k = iolog.Sync
+	case engines.OpFdatasync:
+		k = iolog.Datasync
+	case engines.OpTrim:
+		k = iolog.Trim
+	}
+	w := l.iolog
+	if w.nrDone != l.gen.nrDone {
+		// fio closes a file once it finds it done, before it moves on.
+		w.nrDone = l.gen.nrDone
+		for i := range l.gen.files {
+			if l.gen.files[i].done && w.opened[i] && !w.closed[i] {
+				w.closed[i] = true
+				w.w.FileAction(w.usec(now), i, iolog.CloseFile)
+			}
+		}
+	}
+	if !w.opened[file] || w.closed[file] {
+		w.opened[file], w.closed[file] = true, false
+		w.w.FileAction(w.usec(now), file, iolog.OpenFile)
+	}
+	w.w.IO(w.usec(now), file, k, off, n)
+}
+
+// closeIOLog ends the log with a close line per file, as fio logs the
+// files' closing, and flushes it.
+func (l *loop) closeIOLog() error {
+	if l.iolog == nil {
+		return nil
+	}
+	now := l.iolog.usec(l.clock())
+	for i, opened := range l.iolog.opened {
+		if opened && !l.iolog.closed[i] {
+			l.iolog.w.FileAction(now, i, iolog.CloseFile)
+		}
+	}
+	err := l.iolog.w.Close()
+	l.iolog = nil
+	return err
+}
+
+// writes reports whether the job writes its files: by its rw=, or for a
+// replay by its log.
+func (jr *jobRun) writes() bool {
+	if jr.replay != nil {
+		return jr.replay.Writes > 0
+	}
+	return jr.job.RW.HasWrite()
+}
+
+// writtenBefore reports whether one of the earlier jobs writes the iolog
+// at path: a replay of it is parsed when its group starts, as fio reads
+// the log at the job's start, not when the run is planned.
+func writtenBefore(earlier []*jobfile.Job, path string) bool {
+	for _, j := range earlier {
+		if j.IOLog.Write != "" && j.IOLog.Read == "" && filepath.Clean(j.IOLog.Write) == filepath.Clean(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadReplay parses, when its group starts, the log of a replay job
+// whose log an earlier job writes; a bad log then fails only this job,
+// as in fio.
+func (jr *jobRun) loadReplay(warn io.Writer) *jobError {
+	j := jr.job
+	if j.IOLog.Read == "" || jr.replay != nil {
+		return nil
+	}
+	log, ts, err := planReplay(j, warn)
+	if err != nil {
+		return &jobError{job: j.Name, where: "read_iolog=" + j.IOLog.Read, op: "read", fn: "failed initializing iolog", errno: unix.EINVAL, err: err}
+	}
+	jr.replay, jr.targets = log, ts
+	jr.prog.TotalBytes.Store(log.Bytes)
+	return nil
+}

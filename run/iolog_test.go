@@ -1,0 +1,83 @@
+package run
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofio/gofio/jobfile"
+)
+
+// TestReplayV3Timing replays a version 3 log whose I/Os are 100 ms
+// apart on a fake clock: the replay sleeps the gaps (scaled by
+// replay_time_scale), and not at all with replay_no_stall.
+func TestReplayV3Timing(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if err := os.WriteFile(data, make([]byte, 64<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "t.log")
+	text := fmt.Sprintf("fio version 3 iolog\n0 %[1]s add\n10 %[1]s open\n20 %[1]s read 0 4096\n100020 %[1]s read 4096 4096\n200020 %[1]s write 8192 8192\n300020 %[1]s read 0 16384\n300030 %[1]s close\n", data)
+	if err := os.WriteFile(log, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		opts     string
+		min, max time.Duration
+	}{
+		{"", 299 * time.Millisecond, 301 * time.Millisecond},
+		{"replay_time_scale=200\n", 149 * time.Millisecond, 151 * time.Millisecond},
+		{"replay_no_stall=1\n", 0, 0},
+	} {
+		jobs := parseJobs(t, dir, "[r]\nioengine=psync\nread_iolog="+log+"\n"+c.opts)
+		clock := &fakeClock{step: 1}
+		res := mustRun(t, jobs, clock.opts()).Jobs[0]
+		if got := time.Duration(clock.slept.Load()); got < c.min || got > c.max {
+			t.Errorf("%q: slept %v, want %v..%v", c.opts, got, c.min, c.max)
+		}
+		r, w := res.Dirs[jobfile.DirRead], res.Dirs[jobfile.DirWrite]
+		if r.TotalIOs != 3 || r.IOBytes != 24576 || w.TotalIOs != 1 || w.IOBytes != 8192 {
+			t.Errorf("%q: read %d/%d write %d/%d", c.opts, r.TotalIOs, r.IOBytes, w.TotalIOs, w.IOBytes)
+		}
+	}
+}
+
+// TestWriteThenReplay writes an iolog of a job and replays it in the
+// same run (the log is read when the replay starts, as fio does): the
+// replay issues what the job issued, and the log has fio's lines.
+func TestWriteThenReplay(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "w.log")
+	jobs := parseJobs(t, dir, fmt.Sprintf("[w]\nioengine=psync\nrw=randrw\nbs=4k\nsize=64k\nfsync=3\nfilename=%s/data\nwrite_iolog=%s\n[r]\nstonewall\nioengine=psync\nread_iolog=%s\n", dir, log, log))
+	res := mustRun(t, jobs, Options{})
+	w, r := res.Jobs[0], res.Jobs[1]
+	for d := jobfile.DirRead; d <= jobfile.DirWrite; d++ {
+		if w.Dirs[d].TotalIOs != r.Dirs[d].TotalIOs || w.Dirs[d].IOBytes != r.Dirs[d].IOBytes {
+			t.Errorf("%s: job %d I/Os %d bytes, replay %d I/Os %d bytes", d, w.Dirs[d].TotalIOs, w.Dirs[d].IOBytes, r.Dirs[d].TotalIOs, r.Dirs[d].IOBytes)
+		}
+	}
+	if w.SyncIOs == 0 || w.SyncIOs != r.SyncIOs {
+		t.Errorf("syncs: job %d, replay %d", w.SyncIOs, r.SyncIOs)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if lines[0] != "fio version 3 iolog" || !strings.HasSuffix(lines[1], " "+dir+"/data add") ||
+		!strings.HasSuffix(lines[2], " "+dir+"/data open") || !strings.HasSuffix(lines[len(lines)-1], " "+dir+"/data close") {
+		t.Errorf("log head/tail:\n%s", b)
+	}
+	ios := uint64(len(lines) - 4)
+	if want := w.Dirs[0].TotalIOs + w.Dirs[1].TotalIOs + w.SyncIOs; ios != want {
+		t.Errorf("log has %d I/O lines, the job issued %d", ios, want)
+	}
+	if !bytes.Contains(b, []byte(" sync ")) {
+		t.Errorf("no sync line:\n%s", b)
+	}
+}
