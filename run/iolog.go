@@ -121,7 +121,7 @@ func replayMaxBS(j *jobfile.Job, log *iolog.Log) uint64 {
 // replayNext is fio's read_iolog_get: the next I/O of the log, after the
 // file actions and waits before it and the delay it asks for. ok is false
 // at the end of the log.
-func (l *loop) replayNext(prevOff uint64) (op engines.Op, d jobfile.Dir, file int, off, n uint64, ok bool) {
+func (l *loop) replayNext() (op engines.Op, d jobfile.Dir, file int, off, n uint64, ok bool) {
 	r := l.replay
 	for r.next < len(r.log.Entries) {
 		e := &r.log.Entries[r.next]
@@ -151,9 +151,9 @@ func (l *loop) replayNext(prevOff uint64) (op engines.Op, d jobfile.Dir, file in
 		case iolog.Write:
 			op, d = engines.OpWrite, jobfile.DirWrite
 		case iolog.Sync:
-			op, d, off = engines.OpFsync, jobfile.DirWrite, prevOff
+			op, d = engines.OpFsync, jobfile.DirWrite
 		case iolog.Datasync:
-			op, d, off = engines.OpFdatasync, jobfile.DirWrite, prevOff
+			op, d = engines.OpFdatasync, jobfile.DirWrite
 		}
 		if op == engines.OpRead || op == engines.OpWrite {
 			off, n = e.Offset, e.Len

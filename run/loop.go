@@ -348,7 +348,7 @@ func (l *loop) issue(si uint32, now int64) {
 	}
 	if l.replay != nil {
 		var ok bool
-		if op, d, file, off, n, ok = l.replayNext(s.off); !ok {
+		if op, d, file, off, n, ok = l.replayNext(); !ok {
 			l.stopIssue = true
 			return
 		}
@@ -359,7 +359,6 @@ func (l *loop) issue(si uint32, now int64) {
 		l.replay.lastIssue = now
 	} else if sync, ok := l.syncDue(); ok {
 		op, d, file = sync, jobfile.DirWrite, l.gen.syncFile()
-		off = s.off // fio's sync io_u keeps the offset of its last I/O (write_iolog shows it)
 		// fio's libaio has completed the sync by now.
 		l.lastWasSync = l.syncAtQueue
 	} else {
@@ -393,7 +392,14 @@ func (l *loop) issue(si uint32, now int64) {
 			fillBuffer(buf, l.zero, l.pattern, &l.fillRNG)
 		}
 	}
+	prevOff := s.off
 	*s = slot{op: op, dir: d, file: int32(file), off: off, length: uint32(n), start: now, slat: -1, ramp: l.ramping}
+	if op == engines.OpFsync || op == engines.OpFdatasync {
+		// fio's sync io_u keeps the offset of its last I/O, which
+		// write_iolog shows; the request itself has none (libaio's
+		// IOCB_CMD_FSYNC refuses one).
+		s.off = prevOff
+	}
 	l.req = engines.Request{Op: op, File: file, Offset: off, Buf: buf}
 	if op == engines.OpRead || op == engines.OpWrite {
 		s.ioprio = l.cmdprio.pick(d)
@@ -401,7 +407,7 @@ func (l *loop) issue(si uint32, now int64) {
 	}
 	l.thinkIssued++
 	if l.iolog != nil {
-		l.logIO(now, op, file, off, n)
+		l.logIO(now, op, file, s.off, n)
 	}
 	if op == engines.OpRead || op == engines.OpWrite {
 		// fio counts total_ios and the issued bytes that size= limits at
