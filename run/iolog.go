@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -45,7 +46,8 @@ func planReplay(j *jobfile.Job, warn io.Writer) (*iolog.Log, []*target, error) {
 	if diskless(j) {
 		return nil, nil, fmt.Errorf("%s: read_iolog with ioengine=%s is not supported by gofio: the engine works on no file", j.Name, j.IOEngine)
 	}
-	log, err := iolog.ParseFile(o.Read, iolog.Options{
+	path := replayPath(j)
+	log, err := iolog.ParseFile(path, iolog.Options{
 		Redirect:  o.ReplayRedirect,
 		Scale:     uint64(max(o.ReplayScale, 0)),
 		Align:     uint64(max(o.ReplayAlign, 0)),
@@ -60,11 +62,11 @@ func planReplay(j *jobfile.Job, warn io.Writer) (*iolog.Log, []*target, error) {
 		fmt.Fprintf(warn, "fio: <%s> skips replay of %d writes due to read-only\n", j.Name, log.SkippedWrites)
 	}
 	if log.Trims > 0 {
-		return nil, nil, fmt.Errorf("%s: read_iolog=%s: the log has trim entries, which gofio does not replay yet", j.Name, o.Read)
+		return nil, nil, fmt.Errorf("%s: read_iolog=%s: the log has trim entries, which gofio does not replay yet", j.Name, path)
 	}
 	ts := make([]*target, len(log.Files))
 	for i, name := range log.Files {
-		t := &target{path: name, label: "read_iolog=" + o.Read + ": file " + name, fd: -1}
+		t := &target{path: name, label: "read_iolog=" + path + ": file " + name, fd: -1}
 		if o.ReplayRedirect != "" {
 			t.label = "replay_redirect=" + name
 		}
@@ -92,6 +94,14 @@ func planReplay(j *jobfile.Job, warn io.Writer) (*iolog.Log, []*target, error) {
 		t.region = region{size: t.curSize, end: t.curSize, name: name}
 	}
 	return log, ts, nil
+}
+
+// replayPath is the log job j replays: with read_iolog=a:b:c, the one
+// at the clone's subjob number, round robin, as fio's get_name_by_idx
+// picks it.
+func replayPath(j *jobfile.Job) string {
+	names := strings.Split(j.IOLog.Read, ":")
+	return names[j.SubjobNumber%len(names)]
 }
 
 // replayRW is the rw= a replay runs as, as fio's read_iolog sets
@@ -314,6 +324,22 @@ func writtenBefore(earlier []*jobfile.Job, path string) bool {
 	return false
 }
 
+// checkReplayStdin refuses a run where more than one job replays
+// read_iolog=- (standard input), as fio does.
+func checkReplayStdin(jobs []*jobfile.Job) error {
+	var first *jobfile.Job
+	for _, j := range jobs {
+		if j.IOLog.Read == "" || replayPath(j) != "-" {
+			continue
+		}
+		if first != nil {
+			return fmt.Errorf("%s: read_iolog=-: only one user of stdin is permitted at once (job %s reads it too)", j.Name, first.Name)
+		}
+		first = j
+	}
+	return nil
+}
+
 // loadReplay parses, when its group starts, the log of a replay job
 // whose log an earlier job writes; a bad log then fails only this job,
 // as in fio.
@@ -324,7 +350,7 @@ func (jr *jobRun) loadReplay(warn io.Writer) *jobError {
 	}
 	log, ts, err := planReplay(j, warn)
 	if err != nil {
-		return &jobError{job: j.Name, where: "read_iolog=" + j.IOLog.Read, op: "read", fn: "failed initializing iolog", errno: unix.EINVAL, err: err}
+		return &jobError{job: j.Name, where: "read_iolog=" + replayPath(j), op: "read", fn: "failed initializing iolog", errno: unix.EINVAL, err: err}
 	}
 	jr.replay, jr.targets = log, ts
 	jr.prog.TotalBytes.Store(log.Bytes)

@@ -136,6 +136,9 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 	fallback := uint64(time.Now().UnixNano())
 	runs := make([]*jobRun, len(jobs))
+	if err := checkReplayStdin(jobs); err != nil {
+		return nil, err
+	}
 	for i, j := range jobs {
 		if j == nil {
 			return nil, fmt.Errorf("job %d is nil", i)
@@ -158,7 +161,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 			if j.IOLog.Write != "" && opts.Warn != nil {
 				fmt.Fprintf(opts.Warn, "fio: read iolog overrides write_iolog\n")
 			}
-			if !writtenBefore(jobs[:i], j.IOLog.Read) {
+			if !writtenBefore(jobs[:i], replayPath(j)) {
 				replayLog, ts, err = planReplay(j, opts.Warn)
 			}
 		} else {

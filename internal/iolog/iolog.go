@@ -110,8 +110,11 @@ func IsBlktrace(head []byte) bool {
 	return le&0xffffff00 == blktraceMagic || be&0xffffff00 == blktraceMagic
 }
 
-// ParseFile reads and parses the log at path.
+// ParseFile reads and parses the log at path ("-": standard input).
 func ParseFile(path string, o Options) (*Log, error) {
+	if path == "-" {
+		return Parse(os.Stdin, "stdin", o)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read_iolog=%s: %w", path, err)
