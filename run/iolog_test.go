@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -100,5 +101,37 @@ func TestReplayPathPerClone(t *testing.T) {
 	}
 	if err := checkReplayStdin([]*jobfile.Job{a, b}); err == nil || !strings.Contains(err.Error(), "only one user of stdin") {
 		t.Errorf("two stdin readers: %v", err)
+	}
+}
+
+// TestWriteIologZeroAllocsPerIO proves write_iolog= adds no allocation
+// per I/O: a run of 16k logged I/Os allocates no more than one of 1k.
+func TestWriteIologZeroAllocsPerIO(t *testing.T) {
+	dir := t.TempDir()
+	for _, depth := range []int{1, 64} {
+		allocs := func(n uint64) float64 {
+			return testing.AllocsPerRun(3, func() {
+				j := nullJob(t, n, depth, true)
+				j.IOLog.Write = filepath.Join(dir, "w.log")
+				os.Remove(j.IOLog.Write)
+				if _, err := Run(context.Background(), []*jobfile.Job{j}, Options{}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		small, big := allocs(1<<10), allocs(1<<14)
+		for i := 0; i < 2; i++ {
+			small, big = min(small, allocs(1<<10)), min(big, allocs(1<<14))
+		}
+		if big > small+16 {
+			t.Errorf("depth %d: %.0f allocs for 16k logged I/Os vs %.0f for 1k: logging allocates", depth, big, small)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "w.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(b, []byte(" read ")); n != 1<<14 {
+			t.Errorf("depth %d: %d read lines, want %d", depth, n, 1<<14)
+		}
 	}
 }
