@@ -35,7 +35,7 @@ type replay struct {
 // is bad input) and returns it with the job's targets: the log's files,
 // or replay_redirect's, neither laid out nor sized, as fio's setup_files
 // skips both for a replay.
-func planReplay(j *jobfile.Job, warn io.Writer) (*iolog.Log, []*target, error) {
+func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*iolog.Log, []*target, error) {
 	o := j.IOLog
 	if j.Verify != "" && j.Verify != "0" {
 		return nil, nil, fmt.Errorf("%s: read_iolog with verify=%s is not supported by gofio", j.Name, j.Verify)
@@ -79,6 +79,11 @@ func planReplay(j *jobfile.Job, warn io.Writer) (*iolog.Log, []*target, error) {
 			t.block, t.exists = true, true
 			if je := sizeDevice(j, t); je != nil {
 				return nil, nil, je
+			}
+			if log.Writes > 0 && !j.AllowMountedWrite {
+				if err := mounted(name); err != nil {
+					return nil, nil, badTarget(j, t, "%w", err)
+				}
 			}
 		case err == nil && st.Mode().IsRegular():
 			t.exists, t.curSize = true, uint64(st.Size())
@@ -343,12 +348,12 @@ func checkReplayStdin(jobs []*jobfile.Job) error {
 // loadReplay parses, when its group starts, the log of a replay job
 // whose log an earlier job writes; a bad log then fails only this job,
 // as in fio.
-func (jr *jobRun) loadReplay(warn io.Writer) *jobError {
+func (jr *jobRun) loadReplay(warn io.Writer, mounted func(string) error) *jobError {
 	j := jr.job
 	if j.IOLog.Read == "" || jr.replay != nil {
 		return nil
 	}
-	log, ts, err := planReplay(j, warn)
+	log, ts, err := planReplay(j, warn, mounted)
 	if err != nil {
 		return &jobError{job: j.Name, where: "read_iolog=" + replayPath(j), op: "read", fn: "failed initializing iolog", errno: unix.EINVAL, err: err}
 	}

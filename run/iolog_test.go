@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofio/gofio/internal/loopdev"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -133,5 +135,36 @@ func TestWriteIologZeroAllocsPerIO(t *testing.T) {
 		if n := bytes.Count(b, []byte(" read ")); n != 1<<14 {
 			t.Errorf("depth %d: %d read lines, want %d", depth, n, 1<<14)
 		}
+	}
+}
+
+// TestReplayRefusesMountedWrite: a replay whose log writes a block
+// device is refused by the mounted-device check (a stand-in here, on an
+// unmounted loop device), before anything is opened; a log that only
+// reads the device runs.
+func TestReplayRefusesMountedWrite(t *testing.T) {
+	d := loopdev.New(t, 4<<20)
+	before := d.Hash(t)
+	mounted := func(p string) error { return errors.New(p + " appears mounted") }
+	dir := t.TempDir()
+	for _, c := range []struct {
+		log     string
+		refused bool
+	}{
+		{"fio version 2 iolog\nDEV add\nDEV open\nDEV read 0 4096\nDEV write 4096 4096\nDEV close\n", true},
+		{"fio version 2 iolog\nDEV add\nDEV open\nDEV read 0 4096\nDEV close\n", false},
+	} {
+		p := filepath.Join(dir, "l.log")
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(c.log, "DEV", d.Path)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jobs := parseJobs(t, dir, "[r]\nioengine=psync\nread_iolog="+p+"\n")
+		_, err := Run(context.Background(), jobs, Options{CheckMountedWrite: mounted})
+		if c.refused != (err != nil && strings.Contains(err.Error(), "appears mounted")) {
+			t.Errorf("refused=%v: error %v", c.refused, err)
+		}
+	}
+	if d.Hash(t) != before {
+		t.Fatal("the device changed")
 	}
 }

@@ -162,7 +162,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 				fmt.Fprintf(opts.Warn, "fio: read iolog overrides write_iolog\n")
 			}
 			if !writtenBefore(jobs[:i], replayPath(j)) {
-				replayLog, ts, err = planReplay(j, opts.Warn)
+				replayLog, ts, err = planReplay(j, opts.Warn, opts.CheckMountedWrite)
 			}
 		} else {
 			ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite)
@@ -361,7 +361,7 @@ func runGroup(e *env, g []*jobRun) {
 			continue
 		}
 		j := jr.job
-		if je := jr.loadReplay(e.opts.Warn); je != nil {
+		if je := jr.loadReplay(e.opts.Warn, e.opts.CheckMountedWrite); je != nil {
 			failJob(e, jr, je)
 			jr.endUnstarted()
 			continue
