@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gofio/gofio/internal/iolog"
 )
 
 // TestIologCrossReplay replays the iolog each program wrote with both
@@ -42,6 +44,60 @@ func TestIologCrossReplay(t *testing.T) {
 		}
 		if len(diffs) > 0 {
 			t.Errorf("replaying %s's iolog, gofio differs from fio:\n  %s", writer, strings.Join(diffs, "\n  "))
+		}
+	}
+}
+
+// TestBlktraceReplay replays a blktrace binary trace (made here: reads,
+// writes of several sizes, flushes, with gaps) with replay_redirect onto
+// a scratch file, with fio and gofio: the same counts, and with
+// replay_skip the same directions left out.
+func TestBlktraceReplay(t *testing.T) {
+	fio, gofio := bins.get(t)
+	root := scratchRoot(t)
+	dev := uint32(7<<20 | 9)
+	var trace []byte
+	var tm uint64 = 1000
+	for i := 0; i < 40; i++ {
+		k := iolog.Read
+		if i%3 == 0 {
+			k = iolog.Write
+		}
+		trace = append(trace, iolog.EncodeTrace(k, tm, uint64(i*37%2000)*8, uint32(4096*(1+i%4)), dev)...)
+		tm += 50_000
+		if i%10 == 9 {
+			trace = append(trace, iolog.EncodeTrace(iolog.Sync, tm, 0, 0, dev)...)
+		}
+	}
+	for _, extra := range []string{"", "replay_skip=write,sync\n"} {
+		out := map[string]*Outcome{}
+		for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {
+			dir := filepath.Join(root, p.name+strings.TrimSuffix(strings.ReplaceAll(extra, ",", "-"), "\n"))
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "t.bin"), trace, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "data"), make([]byte, 16<<20), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := Row{JobFile: "[b]\nioengine=psync\nread_iolog=t.bin\nreplay_redirect=data\n" + extra}
+			o, err := Run(context.Background(), p.name, p.bin, r, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(o.Doc.Jobs()) != 1 {
+				t.Fatalf("%s: %d jobs", p.name, len(o.Doc.Jobs()))
+			}
+			out[p.name] = o
+		}
+		diffs := CompareJob(out["fio"].Doc.Jobs()[0], out["gofio"].Doc.Jobs()[0], []string{"sync.total_ios"}, nil, true)
+		if ios, _ := Number(out["fio"].Doc.Jobs()[0], "read.total_ios"); ios == 0 {
+			diffs = append(diffs, "fio replayed no read")
+		}
+		if len(diffs) > 0 {
+			t.Errorf("blktrace replay %q: gofio differs from fio:\n  %s", extra, strings.Join(diffs, "\n  "))
 		}
 	}
 }

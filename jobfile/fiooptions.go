@@ -217,6 +217,8 @@ var fioOptions = []OptionSpec{
 		intp: func(j *Job) *int { return &j.IOLog.ReplayScale }},
 	{Name: "replay_align", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "read_iolog", Help: "Scale offset down by this factor",
 		intp: func(j *Job) *int { return &j.IOLog.ReplayAlign }},
+	{Name: "replay_skip", Type: TypeString, Parent: "read_iolog", Help: "Skip certain IO types (read,write,trim,flush)",
+		Note: "comma-separated read, write, trim, sync; applies to blktrace replays only, as in fio", custom: setReplaySkip},
 	{Name: "write_iolog", Type: TypeString, Help: "Store IO pattern to file",
 		custom: func(j *Job, v string) error { j.IOLog.Write = v; return nil }},
 
@@ -693,4 +695,19 @@ func cAtoi(s string) int {
 		return -n
 	}
 	return n
+}
+
+// setReplaySkip parses replay_skip= as fio's str_replay_skip_cb: a comma
+// list of read, write, trim and sync.
+func setReplaySkip(j *Job, v string) error {
+	j.IOLog.ReplaySkip = nil
+	for _, d := range strings.Split(strings.TrimSpace(v), ",") {
+		switch d {
+		case "read", "write", "trim", "sync":
+			j.IOLog.ReplaySkip = append(j.IOLog.ReplaySkip, d)
+		default:
+			return fmt.Errorf("unknown skip type %q (want read, write, trim or sync, comma-separated)", d)
+		}
+	}
+	return nil
 }

@@ -372,4 +372,7 @@ type IOLog struct {
 	ReplayAlign     int    // replay_align=: offsets rounded down to it
 	Write           string // write_iolog=: where to record the job's I/O ("" = nowhere)
 	ReadOnly        bool   // --readonly: a replay skips the log's writes, as fio does
+	// ReplaySkip is replay_skip=: the directions (read, write, trim,
+	// sync) a blktrace replay leaves out.
+	ReplaySkip []string
 }

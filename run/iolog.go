@@ -54,6 +54,7 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 		TimeScale: uint64(max(o.ReplayTimeScale, 1)),
 		NoStall:   o.ReplayNoStall,
 		ReadOnly:  o.ReadOnly,
+		Skip:      replaySkip(j),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: read_iolog: %w", j.Name, err)
@@ -119,6 +120,38 @@ func replayRW(log *iolog.Log) jobfile.RW {
 		return jobfile.RWWrite
 	}
 	return jobfile.RWReadWrite
+}
+
+// replayDepth is the depth job j runs at: iodepth=, or for a blktrace
+// replay without iodepth= the depth the trace shows, as fio probes it.
+func replayDepth(j *jobfile.Job, log *iolog.Log) int {
+	if log == nil || log.Depth == 0 {
+		return jobDepth(j)
+	}
+	for _, o := range j.Options {
+		if o.Name == "iodepth" {
+			return jobDepth(j)
+		}
+	}
+	return log.Depth
+}
+
+// replaySkip is replay_skip= as the parser takes it.
+func replaySkip(j *jobfile.Job) iolog.Skip {
+	var s iolog.Skip
+	for _, d := range j.IOLog.ReplaySkip {
+		switch d {
+		case "read":
+			s |= iolog.SkipRead
+		case "write":
+			s |= iolog.SkipWrite
+		case "trim":
+			s |= iolog.SkipTrim
+		case "sync":
+			s |= iolog.SkipSync
+		}
+	}
+	return s
 }
 
 // replayMaxBS is the buffer size a replay needs: the job's own, or the

@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/internal/loopdev"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -166,5 +169,35 @@ func TestReplayRefusesMountedWrite(t *testing.T) {
 	}
 	if d.Hash(t) != before {
 		t.Fatal("the device changed")
+	}
+}
+
+// TestBlktraceFindsDevice replays a blktrace of reads without
+// replay_redirect: the device is found under /dev by its major and minor
+// (a loop device here), and the trace's reads are issued there.
+func TestBlktraceFindsDevice(t *testing.T) {
+	d := loopdev.New(t, 4<<20)
+	var st unix.Stat_t
+	if err := unix.Stat(d.Path, &st); err != nil {
+		t.Fatal(err)
+	}
+	dev := unix.Major(uint64(st.Rdev))<<20 | unix.Minor(uint64(st.Rdev))
+	var trace []byte
+	for i := 0; i < 8; i++ {
+		trace = append(trace, iolog.EncodeTrace(iolog.Read, uint64(1000+i*1000), uint64(i*8), 4096, dev)...)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.bin")
+	if err := os.WriteFile(p, trace, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs := parseJobs(t, dir, "[b]\nioengine=psync\nread_iolog="+p+"\n")
+	all := mustRun(t, jobs, Options{})
+	res := all.Jobs[0]
+	if r := res.Dirs[jobfile.DirRead]; r.TotalIOs != 8 || r.IOBytes != 8*4096 {
+		t.Errorf("read %d I/Os, %d bytes; want 8, 32768", r.TotalIOs, r.IOBytes)
+	}
+	if len(all.Disks) == 0 || all.Disks[0].Name != filepath.Base(d.Path) {
+		t.Errorf("disk stats %+v: want %s", all.Disks, filepath.Base(d.Path))
 	}
 }

@@ -179,7 +179,7 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 		p.pinned = true
 	}
 	maxBS := replayMaxBS(j, jr.replay)
-	depth := jobDepth(j)
+	depth := replayDepth(j, jr.replay)
 	ar, err := newArena(depth, maxBS)
 	if err != nil {
 		return p, fail(fmt.Sprintf("iodepth=%d", depth), "buffers", "iomem allocation", unix.Errno(errnoOf(err, unix.ENOMEM)), err)

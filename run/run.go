@@ -190,7 +190,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 				GroupID:      j.GroupID,
 				Members:      1,
 				Pid:          os.Getpid(),
-				LatencyDepth: jobDepth(j),
+				LatencyDepth: replayDepth(j, replayLog),
 				Policy:       j.Policy().String(),
 			},
 		}

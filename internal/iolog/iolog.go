@@ -1,6 +1,6 @@
 // Package iolog reads and writes fio's I/O logs (write_iolog=,
-// read_iolog=): the text formats fio 3.33 reads, versions 2 and 3, and
-// the version 3 log it writes. It knows nothing of the run loop: Parse
+// read_iolog=): the text formats fio 3.33 reads, versions 2 and 3,
+// blktrace binary traces, and the version 3 log it writes. It knows nothing of the run loop: Parse
 // turns a log into a list of entries with fio's replay options applied
 // (replay_redirect, replay_scale, replay_align, replay_time_scale,
 // replay_no_stall), and Writer formats lines without allocating.
@@ -69,7 +69,10 @@ type Entry struct {
 
 // Log is a parsed log.
 type Log struct {
-	Version int
+	Version  int
+	Blktrace bool // read from a blktrace binary trace
+	// Depth is the queue depth a blktrace shows (0 for a text log).
+	Depth   int
 	Files   []string // in the order the log adds them (one with replay_redirect)
 	Entries []Entry
 	// Reads, Writes, Syncs count the I/O entries by kind (trims apart);
@@ -90,10 +93,8 @@ type Options struct {
 	TimeScale uint64 // replay_time_scale percent (0 means 100)
 	NoStall   bool   // replay_no_stall: no delays, no waits
 	ReadOnly  bool   // --readonly: writes are dropped, as fio does
+	Skip      Skip   // replay_skip: directions a blktrace replay leaves out
 }
-
-// ErrBlktrace says the file is a blktrace, which gofio does not replay.
-var ErrBlktrace = errors.New("is a blktrace binary trace; gofio replays fio's iolog versions 2 and 3 only (blktrace replay is not implemented)")
 
 // blktraceMagic is BLK_IO_TRACE_MAGIC, the first field of every trace
 // record, in the file's byte order.
@@ -129,7 +130,7 @@ func Parse(r io.Reader, name string, o Options) (*Log, error) {
 	br := bufio.NewReader(r)
 	head, _ := br.Peek(8)
 	if IsBlktrace(head) {
-		return nil, fmt.Errorf("%s: %w", name, ErrBlktrace)
+		return ParseBlktrace(br, name, o)
 	}
 	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)

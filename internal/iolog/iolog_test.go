@@ -125,12 +125,54 @@ func TestParseBad(t *testing.T) {
 	}
 }
 
-func TestBlktraceRefused(t *testing.T) {
-	// A blktrace record starts with BLK_IO_TRACE_MAGIC | version.
-	head := []byte{0x07, 0x74, 0x61, 0x65, 0, 0, 0, 0, 0, 0}
-	_, err := Parse(strings.NewReader(string(head)), "t.bin", Options{})
-	if err == nil || !strings.Contains(err.Error(), "blktrace") {
-		t.Fatalf("got %v", err)
+// TestParseBlktrace reads a small trace: queue events become I/Os with
+// the gaps between their times, other events only count towards the
+// probed depth, replay_skip leaves directions out.
+func TestParseBlktrace(t *testing.T) {
+	dev := uint32(7<<20 | 3)
+	var b []byte
+	b = append(b, EncodeTrace(Read, 1000, 8, 4096, dev)...)
+	b = append(b, EncodeTrace(Read, 2_000_000, 16, 4096, dev)...)
+	b = append(b, EncodeTrace(Write, 5_000_000, 0, 8192, dev)...)
+	b = append(b, EncodeTrace(Sync, 6_000_000, 0, 0, dev)...)
+	b = append(b, EncodeTrace(Read, 7_000_000, 24, 0, dev)...) // zero bytes: ignored
+	// A completion of a read: not replayed; it closes a depth of 3 (the
+	// zero-byte read counts, as in fio).
+	c := EncodeTrace(Read, 8_000_000, 8, 4096, dev)
+	c[28] = taComplete
+	b = append(b, c...)
+	l, err := Parse(strings.NewReader(string(b)), "t.bin", Options{Redirect: "/dev/x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Blktrace || len(l.Files) != 1 || l.Files[0] != "/dev/x" || l.Depth != 3 {
+		t.Fatalf("blktrace %v files %v depth %d", l.Blktrace, l.Files, l.Depth)
+	}
+	want := []Entry{
+		{Kind: OpenFile},
+		{Kind: Read, Offset: 4096, Len: 4096},
+		{Kind: Read, Offset: 8192, Len: 4096, Delay: 1999},
+		{Kind: Write, Offset: 0, Len: 8192, Delay: 3000},
+		{Kind: Sync, Delay: 1000},
+		{Kind: CloseFile},
+	}
+	if len(l.Entries) != len(want) {
+		t.Fatalf("entries %+v", l.Entries)
+	}
+	for i, e := range want {
+		if l.Entries[i] != e {
+			t.Errorf("entry %d: got %+v want %+v", i, l.Entries[i], e)
+		}
+	}
+	l, err = Parse(strings.NewReader(string(b)), "t.bin", Options{Redirect: "/dev/x", Skip: SkipRead | SkipSync})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Reads != 0 || l.Syncs != 0 || l.Writes != 1 {
+		t.Errorf("replay_skip=read,sync: %d reads %d writes %d syncs", l.Reads, l.Writes, l.Syncs)
+	}
+	if _, err := Parse(strings.NewReader(string(b[:70])), "t.bin", Options{Redirect: "/dev/x"}); err == nil || !strings.Contains(err.Error(), "t.bin: record 2: short read") {
+		t.Errorf("truncated trace: %v", err)
 	}
 }
 
