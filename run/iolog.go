@@ -324,18 +324,27 @@ func (l *loop) logIO(now int64, op engines.Op, file int, off, n uint64) {
 	w.w.IO(w.usec(now), file, k, off, n)
 }
 
+// closeIOLogFiles writes a close line for every file the log has open.
+func (l *loop) closeIOLogFiles(now int64) {
+	w := l.iolog
+	if w == nil {
+		return
+	}
+	for i, opened := range w.opened {
+		if opened && !w.closed[i] {
+			w.closed[i] = true
+			w.w.FileAction(w.usec(now), i, iolog.CloseFile)
+		}
+	}
+}
+
 // closeIOLog ends the log with a close line per file, as fio logs the
 // files' closing, and flushes it.
 func (l *loop) closeIOLog() error {
 	if l.iolog == nil {
 		return nil
 	}
-	now := l.iolog.usec(l.clock())
-	for i, opened := range l.iolog.opened {
-		if opened && !l.iolog.closed[i] {
-			l.iolog.w.FileAction(now, i, iolog.CloseFile)
-		}
-	}
+	l.closeIOLogFiles(l.clock())
 	err := l.iolog.w.Close()
 	l.iolog = nil
 	return err

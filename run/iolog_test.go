@@ -201,3 +201,28 @@ func TestBlktraceFindsDevice(t *testing.T) {
 		t.Errorf("disk stats %+v: want %s", all.Disks, filepath.Base(d.Path))
 	}
 }
+
+// TestWriteIologVerifyPhase: write_iolog records the verify phase's
+// reads, after closing the file and opening it again, as fio does.
+func TestWriteIologVerifyPhase(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "w.log")
+	jobs := parseJobs(t, dir, fmt.Sprintf("[w]\nioengine=psync\nrw=randwrite\nbs=4k\nsize=64k\nverify=crc32c\nfilename=%s/data\nwrite_iolog=%s\n", dir, log))
+	res := mustRun(t, jobs, Options{}).Jobs[0]
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acts []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+		f := strings.Fields(l)
+		acts = append(acts, f[2])
+	}
+	want := "add open " + strings.Repeat("write ", 16) + "close open " + strings.Repeat("read ", 16) + "close"
+	if got := strings.Join(acts, " "); got != want {
+		t.Errorf("log actions:\n%s\nwant\n%s", got, want)
+	}
+	if res.Dirs[jobfile.DirRead].TotalIOs != 16 {
+		t.Errorf("%d verify reads", res.Dirs[jobfile.DirRead].TotalIOs)
+	}
+}

@@ -384,9 +384,6 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
 		}
 	}
-	if err := l.closeIOLog(); err != nil {
-		e.warnf("gofio: job %s: write_iolog=%s: %v\n", j.Name, j.IOLog.Write, err)
-	}
 	if j.EndFsync && !l.fatal && !verifyOnly {
 		for _, t := range jr.targets {
 			if !j.RW.HasWrite() || t.fd < 0 {
@@ -406,6 +403,9 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		if res.Error == 0 {
 			l.runVerify()
 		}
+	}
+	if err := l.closeIOLog(); err != nil {
+		e.warnf("gofio: job %s: write_iolog=%s: %v\n", j.Name, j.IOLog.Write, err)
 	}
 	jr.finish(e, p, l, true)
 }

@@ -244,6 +244,9 @@ func (l *loop) issueBacklog(si uint32, now int64) {
 	if !l.ramping {
 		l.res.Dirs[jobfile.DirRead].TotalIOs++
 	}
+	if l.iolog != nil {
+		l.logIO(now, engines.OpRead, int(e.file), e.off, uint64(e.n))
+	}
 	l.queue(si)
 }
 
@@ -256,6 +259,9 @@ func (l *loop) runVerify() {
 		l.endRamp(now)
 	}
 	l.verifying, l.verified, l.checkReads, l.stopIssue = true, true, true, false
+	if len(l.wlog.ents) > 0 {
+		l.closeIOLogFiles(now) // fio closes the files after writing and opens them again to verify
+	}
 	l.vNext = 0
 	if l.prog != nil {
 		l.prog.State.Store('V')
@@ -284,5 +290,8 @@ func (l *loop) issueVerify(si uint32, now int64) {
 	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1}
 	l.req = engines.Request{Op: engines.OpRead, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
 	l.res.Dirs[jobfile.DirRead].TotalIOs++
+	if l.iolog != nil {
+		l.logIO(now, engines.OpRead, int(e.file), e.off, uint64(e.n))
+	}
 	l.queue(si)
 }
