@@ -35,11 +35,19 @@ type splitArgs struct {
 	diff    bool     // the command is gofio diff; files are OLD and NEW
 }
 
+// jobOnlyAfterName are gofio flags that share their name with a job
+// option fio takes on its command line: after a --name= they are that job
+// option, as in fio (fio --name=s --ioengine=net --hostname=HOST), and
+// before any --name= gofio's flag (--hostname, the host name results
+// carry).
+var jobOnlyAfterName = map[string]bool{"hostname": true}
+
 // splitArgv separates gofio's flags, fio job options and job files.
 // Options may come after job files (GNU getopt permutes argv), take one or
 // two dashes, and may be abbreviated to a unique prefix.
 func splitArgv(args []string) (*splitArgs, error) {
 	out := &splitArgs{}
+	inJob := false // a --name= came: jobOnlyAfterName are job options
 	gofioFlags := flagsByName()
 	first := 1
 	if len(args) > 1 && args[1] == diffCmd {
@@ -65,6 +73,14 @@ func splitArgv(args []string) (*splitArgs, error) {
 		flag, spec, err := classify(gofioFlags, a, name)
 		if err != nil {
 			return nil, err
+		}
+		if flag != "" && flag == name && inJob && jobOnlyAfterName[flag] {
+			if o, ok := jobfile.Lookup(name); ok {
+				flag, spec = "", o
+			}
+		}
+		if spec != nil && spec.Name == "name" {
+			inJob = true
 		}
 		next := func() (string, error) {
 			if i+1 >= len(args) {

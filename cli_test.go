@@ -170,3 +170,19 @@ func TestSplitArgvCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitArgvHostname: --hostname after a --name= is the net engine's
+// job option, as on fio's command line; before any --name= it is gofio's
+// flag, the host name results carry.
+func TestSplitArgvHostname(t *testing.T) {
+	sp, err := splitArgv([]string{"gofio", "--hostname=node-a", "--name=s", "--ioengine=net", "--hostname", "127.0.0.1", "--port=8765"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(sp.flags, " "); got != "--hostname=node-a" {
+		t.Errorf("flags %q; want --hostname=node-a", got)
+	}
+	if got := strings.Join(sp.jobOpts, " "); got != "--name=s --ioengine=net --hostname=127.0.0.1 --port=8765" {
+		t.Errorf("job options %q; want the net job's hostname", got)
+	}
+}
