@@ -108,3 +108,16 @@ func TestSteadyStateGroupMismatch(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and fio's refusal", code, out, errs)
 	}
 }
+
+// TestSteadyStateStatusInterval: --status-interval reports carry the
+// window as of the last check, as fio's periodic reports do.
+func TestSteadyStateStatusInterval(t *testing.T) {
+	code, out, errs := runCmd(t, "--output-format=json", "--status-interval=1", "--name=ss", "--ioengine=null", "--size=100g",
+		"--time_based", "--runtime=3500ms", "--ss=bw:0%", "--ss_dur=1")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, `"steadystate" : {`); n < 2 {
+		t.Errorf("%d steadystate objects, want one in the final report and at least one in a status report:\n%s", n, out)
+	}
+}

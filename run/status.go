@@ -24,6 +24,9 @@ type jobSnapshot struct {
 	ended atomic.Bool // the job's result is final
 	mu    sync.Mutex
 	res   *report.JobResult // the latest copy, nil before the first
+	// steady is the job's steady-state window as of the last check
+	// (run/steady.go), nil without steadystate.
+	steady atomic.Pointer[report.SteadyState]
 }
 
 // snapshot copies the job's result so far, with its run time up to now,
@@ -36,6 +39,7 @@ func (l *loop) snapshot() {
 	now := l.clock()
 	c := *l.res
 	c.Elapsed = time.Duration(now - l.started)
+	c.SteadyState = s.steady.Load()
 	run := runtimeMsec(now - l.statsStart)
 	c.JobRuntime = run
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {

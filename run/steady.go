@@ -73,7 +73,13 @@ func steadyUnits(g []*jobRun, epoch int64) []*steadyUnit {
 		units = append(units, u)
 	}
 	for _, u := range units {
-		u.check = steady.NewGroup(u.jobs[0].job.SteadyState, len(u.jobs), epoch)
+		epochs := make([]int64, len(u.jobs))
+		for i, jr := range u.jobs {
+			// fio's epoch moves to the end of ramp_time, and
+			// steadystate_ramp_time counts from there.
+			epochs[i] = epoch + int64(jr.job.RampTime)
+		}
+		u.check = steady.NewGroup(u.jobs[0].job.SteadyState, epochs)
 	}
 	return units
 }
@@ -92,8 +98,11 @@ func (u *steadyUnit) tick(now int64, c []steady.Counters) {
 		k.Running = !jr.snap.ended.Load()
 		c = append(c, k)
 	}
-	if u.check.Tick(now, c) {
-		for _, jr := range u.jobs {
+	attained := u.check.Tick(now, c)
+	r := u.check.Window().Result()
+	for _, jr := range u.jobs {
+		jr.snap.steady.Store(r)
+		if attained {
 			jr.kill.Store(true)
 		}
 	}

@@ -186,7 +186,7 @@ type Counters struct {
 // member is one job's state between ticks (fio's prev_time, prev_iops,
 // prev_bytes and FIO_SS_RAMP_OVER).
 type member struct {
-	prevTime           int64
+	epoch, prevTime    int64
 	prevIOs, prevBytes uint64
 	rampOver           bool
 }
@@ -196,17 +196,17 @@ type member struct {
 // up; the last job's window holds the samples, as in fio.
 type Group struct {
 	win     *Window
-	epoch   int64
 	ramp    int64
 	members []member
 }
 
-// NewGroup returns the check for n jobs that started at epoch (ns), with
-// the criterion cfg.
-func NewGroup(cfg jobfile.SteadyState, n int, epoch int64) *Group {
-	g := &Group{win: NewWindow(cfg), epoch: epoch, ramp: int64(cfg.Ramp), members: make([]member, n)}
-	for i := range g.members {
-		g.members[i] = member{prevTime: epoch, rampOver: cfg.Ramp == 0}
+// NewGroup returns the check of jobs with the criterion cfg, epochs[i]
+// (ns) the epoch of job i: when it started, or when its ramp_time ended,
+// where fio moves a job's epoch and its steady-state clock with it.
+func NewGroup(cfg jobfile.SteadyState, epochs []int64) *Group {
+	g := &Group{win: NewWindow(cfg), ramp: int64(cfg.Ramp), members: make([]member, len(epochs))}
+	for i, e := range epochs {
+		g.members[i] = member{epoch: e, prevTime: e, rampOver: cfg.Ramp == 0}
 	}
 	return g
 }
@@ -216,7 +216,7 @@ func (g *Group) Window() *Window { return g.win }
 
 // Tick is fio's steadystate_check at now (ns) for the group's jobs, c[i]
 // the counters of job i: each running job whose steadystate_ramp_time
-// (plus one second) is over adds its IOPS and bandwidth since the last
+// (plus one second) since its epoch is over adds its IOPS and bandwidth since the last
 // tick, in fio's integer arithmetic, and the sum goes into the window. It
 // reports whether steady state is attained. A job that is not running is
 // left out; when the last one is not running (it holds fio's window), no
@@ -233,7 +233,7 @@ func (g *Group) Tick(now int64, c []Counters) bool {
 		if !c[i].Running {
 			continue
 		}
-		if !m.rampOver && now-g.epoch >= g.ramp+1e9 {
+		if !m.rampOver && now-m.epoch >= g.ramp+1e9 {
 			m.rampOver = true
 		}
 		ms := uint64((now - m.prevTime) / 1e6)

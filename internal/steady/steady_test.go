@@ -110,7 +110,7 @@ func TestGroupTick(t *testing.T) {
 	const s = int64(time.Second)
 	c := cfg(true, false, false, 1, 2)
 	c.Ramp = 2 * time.Second
-	g := NewGroup(c, 2, 10*s)
+	g := NewGroup(c, []int64{10 * s, 10 * s})
 	tick := func(now int64, ios0, ios1 uint64, run1 bool) bool {
 		return g.Tick(now, []Counters{{IOs: ios0, Bytes: ios0 * 4096, Running: true}, {IOs: ios1, Bytes: ios1 * 512, Running: run1}})
 	}
@@ -139,10 +139,27 @@ func TestGroupTick(t *testing.T) {
 // TestGroupCounterReset: counters that went back to zero (the job's
 // ramp_time ended) count from zero instead of wrapping.
 func TestGroupCounterReset(t *testing.T) {
-	g := NewGroup(cfg(true, false, false, 1e9, 2), 1, 0)
+	g := NewGroup(cfg(true, false, false, 1e9, 2), []int64{0})
 	g.Tick(int64(time.Second), []Counters{{IOs: 1000, Bytes: 1000, Running: true}})
 	g.Tick(2*int64(time.Second), []Counters{{IOs: 10, Bytes: 10, Running: true}})
 	if g.win.iops[1] != 10 {
 		t.Errorf("sample after reset %d, want 10", g.win.iops[1])
+	}
+}
+
+// TestGroupEpochs: steadystate_ramp_time counts from each job's own epoch
+// (fio moves it to the end of the job's ramp_time), so a job whose epoch
+// is later joins the samples later.
+func TestGroupEpochs(t *testing.T) {
+	const s = int64(time.Second)
+	c := cfg(true, false, false, 0, 3)
+	c.Ramp = time.Second
+	g := NewGroup(c, []int64{0, 3 * s})
+	for i := int64(1); i <= 3; i++ {
+		g.Tick(i*s, []Counters{{IOs: uint64(i) * 10, Running: true}, {IOs: uint64(i) * 1000, Running: true}})
+	}
+	// Tick 1: neither is past ramp + 1 s; ticks 2 and 3: only the first.
+	if got := g.win.iops[:2]; got[0] != 10 || got[1] != 10 {
+		t.Errorf("samples %v, want [10 10] (the second job still ramping)", got)
 	}
 }
