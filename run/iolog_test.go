@@ -226,3 +226,25 @@ func TestWriteIologVerifyPhase(t *testing.T) {
 		t.Errorf("%d verify reads", res.Dirs[jobfile.DirRead].TotalIOs)
 	}
 }
+
+// TestWriteIologLoops: at the end of a loop fio finds every file done
+// and closes it, then opens each again before its first I/O.
+func TestWriteIologLoops(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "w.log")
+	jobs := parseJobs(t, dir, fmt.Sprintf("[w]\nioengine=psync\nrw=read\nbs=4k\nsize=16k\nnrfiles=2\nloops=2\ndirectory=%s\nwrite_iolog=%s\n", dir, log))
+	mustRun(t, jobs, Options{})
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acts []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+		f := strings.Fields(l)
+		acts = append(acts, f[1][len(f[1])-1:]+":"+f[2])
+	}
+	want := "0:add 1:add 0:open 0:read 1:open 1:read 0:read 1:read 0:close 1:close 0:open 0:read 1:open 1:read 0:read 1:read 0:close 1:close"
+	if got := strings.Join(acts, " "); got != want {
+		t.Errorf("log:\n%s\nwant\n%s", got, want)
+	}
+}
