@@ -2,6 +2,7 @@ package equivalence
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,6 +99,60 @@ func TestBlktraceReplay(t *testing.T) {
 		}
 		if len(diffs) > 0 {
 			t.Errorf("blktrace replay %q: gofio differs from fio:\n  %s", extra, strings.Join(diffs, "\n  "))
+		}
+	}
+}
+
+// TestIologV2Replay replays a version 2 log (two files, a wait, syncs,
+// several sizes) with fio and gofio, plain and with replay_redirect,
+// replay_scale and replay_align: the same counts.
+func TestIologV2Replay(t *testing.T) {
+	fio, gofio := bins.get(t)
+	root := scratchRoot(t)
+	var b strings.Builder
+	b.WriteString("fio version 2 iolog\na.dat add\nb.dat add\na.dat open\nb.dat open\n")
+	for i := 0; i < 24; i++ {
+		f, act := "a.dat", "read"
+		if i%2 == 1 {
+			f = "b.dat"
+		}
+		if i%3 == 0 {
+			act = "write"
+		}
+		fmt.Fprintf(&b, "%s %s %d %d\n", f, act, (i*7919%200)*4096+i*512, 4096*(1+i%3))
+		if i == 12 {
+			b.WriteString("a.dat wait 20 0\na.dat sync 0 0\nb.dat sync 0 0\n")
+		}
+	}
+	b.WriteString("a.dat close\nb.dat close\n")
+	for _, extra := range []string{"", "replay_redirect=c.dat\nreplay_scale=2\nreplay_align=4096\n"} {
+		out := map[string]*Outcome{}
+		for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {
+			dir, err := os.MkdirTemp(root, p.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{"a.dat", "b.dat", "c.dat"} {
+				if err := os.WriteFile(filepath.Join(dir, f), make([]byte, 2<<20), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, "v2.log"), []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			o, err := Run(context.Background(), p.name, p.bin, Row{JobFile: "[r]\nioengine=psync\nread_iolog=v2.log\n" + extra}, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(o.Doc.Jobs()) != 1 {
+				t.Fatalf("%s: %d jobs", p.name, len(o.Doc.Jobs()))
+			}
+			out[p.name] = o
+		}
+		diffs := CompareJob(out["fio"].Doc.Jobs()[0], out["gofio"].Doc.Jobs()[0], []string{"sync.total_ios"}, nil, true)
+		diffs = append(diffs, CompareFiles(out["fio"].Files, out["gofio"].Files)...)
+		if len(diffs) > 0 {
+			t.Errorf("v2 replay %q: gofio differs from fio:\n  %s", extra, strings.Join(diffs, "\n  "))
 		}
 	}
 }
