@@ -18,6 +18,11 @@ type EngineInfo struct {
 	// busy), so the sync has completed before the next I/O is chosen and
 	// fsync=N issues one sync per N writes at any iodepth.
 	SyncAtQueue bool
+	// TrimAtQueue says fio's engine trims synchronously in its queue
+	// hook (BLKDISCARD, then FIO_Q_COMPLETED), answering busy while
+	// requests wait to be committed: io_uring and libaio. The trim
+	// counts in fio's depth maps at once, as one submit and one complete.
+	TrimAtQueue bool
 	// Commit says fio's engine has a commit hook (io_uring, libaio,
 	// null). fio marks the submit and complete depth maps at queue time
 	// only for engines without one, so a synchronous null job (iodepth=1)
@@ -36,8 +41,8 @@ func (e EngineInfo) Runs() bool { return e.Refused == "" }
 
 // engineTable lists every engine fio 3.33 can be built with on Linux.
 var engineTable = []EngineInfo{
-	{Name: "io_uring", Help: "Fast Linux native aio", Commit: true},
-	{Name: "libaio", Help: "Linux native asynchronous IO", SyncAtQueue: true, Commit: true},
+	{Name: "io_uring", Help: "Fast Linux native aio", Commit: true, TrimAtQueue: true},
+	{Name: "libaio", Help: "Linux native asynchronous IO", SyncAtQueue: true, Commit: true, TrimAtQueue: true},
 	{Name: "sync", Help: "Use read/write"},
 	{Name: "psync", Help: "Use pread/pwrite"},
 	{Name: "vsync", Help: "Use readv/writev"},

@@ -117,7 +117,9 @@ func blkGetSize64(fd int) (uint64, error) {
 // the job's fio thread number, whose seeds draw filesize= ranges.
 func planTargets(j *jobfile.Job, thread int, mounted func(string) error) ([]*target, error) {
 	names := fileNames(j)
-	writes := j.RW.HasWrite()
+	// A trim destroys data as a write does: both need
+	// allow_mounted_write=1 on a mounted device (fio checks writes only).
+	writes := j.RW.HasWrite() || j.RW.HasTrim()
 	ts := make([]*target, len(names))
 	if diskless(j) {
 		// Like fio's FIO_DISKLESSIO engines, null, filecreate and the
@@ -386,12 +388,15 @@ func openTarget(e *env, j *jobfile.Job, t *target, writes bool) *jobError {
 		return nil
 	}
 	flags := unix.O_CLOEXEC
-	if writes || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
+	if writes || j.RW.HasTrim() || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
 		flags |= unix.O_RDWR
 	} else {
 		flags |= unix.O_RDONLY
 	}
-	if j.Direct {
+	// fio's generic_open_file gives a job that trims neither O_DIRECT
+	// nor sync='s flags: a trimwrite job's writes are buffered.
+	direct := j.Direct && !j.RW.HasTrim()
+	if direct {
 		flags |= unix.O_DIRECT
 	}
 	switch j.Sync { // fio's sync=: synchronous writes
@@ -399,6 +404,9 @@ func openTarget(e *env, j *jobfile.Job, t *target, writes bool) *jobError {
 		flags |= unix.O_SYNC
 	case "dsync":
 		flags |= unix.O_DSYNC
+	}
+	if j.RW.HasTrim() {
+		flags &^= unix.O_SYNC | unix.O_DSYNC
 	}
 	if writes && !t.exists && !t.block {
 		flags |= unix.O_CREAT // a replay's file that the log writes (fio's O_CREAT)
@@ -408,7 +416,7 @@ func openTarget(e *env, j *jobfile.Job, t *target, writes bool) *jobError {
 		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
 	}
 	t.fd = fd
-	if j.Direct {
+	if direct {
 		a, err := dioAlign(fd, t.block)
 		if err != nil {
 			return targetError(j.Name, t, "O_DIRECT alignment", "statx", unix.EIO, err)

@@ -170,6 +170,26 @@ func (a *fioAcct) getevents(min int) {
 	}
 }
 
+// trimmedOne records a trim io_uring or libaio ran in its queue hook
+// (FIO_Q_COMPLETED). With requests queued and not committed fio's hook
+// first answers busy: fio commits them and, with I/O in flight, waits for
+// completions. The trim then counts in the IO depths bucket of cur_depth
+// with it, and as one submit and one complete, and leaves cur_depth at
+// once.
+func (a *fioAcct) trimmedOne() {
+	if a.uncommit > 0 {
+		a.commit()
+		if a.curDepth > 0 {
+			a.wait(a.curDepth >= a.depth)
+		}
+	}
+	a.res.IODepth[depthBucket(a.curDepth+1)]++
+	a.res.SubmitCalls++
+	a.res.Submit[batchBucket(1)]++
+	a.res.CompleteCalls++
+	a.res.Complete[batchBucket(1)]++
+}
+
 // harvested records n completions gofio took from the engine.
 func (a *fioAcct) harvested(n int) { a.avail += n }
 

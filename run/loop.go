@@ -258,8 +258,10 @@ func (l *loop) setState() {
 		c = 'M'
 	case l.hasWrite:
 		c = 'W'
-	default:
+	case l.hasRead:
 		c = 'R'
+	default:
+		c = 'D' // trim
 	}
 	if l.job.RW.IsRandom() && c != '/' {
 		c += 'a' - 'A'
@@ -378,8 +380,11 @@ func (l *loop) issue(si uint32, now int64) {
 		if gap := l.rateGapFor(d, n); gap > 0 {
 			l.nextIssue[d] += gap
 		}
-		if d == jobfile.DirWrite {
+		switch d {
+		case jobfile.DirWrite:
 			op = engines.OpWrite
+		case jobfile.DirTrim:
+			op = engines.OpTrim
 		}
 	}
 	l.flowPassed = false
@@ -409,11 +414,15 @@ func (l *loop) issue(si uint32, now int64) {
 	if l.iolog != nil {
 		l.logIO(now, op, file, s.off, n)
 	}
-	if op == engines.OpRead || op == engines.OpWrite {
+	if op == engines.OpRead || op == engines.OpWrite || op == engines.OpTrim {
 		// fio counts total_ios and the issued bytes that size= limits at
 		// queue time, ramp or not; reset_all_stats clears total_ios at
-		// the end of the ramp but not the issued bytes.
-		l.issued += n
+		// the end of the ramp but not the issued bytes. A trimwrite
+		// job's size= counts its writes only (fio's io_bytes_exceeded),
+		// so it trims and writes size= bytes each.
+		if op != engines.OpTrim || !l.hasWrite {
+			l.issued += n
+		}
 		l.res.Dirs[d].TotalIOs++
 		if !l.ramping {
 			l.issuedIOs++
@@ -473,12 +482,21 @@ func (l *loop) rateWait(si uint32, wait int64) {
 
 // queue hands the prepared request in l.req to the engine.
 func (l *loop) queue(si uint32) {
+	trimNow := l.req.Op == engines.OpTrim && l.trimAtQueue
+	if trimNow {
+		// io_uring and libaio trim inside Queue, as fio's engines do in
+		// their queue hook: the trim is issued now, not at Submit.
+		l.slots[si].issue = l.clock()
+	}
 	if err := l.eng.Queue(si, &l.req); err != nil {
 		l.fail(errnoOf(err, unix.EIO), "io_u queue", err)
 		return
 	}
 	l.pushPending(si)
-	if l.acct != nil {
+	switch {
+	case l.acct != nil && trimNow:
+		l.acct.trimmedOne()
+	case l.acct != nil:
 		l.acct.queuedOne()
 	}
 	if l.pN >= l.batchSubmit {
@@ -562,7 +580,9 @@ func (l *loop) stampIssued(n int, acct bool) {
 	for i := 0; i < n; i++ {
 		si := l.popPending()
 		s := &l.slots[si]
-		s.issue = t
+		if s.op != engines.OpTrim || !l.trimAtQueue {
+			s.issue = t // a trim was issued at Queue
+		}
 		if l.hang != nil {
 			l.hang.issue[si].Store(t)
 		}
@@ -640,10 +660,14 @@ func (l *loop) reap(waitFor int) {
 	if n == 0 && l.hang != nil {
 		return // a timed reap that found nothing
 	}
+	trims := 0
 	for i := 0; i < n; i++ {
 		c := l.cqes[i]
 		if l.hang != nil {
 			l.hang.issue[c.Slot].Store(0)
+		}
+		if l.trimAtQueue && l.slots[c.Slot].op == engines.OpTrim {
+			trims++ // fio's accounting completed it at queue time
 		}
 		l.slots[c.Slot].res = c.Res
 		l.q.Add(&l.batch, c.Slot, t)
@@ -652,7 +676,7 @@ func (l *loop) reap(waitFor int) {
 	l.inflight -= n
 	switch {
 	case l.acct != nil:
-		l.acct.harvested(n)
+		l.acct.harvested(n - trims)
 	case !l.ramping && !l.noMarks():
 		l.res.CompleteCalls++
 		l.res.Complete[batchBucket(n)]++
@@ -728,7 +752,11 @@ func (l *loop) complete(it sched.Item, now int64) {
 				return
 			}
 		}
-		l.ioError(s, int(-res), "io_u error")
+		fn := "io_u error"
+		if s.op == engines.OpTrim {
+			fn = "td_io_queue" // fio's engines all trim in their queue hook
+		}
+		l.ioError(s, int(-res), fn)
 	case s.op == engines.OpFsync || s.op == engines.OpFdatasync:
 		l.lastWasSync = true
 		if acct {
@@ -816,7 +844,8 @@ func (l *loop) complete(it sched.Item, now int64) {
 // with fn as the failing function of its error text.
 func (l *loop) ioError(s *slot, errno int, fn string) {
 	e := unix.Errno(errno)
-	allowed := (s.dir == jobfile.DirRead && l.coeRead) || (s.dir == jobfile.DirWrite && l.coeWrite)
+	// fio counts a trim's error as a write's (td_error_type).
+	allowed := (s.dir == jobfile.DirRead && l.coeRead) || (s.dir != jobfile.DirRead && l.coeWrite)
 	if l.job.ErrorDump && l.warn != nil {
 		l.dumpError(s, e)
 	}

@@ -23,6 +23,7 @@ type loopConfig struct {
 	noSlat, noClat, noLat      bool   // latencies not measured
 	fsyncEvery, fdatasyncEvery int
 	syncAtQueue                bool // the engine's fio counterpart syncs in its queue hook
+	trimAtQueue                bool // the engine trims in Queue, as its fio counterpart in its queue hook
 	// commit says the engine's fio counterpart has a commit hook: run
 	// synchronously (null at iodepth=1) it marks no submit or complete
 	// calls (see noMarks).
@@ -46,7 +47,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		batchSubmit:    j.IODepthBatchSubmit,
 		completeMin:    j.IODepthBatchCompleteMin,
 		low:            j.IODepthLow,
-		numberIOs:      j.NumberIOs,
+		numberIOs:      numberIOs(j),
 		refill:         j.RefillBuffers,
 		zero:           j.ZeroBuffers,
 		pattern:        j.BufferPattern,
@@ -83,6 +84,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 	}
 	if e, ok := jobfile.EngineByName(j.IOEngine); ok {
 		c.syncAtQueue = e.SyncAtQueue
+		c.trimAtQueue = e.TrimAtQueue
 		c.commit = e.Commit
 		c.noIO = e.NoIO
 	}
@@ -120,4 +122,14 @@ func reserveSamples(j *jobfile.Job, res *report.JobResult, gen *offsetGen, bwAvg
 			res.Dirs[dd].IOPSSamples = make([]report.LogSample, 0, int(d/time.Duration(iopsAvg))+2)
 		}
 	}
+}
+
+// numberIOs is the job's number_ios limit: doubled for trimwrite and
+// randtrimwrite, whose every block is trimmed and then written, as fio's
+// do_io does.
+func numberIOs(j *jobfile.Job) uint64 {
+	if j.RW.HasTrim() && j.RW.HasWrite() {
+		return j.NumberIOs * 2
+	}
+	return j.NumberIOs
 }

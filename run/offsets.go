@@ -16,11 +16,12 @@ type region struct {
 	end   uint64 // file (or device) size (fio's real_file_size)
 	name  string // the file's path (fio's file_name), which seeds distributions
 
-	lastPos [jobfile.NumDirs]uint64 // end of the last I/O per direction, absolute
-	done    bool                    // no offset left this loop (fio_file_done)
-	amap    *axmap                  // random map; nil with norandommap
-	dist    dist                    // random_distribution other than random
-	hasDist bool
+	lastPos   [jobfile.NumDirs]uint64 // end of the last I/O per direction, absolute
+	lastStart [jobfile.NumDirs]uint64 // start of the last I/O per direction, absolute; ^0 before the first (fio's last_start)
+	done      bool                    // no offset left this loop (fio_file_done)
+	amap      *axmap                  // random map; nil with norandommap
+	dist      dist                    // random_distribution other than random
+	hasDist   bool
 }
 
 // offsetGen chooses direction, file, offset and length for each I/O by
@@ -29,14 +30,18 @@ type region struct {
 // generators with fio's seeds, so that a job issues what fio issues. It
 // allocates nothing per call.
 type offsetGen struct {
-	rw        jobfile.RW
-	random    bool
-	randomMap bool
-	timeBased bool
-	rwmix     [2]uint64 // rwmixread, rwmixwrite
-	seqNr     uint64    // rw=randread:N: a new random offset every N I/Os
-	seqNrLeft uint64    // fio's td->ddir_seq_nr
-	seqAdd    int64     // rw=write:N: hole after each sequential I/O; negative steps backwards
+	rw     jobfile.RW
+	random bool
+	// trimWrite is fio's td_trimwrite (rw=trimwrite, randtrimwrite):
+	// each block is trimmed, then written. randTrimWrite is
+	// randtrimwrite, whose writes go where the trim before them went.
+	trimWrite, randTrimWrite bool
+	randomMap                bool
+	timeBased                bool
+	rwmix                    [2]uint64 // rwmixread, rwmixwrite
+	seqNr                    uint64    // rw=randread:N: a new random offset every N I/Os
+	seqNrLeft                uint64    // fio's td->ddir_seq_nr
+	seqAdd                   int64     // rw=write:N: hole after each sequential I/O; negative steps backwards
 
 	minBS, maxBS, ba [jobfile.NumDirs]uint64
 	rwMinBS          uint64 // the random map's block size
@@ -129,6 +134,7 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 	g := &offsetGen{
 		rw:        j.RW,
 		random:    j.RW.IsRandom(),
+		trimWrite: j.RW.HasTrim() && j.RW.HasWrite(),
 		randomMap: !j.NoRandomMap,
 		timeBased: j.TimeBased,
 		unaligned: j.BSUnaligned,
@@ -136,6 +142,7 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 		seeds:     newFioSeeds(j, thread),
 		verify:    j.Verify != "" && j.Verify != "0",
 	}
+	g.randTrimWrite = g.trimWrite && g.random
 	g.rwmix[jobfile.DirRead] = uint64(j.RWMixRead)
 	g.rwmix[jobfile.DirWrite] = 100 - uint64(j.RWMixRead)
 	if g.random {
@@ -248,6 +255,7 @@ func (g *offsetGen) resetFiles() {
 func (g *offsetGen) resetFile(r *region) {
 	for d := range r.lastPos {
 		r.lastPos[d] = r.base
+		r.lastStart[d] = ^uint64(0)
 	}
 	r.done = false
 	if r.amap != nil {
@@ -284,8 +292,8 @@ func (g *offsetGen) writesIssued() uint64 { return g.issues[jobfile.DirWrite] }
 // directions the job issues.
 func offsetAlign(j *jobfile.Job) (uint64, error) {
 	var m uint64
-	for _, d := range []jobfile.Dir{jobfile.DirRead, jobfile.DirWrite} {
-		if (d == jobfile.DirRead && !j.RW.HasRead()) || (d == jobfile.DirWrite && !j.RW.HasWrite()) {
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		if !usesDir(j.RW, d) {
 			continue
 		}
 		a := j.BlockAlign[d]
@@ -326,14 +334,17 @@ func distError(j *jobfile.Job) error {
 	return fmt.Errorf("%s: random_distribution=%s is not supported", j.Name, j.RandomDistribution.Kind)
 }
 
-func (g *offsetGen) uses(d jobfile.Dir) bool {
+func (g *offsetGen) uses(d jobfile.Dir) bool { return usesDir(g.rw, d) }
+
+// usesDir reports whether pattern rw issues I/O in direction d.
+func usesDir(rw jobfile.RW, d jobfile.Dir) bool {
 	switch d {
 	case jobfile.DirRead:
-		return g.rw.HasRead()
+		return rw.HasRead()
 	case jobfile.DirWrite:
-		return g.rw.HasWrite()
+		return rw.HasWrite()
 	}
-	return false
+	return rw.HasTrim()
 }
 
 // dir picks the direction of the next I/O as fio's get_rw_ddir: a mixed
@@ -358,8 +369,10 @@ func (g *offsetGen) drawDir() jobfile.Dir {
 	case g.rw.HasRead() && g.rw.HasWrite():
 	case g.rw.HasRead():
 		return jobfile.DirRead
-	default:
+	case g.rw.HasWrite():
 		return jobfile.DirWrite
+	default:
+		return jobfile.DirTrim
 	}
 	if g.issues[g.rwmixDir] >= g.rwmixIssues {
 		d := jobfile.DirWrite
@@ -385,10 +398,19 @@ func (g *offsetGen) fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 		g.hasPending = false
 		file = g.pickFile()
 		r := &g.files[file]
+		if g.trimWrite {
+			// fio's set_rw_ddir: a trim, then the write of the block
+			// it trimmed, judged by where the file's last ones started.
+			d = jobfile.DirWrite
+			if r.lastStart[jobfile.DirWrite] == r.lastStart[jobfile.DirTrim] {
+				d = jobfile.DirTrim
+			}
+		}
 		if g.strided {
 			g.strideZone(r, d)
 		}
 		if off, n, ok = g.fillFile(r, d); ok {
+			r.lastStart[d] = off
 			r.lastPos[d] = off + n
 			g.issues[d]++
 			g.zoneBytes += n
@@ -455,7 +477,12 @@ func (g *offsetGen) fillFile(r *region, d jobfile.Dir) (off, n uint64, ok bool) 
 	if !ok {
 		return 0, 0, false
 	}
-	if n = g.buflen(r, d, off); n == 0 {
+	if g.randTrimWrite && d == jobfile.DirWrite {
+		n = r.lastPos[jobfile.DirTrim] - r.lastStart[jobfile.DirTrim]
+	} else {
+		n = g.buflen(r, d, off)
+	}
+	if n == 0 {
 		return 0, 0, false
 	}
 	if off+n > r.end {
@@ -488,6 +515,12 @@ func (g *offsetGen) offset(r *region, d jobfile.Dir) (off uint64, random, ok boo
 	}
 	var rel uint64
 	switch {
+	case g.randTrimWrite && d == jobfile.DirWrite:
+		// The block the last trim went to, outside the random map
+		// (fio's IO_U_F_BUSY_OK). fio takes the trim's absolute offset
+		// and adds the region's base once more below: with offset= a
+		// randtrimwrite job writes elsewhere, as fio 3.33 does.
+		rel = r.lastStart[jobfile.DirTrim]
 	case rwSeqHit && g.random:
 		b, ok := g.randBlock(r, d)
 		if !ok {
@@ -515,6 +548,11 @@ func (g *offsetGen) offset(r *region, d jobfile.Dir) (off uint64, random, ok boo
 	off = rel + r.base
 	if off >= r.end {
 		return 0, false, false
+	}
+	if g.randTrimWrite && d == jobfile.DirTrim && r.lastStart[jobfile.DirTrim] == off {
+		// A random trim drawn where the last pair went: make the
+		// next I/O a write all the same, as fio's get_next_offset does.
+		r.lastStart[jobfile.DirWrite]--
 	}
 	return off, random, true
 }

@@ -228,9 +228,7 @@ func checkJob(j *jobfile.Job) error {
 		return err
 	}
 	switch {
-	case j.RW.HasTrim():
-		return fmt.Errorf("%s: rw=%s: trim is not supported by gofio", j.Name, j.RW)
-	case !j.RW.HasRead() && !j.RW.HasWrite():
+	case !j.RW.HasRead() && !j.RW.HasWrite() && !j.RW.HasTrim():
 		return fmt.Errorf("%s: rw=%q is not a known pattern", j.Name, j.RW)
 	case j.MaxBS() == 0:
 		return fmt.Errorf("%s: bs=0", j.Name)

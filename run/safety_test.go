@@ -36,6 +36,9 @@ func TestMountedDeviceRefusesWrites(t *testing.T) {
 		{jobfile.RWRandWrite, "io_uring", true},
 		// A mixed job writes too.
 		{jobfile.RWRandRW, "psync", true},
+		// A trim destroys data as a write does.
+		{jobfile.RWTrim, "psync", false},
+		{jobfile.RWRandTrimWrite, "io_uring", false},
 	}
 	for _, w := range writers {
 		var modes modeLog

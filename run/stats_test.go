@@ -408,8 +408,6 @@ func TestBadInputRefused(t *testing.T) {
 		{"dir", func(j *jobfile.Job) { j.Filenames = []string{dir} }, "is a directory"},
 		// Size below one block.
 		{"tiny", func(j *jobfile.Job) { j.Size = 1000 }, "size too small"},
-		// Trim is not supported.
-		{"trim", func(j *jobfile.Job) { j.RW = jobfile.RWTrim }, "trim is not supported"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,7 +15,9 @@ import (
 // Engine runs one job's requests on one io_uring.
 type Engine struct {
 	ring     *uring.Ring
-	files    []int        // fds, or registered indexes when fixedFile
+	files    []int // fds, or registered indexes when fixedFile
+	fds      []int // the files' descriptors, for trims
+	trims    engines.QueueTrims
 	iov      []unix.Iovec // one per slot, for READV/WRITEV
 	scratch  []uring.CompletionQueueEvent
 	depth    int
@@ -85,7 +87,7 @@ func open(s engines.Setup, k uring.Kernel) (*Engine, error) {
 	if len(s.Files) == 0 {
 		return nil, errors.New("io_uring engine: no files")
 	}
-	e := &Engine{depth: s.Depth, forceAsync: job.ForceAsync}
+	e := &Engine{depth: s.Depth, forceAsync: job.ForceAsync, fds: s.Files, trims: engines.NewQueueTrims(s.Depth)}
 	p, err := e.setupRing(k, job, s.Depth)
 	if err != nil {
 		return nil, err

@@ -236,8 +236,17 @@ func TestEngineWriteFsync(t *testing.T) {
 			t.Fatalf("block %d: read back %d", b, bufs[0][0])
 		}
 	}
-	if err := e.Queue(0, &engines.Request{Op: engines.OpTrim}); !errors.Is(err, errors.ErrUnsupported) {
+	// A trim runs in Queue with BLKDISCARD, as in fio's engine; a
+	// regular file refuses it with ENOTTY.
+	if err := e.Queue(0, &engines.Request{Op: engines.OpTrim, Buf: bufs[0]}); err != nil {
 		t.Fatalf("trim: %v", err)
+	}
+	if n, err := e.Submit(); n != 1 || err != nil {
+		t.Fatalf("trim: Submit = %d, %v", n, err)
+	}
+	out = make([]engines.Completion, 1)
+	if n, err := e.Reap(out, 1); n != 1 || err != nil || out[0].Res != -int32(unix.ENOTTY) {
+		t.Fatalf("trim: reaped %d %+v, %v; want res -ENOTTY", n, out[0], err)
 	}
 }
 

@@ -15,11 +15,14 @@ import (
 // Queue prepares r in slot; it reaches the kernel on the next Submit. The
 // SQE's user data is the slot number.
 func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if r.Op == engines.OpTrim {
-		return fmt.Errorf("io_uring engine: trim: %w", errors.ErrUnsupported)
-	}
 	if r.File < 0 || r.File >= len(e.files) {
 		return fmt.Errorf("io_uring engine: file index %d out of range", r.File)
+	}
+	if r.Op == engines.OpTrim {
+		// fio's io_uring engine trims in its queue hook (BLKDISCARD),
+		// never through the ring.
+		e.trims.Trim(slot, e.fds[r.File], r)
+		return nil
 	}
 	sqe, err := e.getSQE()
 	if err != nil {
@@ -122,6 +125,11 @@ func (e *Engine) getSQE() (*uring.SubmissionQueueEntry, error) {
 // while submitting. With SQPOLL (the kernel's or the stand-in) it only
 // publishes them, and enters the kernel just to wake a sleeping thread.
 func (e *Engine) Submit() (int, error) {
+	n, err := e.submitRing()
+	return n + e.trims.Submitted(), err
+}
+
+func (e *Engine) submitRing() (int, error) {
 	ready := int(e.ring.SQReady())
 	if e.poller != nil {
 		e.ring.FlushSQ()
@@ -150,6 +158,15 @@ func (e *Engine) Submit() (int, error) {
 // Reap copies up to len(out) completions into out, waiting until at least
 // min are there. It does not allocate.
 func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
+	n := e.trims.Pop(out)
+	if n > 0 {
+		k, err := e.reapRing(out[n:], min-n)
+		return n + k, err
+	}
+	return e.reapRing(out, min)
+}
+
+func (e *Engine) reapRing(out []engines.Completion, min int) (int, error) {
 	n := e.copyOut(out)
 	if n == 0 && min <= 0 && len(out) > 0 {
 		// Run pending task work or flush overflow when the kernel asks.
@@ -278,7 +295,7 @@ func (e *Engine) Cancel(slot uint32) error {
 	}
 	sqe.PrepareCancel64(uint64(slot))
 	sqe.SetData64(cancelTag | uint64(slot))
-	_, err = e.Submit()
+	_, err = e.submitRing()
 	return err
 }
 

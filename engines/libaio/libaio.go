@@ -76,6 +76,7 @@ type ring struct {
 type Engine struct {
 	ctx     uint64
 	files   []int
+	trims   engines.QueueTrims
 	iocbs   []iocb  // one per slot
 	queued  []*iocb // queued since the last accepted io_submit, in order
 	nq      int
@@ -105,6 +106,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	}
 	e := &Engine{
 		files:  s.Files,
+		trims:  engines.NewQueueTrims(s.Depth),
 		iocbs:  make([]iocb, s.Depth),
 		queued: make([]*iocb, s.Depth),
 		events: make([]event, s.Depth),
@@ -152,6 +154,12 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 	if r.File < 0 || r.File >= len(e.files) {
 		return fmt.Errorf("libaio: file index %d out of range (%d files)", r.File, len(e.files))
 	}
+	if r.Op == engines.OpTrim {
+		// fio's libaio engine trims in its queue hook (BLKDISCARD),
+		// never through io_submit.
+		e.trims.Trim(slot, e.files[r.File], r)
+		return nil
+	}
 	cb := &e.iocbs[slot]
 	*cb = iocb{data: uint64(slot), fildes: uint32(e.files[r.File]), offset: int64(r.Offset)}
 	switch r.Op {
@@ -170,7 +178,7 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 	case engines.OpFdatasync:
 		cb.opcode = cmdFdsync
 	default:
-		return fmt.Errorf("libaio: trim: %w", errors.ErrUnsupported)
+		return fmt.Errorf("libaio: unknown op %d", r.Op)
 	}
 	if r.IOPrio != 0 {
 		cb.reqprio = int16(r.IOPrio)
@@ -185,6 +193,11 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 // kernel took. Those it did not take (EAGAIN: no room until completions
 // are reaped) stay queued, in order, for the next Submit.
 func (e *Engine) Submit() (int, error) {
+	n, err := e.submitAIO()
+	return n + e.trims.Submitted(), err
+}
+
+func (e *Engine) submitAIO() (int, error) {
 	if e.nq == 0 {
 		return 0, nil
 	}
@@ -217,6 +230,15 @@ func (e *Engine) Submit() (int, error) {
 // except with userspace_reap=1 and iodepth_batch_complete_min=0, where fio
 // polls the ring instead of sleeping, and so does gofio.
 func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
+	n := e.trims.Pop(out)
+	if n > 0 {
+		k, err := e.reapAIO(out[n:], min-n)
+		return n + k, err
+	}
+	return e.reapAIO(out, min)
+}
+
+func (e *Engine) reapAIO(out []engines.Completion, min int) (int, error) {
 	max := len(out)
 	if max > len(e.events) {
 		max = len(e.events)

@@ -31,6 +31,7 @@ type Engine struct {
 	flags  int
 	thp    bool
 	direct bool
+	trim   engines.Trimmer
 }
 
 // Open returns an mmap engine for s.
@@ -42,7 +43,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		flags: unix.MAP_SHARED,
 	}
 	var err error
-	if e.Sync, err = engines.NewSync("mmap", s.Depth, len(s.Files), false, e.do); err != nil {
+	if e.Sync, err = engines.NewSync("mmap", s.Depth, len(s.Files), true, e.do); err != nil {
 		return nil, err
 	}
 	if j := s.Job; j != nil {
@@ -59,6 +60,11 @@ func Open(s engines.Setup) (engines.Engine, error) {
 
 // do runs one request and returns its result or a negative errno.
 func (e *Engine) do(r *engines.Request) (res int32) {
+	if r.Op == engines.OpTrim {
+		// fio's mmap engine trims the file with BLKDISCARD
+		// (do_io_u_trim), not through the mapping.
+		return e.trim.Discard(e.files[r.File], r.Offset, uint64(len(r.Buf)))
+	}
 	m, errno := e.mapping(r.File)
 	if errno != 0 {
 		return -int32(errno)

@@ -4,7 +4,9 @@
 // (preadv/pwritev) and pvsync2 (preadv2/pwritev2 with hipri,
 // hipri_percentage, nowait and uncached); and fio's falloc (fallocate: a
 // read keeps the size, a write may extend, a trim punches a hole) and
-// ftruncate (a write truncates the file to its offset; a read is EINVAL).
+// ftruncate (a write truncates the file to its offset; a read or a trim
+// is EINVAL). The sync family trims as fio does, with BLKDISCARD: a trim
+// of a regular file fails with ENOTTY.
 // falloc and ftruncate count a request that succeeds as its full length,
 // as fio does. Each request runs inside Submit, one at a time. Like fio's FIO_SYNCIO
 // engines they are synchronous: the run core caps their depth at 1 and
@@ -50,6 +52,7 @@ type Engine struct {
 	files   []int
 	lastPos []int64 // sync: file position after the last read/write, -1 unknown
 	iov     unix.Iovec
+	trim    engines.Trimmer
 
 	// pvsync2.
 	flags    int    // RWF_NOWAIT, RWF_DONTCACHE
@@ -73,7 +76,7 @@ func open(s engines.Setup, v Variant) (engines.Engine, error) {
 		rnd:     0x9e3779b97f4a7c15,
 	}
 	var err error
-	if e.Sync, err = engines.NewSync("psync", s.Depth, len(s.Files), v == Falloc, e.do); err != nil {
+	if e.Sync, err = engines.NewSync("psync", s.Depth, len(s.Files), true, e.do); err != nil {
 		return nil, err
 	}
 	for i := range e.lastPos {
@@ -118,6 +121,9 @@ func (e *Engine) do(r *engines.Request) int32 {
 			err = unix.Ftruncate(fd, int64(r.Offset))
 			n = len(r.Buf)
 		}
+	case r.Op == engines.OpTrim:
+		// fio's sync family trims with BLKDISCARD (do_io_u_trim).
+		return e.trim.Discard(fd, r.Offset, uint64(len(r.Buf)))
 	case r.Op == engines.OpRead || r.Op == engines.OpWrite:
 		n, err = e.rw(r, fd)
 	default:

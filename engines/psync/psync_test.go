@@ -53,8 +53,14 @@ func TestReadWrite(t *testing.T) {
 	if string(r[:len(w)]) != string(w) {
 		t.Errorf("read back %q", r[:len(w)])
 	}
-	if err := e.Queue(0, &engines.Request{Op: engines.OpTrim}); err == nil {
-		t.Error("trim accepted")
+	// A trim is BLKDISCARD, as in fio's sync engines; a regular file
+	// refuses it with ENOTTY.
+	if err := e.Queue(0, &engines.Request{Op: engines.OpTrim, Buf: r}); err != nil {
+		t.Fatalf("trim: %v", err)
+	}
+	e.Submit()
+	if n, _ := e.Reap(out, 1); n != 1 || out[0].Res != -int32(unix.ENOTTY) {
+		t.Errorf("trim: reaped %d %+v, want res -ENOTTY", n, out[0])
 	}
 }
 
