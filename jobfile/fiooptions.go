@@ -265,7 +265,9 @@ var fioOptions = []OptionSpec{
 			{"both", "Statistics are reported normally, followed by the mixed statistics"},
 			{"0", "Alias for 'none'"}, {"1", "Alias for 'mixed'"}, {"2", "Alias for 'both'"}},
 		custom: func(j *Job, v string) error { j.UnifiedRW = unifiedModes[v]; return nil }},
-	{Name: "block_error_percentiles", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Record trim block errors and make a histogram", NotRun: true},
+	{Name: "block_error_percentiles", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Record trim block errors and make a histogram",
+		boolp: func(j *Job) *bool { return &j.BlockErrorPercentiles },
+		Note:  "fio 3.33 aborts on an assertion (stat.c block_state_category) whenever it has blocks to report; gofio reports them"},
 
 	// Steady state.
 	{Name: "steadystate", Aliases: []string{"ss"}, Type: TypeString, Default: "iops_slope:0.01%",

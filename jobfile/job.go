@@ -338,6 +338,11 @@ type Job struct {
 	// with any is refused at run time (UnrunOptions).
 	Unrun map[string]string
 
+	// BlockErrorPercentiles is block_error_percentiles: count the trims
+	// of each trim-sized block of the job's one file and report their
+	// percentiles and the blocks' states.
+	BlockErrorPercentiles bool
+
 	refillSet bool // refill_buffers was given explicitly (verify only forces it otherwise)
 	// logNamed marks write_lat_log, write_bw_log, write_iops_log given
 	// without a file prefix: the job name is the prefix, as in fio.

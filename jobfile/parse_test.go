@@ -141,6 +141,7 @@ func TestParseErrors(t *testing.T) {
 		{"direct alignment", "[j]\nioengine=io_uring\nsize=1m\ndirect=1\nbs=1000\n", "multiple of 512"},
 		{"size too small", "[j]\nioengine=null\nsize=1k\n", "size too small"},
 		{"numjobs zero", "[j]\nioengine=null\nsize=1m\nnumjobs=0\n", "numjobs must be at least 1"},
+		{"block histogram files", "[j]\nrw=trim\nnrfiles=2\nsize=1m\nblock_error_percentiles=1\n", "block error histogram only available with a single file per job, but 2 files provided"},
 		{"too many jobs", "[j]\nioengine=null\nsize=1m\nnumjobs=5000\n", "maximum number of jobs"},
 		{"bs range", "[j]\nbs=4k-16k\n", "use bsrange"},
 		{"fraction", "[j]\nbs=1.5k\n", "fractions are not allowed"},

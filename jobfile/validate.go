@@ -58,6 +58,8 @@ func validate(j *Job, s *section) error {
 		return bad("verify=pattern", "verify=pattern needs verify_pattern=")
 	case j.Verify != "" && !j.RW.HasWrite() && !j.RW.HasRead():
 		return bad("verify="+j.Verify, "verify needs a pattern that writes or reads")
+	case j.BlockErrorPercentiles && j.NrFiles != 1:
+		return bad("block_error_percentiles", "block error histogram only available with a single file per job, but %d files provided", j.NrFiles)
 	}
 	if opt, msg := checkRates(j); msg != "" {
 		return bad(opt, "%s", msg)

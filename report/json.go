@@ -186,6 +186,9 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 	if j.Job != nil {
 		o.addString("desc", j.Job.Description)
 	}
+	if b := blockInfosJSON(j.Blocks, plist); b != nil {
+		o.add("block", b)
+	}
 	if s := j.SteadyState; s != nil {
 		o.add("steadystate", steadyStateJSON(s))
 	}

@@ -151,6 +151,7 @@ func writeJobNormal(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 	if s := j.SteadyState; s != nil {
 		writeSteadyStateNormal(w, j, s)
 	}
+	writeBlockInfosNormal(w, j.Blocks, jobPercentiles(j.Job))
 	writeExtrasNormal(w, j)
 }
 

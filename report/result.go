@@ -134,6 +134,9 @@ type JobResult struct {
 	// steadystate_duration=); nil without.
 	SteadyState *SteadyState
 
+	// Blocks is block_error_percentiles' record; nil without it.
+	Blocks BlockInfos
+
 	// gofio extras.
 	Policy      string // "priority" or "fifo"
 	Threads     []ThreadCPU

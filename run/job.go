@@ -353,6 +353,12 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	}
 	res.Start = time.Now()
 	jr.started = true
+	blocks, je := blockInfos(j, jr.targets)
+	if je != nil {
+		failJob(e, jr, je)
+		return
+	}
+	res.Blocks = blocks
 	l, err := jr.newLoop(e, p)
 	if err != nil {
 		// plan checked the offset rules already (checkOffsets).

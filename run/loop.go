@@ -810,6 +810,9 @@ func (l *loop) complete(it sched.Item, now int64) {
 		if l.lat != nil {
 			l.latCompleted(s, now-s.start, now)
 		}
+		if acct && l.res.Blocks != nil && s.dir == jobfile.DirTrim {
+			l.res.Blocks.Trimmed(l.blockIndex(s))
+		}
 		if acct {
 			l.iosDone[s.dir]++
 			clat := uint64(now - s.issue)
@@ -848,6 +851,9 @@ func (l *loop) ioError(s *slot, errno int, fn string) {
 	allowed := (s.dir == jobfile.DirRead && l.coeRead) || (s.dir != jobfile.DirRead && l.coeWrite)
 	if l.job.ErrorDump && l.warn != nil {
 		l.dumpError(s, e)
+	}
+	if l.res.Blocks != nil && s.dir != jobfile.DirRead {
+		l.res.Blocks.Failed(l.blockIndex(s), s.dir == jobfile.DirWrite)
 	}
 	if allowed && nonFatal(l.job, s.dir, e) {
 		l.res.TotalErr++

@@ -243,3 +243,54 @@ func TestFallocTrimPunchesHoles(t *testing.T) {
 		t.Fatal("falloc trim did not punch the first size= bytes only")
 	}
 }
+
+// TestBlockErrorPercentiles: with block_error_percentiles every trim
+// counts in the block it starts in, so over a loop device the blocks'
+// counts add up to the trims and every block is unwritten or trimmed; a
+// file of more than fio's 8192 trim blocks ends the job with fio's
+// EINVAL (func=block_error_hist) before any I/O.
+func TestBlockErrorPercentiles(t *testing.T) {
+	d := discardable(t, 4<<20)
+	j := testJob("", "blocks", jobfile.RWRandTrim, "psync")
+	j.Filenames = []string{d.Path}
+	j.Size = 256 << 10
+	j.Loops = 3
+	j.NoRandomMap = true
+	j.BlockErrorPercentiles = true
+	r := mustRun(t, []*jobfile.Job{j}, Options{}).Jobs[0]
+	if len(r.Blocks) != 64 {
+		t.Fatalf("%d blocks, want 64 (256k of 4k trims)", len(r.Blocks))
+	}
+	var sum, trimmed uint64
+	for _, b := range r.Blocks {
+		n := uint64(b & (1<<29 - 1))
+		sum += n
+		switch b >> 29 {
+		case 0:
+			if n != 0 {
+				t.Fatalf("an unwritten block counts %d trims", n)
+			}
+		case 1:
+			trimmed++
+		default:
+			t.Fatalf("block state %d, want unwritten or trimmed", b>>29)
+		}
+	}
+	if got := r.Dirs[jobfile.DirTrim].TotalIOs; sum != got || trimmed == 0 {
+		t.Fatalf("the blocks count %d trims over %d blocks; the job issued %d", sum, trimmed, got)
+	}
+
+	j2 := testJob("", "blocks-big", jobfile.RWTrim, "psync")
+	j2.Filenames = []string{d.Path}
+	j2.Size = 4 << 20
+	j2.BS[jobfile.DirTrim] = 256
+	j2.BlockErrorPercentiles = true
+	res, err := runOnce(j2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2 := res.Jobs[0]
+	if r2.Error != int(unix.EINVAL) || !strings.Contains(r2.ErrorText, "func=block_error_hist") || r2.Dirs[jobfile.DirTrim].TotalIOs != 0 {
+		t.Fatalf("16384 blocks: err=%d %q, %d trims; want EINVAL from block_error_hist before any trim", r2.Error, r2.ErrorText, r2.Dirs[jobfile.DirTrim].TotalIOs)
+	}
+}
