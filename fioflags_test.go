@@ -22,6 +22,7 @@ func TestFioFlags(t *testing.T) {
 	}
 	reader := write("r.fio", "[j]\nioengine=null\nsize=64k\n")
 	writer := write("w.fio", "[j]\nioengine=null\nsize=64k\nrw=randwrite\n")
+	trimmer := write("t.fio", "[j]\nioengine=null\nsize=64k\nrw=randtrim\n")
 	unset := write("u.fio", "[j]\nioengine=null\nsize=64k\nbs=${GOFIO_UNSET_FOR_TEST}4k\n")
 	tests := []struct {
 		name   string
@@ -37,6 +38,7 @@ func TestFioFlags(t *testing.T) {
 		{"append-terse", []string{"--append-terse", "--output-format=json", reader}, ExitOK, "\"fio version\"", ""},
 		{"readonly reader", []string{"--readonly", "--parse-only", reader}, ExitOK, "", ""},
 		{"readonly writer", []string{"--readonly", "--parse-only", writer}, ExitBadInput, "", "trim and write operations are not allowed with the --readonly parameter"},
+		{"readonly trimmer", []string{"--readonly", trimmer}, ExitBadInput, "", "trim and write operations are not allowed with the --readonly parameter"},
 		{"warnings", []string{"--parse-only", unset}, ExitOK, "", "is not set"},
 		{"warnings-fatal", []string{"--warnings-fatal", "--parse-only", unset}, ExitBadInput, "", "${GOFIO_UNSET_FOR_TEST}: is not set (--warnings-fatal)"},
 		{"max-jobs", []string{"--max-jobs=8", "--parse-only", reader}, ExitOK, "", ""},

@@ -31,6 +31,7 @@ func Rows() []Row {
 	rows = append(rows, engineRows...)
 	rows = append(rows, optionRows...)
 	rows = append(rows, iologRows...)
+	rows = append(rows, trimOptionRows...)
 	return rows
 }
 

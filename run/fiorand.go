@@ -184,11 +184,15 @@ func newFioSeeds(j *jobfile.Job, thread int) fioSeeds {
 func (fs *fioSeeds) offsetSeed() uint64 { return fs.seeds[seedBlock] }
 
 // bsSeeds are the seeds of the block-size generators per direction:
-// with verify, writes use the read seed, as fio does.
-func (fs *fioSeeds) bsSeed(d jobfile.Dir, verify bool) uint64 {
+// with verify, writes use the read seed, and with trimWrite (trimwrite,
+// randtrimwrite) trims use the write seed, so that each write is as long
+// as the trim before it, as fio does.
+func (fs *fioSeeds) bsSeed(d jobfile.Dir, verify, trimWrite bool) uint64 {
 	switch {
 	case d == jobfile.DirRead:
 		return fs.seeds[seedBS]
+	case d == jobfile.DirTrim && trimWrite:
+		return fs.bsSeed(jobfile.DirWrite, verify, false)
 	case d == jobfile.DirWrite && verify:
 		return fs.seeds[seedBS]
 	case d == jobfile.DirWrite:

@@ -237,7 +237,7 @@ func min64(a, b uint64) uint64 {
 func (g *offsetGen) reseed() {
 	s := &g.seeds
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		g.rBS[d] = newFrand(s.bsSeed(d, g.verify), s.use64)
+		g.rBS[d] = newFrand(s.bsSeed(d, g.verify, g.trimWrite), s.use64)
 	}
 	g.rMix = newFrand(s.seeds[seedMix], false)
 	g.rZone = newFrand(s.seeds[seedZone], false)

@@ -21,7 +21,8 @@ type ioSeq struct {
 	off, n uint64
 }
 
-// fills returns every I/O the generator of job j chooses in one loop.
+// fills returns every I/O the generator of job j chooses in one loop, or
+// the first 1<<16 of an endless one (norandommap).
 func fills(t *testing.T, j *jobfile.Job) []ioSeq {
 	t.Helper()
 	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, jobSeed(j, 0, 0), 1)
@@ -35,8 +36,8 @@ func fills(t *testing.T, j *jobfile.Job) []ioSeq {
 			return out
 		}
 		out = append(out, ioSeq{d, off, n})
-		if len(out) > 1<<16 {
-			t.Fatal("the generator never ends")
+		if len(out) == 1<<16 {
+			return out
 		}
 	}
 }
@@ -67,6 +68,32 @@ func TestTrimWritePairs(t *testing.T) {
 				t.Fatalf("%s: block %d trimmed twice in one loop", rw, tr.off)
 			}
 			seen[tr.off] = true
+		}
+	}
+}
+
+// TestTrimWriteBSRange: with bsrange, a trimwrite job's trims draw their
+// lengths from the write seed (fio's td_fill_rand_seeds_internal), so
+// every write is as long as the trim before it, sequential or random.
+func TestTrimWriteBSRange(t *testing.T) {
+	for _, rw := range []jobfile.RW{jobfile.RWTrimWrite, jobfile.RWRandTrimWrite} {
+		j := testJob("", "twr", rw, "null")
+		j.Size = 1 << 20
+		for d := range j.BSRangeMin {
+			j.BSRangeMin[d], j.BSRangeMax[d] = 512, 4096
+		}
+		j.NoRandomMap = true
+		seq := fills(t, j)
+		sizes := map[uint64]bool{}
+		for i := 0; i+1 < len(seq); i += 2 {
+			tr, w := seq[i], seq[i+1]
+			if tr.d != jobfile.DirTrim || w.d != jobfile.DirWrite || tr.off != w.off || tr.n != w.n {
+				t.Fatalf("%s: pair %d is %+v, %+v; want a trim then a write of the same block and length", rw, i/2, tr, w)
+			}
+			sizes[tr.n] = true
+		}
+		if len(sizes) < 2 {
+			t.Fatalf("%s: bsrange=512-4k drew one length only", rw)
 		}
 	}
 }
