@@ -115,7 +115,7 @@ func mergeInto(m, j *JobResult) {
 	m.FirstErr = j.FirstErr // fio keeps the last member's first_error
 	m.LatencyDepth = j.LatencyDepth
 	m.SteadyState = j.SteadyState // fio keeps the last member's
-	m.Blocks = j.Blocks // fio copies the last member's block infos
+	m.Blocks = j.Blocks           // fio copies the last member's block infos
 
 	for d := range m.Dirs {
 		m.Dirs[d].add(&j.Dirs[d])

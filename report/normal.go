@@ -148,10 +148,10 @@ func writeJobNormal(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 		fmt.Fprintf(w, "     latency   : target=%d, window=%d, percentile=%.2f%%, depth=%d\n",
 			lt.Target.Nanoseconds(), lt.Window.Microseconds(), lt.Percentile, j.LatencyDepth)
 	}
+	writeBlockInfosNormal(w, j.Blocks, jobPercentiles(j.Job)) // before steadystate, as fio's show_thread_status_normal
 	if s := j.SteadyState; s != nil {
 		writeSteadyStateNormal(w, j, s)
 	}
-	writeBlockInfosNormal(w, j.Blocks, jobPercentiles(j.Job))
 	writeExtrasNormal(w, j)
 }
 
