@@ -152,19 +152,20 @@ type JobResult struct {
 // for its reporting group with group_reporting (fio's ss_* of a
 // thread_stat).
 type SteadyState struct {
-	IOPS      bool    // the criterion reads IOPS (else bandwidth)
-	BySlope   bool    // the criterion is the slope (else the maximum deviation from the mean)
-	Pct       bool    // Limit and Criterion are percentages of the mean
-	Limit     float64 // the criterion's limit
-	Duration  int     // one-second samples in the window (ss_dur)
-	Attained  bool
-	Slope     float64 // the last slope computed (bytes/s or IOPS per second)
-	Deviation float64 // the last maximum deviation from the mean
-	Criterion float64 // the last criterion value, compared with Limit
+	IOPS      bool    `json:"iops"`     // the criterion reads IOPS (else bandwidth)
+	BySlope   bool    `json:"slope"`    // the criterion is the slope (else the maximum deviation from the mean)
+	Pct       bool    `json:"pct"`      // Limit and Criterion are percentages of the mean
+	Limit     float64 `json:"limit"`    // the criterion's limit
+	Duration  int     `json:"duration"` // one-second samples in the window (ss_dur)
+	Attained  bool    `json:"attained"`
+	Slope     float64 `json:"slope_value"` // the last slope computed (bytes/s or IOPS per second)
+	Deviation float64 `json:"deviation"`   // the last maximum deviation from the mean
+	Criterion float64 `json:"criterion"`   // the last criterion value, compared with Limit
 	// BW and IOPSData are the window's samples (bytes/s, IOPS), in the
 	// order fio's JSON prints them; Duration each, zero where no sample
 	// came yet.
-	BW, IOPSData []uint64
+	BW       []uint64 `json:"bw"`
+	IOPSData []uint64 `json:"iops_data"`
 }
 
 // BWMean is the mean of the window's bandwidth samples, rounded down, as

@@ -19,34 +19,35 @@ const StateJSONKey = "state"
 // structs: histograms bin by bin, so the merged percentiles are exact.
 // Every gofio JSON job carries it under "gofio"/"state".
 type JobState struct {
-	Members       int         `json:"members"`
-	ElapsedNs     int64       `json:"elapsed_ns"`
-	FirstIONs     int64       `json:"first_io_ns,omitempty"`
-	Dirs          [3]DirState `json:"dirs"` // read, write, trim
-	Sync          StatState   `json:"sync"`
-	SyncIOs       uint64      `json:"sync_ios"`
-	JobRuntimeNs  int64       `json:"job_runtime_ns"`
-	UsrNs         int64       `json:"usr_ns"`
-	SysNs         int64       `json:"sys_ns"`
-	Ctx           uint64      `json:"ctx"`
-	Majf          uint64      `json:"majf"`
-	Minf          uint64      `json:"minf"`
-	IODepth       [7]uint64   `json:"iodepth"`
-	Submit        [7]uint64   `json:"submit"`
-	Complete      [7]uint64   `json:"complete"`
-	SubmitCalls   uint64      `json:"submit_calls"`
-	CompleteCalls uint64      `json:"complete_calls"`
-	LatNs         [10]uint64  `json:"lat_ns"`
-	LatUs         [10]uint64  `json:"lat_us"`
-	LatMs         [12]uint64  `json:"lat_ms"`
-	TotalErr      uint64      `json:"total_err"`
-	FirstErr      int         `json:"first_err"`
-	ErrorText     string      `json:"error_text,omitempty"`
-	TWWait        StatState   `json:"tw_wait"`
-	Policy        string      `json:"policy"`
-	EngineNotes   []string    `json:"engine_notes,omitempty"`
-	StartNs       int64       `json:"start_ns"`
-	LatencyDepth  int         `json:"latency_depth"`
+	Members       int          `json:"members"`
+	ElapsedNs     int64        `json:"elapsed_ns"`
+	FirstIONs     int64        `json:"first_io_ns,omitempty"`
+	Dirs          [3]DirState  `json:"dirs"` // read, write, trim
+	Sync          StatState    `json:"sync"`
+	SyncIOs       uint64       `json:"sync_ios"`
+	JobRuntimeNs  int64        `json:"job_runtime_ns"`
+	UsrNs         int64        `json:"usr_ns"`
+	SysNs         int64        `json:"sys_ns"`
+	Ctx           uint64       `json:"ctx"`
+	Majf          uint64       `json:"majf"`
+	Minf          uint64       `json:"minf"`
+	IODepth       [7]uint64    `json:"iodepth"`
+	Submit        [7]uint64    `json:"submit"`
+	Complete      [7]uint64    `json:"complete"`
+	SubmitCalls   uint64       `json:"submit_calls"`
+	CompleteCalls uint64       `json:"complete_calls"`
+	LatNs         [10]uint64   `json:"lat_ns"`
+	LatUs         [10]uint64   `json:"lat_us"`
+	LatMs         [12]uint64   `json:"lat_ms"`
+	TotalErr      uint64       `json:"total_err"`
+	FirstErr      int          `json:"first_err"`
+	ErrorText     string       `json:"error_text,omitempty"`
+	TWWait        StatState    `json:"tw_wait"`
+	Policy        string       `json:"policy"`
+	EngineNotes   []string     `json:"engine_notes,omitempty"`
+	StartNs       int64        `json:"start_ns"`
+	LatencyDepth  int          `json:"latency_depth"`
+	SteadyState   *SteadyState `json:"steadystate,omitempty"`
 }
 
 // DirState is one direction of a JobState.
@@ -113,7 +114,7 @@ func StateOf(j *JobResult) JobState {
 		LatNs: j.LatNs, LatUs: j.LatUs, LatMs: j.LatMs,
 		TotalErr: j.TotalErr, FirstErr: j.FirstErr, ErrorText: j.ErrorText,
 		TWWait: statState(j.TWWait, &j.TWWaitHist), Policy: j.Policy,
-		EngineNotes: j.EngineNotes, LatencyDepth: j.LatencyDepth,
+		EngineNotes: j.EngineNotes, LatencyDepth: j.LatencyDepth, SteadyState: j.SteadyState,
 	}
 	if !j.FirstIO.IsZero() {
 		s.FirstIONs = j.FirstIO.UnixNano()
@@ -144,7 +145,7 @@ func JobResultFromState(s *JobState, job *jobfile.Job, name string, group, errno
 		JobRuntime: time.Duration(s.JobRuntimeNs), UsrCPU: time.Duration(s.UsrNs), SysCPU: time.Duration(s.SysNs),
 		Ctx: s.Ctx, Majf: s.Majf, Minf: s.Minf,
 		TotalErr: s.TotalErr, FirstErr: s.FirstErr, Policy: s.Policy,
-		EngineNotes: s.EngineNotes, LatencyDepth: s.LatencyDepth,
+		EngineNotes: s.EngineNotes, LatencyDepth: s.LatencyDepth, SteadyState: s.SteadyState,
 	}
 	j.IOStats = IOStats{SyncIOs: s.SyncIOs,
 		IODepth: s.IODepth, Submit: s.Submit, Complete: s.Complete,
