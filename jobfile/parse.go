@@ -361,7 +361,7 @@ func Parse(in Input) ([]*Job, error) {
 		}
 		if in.ReadOnly && (j.RW.HasWrite() || j.RW.HasTrim()) {
 			return nil, &Error{File: src.own.file, Line: src.own.line, Option: "rw=" + string(j.RW),
-				Msg: "trim and write operations are not allowed with the --readonly parameter"}
+				Msg: fmt.Sprintf("job <%s> has write or trim bit set, but gofio is in read-only mode (--readonly)", j.Name)}
 		}
 		// A read_iolog= replay skips the log's writes under --readonly.
 		j.IOLog.ReadOnly = in.ReadOnly

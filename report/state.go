@@ -48,6 +48,7 @@ type JobState struct {
 	StartNs       int64        `json:"start_ns"`
 	LatencyDepth  int          `json:"latency_depth"`
 	SteadyState   *SteadyState `json:"steadystate,omitempty"`
+	Blocks        []uint32     `json:"blocks,omitempty"` // block_error_percentiles (BlockInfos)
 }
 
 // DirState is one direction of a JobState.
@@ -115,6 +116,7 @@ func StateOf(j *JobResult) JobState {
 		TotalErr: j.TotalErr, FirstErr: j.FirstErr, ErrorText: j.ErrorText,
 		TWWait: statState(j.TWWait, &j.TWWaitHist), Policy: j.Policy,
 		EngineNotes: j.EngineNotes, LatencyDepth: j.LatencyDepth, SteadyState: j.SteadyState,
+		Blocks: j.Blocks,
 	}
 	if !j.FirstIO.IsZero() {
 		s.FirstIONs = j.FirstIO.UnixNano()
@@ -146,6 +148,7 @@ func JobResultFromState(s *JobState, job *jobfile.Job, name string, group, errno
 		Ctx: s.Ctx, Majf: s.Majf, Minf: s.Minf,
 		TotalErr: s.TotalErr, FirstErr: s.FirstErr, Policy: s.Policy,
 		EngineNotes: s.EngineNotes, LatencyDepth: s.LatencyDepth, SteadyState: s.SteadyState,
+		Blocks: s.Blocks,
 	}
 	j.IOStats = IOStats{SyncIOs: s.SyncIOs,
 		IODepth: s.IODepth, Submit: s.Submit, Complete: s.Complete,

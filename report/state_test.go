@@ -19,7 +19,8 @@ func TestStateRoundTrip(t *testing.T) {
 		FirstIO: time.Unix(0, 1764518400123456789), Start: time.Unix(0, 1764518400000000001),
 		EngineNotes: []string{"n"}, TotalErr: 2, FirstErr: 5,
 		SteadyState: &SteadyState{IOPS: true, BySlope: true, Pct: true, Limit: 0.01, Duration: 2, Attained: true,
-			Slope: 1.5, Criterion: 0.003, BW: []uint64{4096, 8192}, IOPSData: []uint64{1, 2}}}
+			Slope: 1.5, Criterion: 0.003, BW: []uint64{4096, 8192}, IOPSData: []uint64{1, 2}},
+		Blocks: BlockInfos{0, 1<<29 | 3}}
 	d := &j.Dirs[jobfile.DirRead]
 	for _, v := range []uint64{1000, 1100, 250000, 7, 1 << 40} {
 		d.Clat.Add(v)
