@@ -380,22 +380,24 @@ func directProblem(j *jobfile.Job, t *target, align uint64) error {
 	return check("offset", t.region.base)
 }
 
-// openTarget opens t with the job's flags and checks its O_DIRECT
+// openTarget opens t with the job's flags, for the directions rw the job
+// issues (a replay's come from its log), and checks its O_DIRECT
 // alignment again, now that a created file exists. Every failure ends
 // only this job.
-func openTarget(e *env, j *jobfile.Job, t *target, writes bool) *jobError {
+func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
 	if diskless(j) {
 		return nil
 	}
 	flags := unix.O_CLOEXEC
-	if writes || j.RW.HasTrim() || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
+	writes := rw.HasWrite()
+	if writes || rw.HasTrim() || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
 		flags |= unix.O_RDWR
 	} else {
 		flags |= unix.O_RDONLY
 	}
 	// fio's generic_open_file gives a job that trims neither O_DIRECT
 	// nor sync='s flags: a trimwrite job's writes are buffered.
-	direct := j.Direct && !j.RW.HasTrim()
+	direct := j.Direct && !rw.HasTrim()
 	if direct {
 		flags |= unix.O_DIRECT
 	}
@@ -405,7 +407,7 @@ func openTarget(e *env, j *jobfile.Job, t *target, writes bool) *jobError {
 	case "dsync":
 		flags |= unix.O_DSYNC
 	}
-	if j.RW.HasTrim() {
+	if rw.HasTrim() {
 		flags &^= unix.O_SYNC | unix.O_DSYNC
 	}
 	if writes && !t.exists && !t.block {

@@ -268,7 +268,7 @@ func TestSyncOpensSynchronous(t *testing.T) {
 		if err := os.WriteFile(tgt.path, make([]byte, 64<<10), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if je := openTarget(&env{opts: &Options{Fadvise: func(int, int64, int64, int) error { return nil }}}, jobs[0], tgt, jobs[0].RW.HasWrite()); je != nil {
+		if je := openTarget(&env{opts: &Options{Fadvise: func(int, int64, int64, int) error { return nil }}}, jobs[0], tgt, jobs[0].RW); je != nil {
 			t.Fatal(je.err)
 		}
 		b, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", tgt.fd))

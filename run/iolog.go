@@ -59,11 +59,14 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: read_iolog: %w", j.Name, err)
 	}
+	if log.SkippedTrims > 0 && warn != nil {
+		fmt.Fprintf(warn, "gofio: %s: read_iolog=%s: %d trim lines skipped, as fio 3.33 skips them in a text iolog (\"bad ddir: 2\")\n", j.Name, path, log.SkippedTrims)
+	}
 	if log.SkippedWrites > 0 && warn != nil {
 		fmt.Fprintf(warn, "fio: <%s> skips replay of %d writes due to read-only\n", j.Name, log.SkippedWrites)
 	}
-	if log.Trims > 0 {
-		return nil, nil, fmt.Errorf("%s: read_iolog=%s: the log has trim entries, which gofio does not replay yet", j.Name, path)
+	if log.Trims > 0 && log.Reads > 0 {
+		return nil, nil, fmt.Errorf("%s: read_iolog=%s: the log both reads and trims, which gofio does not replay yet (a log of trims, or of trims and writes, replays)", j.Name, path)
 	}
 	ts := make([]*target, len(log.Files))
 	for i, name := range log.Files {
@@ -81,7 +84,7 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 			if je := sizeDevice(j, t); je != nil {
 				return nil, nil, je
 			}
-			if log.Writes > 0 && !j.AllowMountedWrite {
+			if (log.Writes > 0 || log.Trims > 0) && !j.AllowMountedWrite {
 				if err := mounted(name); err != nil {
 					return nil, nil, badTarget(j, t, "%w", err)
 				}
@@ -92,7 +95,7 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 			return nil, nil, badTarget(j, t, "is neither a regular file nor a block device")
 		case os.IsNotExist(err):
 			if log.Writes == 0 {
-				return nil, nil, badTarget(j, t, "does not exist, and the log only reads it")
+				return nil, nil, badTarget(j, t, "does not exist, and the log does not write it")
 			}
 		default:
 			return nil, nil, badTarget(j, t, "%w", err)
@@ -111,9 +114,14 @@ func replayPath(j *jobfile.Job) string {
 }
 
 // replayRW is the rw= a replay runs as, as fio's read_iolog sets
-// td_ddir from the log: read, write, or both.
+// td_ddir from the log: read, write or both, trim, or trim and write
+// (planReplay refuses a log that reads and trims).
 func replayRW(log *iolog.Log) jobfile.RW {
 	switch {
+	case log.Trims > 0 && log.Writes > 0:
+		return jobfile.RWTrimWrite
+	case log.Trims > 0:
+		return jobfile.RWTrim
 	case log.Writes == 0:
 		return jobfile.RWRead
 	case log.Reads == 0:
@@ -202,8 +210,10 @@ func (l *loop) replayNext() (op engines.Op, d jobfile.Dir, file int, off, n uint
 			op, d = engines.OpFsync, jobfile.DirWrite
 		case iolog.Datasync:
 			op, d = engines.OpFdatasync, jobfile.DirWrite
+		case iolog.Trim:
+			op, d = engines.OpTrim, jobfile.DirTrim
 		}
-		if op == engines.OpRead || op == engines.OpWrite {
+		if op == engines.OpRead || op == engines.OpWrite || op == engines.OpTrim {
 			off, n = e.Offset, e.Len
 		}
 		return op, d, e.File, off, n, true
@@ -358,13 +368,13 @@ func (l *loop) closeIOLog() error {
 	return err
 }
 
-// writes reports whether the job writes its files: by its rw=, or for a
-// replay by its log.
-func (jr *jobRun) writes() bool {
+// rw is the directions the job issues: its rw=, or for a replay its
+// log's.
+func (jr *jobRun) rw() jobfile.RW {
 	if jr.replay != nil {
-		return jr.replay.Writes > 0
+		return replayRW(jr.replay)
 	}
-	return jr.job.RW.HasWrite()
+	return jr.job.RW
 }
 
 // writtenBefore reports whether one of the earlier jobs writes the iolog

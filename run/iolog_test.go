@@ -248,3 +248,33 @@ func TestWriteIologLoops(t *testing.T) {
 		t.Errorf("log:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestBlktraceTrims replays a blktrace of discards and writes onto a
+// loop device: the discards are trims (fio replays them from a
+// blktrace), and replay_skip=trim leaves them out.
+func TestBlktraceTrims(t *testing.T) {
+	d := loopdev.New(t, 8<<20)
+	var trace []byte
+	for i := 0; i < 10; i++ {
+		k := iolog.Trim
+		if i%2 == 1 {
+			k = iolog.Write
+		}
+		trace = append(trace, iolog.EncodeTrace(k, uint64(1000+i*1000), uint64(i*64), 4096*uint32(1+i%4), 7<<20|99)...)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.bin")
+	if err := os.WriteFile(p, trace, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		extra string
+		trims uint64
+	}{{"", 5}, {"replay_skip=trim\n", 0}} {
+		jobs := parseJobs(t, dir, "[b]\nioengine=psync\nread_iolog="+p+"\nreplay_redirect="+d.Path+"\n"+c.extra)
+		res := mustRun(t, jobs, Options{}).Jobs[0]
+		if tr, w := res.Dirs[jobfile.DirTrim], res.Dirs[jobfile.DirWrite]; tr.TotalIOs != c.trims || w.TotalIOs != 5 {
+			t.Errorf("%q: %d trims, %d writes; want %d, 5", c.extra, tr.TotalIOs, w.TotalIOs, c.trims)
+		}
+	}
+}

@@ -451,7 +451,7 @@ func openJobTargets(e *env, jr *jobRun, fill []byte) *jobError {
 		return je
 	}
 	for _, t := range jr.targets {
-		if je := openTarget(e, jr.job, t, jr.writes()); je != nil {
+		if je := openTarget(e, jr.job, t, jr.rw()); je != nil {
 			return je
 		}
 		jr.prog.OpenFiles.Add(1)

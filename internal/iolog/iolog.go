@@ -81,6 +81,10 @@ type Log struct {
 	Bytes                       uint64
 	// SkippedWrites counts the writes Options.ReadOnly dropped.
 	SkippedWrites uint64
+	// SkippedTrims counts the trim lines of a text log, which fio 3.33
+	// does not replay ("bad ddir: 2"): its read_iolog counts reads,
+	// writes, waits and syncs only.
+	SkippedTrims uint64
 	// MaxLen is the largest I/O length per direction (read, write, trim).
 	MaxLen [3]uint64
 }
@@ -288,7 +292,8 @@ func (p *parser) line(b []byte) error {
 		}
 		l.Writes++
 	case Trim:
-		l.Trims++
+		l.SkippedTrims++
+		return nil
 	default:
 		l.Syncs++
 	}

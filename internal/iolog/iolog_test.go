@@ -93,6 +93,18 @@ func TestParseV2Wait(t *testing.T) {
 	}
 }
 
+// TestParseSkipsTextTrims: fio 3.33's read_iolog does not replay the
+// trim lines of a text log (it reports "bad ddir: 2" and goes on).
+func TestParseSkipsTextTrims(t *testing.T) {
+	l, err := parse(t, "fio version 2 iolog\n/f add\n/f trim 0 4096\n/f write 0 4096\n", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Trims != 0 || l.SkippedTrims != 1 || l.Writes != 1 || len(l.Entries) != 2 {
+		t.Errorf("trims %d skipped %d writes %d entries %+v", l.Trims, l.SkippedTrims, l.Writes, l.Entries)
+	}
+}
+
 func TestParseAppendedRun(t *testing.T) {
 	// fio appends to write_iolog=: a second run adds a header.
 	l, err := parse(t, v3+v3, Options{})
