@@ -159,6 +159,20 @@ func sameOffsets(log string) func(fio, gofio []*Outcome) []string {
 	}
 }
 
+// sameOffsetsEach returns a Check that each of logs holds the same
+// offsets, in order, in fio's run and gofio's (one log per job).
+func sameOffsetsEach(logs ...string) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for _, l := range logs {
+			for _, d := range sameOffsets(l)(fio, gofio) {
+				diffs = append(diffs, l+": "+d)
+			}
+		}
+		return diffs
+	}
+}
+
 // rateNear returns a Check for rated jobs: for each path and its target,
 // gofio's value must be within rel of the target in every run where
 // fio's is (a machine too busy for fio to keep the rate says nothing).

@@ -3,6 +3,7 @@ package jobfile
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ type Zones struct {
 	Size         uint64 // zonesize: bytes of I/O per zone
 	Range        uint64 // zonerange: size of a zone (0: zonesize)
 	Skip         uint64 // zoneskip: bytes skipped after each zone
-	SkipPercent  int    // zoneskip=N%
+	SkipPercent  int    // zoneskip=N%, which fio 3.33 runs as Skip = 2^64-1-N bytes
 	Capacity     uint64 // zonecapacity (zbd)
 	MaxOpen      int    // max_open_zones (zbd)
 	JobMaxOpen   int    // job_max_open_zones (zbd)
@@ -62,7 +63,19 @@ type ThinkTime struct {
 	Spin       time.Duration // thinktime_spin: busy part of it
 	Blocks     int           // thinktime_blocks: I/Os between pauses
 	BlocksType string        // thinktime_blocks_type: "complete" or "issue"
-	IOTime     time.Duration // thinktime_iotime
+	IOTime     time.Duration // thinktime_iotime: I/O time between pauses
+}
+
+// ThinkBlocksSet reports whether the job sets thinktime_blocks (fio's
+// fio_option_is_set): with thinktime_iotime, an unset thinktime_blocks
+// leaves the pauses to the time alone.
+func (j *Job) ThinkBlocksSet() bool {
+	for _, o := range j.Options {
+		if o.Name == "thinktime_blocks" {
+			return true
+		}
+	}
+	return false
 }
 
 // fioOptions are the options of this file, in fio's --cmdhelp=all order
@@ -72,7 +85,7 @@ var fioOptions = []OptionSpec{
 	{Name: "zonemode", Type: TypeChoice, Default: "none", Help: "Mode for the zonesize, zonerange and zoneskip parameters",
 		Choices: []Choice{{"none", "no zoning"}, {"strided", "strided mode - random I/O is restricted to a single zone"},
 			{"zbd", "zoned block device mode - random I/O selects one of multiple zones randomly"}},
-		Note:   "parsed and checked as fio does; strided runs as fio 3.33 (zoneskip in bytes); gofio refuses to run zbd on a target that is not a zoned block device, and does not run zbd yet",
+		Note:   "parsed and checked as fio does; strided runs as fio 3.33 (zoneskip=N% as fio 3.33 reads it: a skip of 2^64-1-N bytes); gofio refuses to run zbd on a target that is not a zoned block device, and does not run zbd yet",
 		custom: func(j *Job, v string) error { j.Zones.Mode = v; return nil }},
 	{Name: "zonesize", Type: TypeStrVal, Default: "0", Help: "Amount of data to read per zone",
 		custom: func(j *Job, v string) error { return setU64(&j.Zones.Size, v, j.KBBase) }},
@@ -81,6 +94,13 @@ var fioOptions = []OptionSpec{
 	{Name: "zoneskip", Type: TypeSize, Default: "0", Help: "Space between IO zones",
 		custom: func(j *Job, v string) error {
 			n, pct, err := parseSize(v, j.KBBase, true)
+			if pct > 0 {
+				// fio 3.33's zoneskip callback takes no percentage: it
+				// keeps the parser's encoding of N%, 2^64-1-N, as the
+				// byte count, so a zone starts N+1 bytes before the end
+				// of the range before it.
+				n = math.MaxUint64 - uint64(pct)
+			}
 			j.Zones.Skip, j.Zones.SkipPercent = n, pct
 			return err
 		}},
@@ -196,7 +216,7 @@ var fioOptions = []OptionSpec{
 		custom:  func(j *Job, v string) error { j.RateProcess = v; return nil }},
 	{Name: "rate_cycle", Aliases: []string{"ratecycle"}, Type: TypeInt, Default: "1000", Min: 0, Max: Unbounded, Parent: "rate",
 		Help: "Window average for rate limits (msec)", intp: func(j *Job) *int { return &j.RateCycle }},
-	{Name: "rate_ignore_thinktime", NotRun: true, Type: TypeBool, Min: 0, Max: 1, Parent: "rate", Help: "Rated IO ignores thinktime settings",
+	{Name: "rate_ignore_thinktime", Type: TypeBool, Min: 0, Max: 1, Parent: "rate", Help: "Rated IO ignores thinktime settings",
 		boolp: func(j *Job) *bool { return &j.RateIgnoreThinktime }},
 	{Name: "rate_iops_min", Type: TypeInt, Min: 0, Max: Unbounded, Dirs: 3, Parent: "rate_iops",
 		Help: "Job must meet this rate or it will be shut down", dirs64: func(j *Job) *[NumDirs]uint64 { return &j.RateIOPSMin }},
@@ -257,7 +277,7 @@ var fioOptions = []OptionSpec{
 			{"issue", "thinktime_blocks takes effect at the issue side"}},
 		custom: func(j *Job, v string) error { j.Think.BlocksType = v; return nil }},
 	{Name: "thinktime_iotime", Type: TypeTime, TypeHelp: "integer value (opt=100)", Default: "0", Min: 0, Max: Unbounded, Unit: time.Second,
-		Parent: "thinktime", Help: "IO time interval between 'thinktime'", NotRun: true},
+		Parent: "thinktime", Help: "IO time interval between 'thinktime'", durp: func(j *Job) *time.Duration { return &j.Think.IOTime }},
 
 	// Reporting.
 	{Name: "unified_rw_reporting", Type: TypeChoice, Default: "none", Help: "Unify reporting across data direction",
@@ -297,12 +317,6 @@ var fioOptions = []OptionSpec{
 		custom: func(j *Job, v string) error {
 			n, pct, err := parseSize(v, j.KBBase, true)
 			j.OffsetIncrement, j.OffsetIncrementPercent = n, pct
-			if pct > 0 {
-				if j.Unrun == nil {
-					j.Unrun = map[string]string{}
-				}
-				j.Unrun["offset_increment"] = v // a percentage is not run yet
-			}
 			return err
 		}},
 

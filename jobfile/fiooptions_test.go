@@ -126,9 +126,13 @@ func TestOffsetIncrement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// fio adds the clones counting down: subjobs 0, 2, 1.
 	for k, j := range jobs {
-		if want := uint64(4096 + k<<20); j.Offset != want {
-			t.Errorf("clone %d at %d, want %d", k, j.Offset, want)
+		if sub := []int{0, 2, 1}[k]; j.SubjobNumber != sub {
+			t.Errorf("job %d is subjob %d, want fio's %d", k, j.SubjobNumber, sub)
+		}
+		if want := uint64(4096 + j.SubjobNumber<<20); j.Offset != want {
+			t.Errorf("subjob %d at %d, want %d", j.SubjobNumber, j.Offset, want)
 		}
 	}
 }

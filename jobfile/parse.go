@@ -377,8 +377,13 @@ func Parse(in Input) ([]*Job, error) {
 		jobs = append(jobs, j)
 		for k := 1; k < j.NumJobs; k++ {
 			c := *j
-			c.SubjobNumber, c.Stonewall, c.NewGroup = k, false, false
-			c.Offset += uint64(k) * j.OffsetIncrement // fio: offset + subjob_number * offset_increment
+			// fio adds the clones counting down (add_job's while
+			// (--numjobs)): the second job is subjob numjobs-1, the last
+			// subjob 1, which sets their thread numbers (and so their
+			// seeds and log names) against their offsets and files.
+			sub := j.NumJobs - k
+			c.SubjobNumber, c.Stonewall, c.NewGroup = sub, false, false
+			c.Offset += uint64(sub) * j.OffsetIncrement // fio: offset + subjob_number * offset_increment
 			jobs = append(jobs, &c)
 		}
 	}

@@ -36,8 +36,8 @@ func TestParseJobs(t *testing.T) {
 		{"cmd", 0, 0, 4096, 4}, // command-line job first, with the command-line globals
 		{"j1", 0, 0, 4096, 4},  // command-line globals apply to the first file
 		{"j2", 0, 0, 8192, 4},  // later [global] only affects later jobs
-		{"j2", 1, 0, 8192, 4},  // numjobs clones keep the name
-		{"j2", 2, 0, 8192, 4},  // ...
+		{"j2", 2, 0, 8192, 4},  // numjobs clones keep the name; fio adds them counting down
+		{"j2", 1, 0, 8192, 4},  // ...
 		{"j3", 0, 1, 8192, 4},  // new_group starts group 1
 		{"k1", 0, 2, 4096, 1},  // second file: stonewall, fresh globals
 	}
@@ -57,8 +57,8 @@ func TestParseJobs(t *testing.T) {
 	if !jobs[6].Stonewall || jobs[6].JobFileIndex != 1 {
 		t.Errorf("first job of the second file: stonewall=%v index=%d", jobs[6].Stonewall, jobs[6].JobFileIndex)
 	}
-	if got := jobs[3].GeneratedFilename(0); got != "j2.1.0" {
-		t.Errorf("clone file name = %q, want j2.1.0", got)
+	if got := jobs[3].GeneratedFilename(0); got != "j2.2.0" {
+		t.Errorf("clone file name = %q, want j2.2.0 (fio's second j2 is subjob 2)", got)
 	}
 }
 

@@ -115,7 +115,9 @@ func blkGetSize64(fd int) (uint64, error) {
 // be examined (stat, open or size a device), which ends only this job
 // when its group starts. mounted is Options.CheckMountedWrite; thread is
 // the job's fio thread number, whose seeds draw filesize= ranges.
-func planTargets(j *jobfile.Job, thread int, mounted func(string) error) ([]*target, error) {
+// laidOut holds the size each path will have after the jobs before this
+// one laid it out; planTargets adds this job's.
+func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut map[string]uint64) ([]*target, error) {
 	names := fileNames(j)
 	// A trim destroys data as a write does: both need
 	// allow_mounted_write=1 on a mounted device (fio checks writes only).
@@ -196,13 +198,14 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error) ([]*tar
 	}
 	for _, t := range ts {
 		r := &t.region
-		r.base = j.Offset
-		if j.OffsetPercent > 0 && t.exists {
-			r.base = t.curSize * uint64(j.OffsetPercent) / 100
-			if a := j.BSMin(jobfile.DirRead); a > 0 {
-				r.base -= r.base % a
-			}
+		// fio's real_file_size when it places the job: what is there
+		// after the jobs before it laid the file out, 0 for a file
+		// nobody laid out yet.
+		realSize := laidOut[t.path]
+		if t.exists && t.curSize > realSize {
+			realSize = t.curSize
 		}
+		r.base = startOffset(j, realSize)
 		switch {
 		case j.FileSizeMin > 0:
 			want := t.curSize
@@ -233,6 +236,9 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error) ([]*tar
 		r.end = r.base + r.size
 		if t.curSize > r.end {
 			r.end = t.curSize
+		}
+		if laidOut != nil && r.end > laidOut[t.path] {
+			laidOut[t.path] = r.end
 		}
 	}
 	return ts, nil
@@ -466,4 +472,26 @@ func fileSize(j *jobfile.Job, r *frand) uint64 {
 		v -= v % m
 	}
 	return v
+}
+
+// startOffset is fio's get_start_offset for a file of realSize bytes:
+// offset= plus, for clone k of numjobs, k times offset_increment (both
+// already in j.Offset when given in bytes), where offset=N% and
+// offset_increment=N% are percentages of realSize; an offset with a
+// percentage in it is rounded up to the smallest block size.
+func startOffset(j *jobfile.Job, realSize uint64) uint64 {
+	off := j.Offset
+	align := false
+	if j.OffsetPercent > 0 {
+		off += realSize * uint64(j.OffsetPercent) / 100
+		align = true
+	}
+	if j.OffsetIncrementPercent > 0 {
+		off += uint64(j.SubjobNumber) * (uint64(j.OffsetIncrementPercent) * realSize / 100)
+		align = true
+	}
+	if a := j.MinBS(); align && a > 0 && off%a != 0 {
+		off += a - off%a
+	}
+	return off
 }

@@ -97,13 +97,24 @@ func (jr *jobRun) leaveFlow() {
 	jr.flow = nil
 }
 
-// thinkDue reports whether thinktime is due before the next I/O: after
-// thinktime_blocks I/Os completed (thinktime_blocks_type=complete) or
-// issued (issue) since the last pause, as fio's handle_thinktime counts.
+// thinkDue reports whether thinktime is due before the next I/O, as
+// fio's handle_thinktime decides: after thinktime_blocks I/Os completed
+// (thinktime_blocks_type=complete) or issued (issue) since the last
+// pause; with thinktime_iotime, also once thinktime_iotime plus thinktime
+// has passed since the last pause began (the job's start at first), and
+// then by the blocks only when thinktime_blocks is set.
 func (l *loop) thinkDue() bool {
 	t := &l.job.Think
 	if t.Time <= 0 && l.thinker == nil {
 		return false
+	}
+	if t.IOTime > 0 {
+		if l.clock()-l.lastThinkAt >= int64(t.IOTime+t.Time) {
+			return true
+		}
+		if !l.thinkBlocksSet {
+			return false
+		}
 	}
 	n := l.thinkDone
 	if t.BlocksType == "issue" {
@@ -114,13 +125,16 @@ func (l *loop) thinkDue() bool {
 
 // think runs the pause once every slot is parked and nothing is in flight
 // (fio's io_u_quiesce): thinktime_spin of busy waiting, then the rest of
-// thinktime asleep; then the parked slots issue again.
+// thinktime asleep; then the parked slots issue again. With
+// rate_ignore_thinktime the rate schedule of the last I/O's direction
+// moves on by the pause, so the job does not catch up afterwards.
 func (l *loop) think() {
 	t := &l.job.Think
 	think := t.Time
 	if l.thinker != nil {
 		think = l.thinker.ThinkTime() // cpuio's cycle x (100-cpuload)/cpuload
 	}
+	begin := l.clock()
 	spin := min(t.Spin, think) // fio: thinktime_spin is at most thinktime
 	if spin > 0 {
 		end := l.clock() + int64(spin)
@@ -130,16 +144,46 @@ func (l *loop) think() {
 	if rest := think - spin; rest > 0 {
 		l.sleep(rest)
 	}
+	now := l.clock()
+	if l.job.RateIgnoreThinktime {
+		l.skipRate(l.lastDir, now-begin)
+	}
 	l.lastThink = l.thinkDone
 	if t.BlocksType == "issue" {
 		l.lastThink = l.thinkIssued
 	}
-	now := l.clock()
+	if t.IOTime > 0 {
+		l.lastThinkAt = begin
+	}
 	for _, si := range l.parked {
 		l.q.AddHeavy(si, now)
 	}
 	l.parked = l.parked[:0]
 	l.reapFresh = false
+}
+
+// skipRate is rate_ignore_thinktime after a pause of paused ns in
+// direction d, as fio's handle_thinktime: the schedule counts the bytes
+// the rate would have moved meanwhile (in whole microseconds) as issued,
+// less one block when the pause was at least one block's time, so that
+// the first I/O after it goes out at once and the rest at the rate.
+func (l *loop) skipRate(d jobfile.Dir, paused int64) {
+	bps := l.job.Rate[d]
+	bs := l.job.BSMin(d)
+	if bps == 0 {
+		bps = l.job.RateIOPS[d] * bs // fio's rate_bps for rate_iops
+	}
+	us := uint64(paused / int64(time.Microsecond))
+	if bps == 0 || bs == 0 || us == 0 {
+		return
+	}
+	missed := bps * us / 1000000
+	var over uint64
+	if usPerOp := bs * 1000000 / bps; usPerOp <= us {
+		over = bs
+	}
+	skip := float64(int64(missed) - int64(over))
+	l.nextIssue[d] += int64(skip * float64(time.Second) / float64(bps))
 }
 
 // rated reports whether rate= or rate_iops= limits direction d.
@@ -229,17 +273,12 @@ func (e *env) exitAll(jr *jobRun, group []*jobRun) {
 
 // checkZones refuses what gofio does not run of zonemode=: zbd on a target
 // that is not a zoned block device (with the reason), zbd itself, which
-// gofio parses as fio does but does not run yet, and strided with a
-// zoneskip given in percent.
+// gofio parses as fio does but does not run yet.
 func checkZones(j *jobfile.Job) error {
 	if j.Zones.SizeWithoutMode {
 		return fmt.Errorf("%s: zonesize=%d without zonemode=: fio 3.33's default zonemode is none, and --zonemode=none and --zonesize are not compatible (add zonemode=strided)", j.Name, j.Zones.Size)
 	}
 	switch j.Zones.Mode {
-	case "strided":
-		if j.Zones.SkipPercent != 0 {
-			return fmt.Errorf("%s: zonemode=strided with zoneskip=%d%%: gofio runs zoneskip in bytes only", j.Name, j.Zones.SkipPercent)
-		}
 	case "zbd":
 		for _, f := range j.Filenames {
 			if model, err := zonedModel(f); err != nil || model == "none" {

@@ -154,6 +154,10 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	fail := func(where, op, fn string, errno unix.Errno, err error) *jobError {
 		return &jobError{job: j.Name, where: where, op: op, fn: fn, errno: errno, err: err}
 	}
+	if j.Zones.Mode == "strided" && j.Zones.SkipPercent > 0 && j.SubjobNumber == 0 {
+		e.warnf("gofio: job %s: zoneskip=%d%% runs as in fio 3.33, which reads it as a skip of 2^64-%d bytes: each zone starts %d bytes before the end of the zone range before it\n",
+			j.Name, j.Zones.SkipPercent, j.Zones.SkipPercent+1, j.Zones.SkipPercent+1)
+	}
 	if err := setIOPrio(j); err != nil {
 		return p, fail(fmt.Sprintf("prioclass=%d prio=%d", j.PrioClass, j.Prio), "ioprio", "ioprio_set", unix.Errno(errnoOf(err, unix.EINVAL)), err)
 	}
@@ -264,38 +268,39 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	}
 	depth := p.depth
 	l := &loop{
-		job:        j,
-		eng:        p.eng,
-		thinker:    engineThinker(p.eng),
-		ender:      engineEnder(p.eng),
-		syncIO:     p.syncIO,
-		fakeNow:    e.opts.Now,
-		tsc:        processTSC(),
-		sleep:      e.opts.Sleep,
-		fadvise:    e.opts.Fadvise,
-		stop:       e.stop,
-		kill:       &jr.kill,
-		snap:       &jr.snap,
-		auxPath:    e.opts.AuxPath,
-		poisson:    newRNG(jr.seed ^ 0x9015),
-		res:        jr.res,
-		prog:       jr.prog,
-		q:          sched.NewQueue(depth, j.Policy()),
-		batch:      sched.NewBatch(),
-		slots:      make([]slot, depth),
-		bufs:       p.arena.bufs[:depth],
-		files:      jr.targets,
-		gen:        gen,
-		pending:    make([]uint32, depth),
-		depth:      depth,
-		lat:        newLatSearch(j, depth),
-		latIdle:    make([]uint32, 0, depth),
-		loopConfig: newLoopConfig(j, depth, e.opts.Compare),
-		flow:       jr.flow,
-		flowCount:  &jr.flowIssued,
-		ramping:    j.RampTime > 0,
-		fillRNG:    newRNG(jr.seed ^ 0xf111),
-		cmdprio:    newCmdprio(j, jr.seed^0xc3d),
+		job:            j,
+		eng:            p.eng,
+		thinker:        engineThinker(p.eng),
+		thinkBlocksSet: j.ThinkBlocksSet(),
+		ender:          engineEnder(p.eng),
+		syncIO:         p.syncIO,
+		fakeNow:        e.opts.Now,
+		tsc:            processTSC(),
+		sleep:          e.opts.Sleep,
+		fadvise:        e.opts.Fadvise,
+		stop:           e.stop,
+		kill:           &jr.kill,
+		snap:           &jr.snap,
+		auxPath:        e.opts.AuxPath,
+		poisson:        newRNG(jr.seed ^ 0x9015),
+		res:            jr.res,
+		prog:           jr.prog,
+		q:              sched.NewQueue(depth, j.Policy()),
+		batch:          sched.NewBatch(),
+		slots:          make([]slot, depth),
+		bufs:           p.arena.bufs[:depth],
+		files:          jr.targets,
+		gen:            gen,
+		pending:        make([]uint32, depth),
+		depth:          depth,
+		lat:            newLatSearch(j, depth),
+		latIdle:        make([]uint32, 0, depth),
+		loopConfig:     newLoopConfig(j, depth, e.opts.Compare),
+		flow:           jr.flow,
+		flowCount:      &jr.flowIssued,
+		ramping:        j.RampTime > 0,
+		fillRNG:        newRNG(jr.seed ^ 0xf111),
+		cmdprio:        newCmdprio(j, jr.seed^0xc3d),
 	}
 	if jr.replay != nil {
 		l.replay = &replay{log: jr.replay, genesis: l.clock()}

@@ -131,6 +131,12 @@ type loop struct {
 	thinkDone   uint64        // I/Os completed, ramp included (thinktime_blocks_type=complete)
 	thinkIssued uint64        // I/Os issued (thinktime_blocks_type=issue)
 	lastThink   uint64
+	// thinktime_iotime: lastThinkAt is fio's last_thinktime (the job's
+	// start, then the start of each pause); thinkBlocksSet is whether
+	// thinktime_blocks counts as well.
+	lastThinkAt    int64
+	thinkBlocksSet bool
+	lastDir        jobfile.Dir // direction of the last read or write issued (fio's ddir in handle_thinktime)
 
 	ver        *verify.Verifier // nil without verify=
 	auxPath    string           // --aux-path: where verify_dump writes
@@ -179,6 +185,7 @@ func (l *loop) run() {
 	now := l.clock()
 	l.started = now
 	l.statsStart = now
+	l.lastThinkAt = now
 	if l.ramping {
 		l.rampEnd = now + int64(l.job.RampTime)
 	}
@@ -409,6 +416,7 @@ func (l *loop) issue(si uint32, now int64) {
 	if op == engines.OpRead || op == engines.OpWrite {
 		s.ioprio = l.cmdprio.pick(d)
 		l.req.IOPrio = s.ioprio
+		l.lastDir = d
 	}
 	l.thinkIssued++
 	if l.iolog != nil {

@@ -139,6 +139,11 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 	if err := checkReplayStdin(jobs); err != nil {
 		return nil, err
 	}
+	// laidOut is the size each file will have once the jobs planned so
+	// far have laid it out, as fio sets up every job's files in order
+	// before any runs: offset=N% and offset_increment=N% of a later job
+	// are percentages of it.
+	laidOut := map[string]uint64{}
 	for i, j := range jobs {
 		if j == nil {
 			return nil, fmt.Errorf("job %d is nil", i)
@@ -165,7 +170,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 				replayLog, ts, err = planReplay(j, opts.Warn, opts.CheckMountedWrite)
 			}
 		} else {
-			ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite)
+			ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite, laidOut)
 		}
 		if err != nil {
 			return nil, err
@@ -272,8 +277,8 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 // block rules. An input error comes back as err; a target that cannot be
 // examined now comes back as failed, to end the job when its group
 // starts, with ts nil.
-func planJobTargets(j *jobfile.Job, thread int, mounted func(string) error) (ts []*target, failed *jobError, err error) {
-	ts, err = planTargets(j, thread, mounted)
+func planJobTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut map[string]uint64) (ts []*target, failed *jobError, err error) {
+	ts, err = planTargets(j, thread, mounted, laidOut)
 	if errors.As(err, &failed) {
 		return nil, failed, nil
 	}
