@@ -104,8 +104,8 @@ func TestSkipRate(t *testing.T) {
 		want   int64
 	}{
 		{200 * time.Millisecond, int64(200*time.Millisecond) - int64(time.Millisecond)}, // 1000 IOPS of 4k: one block is 1 ms
-		{500 * time.Microsecond, int64(500 * time.Microsecond)},                          // shorter than a block: nothing taken off
-		{500 * time.Nanosecond, 0},                                                       // under a microsecond: fio's total is 0
+		{500 * time.Microsecond, int64(500 * time.Microsecond)},                         // shorter than a block: nothing taken off
+		{500 * time.Nanosecond, 0}, // under a microsecond: fio's total is 0
 	} {
 		l := &loop{job: &jobfile.Job{BS: [jobfile.NumDirs]uint64{4096, 4096, 4096}, RateIOPS: [jobfile.NumDirs]uint64{1000}}}
 		l.skipRate(jobfile.DirRead, int64(c.paused))
