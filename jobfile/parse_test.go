@@ -157,6 +157,7 @@ func TestParseErrors(t *testing.T) {
 		{"hipri buffered", "[j]\nioengine=io_uring\nsize=1m\nhipri\n", "needs direct=1"},
 		{"filename directory", "[j]\nioengine=null\nsize=1m\nfilename=/tmp\n", "is a directory"},
 		{"flag needs arg", "[j]\ndirect\n", "option requires an argument"},
+		{"net trim", "[j]\nioengine=net\nport=9000\nhostname=localhost\nrw=trim\nsize=1m\n", "the net engine does not trim"},
 		{"net random", "[j]\nioengine=net\nport=9000\nlisten\nrw=randread\nsize=1m\n", "network IO can't be random"},
 		{"net udp listen", "[j]\nioengine=net\nport=9000\nprotocol=udp\nlisten\nrw=read\nsize=1m\n", "listen only valid for TCP"},
 		{"net no port", "[j]\nioengine=net\nlisten\nrw=read\nsize=1m\n", "network IO requires port"},

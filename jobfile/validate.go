@@ -29,6 +29,8 @@ func validate(j *Job, s *section) error {
 		return bad("ioengine="+j.IOEngine, "%s", err)
 	}
 	switch {
+	case j.IOEngine == "net" && j.RW.HasTrim():
+		return bad("rw="+string(j.RW), "the net engine does not trim (fio 3.33's answers busy to a trim for ever, and the job hangs)")
 	case j.IOEngine == "net" && j.RW.IsRandom():
 		return bad("rw="+string(j.RW), "network IO can't be random (fio's net engine)")
 	case j.IOEngine == "net" && j.Protocol == "unix" && j.Port != 0:
