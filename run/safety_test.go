@@ -70,9 +70,13 @@ func TestMountedDeviceRefusesWrites(t *testing.T) {
 		if got := res.Jobs[0].Dirs[0].IOBytes; got != 1<<20 {
 			t.Errorf("%s read job moved %d bytes, want 1 MiB", engine, got)
 		}
+		// The disk's write count is not asserted: the mounted ext4 may
+		// write to it at any moment (a loaded CI machine once showed one
+		// write during the read job). That gofio wrote nothing is what
+		// the descriptor modes above and the unchanged hash below prove.
 		disk := filepath.Base(d.Path)
-		if len(res.Disks) != 1 || res.Disks[0].Name != disk || res.Disks[0].ReadIOs == 0 || res.Disks[0].WriteIOs != 0 {
-			t.Errorf("%s: disk stats %+v; want one entry for %s with reads and no writes", engine, res.Disks, disk)
+		if len(res.Disks) != 1 || res.Disks[0].Name != disk || res.Disks[0].ReadIOs == 0 {
+			t.Errorf("%s: disk stats %+v; want one entry for %s with reads", engine, res.Disks, disk)
 		}
 	}
 	if after := d.Hash(t); after != before {
