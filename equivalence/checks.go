@@ -173,6 +173,44 @@ func sameOffsetsEach(logs ...string) func(fio, gofio []*Outcome) []string {
 	}
 }
 
+// samePrios returns a Check that each direction's "prios" array (fio's
+// per-priority latency stats) lists the same priorities, in the same
+// order, with the same sample counts in fio's run and gofio's.
+func samePrios(dirs ...string) func(fio, gofio []*Outcome) []string {
+	prios := func(job map[string]any, dir string) string {
+		d, _ := job[dir].(map[string]any)
+		arr, _ := d["prios"].([]any)
+		var b strings.Builder
+		for _, e := range arr {
+			m, _ := e.(map[string]any)
+			class, _ := Number(m, "prioclass")
+			level, _ := Number(m, "prio")
+			n, ok := Number(m, "clat_ns.N")
+			if !ok {
+				n, _ = Number(m, "lat_ns.N")
+			}
+			fmt.Fprintf(&b, "%g/%g:%g ", class, level, n)
+		}
+		return b.String()
+	}
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for i := range fio {
+			fj, gj := fio[i].Doc.Jobs(), gofio[i].Doc.Jobs()
+			if len(fj) == 0 || len(gj) == 0 {
+				return []string{"no jobs"}
+			}
+			for _, d := range dirs {
+				f, g := prios(fj[0], d), prios(gj[0], d)
+				if f == "" || f != g {
+					diffs = append(diffs, fmt.Sprintf("run %d: %s prios (class/level:N) fio [%s] gofio [%s]", i, d, f, g))
+				}
+			}
+		}
+		return diffs
+	}
+}
+
 // rateNear returns a Check for rated jobs: for each path and its target,
 // gofio's value must be within rel of the target in every run where
 // fio's is (a machine too busy for fio to keep the rate says nothing).

@@ -74,8 +74,9 @@ func cmdprioOptions(engine string) []OptionSpec {
 			Help: "Set asynchronous IO priority class", dirsp: func(j *Job) *[NumDirs]int { return &j.CmdprioClass }},
 		{Name: "cmdprio", Type: TypeInt, Min: 0, Max: 7, Dirs: 2, Engine: engine,
 			Help: "Set asynchronous IO priority level", dirsp: func(j *Job) *[NumDirs]int { return &j.Cmdprio }},
-		{Name: "cmdprio_bssplit", Type: TypeString, Engine: engine, NotRun: true,
-			Help: "Set priority percentages for different block sizes"},
+		{Name: "cmdprio_bssplit", Type: TypeString, Engine: engine,
+			Help:   "Set priority percentages for different block sizes",
+			custom: func(j *Job, v string) error { j.CmdprioBSSplitText = v; return nil }},
 	}
 }
 

@@ -274,6 +274,9 @@ type Job struct {
 	CmdprioPercentage [NumDirs]int
 	CmdprioClass      [NumDirs]int
 	Cmdprio           [NumDirs]int
+	// CmdprioBSSplitText is cmdprio_bssplit as given; CmdprioBSSplit
+	// parses it, as fio does, when the job starts.
+	CmdprioBSSplitText string
 
 	// The other engines' options (libaio, pvsync2, mmap, cpuio, exec,
 	// net, filestat, e4defrag).

@@ -259,6 +259,25 @@ func dirJSON(j *JobResult, d jobfile.Dir, g *GroupStats, slatP, clatP, latP bool
 	o.add("slat_ns", statJSON(ds.Slat, &ds.SlatHist, slatP, plist, plus))
 	o.add("clat_ns", statJSON(ds.Clat, &ds.ClatHist, clatP, plist, plus))
 	o.add("lat_ns", statJSON(ds.Lat, &ds.LatHist, latP, plist, plus))
+	if ds.PriosShown() {
+		name := "clat_ns"
+		if latP {
+			name = "lat_ns"
+		}
+		var prios jsonArray
+		for i := range ds.Prios {
+			p := &ds.Prios[i]
+			if p.Lat.N == 0 {
+				continue
+			}
+			po := &jsonObject{}
+			po.addInt("prioclass", uint64(p.IOPrio>>13))
+			po.addInt("prio", uint64(p.IOPrio&7))
+			po.add(name, statJSON(p.Lat, &p.Hist, clatP || latP, plist, plus))
+			prios = append(prios, po)
+		}
+		o.add("prios", prios)
+	}
 	var min, max uint64
 	var agg, mean, dev float64
 	if ds.BW.N > 0 {

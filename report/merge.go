@@ -290,6 +290,9 @@ func (d *DirStats) add(o *DirStats) {
 	d.SlatHist.Merge(&o.SlatHist)
 	d.ClatHist.Merge(&o.ClatHist)
 	d.LatHist.Merge(&o.LatHist)
+	for i := range o.Prios {
+		d.addPrio(&o.Prios[i])
+	}
 	d.IOBytes += o.IOBytes
 	d.TotalIOs += o.TotalIOs
 	d.ShortIOs += o.ShortIOs
@@ -297,4 +300,20 @@ func (d *DirStats) add(o *DirStats) {
 	if o.Runtime > d.Runtime {
 		d.Runtime = o.Runtime
 	}
+}
+
+// addPrio folds the stats of one priority into d's entry for the same
+// priority, appending it when d has none (fio's clat_prio_stat_add_samples).
+func (d *DirStats) addPrio(o *PrioStat) {
+	for i := range d.Prios {
+		if d.Prios[i].IOPrio == o.IOPrio {
+			d.Prios[i].Lat.Merge(o.Lat)
+			d.Prios[i].Hist.Merge(&o.Hist)
+			return
+		}
+	}
+	d.Prios = append(d.Prios, PrioStat{IOPrio: o.IOPrio})
+	p := &d.Prios[len(d.Prios)-1]
+	p.Lat.Merge(o.Lat)
+	p.Hist.Merge(&o.Hist)
 }

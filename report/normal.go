@@ -186,6 +186,17 @@ func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats,
 		displayLat(w, " lat", ds.Lat)
 	}
 	slatP, clatP, latP := percentileFlags(j.Job)
+	prioType := "clat"
+	if latP {
+		prioType = "lat"
+	}
+	if ds.PriosShown() {
+		for i := range ds.Prios {
+			if p := &ds.Prios[i]; p.Lat.N > 0 {
+				displayLat(w, fmt.Sprintf("%s prio %d/%d", prioType, p.IOPrio>>13, p.IOPrio&7), p.Lat)
+			}
+		}
+	}
 	if slatP && ds.Slat.N > 0 {
 		writePercentilesNormal(w, "slat", &ds.SlatHist, ds.Slat.N, j.Job)
 	}
@@ -194,6 +205,18 @@ func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats,
 	}
 	if latP && ds.Lat.N > 0 {
 		writePercentilesNormal(w, "lat", &ds.LatHist, ds.Lat.N, j.Job)
+	}
+	if (clatP || latP) && ds.PriosShown() {
+		n := ds.Clat.N
+		if latP {
+			n = ds.Lat.N
+		}
+		for i := range ds.Prios {
+			if p := &ds.Prios[i]; p.Lat.N > 0 {
+				name := fmt.Sprintf("%s prio %d/%d (%.2f%% of IOs)", prioType, p.IOPrio>>13, p.IOPrio&7, 100*float64(p.Lat.N)/float64(n))
+				writePercentilesNormal(w, name, &p.Hist, p.Lat.N, j.Job)
+			}
+		}
 	}
 	if ds.BW.N > 0 {
 		min, max, mean, dev := ds.BW.Min, ds.BW.Max, ds.BW.Mean, ds.BW.Stddev()

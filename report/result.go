@@ -76,12 +76,37 @@ type DirStats struct {
 	Slat, Clat, Lat             Stat
 	SlatHist, ClatHist, LatHist Hist
 
+	// Prios are the latencies per I/O priority, in fio's clat_prio order
+	// (the job's own first), when cmdprio is in use for the direction;
+	// nil otherwise.
+	Prios []PrioStat
+
 	// BW are the bwavgtime samples in KiB/s (or bytes/s unit per kb_base),
 	// IOPS the iopsavgtime samples, as fio's add_bw_samples/add_iops_samples.
 	BW, IOPS Stat
 	// BWSamples and IOPSSamples keep the raw windows for logs (time offset
 	// in ms, value).
 	BWSamples, IOPSSamples []LogSample
+}
+
+// PrioStat is the completion latency of the I/Os of one priority, fio's
+// clat_prio_stat (their total latency with lat_percentiles=1).
+type PrioStat struct {
+	IOPrio uint16 // class << 13 | level
+	Lat    Stat
+	Hist   Hist
+}
+
+// PriosShown reports whether the per-priority stats are printed: when at
+// least two priorities have samples, as fio's get_nr_prios_with_samples.
+func (d *DirStats) PriosShown() bool {
+	n := 0
+	for i := range d.Prios {
+		if d.Prios[i].Lat.N > 0 {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // LogSample is one line of a write_*_log file.

@@ -1,6 +1,10 @@
 package run
 
-import "github.com/gofio/gofio/jobfile"
+import (
+	"fmt"
+
+	"github.com/gofio/gofio/jobfile"
+)
 
 // The I/O priority classes of linux/ioprio.h.
 const (
@@ -9,41 +13,141 @@ const (
 )
 
 // cmdprio picks the ioprio of each read and write from the cmdprio
-// options of the io_uring and libaio engines, as fio's engines/cmdprio.c
-// does in its percentage mode: with cmdprio_percentage=P for a direction,
-// P% of its I/Os, drawn at random, carry the priority
-// (cmdprio_class << 13 | cmdprio), the class defaulting to real-time.
-// Engines put it in the SQE's ioprio or the iocb's aio_reqprio.
+// options of the io_uring and libaio engines, as fio's engines/cmdprio.c:
+// with cmdprio_percentage=P for a direction, P% of its I/Os carry the
+// priority (cmdprio_class << 13 | cmdprio), the class defaulting to
+// real-time; with cmdprio_bssplit, the I/Os of each listed block size
+// carry the priorities of its entries in their percentages. The draws
+// come from fio's prio_state generator with fio's seed, so that a job
+// gives the same I/Os the same priorities as fio. Engines put the value
+// in the SQE's ioprio or the iocb's aio_reqprio.
 type cmdprio struct {
-	pct  [2]uint64 // read, write
-	prio [2]uint16
-	rng  rng
+	on     [2]bool // the direction uses cmdprio (and has per-priority stats)
+	bssplt bool    // cmdprio_bssplit mode
+	pct    [2]uint64
+	prio   [2]uint16
+	split  [2][]cmdprioBS
+	// prios are the direction's distinct priorities, fio's clat_prio
+	// order: the job's own ioprio first, then each cmdprio value as
+	// first met.
+	prios [2][]uint16
+	idx   [2]uint8 // index in prios of the percentage mode's priority
+	rng   frand
 }
 
-func newCmdprio(j *jobfile.Job, seed uint64) cmdprio {
-	c := cmdprio{rng: newRNG(seed)}
+// cmdprioBS is the entries of one block size (fio's cmdprio_bsprio).
+type cmdprioBS struct {
+	bs      uint64
+	total   uint64
+	entries []cmdprioPick
+}
+
+type cmdprioPick struct {
+	pct  uint64
+	prio uint16
+	idx  uint8
+}
+
+// newCmdprio returns job j's cmdprio, fio's thread number thread, or an
+// error for what fio refuses when the engine starts.
+func newCmdprio(j *jobfile.Job, thread int) (cmdprio, error) {
+	var c cmdprio
 	if j.IOEngine != "io_uring" && j.IOEngine != "libaio" {
-		return c
+		return c, nil
+	}
+	fs := newFioSeeds(j, thread)
+	c.rng = newFrand(fs.seeds[seedPrioCmds], false)
+	split, err := j.CmdprioBSSplit()
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", j.Name, err)
+	}
+	c.bssplt = len(split[0]) > 0 || len(split[1]) > 0
+	if c.bssplt && (j.CmdprioPercentage[0] > 0 || j.CmdprioPercentage[1] > 0) {
+		return c, fmt.Errorf("%s: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive", j.Name)
+	}
+	own := uint16(0)
+	if j.PrioSet {
+		own = uint16(ioprioValue(j))
 	}
 	for d := jobfile.DirRead; d <= jobfile.DirWrite; d++ {
+		if (d == jobfile.DirRead && !j.RW.HasRead()) || (d == jobfile.DirWrite && !j.RW.HasWrite()) {
+			continue
+		}
 		class := j.CmdprioClass[d]
 		if class == 0 {
 			class = ioprioClassRT
 		}
-		c.pct[d] = uint64(j.CmdprioPercentage[d])
-		c.prio[d] = uint16(class<<ioprioClassShift | j.Cmdprio[d])
+		implicit := uint16(class<<ioprioClassShift | j.Cmdprio[d])
+		if !c.bssplt {
+			if j.CmdprioPercentage[d] == 0 {
+				continue
+			}
+			c.on[d], c.prios[d] = true, []uint16{own}
+			c.pct[d], c.prio[d] = uint64(j.CmdprioPercentage[d]), implicit
+			c.idx[d] = c.prioIndex(d, implicit)
+			continue
+		}
+		if len(split[d]) == 0 {
+			continue
+		}
+		c.on[d], c.prios[d] = true, []uint16{own}
+		for _, e := range split[d] {
+			p := implicit
+			if e.IOPrio >= 0 {
+				p = uint16(e.IOPrio)
+			}
+			if n := len(c.split[d]); n == 0 || c.split[d][n-1].bs != e.BS {
+				c.split[d] = append(c.split[d], cmdprioBS{bs: e.BS})
+			}
+			b := &c.split[d][len(c.split[d])-1]
+			b.total += uint64(e.Pct)
+			b.entries = append(b.entries, cmdprioPick{pct: uint64(e.Pct), prio: p, idx: c.prioIndex(d, p)})
+		}
 	}
-	return c
+	return c, nil
 }
 
-// pick returns the ioprio of the next I/O in direction d: 0 (none) unless
-// the draw falls within the direction's percentage.
-func (c *cmdprio) pick(d jobfile.Dir) uint16 {
-	if int(d) >= len(c.pct) || c.pct[d] == 0 {
-		return 0
+// prioIndex returns the index of priority p among direction d's
+// priorities, adding it when new (fio's assign_clat_prio_index).
+func (c *cmdprio) prioIndex(d jobfile.Dir, p uint16) uint8 {
+	for i, q := range c.prios[d] {
+		if q == p {
+			return uint8(i)
+		}
 	}
-	if c.rng.below(100) >= c.pct[d] {
-		return 0
+	c.prios[d] = append(c.prios[d], p)
+	return uint8(len(c.prios[d]) - 1)
+}
+
+// pick returns the ioprio of the next I/O, of n bytes in direction d, and
+// the index of its priority among the direction's (0, the job's own, when
+// cmdprio leaves it alone), as fio's fio_cmdprio_set_ioprio: no draw when
+// the I/O's percentage is 0, else one draw in 0..99.
+func (c *cmdprio) pick(d jobfile.Dir, n uint64) (prio uint16, idx uint8) {
+	if int(d) >= len(c.on) || !c.on[d] {
+		return 0, 0
 	}
-	return c.prio[d]
+	if !c.bssplt {
+		if c.rng.between(0, 99) >= c.pct[d] {
+			return 0, 0
+		}
+		return c.prio[d], c.idx[d]
+	}
+	for i := range c.split[d] {
+		b := &c.split[d][i]
+		if b.bs != n {
+			continue
+		}
+		r := c.rng.between(0, 99)
+		if r >= b.total {
+			return 0, 0
+		}
+		var sum uint64
+		for _, e := range b.entries {
+			if sum += e.pct; r < sum {
+				return e.prio, e.idx
+			}
+		}
+	}
+	return 0, 0
 }

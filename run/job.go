@@ -266,6 +266,10 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	} else if gen, err = newOffsetGen(j, regions, jr.seed, jr.index+1); err != nil {
 		return nil, err
 	}
+	cp, err := newCmdprio(j, jr.index+1)
+	if err != nil {
+		return nil, err
+	}
 	depth := p.depth
 	l := &loop{
 		job:            j,
@@ -300,7 +304,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		flowCount:      &jr.flowIssued,
 		ramping:        j.RampTime > 0,
 		fillRNG:        newRNG(jr.seed ^ 0xf111),
-		cmdprio:        newCmdprio(j, jr.seed^0xc3d),
+		cmdprio:        cp,
 	}
 	if jr.replay != nil {
 		l.replay = &replay{log: jr.replay, genesis: l.clock()}

@@ -34,6 +34,7 @@ type slot struct {
 	verify  bool   // a verify_backlog read: checked on completion
 	retries uint8  // -EAGAIN completions resubmitted so far
 	ioprio  uint16 // cmdprio's ioprio for this I/O, 0 for none
+	prioIdx uint8  // index of its priority in the direction's per-priority stats
 }
 
 // maxEAGAINRetries bounds how often one I/O that completes with -EAGAIN
@@ -186,6 +187,7 @@ func (l *loop) run() {
 	l.started = now
 	l.statsStart = now
 	l.lastThinkAt = now
+	l.initPrios()
 	if l.ramping {
 		l.rampEnd = now + int64(l.job.RampTime)
 	}
@@ -414,7 +416,7 @@ func (l *loop) issue(si uint32, now int64) {
 	}
 	l.req = engines.Request{Op: op, File: file, Offset: off, Buf: buf}
 	if op == engines.OpRead || op == engines.OpWrite {
-		s.ioprio = l.cmdprio.pick(d)
+		s.ioprio, s.prioIdx = l.cmdprio.pick(d, n)
 		l.req.IOPrio = s.ioprio
 		l.lastDir = d
 	}
@@ -833,6 +835,18 @@ func (l *loop) complete(it sched.Item, now int64) {
 				ds.Lat.Add(lat)
 				ds.LatHist.Add(lat)
 			}
+			if int(s.prioIdx) < len(ds.Prios) {
+				// fio's add_stat_prio_sample: the clat, or with
+				// lat_percentiles=1 the total latency.
+				switch p := &ds.Prios[s.prioIdx]; {
+				case l.job.LatPercentiles && !l.noLat:
+					p.Lat.Add(lat)
+					p.Hist.Add(lat)
+				case !l.job.LatPercentiles && !l.noClat:
+					p.Lat.Add(clat)
+					p.Hist.Add(clat)
+				}
+			}
 			markLatency(l.res, clat)
 			if l.sample != nil {
 				l.sample(s.dir, s.slat, int64(clat), int64(lat))
@@ -926,6 +940,21 @@ func errnoOf(err error, def unix.Errno) int {
 	return int(def)
 }
 
+// initPrios sets up the per-priority stats of the directions that use
+// cmdprio, as fio's init_ts_clat_prio.
+func (l *loop) initPrios() {
+	for d, prios := range l.cmdprio.prios {
+		if len(prios) == 0 {
+			continue
+		}
+		ps := make([]report.PrioStat, len(prios))
+		for i, p := range prios {
+			ps[i].IOPrio = p
+		}
+		l.res.Dirs[d].Prios = ps
+	}
+}
+
 // endRamp resets every statistic when ramp_time ends, as fio's
 // reset_all_stats does; I/O still in flight from the ramp adds its bytes
 // and latencies when it completes, but not total_ios.
@@ -944,6 +973,7 @@ func (l *loop) endRamp(now int64) {
 func (l *loop) resetStats(now int64) {
 	l.gen.endRamp()
 	l.res.ResetIOStats()
+	l.initPrios()
 	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
 	l.issuedIOs = 0
 	l.statsStart = now

@@ -151,6 +151,11 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		if err := checkJob(j); err != nil {
 			return nil, err
 		}
+		if _, err := newCmdprio(j, i+1); err != nil {
+			// fio finds these when the engine starts; gofio before
+			// anything is written.
+			return nil, err
+		}
 		if err := checkDevTargets(j); err != nil {
 			return nil, err
 		}
