@@ -34,10 +34,3 @@ func (r *rng) next() uint64 {
 	s[3] = bits.RotateLeft64(s[3], 45)
 	return out
 }
-
-// below returns a uniform value in [0, n) (n > 0), by Lemire's
-// multiply-high reduction.
-func (r *rng) below(n uint64) uint64 {
-	hi, _ := bits.Mul64(r.next(), n)
-	return hi
-}
