@@ -57,6 +57,9 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 	cmd := exec.CommandContext(ctx, bin, r.Command(dir)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "EQDIR="+dir)
+	// fio runs its jobs in child processes that keep stdout open: when a
+	// stuck fio is killed at RunTimeout, Wait must not wait for them.
+	cmd.WaitDelay = 10 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

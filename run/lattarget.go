@@ -206,7 +206,7 @@ func (l *loop) latApply(a latAction, now int64) {
 	}
 }
 
-// latCompleted feeds one completed read or write to the search; lat is
+// latCompleted feeds one completed read, write or trim to the search; lat is
 // its latency from submission (ns), which fio does not take with
 // disable_lat. A miss at depth 1 with latency_percentile=100 fails the job
 // with fio's ETIMEDOUT.
