@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -55,6 +56,11 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 	ctx, cancel := context.WithTimeout(ctx, RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, r.Command(dir)...)
+	// fio runs each job in a process it forks: on a timeout the whole
+	// process group goes, or a hung job process outlives the suite.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "EQDIR="+dir)
 	// fio runs its jobs in child processes that keep stdout open: when a
