@@ -110,7 +110,14 @@ type loop struct {
 	// cleared when a read or write completes. While it is clear and the
 	// writes issued are a multiple of fsync=, every new I/O is a sync,
 	// so at iodepth > 1 several syncs go out per fsync= writes, as in fio.
-	lastWasSync                bool
+	lastWasSync bool
+	// syncQueuedLast is set when the engine's fio counterpart ran a sync
+	// in its queue hook (libaio) and no read or write has been issued
+	// since. fio completes such a sync before its next get_io_u, and a
+	// reap can only come after that next I/O, so the I/O after an
+	// at-queue sync is never a sync, however the completions of the
+	// writes in flight fall.
+	syncQueuedLast             bool
 	loopNr                     uint64 // the loop (pass over the files) running, from 1
 	nextIssue                  [jobfile.NumDirs]int64
 	bytesDone, iosDone         [jobfile.NumDirs]uint64
@@ -372,7 +379,9 @@ func (l *loop) issue(si uint32, now int64) {
 		op, d, file = sync, jobfile.DirWrite, l.gen.syncFile()
 		// fio's libaio has completed the sync by now.
 		l.lastWasSync = l.syncAtQueue
+		l.syncQueuedLast = l.syncAtQueue
 	} else {
+		l.syncQueuedLast = false
 		d = l.gen.dir()
 		if l.rated(d) && l.nextIssue[d] > now {
 			var wait bool
@@ -997,7 +1006,7 @@ func (l *loop) noMarks() bool { return l.syncIO && l.commit }
 // of fsync= (then fdatasync=) syncs, unless the last completion was a
 // sync.
 func (l *loop) syncDue() (engines.Op, bool) {
-	if l.lastWasSync || !l.hasWrite {
+	if l.lastWasSync || l.syncQueuedLast || !l.hasWrite {
 		return 0, false
 	}
 	w := l.gen.writesIssued()
