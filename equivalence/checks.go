@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -233,4 +235,34 @@ func rateNear(targets map[string]float64, rel float64) func(fio, gofio []*Outcom
 		}
 		return diffs
 	}
+}
+
+// sameData is a Check for jobs whose written bytes are deterministic
+// (buffer_compress_*, dedupe_*, refill_buffers): every data file gofio
+// wrote holds fio's bytes.
+func sameData(fio, gofio []*Outcome) []string {
+	var diffs []string
+	for i := range fio {
+		for name := range fio[i].Files {
+			f, err := os.ReadFile(filepath.Join(fio[i].Dir, name))
+			if err != nil {
+				return []string{err.Error()}
+			}
+			g, err := os.ReadFile(filepath.Join(gofio[i].Dir, name))
+			if err != nil {
+				return []string{err.Error()}
+			}
+			if len(f) != len(g) {
+				diffs = append(diffs, fmt.Sprintf("run %d: %s is %d bytes from fio, %d from gofio", i, name, len(f), len(g)))
+				continue
+			}
+			for k := range f {
+				if f[k] != g[k] {
+					diffs = append(diffs, fmt.Sprintf("run %d: %s differs first at byte %d", i, name, k))
+					break
+				}
+			}
+		}
+	}
+	return diffs
 }

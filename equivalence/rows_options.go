@@ -82,6 +82,14 @@ var optionRows = []Row{
 	{Name: "options/steadystate-not-attained", Ref: "issue 14 steadystate: a deviation is never below 0%, so the job runs its runtime",
 		Args:     args(N, "--rw=read", "--bs=4k", "--size=100g", "--time_based", "--runtime=1500ms", "--ss=bw:0%", "--ss_dur=1"),
 		NoCounts: true, Exact: []string{"steadystate.ss", "steadystate.duration", "steadystate.attained"}},
+	{Name: "options/buffer-compress-dedupe", Ref: "issue 14 buffer_compress_percentage, buffer_compress_chunk, dedupe_percentage: fio's bytes",
+		Args:  args(P, "--rw=randwrite", "--bs=4k", "--size=1m", "--buffer_compress_percentage=50", "--buffer_compress_chunk=1k", "--dedupe_percentage=30"),
+		Exact: syncDepth, Check: sameData},
+	{Name: "options/dedupe-working-set-global", Ref: "issue 14 dedupe_mode=working_set, dedupe_working_set_percentage, dedupe_global: fio's bytes",
+		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=512k\nrw=write\ndedupe_percentage=50\ndedupe_mode=working_set\ndedupe_working_set_percentage=20\ndedupe_global=1\n[a]\nfilename=a.dat\n[b]\nfilename=b.dat\n",
+		Check:   sameData},
+	{Name: "options/buffer-refill-layout", Ref: "issue 14 refill_buffers and the layout of a read-write job: fio's bytes",
+		Args: args(P, "--rw=randrw", "--bs=4k", "--size=1m", "--refill_buffers", "--random_generator=tausworthe64"), Exact: syncDepth, Check: sameData},
 }
 
 // mixedCounts are the count fields of the "mixed" object that

@@ -51,6 +51,10 @@ func newJob() *Job {
 		TWThread:                "auto",
 		TWList:                  "locked",
 	}
+	// Buffer contents: fio scrambles by default; buffer_compress_chunk,
+	// dedupe_mode and dedupe_working_set_percentage defaults.
+	j.ScrambleBuffers, j.CompressChunk = true, 512
+	j.DedupeMode, j.DedupeWorkingSetPercentage = "repeat", 5
 	for d := DirRead; d < NumDirs; d++ {
 		j.BS[d] = 4096
 	}
@@ -122,6 +126,38 @@ func fixup(j *Job) {
 	}
 	fixupZones(&j.Zones, j.OpenFiles)
 	fixupVerifyInterval(j)
+	fixupBuffers(j)
+}
+
+// fixupBuffers applies fio's rules for buffer contents and the write-path
+// options (init.c fixup_options and init_flags).
+func fixupBuffers(j *Job) {
+	given := map[string]bool{}
+	for _, o := range j.Options {
+		given[o.Name] = true
+	}
+	// init_flags: scramble unless told not to, or told to zero the
+	// buffers and not told to scramble; fio's get_io_u never scrambles a
+	// job that set buffer_compress_percentage or dedupe_percentage (to
+	// anything), or verifies.
+	j.ScrambleBuffers = j.ScrambleBuffers && (j.scrambleSet || !(j.ZeroBuffers && j.zeroSet))
+	if given["buffer_compress_percentage"] || given["dedupe_percentage"] || j.Verify != "" {
+		j.ScrambleBuffers = false
+	}
+	// Fully compressible data is zeros; partly compressible data is
+	// generated for every write unless refill_buffers was given.
+	switch {
+	case j.CompressPercentage == 100:
+		j.ZeroBuffers, j.CompressPercentage = true, 0
+	case j.CompressPercentage > 0 && !j.refillSet:
+		j.RefillBuffers = true
+	}
+	// No in-flight overlap to wait for in a job that changes no data or
+	// has one I/O in flight.
+	if j.SerializeOverlap && !given["read_iolog"] && (!(j.RW.HasWrite() || j.RW.HasTrim()) || j.IODepth == 1) &&
+		j.IOSubmitMode != "offload" {
+		j.SerializeOverlap = false
+	}
 }
 
 // GeneratedFilename returns the name of file number filenum of a job

@@ -253,17 +253,28 @@ var fioOptions = []OptionSpec{
 		boolp: func(j *Job) *bool { return &j.LatencyTarget.Run }},
 
 	// Buffer contents.
-	{Name: "scramble_buffers", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Slightly scramble buffers on every IO submit", NotRun: true},
-	{Name: "buffer_compress_percentage", Type: TypeInt, Min: 0, Max: 100, Help: "How compressible the buffer is (approximately)", NotRun: true},
+	{Name: "scramble_buffers", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Slightly scramble buffers on every IO submit",
+		custom: func(j *Job, v string) error { j.ScrambleBuffers, j.scrambleSet = v == "1", true; return nil }},
+	{Name: "buffer_compress_percentage", Type: TypeInt, Min: 0, Max: 100, Help: "How compressible the buffer is (approximately)",
+		intp: func(j *Job) *int { return &j.CompressPercentage }},
 	{Name: "buffer_compress_chunk", Type: TypeInt, Default: "512", Min: 0, Max: Unbounded, Parent: "buffer_compress_percentage",
-		Help: "Size of compressible region in buffer", NotRun: true},
-	{Name: "dedupe_percentage", Type: TypeInt, Min: 0, Max: 100, Help: "Percentage of buffers that are dedupable", NotRun: true},
+		Help: "Size of compressible region in buffer", custom: func(j *Job, v string) error { return setU64(&j.CompressChunk, v, j.KBBase) }},
+	{Name: "dedupe_percentage", Type: TypeInt, Min: 0, Max: 100, Help: "Percentage of buffers that are dedupable",
+		custom: func(j *Job, v string) error {
+			// fio's str_dedupe_cb turns refill_buffers on.
+			j.DedupePercentage, _ = strconv.Atoi(v)
+			j.RefillBuffers = true
+			return nil
+		}},
 	{Name: "dedupe_mode", Type: TypeChoice, Default: "repeat", Parent: "dedupe_percentage", Help: "Mode for the deduplication buffer generation",
 		Choices: []Choice{{"repeat", "repeat previous page"},
-			{"working_set", "choose a page randomly from limited working set defined in dedupe_working_set_percentage"}}, NotRun: true},
+			{"working_set", "choose a page randomly from limited working set defined in dedupe_working_set_percentage"}},
+		custom: func(j *Job, v string) error { j.DedupeMode = v; return nil }},
 	{Name: "dedupe_working_set_percentage", Type: TypeInt, Default: "5", Min: 0, Max: 100, Parent: "dedupe_percentage",
-		Help: "Dedupe working set size in percentages from file or device size used to generate dedupe patterns from", NotRun: true},
-	{Name: "dedupe_global", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Share deduplication buffers across jobs", NotRun: true},
+		Help: "Dedupe working set size in percentages from file or device size used to generate dedupe patterns from",
+		intp: func(j *Job) *int { return &j.DedupeWorkingSetPercentage }},
+	{Name: "dedupe_global", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Share deduplication buffers across jobs",
+		boolp: func(j *Job) *bool { return &j.DedupeGlobal }},
 
 	// Think time.
 	{Name: "thinktime", Type: TypeTime, TypeHelp: "integer value (opt=100)", Default: "0", Min: 0, Max: Unbounded, Unit: time.Microsecond,

@@ -73,7 +73,7 @@ func TestUnrunOptions(t *testing.T) {
 		want []string
 	}{
 		{"scramble_buffers=1\nfill_device=0\nlatency_run=0\n", nil},
-		{"scramble_buffers=0\n", []string{"scramble_buffers=0"}},
+		{"scramble_buffers=0\n", nil},
 		{"dedupe_percentage=0\n", nil},
 		{"unified_rw_reporting=none\n", nil},
 		{"ss=iops:10%\nss_dur=5\n", nil},

@@ -225,9 +225,35 @@ type Job struct {
 	ZeroBuffers   bool
 	RefillBuffers bool
 	BufferPattern []byte
-	Verify        string // "" or "0" means off; crc32c, md5, sha256, pattern, ...
-	VerifyPattern []byte
-	DoVerify      bool
+	// ScrambleBuffers is scramble_buffers (fio's default 1): a write that
+	// does not refill its buffer gets its offset and issue time stamped
+	// into every 512 bytes (io_u.c small_content_scramble). buffer_pattern
+	// turns it off, and zero_buffers does unless scramble_buffers is set.
+	ScrambleBuffers bool
+	// CompressPercentage is buffer_compress_percentage: that share of
+	// every CompressChunk bytes (buffer_compress_chunk) is zeros (or
+	// buffer_pattern), the rest random. 100 becomes zero_buffers at fixup.
+	CompressPercentage int
+	CompressChunk      uint64
+	// DedupePercentage is dedupe_percentage: that share of the written
+	// buffers repeats an earlier one. DedupeMode is dedupe_mode ("repeat"
+	// or "working_set"), DedupeWorkingSetPercentage the working set's
+	// share of size=, and DedupeGlobal (dedupe_global) draws the working
+	// set from every job's generator.
+	DedupePercentage           int
+	DedupeMode                 string
+	DedupeWorkingSetPercentage int
+	DedupeGlobal               bool
+	// FillDevice is fill_device (fill_fs): write until ENOSPC, which then
+	// ends the job without an error; without size= the size is unbounded.
+	FillDevice bool
+	// SerializeOverlap is serialize_overlap: an I/O waits while an
+	// in-flight one overlaps it. fixup turns it off where fio does (no
+	// writes, or iodepth=1).
+	SerializeOverlap bool
+	Verify           string // "" or "0" means off; crc32c, md5, sha256, pattern, ...
+	VerifyPattern    []byte
+	DoVerify         bool
 	// VerifyOnly is verify_only: replay the write workload without
 	// writing and verify what it would have written.
 	VerifyOnly bool
@@ -347,6 +373,9 @@ type Job struct {
 	BlockErrorPercentiles bool
 
 	refillSet bool // refill_buffers was given explicitly (verify only forces it otherwise)
+	// scrambleSet and zeroSet say scramble_buffers and zero_buffers were
+	// given explicitly (fio's init_flags reads both).
+	scrambleSet, zeroSet bool
 	// logNamed marks write_lat_log, write_bw_log, write_iops_log given
 	// without a file prefix: the job name is the prefix, as in fio.
 	logNamed [3]bool

@@ -321,7 +321,7 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "stats", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Enable collection of stats",
 		boolp: func(j *Job) *bool { return &j.Stats }},
 	{Name: "zero_buffers", Type: TypeFlag, Help: "Init IO buffers to all zeroes",
-		boolp: func(j *Job) *bool { return &j.ZeroBuffers }},
+		custom: func(j *Job, v string) error { j.ZeroBuffers, j.zeroSet = v == "1", true; return nil }},
 	{Name: "refill_buffers", Type: TypeFlag, Help: "Refill IO buffers on every IO submit",
 		custom: func(j *Job, v string) error { j.RefillBuffers, j.refillSet = v == "1", true; return nil }},
 	{Name: "buffer_pattern", Type: TypeString, Help: "Fill pattern for IO buffers",
@@ -329,6 +329,11 @@ var optionTable = withFioOptions([]OptionSpec{
 		custom: func(j *Job, v string) error {
 			p, err := parsePattern(v)
 			j.BufferPattern = p
+			// fio's str_buffer_pattern_cb: refill when the job reads or
+			// compresses (as known at this point of the job), no
+			// scrambling, no zeroing.
+			j.RefillBuffers = j.CompressPercentage > 0 || j.RW.HasRead()
+			j.ScrambleBuffers, j.ZeroBuffers = false, false
 			return err
 		}},
 	{Name: "clat_percentiles", Type: TypeBool, Default: "1", Min: 0, Max: 1,

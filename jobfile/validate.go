@@ -63,6 +63,9 @@ func validate(j *Job, s *section) error {
 	case j.BlockErrorPercentiles && j.NrFiles != 1:
 		return bad("block_error_percentiles", "block error histogram only available with a single file per job, but %d files provided", j.NrFiles)
 	}
+	if opt, msg := checkDedupe(j); msg != "" {
+		return bad(opt, "%s", msg)
+	}
 	if opt, msg := checkRates(j); msg != "" {
 		return bad(opt, "%s", msg)
 	}
@@ -93,4 +96,27 @@ func validate(j *Job, s *section) error {
 		}
 	}
 	return nil
+}
+
+// checkDedupe applies fio's rules for dedupe_mode=working_set (init.c
+// fixup_options): the working set is a share of size=, of one file, and
+// leaves room for the dedupe percentage.
+func checkDedupe(j *Job) (option, msg string) {
+	if j.DedupePercentage == 0 || j.DedupeMode != "working_set" {
+		return "", ""
+	}
+	sizeSet := false
+	for _, o := range j.Options {
+		sizeSet = sizeSet || o.Name == "size"
+	}
+	switch {
+	case !sizeSet:
+		return "dedupe_mode=working_set", "pregenerated dedupe working set requires size to be set"
+	case j.NrFiles != 1:
+		return "dedupe_mode=working_set", fmt.Sprintf("dedupe working set mode supported with single file per job, but %d files provided", j.NrFiles)
+	case j.DedupeWorkingSetPercentage+j.DedupePercentage > 100:
+		return "dedupe_working_set_percentage", fmt.Sprintf("impossible to reach expected dedupe percentage %d since %d percentage of size is reserved to dedupe working set (those are unique pages)",
+			j.DedupePercentage, j.DedupeWorkingSetPercentage)
+	}
+	return "", ""
 }

@@ -45,29 +45,3 @@ func (a *arena) close() error {
 	a.mem, a.bufs = nil, nil
 	return err
 }
-
-// fillBuffer fills b for writing: zeros with zero_buffers, the
-// buffer_pattern repeated, or random bytes from r (fio's default).
-func fillBuffer(b []byte, zero bool, pattern []byte, r *rng) {
-	switch {
-	case zero:
-		clear(b)
-	case len(pattern) > 0:
-		for i := 0; i < len(b); i += copy(b[i:], pattern) {
-		}
-	default:
-		i := 0
-		for ; i+8 <= len(b); i += 8 {
-			v := r.next()
-			b[i], b[i+1], b[i+2], b[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
-			b[i+4], b[i+5], b[i+6], b[i+7] = byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56)
-		}
-		if i < len(b) {
-			v := r.next()
-			for ; i < len(b); i++ {
-				b[i] = byte(v)
-				v >>= 8
-			}
-		}
-	}
-}

@@ -33,6 +33,7 @@ type jobRun struct {
 	seed       uint64
 	started    bool
 	ver        *verify.Verifier // nil without verify=
+	bufs       *bufGen          // what the job writes (fio's buf_state and its companions)
 	failed     *jobError        // a target planning could not examine: the job fails at its start
 	closed     bool             // closeTargets ran
 	flow       *flowState       // flow=: the job's flow_id, nil without
@@ -192,9 +193,11 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	if err := memPolicy(j.NUMAMemPolicy, ar.mem); err != nil {
 		return p, fail("numa_mem_policy="+j.NUMAMemPolicy, "numa", "mbind", unix.Errno(errnoOf(err, unix.EINVAL)), err)
 	}
-	r := newRNG(jr.seed ^ 0xb0f)
-	for _, b := range ar.bufs {
-		fillBuffer(b, j.ZeroBuffers, j.BufferPattern, &r)
+	if j.RW.HasWrite() {
+		// fio's init_io_u fills every io_u buffer of a writing job.
+		for _, b := range ar.bufs {
+			jr.bufs.fill(b, j.BSMin(jobfile.DirWrite))
+		}
 	}
 	fds := make([]int, len(jr.targets))
 	paths := make([]string, len(jr.targets))
@@ -272,6 +275,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	}
 	depth := p.depth
 	l := &loop{
+		content:        jr.bufs,
 		job:            j,
 		eng:            p.eng,
 		thinker:        engineThinker(p.eng),

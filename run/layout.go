@@ -56,7 +56,7 @@ func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string,
 		fmt.Fprint(info, layoutLine(j.Name, len(todo), total))
 	}
 	for _, t := range todo {
-		if je := layout(j, t, fill, warn); je != nil {
+		if je := layout(j, t, fill, jr.bufs, warn); je != nil {
 			return je
 		}
 	}
@@ -75,9 +75,10 @@ func layoutLine(name string, n int, total uint64) string {
 
 // layout creates or extends one file, and the directories it lacks, so that
 // the job's region exists. A reading job gets the missing part filled with
-// data; a writing job gets a sparse extension. Nothing is ever truncated,
+// data from the job's buffer generator gen, in fio's max_bs[write] pieces;
+// a writing job gets a sparse extension. Nothing is ever truncated,
 // and a file that existed when the run was planned is never created again.
-func layout(j *jobfile.Job, t *target, fill []byte, warn func(format string, args ...any)) *jobError {
+func layout(j *jobfile.Job, t *target, fill []byte, gen *bufGen, warn func(format string, args ...any)) *jobError {
 	need := t.region.base + t.region.size
 	flags := unix.O_RDWR | unix.O_CLOEXEC
 	if !t.exists {
@@ -122,10 +123,21 @@ func layout(j *jobfile.Job, t *target, fill []byte, warn func(format string, arg
 		t.curSize = need
 		return nil
 	}
+	piece := max(j.BSMax(jobfile.DirWrite), 1)
+	if piece > uint64(len(fill)) {
+		piece = uint64(len(fill))
+	}
+	chunk := uint64(len(fill)) / piece * piece
 	for off := cur; off < need; {
-		n := uint64(len(fill))
+		n := chunk
 		if need-off < n {
 			n = need - off
+		}
+		// fio's extend_file fills each max_bs[write] piece with
+		// fill_io_buffer(b, bs, bs).
+		for p := uint64(0); p < n; p += piece {
+			b := fill[p:min(p+piece, n)]
+			gen.fill(b, uint64(len(b)))
 		}
 		w, err := unix.Pwrite(fd, fill[:n], int64(off))
 		if err == nil && w == 0 {

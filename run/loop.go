@@ -105,6 +105,9 @@ type loop struct {
 	rampEnd   int64
 
 	fillRNG rng
+	// content generates what writes carry (refill_buffers, compression,
+	// dedupe), as fio's fill_io_buffer.
+	content *bufGen
 	cmdprio cmdprio
 	// lastWasSync is fio's td->last_was_sync: set when a sync completes,
 	// cleared when a read or write completes. While it is clear and the
@@ -412,7 +415,9 @@ func (l *loop) issue(si uint32, now int64) {
 		case l.ver != nil:
 			l.ver.Fill(buf, off, l.fillRNG.next(), uint16(l.issuedIOs))
 		case l.refill:
-			fillBuffer(buf, l.zero, l.pattern, &l.fillRNG)
+			l.content.fill(buf, l.minWrite)
+		case l.scramble:
+			scramble(buf, off, now)
 		}
 	}
 	prevOff := s.off
@@ -1045,6 +1050,7 @@ func (l *loop) newLoop() {
 	l.loopNr++
 	l.lastWasSync = false
 	l.gen.newLoop()
+	l.content.newLoop()
 }
 
 func getrusageThread(r *unix.Rusage) {

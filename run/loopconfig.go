@@ -17,8 +17,9 @@ type loopConfig struct {
 	low         int // iodepth_low, within 1..depth
 	numberIOs   uint64
 
-	refill, zero               bool   // refill_buffers, zero_buffers
-	pattern                    []byte // buffer_pattern
+	refill                     bool   // refill_buffers: every write gets fresh content
+	scramble                   bool   // scramble_buffers: a reused write buffer gets its offset and time stamped in
+	minWrite                   uint64 // fio's min_bs[write], the chunk bound of compressed content
 	coeRead, coeWrite          bool   // continue_on_error covers reads, writes
 	noSlat, noClat, noLat      bool   // latencies not measured
 	fsyncEvery, fdatasyncEvery int
@@ -49,8 +50,8 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		low:            j.IODepthLow,
 		numberIOs:      numberIOs(j),
 		refill:         j.RefillBuffers,
-		zero:           j.ZeroBuffers,
-		pattern:        j.BufferPattern,
+		scramble:       j.ScrambleBuffers,
+		minWrite:       j.BSMin(jobfile.DirWrite),
 		noSlat:         j.DisableSlat || j.GtodReduce || j.SQThreadPoll && !useTWThread(j, compare),
 		noClat:         j.DisableClat || j.GtodReduce,
 		noLat:          j.DisableLat || j.GtodReduce,

@@ -194,6 +194,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 			ver:     ver,
 			failed:  failed,
 			replay:  replayLog,
+			bufs:    newBufGen(j, i+1),
 			res: &report.JobResult{
 				Job:          j,
 				Name:         j.Name,
@@ -217,6 +218,11 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		return nil, err
 	}
 	planFlows(runs)
+	ws := make([]bufWorkingSetJob, len(runs))
+	for i, jr := range runs {
+		ws[i] = bufWorkingSetJob{job: jr.job, gen: jr.bufs, size: jr.job.Size}
+	}
+	initWorkingSet(ws)
 	return runs, nil
 }
 
@@ -368,14 +374,11 @@ func runGroup(e *env, g []*jobRun) {
 			jr.endUnstarted()
 			continue
 		}
-		j := jr.job
 		if je := jr.loadReplay(e.opts.Warn, e.opts.CheckMountedWrite); je != nil {
 			failJob(e, jr, je)
 			jr.endUnstarted()
 			continue
 		}
-		r := newRNG(jr.seed ^ 0x1a7)
-		fillBuffer(fill, j.ZeroBuffers, j.BufferPattern, &r)
 		opened = append(opened, jr)
 		if je := openJobTargets(e, jr, fill); je != nil {
 			failJob(e, jr, je)
