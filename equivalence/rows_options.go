@@ -90,6 +90,8 @@ var optionRows = []Row{
 		Check:   sameData},
 	{Name: "options/buffer-refill-layout", Ref: "issue 14 refill_buffers and the layout of a read-write job: fio's bytes",
 		Args: args(P, "--rw=randrw", "--bs=4k", "--size=1m", "--refill_buffers", "--random_generator=tausworthe64"), Exact: syncDepth, Check: sameData},
+	{Name: "options/serialize-overlap", Ref: "issue 14 serialize_overlap: random writes at iodepth 8 over 64 blocks wait for the overlapping ones in flight; the same I/Os",
+		Args: args(U, "--rw=randwrite", "--bs=4k", "--size=256k", "--iodepth=8", "--serialize_overlap=1", "--norandommap", "--loops=4")},
 }
 
 // mixedCounts are the count fields of the "mixed" object that

@@ -323,7 +323,8 @@ var fioOptions = []OptionSpec{
 	{Name: "create_serialize", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Serialize creation of job files",
 		Note: "gofio always lays files out one after another", boolp: func(j *Job) *bool { return &j.CreateSerialize }},
 	{Name: "fill_device", Aliases: []string{"fill_fs"}, Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Write until an ENOSPC error occurs", NotRun: true},
-	{Name: "serialize_overlap", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "iodepth", Help: "Wait for in-flight IOs that collide to complete", NotRun: true},
+	{Name: "serialize_overlap", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "iodepth", Help: "Wait for in-flight IOs that collide to complete",
+		boolp: func(j *Job) *bool { return &j.SerializeOverlap }},
 	{Name: "offset_increment", Type: TypeSize, Default: "0", Parent: "offset", Help: "What is the increment from one offset to the next",
 		custom: func(j *Job, v string) error {
 			n, pct, err := parseSize(v, j.KBBase, true)

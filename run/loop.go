@@ -35,6 +35,18 @@ type slot struct {
 	retries uint8  // -EAGAIN completions resubmitted so far
 	ioprio  uint16 // cmdprio's ioprio for this I/O, 0 for none
 	prioIdx uint8  // index of its priority in the direction's per-priority stats
+	flight  bool   // queued to the engine and its CQE not yet harvested (fio's IO_U_F_FLIGHT)
+}
+
+// heldIO is an I/O serialize_overlap put back because it overlaps one in
+// flight: fio's requeued io_u, which the next issue takes before drawing a
+// new one.
+type heldIO struct {
+	valid bool
+	dir   jobfile.Dir
+	file  int
+	off   uint64
+	n     uint64
 }
 
 // maxEAGAINRetries bounds how often one I/O that completes with -EAGAIN
@@ -105,6 +117,7 @@ type loop struct {
 	rampEnd   int64
 
 	fillRNG rng
+	held    heldIO // serialize_overlap: the I/O waiting for an overlapping one
 	// content generates what writes carry (refill_buffers, compression,
 	// dedupe), as fio's fill_io_buffer.
 	content *bufGen
@@ -385,17 +398,27 @@ func (l *loop) issue(si uint32, now int64) {
 		l.syncQueuedLast = l.syncAtQueue
 	} else {
 		l.syncQueuedLast = false
-		d = l.gen.dir()
-		if l.rated(d) && l.nextIssue[d] > now {
-			var wait bool
-			if d, wait = l.rateDir(d, now); wait {
-				l.rateWait(si, l.nextIssue[d]-now)
+		if l.held.valid {
+			d, file, off, n = l.held.dir, l.held.file, l.held.off, l.held.n
+			l.held.valid = false
+		} else {
+			d = l.gen.dir()
+			if l.rated(d) && l.nextIssue[d] > now {
+				var wait bool
+				if d, wait = l.rateDir(d, now); wait {
+					l.rateWait(si, l.nextIssue[d]-now)
+					return
+				}
+			}
+			var ok bool
+			if d, file, off, n, ok = l.fillIO(); !ok {
+				l.stopIssue = true
 				return
 			}
 		}
-		var ok bool
-		if d, file, off, n, ok = l.fillIO(); !ok {
-			l.stopIssue = true
+		if l.serializeOverlap && l.overlapsInFlight(file, off, n) {
+			l.held = heldIO{valid: true, dir: d, file: file, off: off, n: n}
+			l.overlapWait(si)
 			return
 		}
 		if gap := l.rateGapFor(d, n); gap > 0 {
@@ -504,6 +527,32 @@ func (l *loop) rateWait(si uint32, wait int64) {
 	l.reapFresh = false
 }
 
+// overlapsInFlight reports whether n bytes at off of file overlap an I/O
+// in flight, as fio's in_flight_overlap.
+func (l *loop) overlapsInFlight(file int, off, n uint64) bool {
+	for i := range l.slots {
+		s := &l.slots[i]
+		if s.flight && int(s.file) == file && (s.op == engines.OpRead || s.op == engines.OpWrite || s.op == engines.OpTrim) &&
+			off < s.off+uint64(s.length-s.done) && s.off < off+n {
+			return true
+		}
+	}
+	return false
+}
+
+// overlapWait is fio's answer to FIO_Q_BUSY from serialize_overlap: the
+// slot goes back, what is queued is submitted and the loop waits for a
+// completion, after which the held I/O is tried again.
+func (l *loop) overlapWait(si uint32) {
+	l.q.AddHeavy(si, l.clock())
+	if l.pN > 0 {
+		l.submit()
+	}
+	if l.inflight > 0 && !l.fatal {
+		l.reap(1)
+	}
+}
+
 // queue hands the prepared request in l.req to the engine.
 func (l *loop) queue(si uint32) {
 	trimNow := l.req.Op == engines.OpTrim && l.trimAtQueue
@@ -516,6 +565,7 @@ func (l *loop) queue(si uint32) {
 		l.fail(errnoOf(err, unix.EIO), "io_u queue", err)
 		return
 	}
+	l.slots[si].flight = true
 	l.pushPending(si)
 	switch {
 	case l.acct != nil && trimNow:
@@ -694,6 +744,7 @@ func (l *loop) reap(waitFor int) {
 			trims++ // fio's accounting completed it at queue time
 		}
 		l.slots[c.Slot].res = c.Res
+		l.slots[c.Slot].flight = false
 		l.q.Add(&l.batch, c.Slot, t)
 	}
 	l.q.AddBatch(&l.batch)

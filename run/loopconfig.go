@@ -39,6 +39,10 @@ type loopConfig struct {
 	// every pass over the job's files, as fio's do_io loop does when it
 	// starts a new loop (time_based, loops=N).
 	invalidate bool
+
+	// serializeOverlap is serialize_overlap: an I/O that overlaps one in
+	// flight waits for it.
+	serializeOverlap bool
 }
 
 // newLoopConfig returns the loop configuration of job j at queue depth
@@ -64,6 +68,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
 		loops:          max(uint64(j.Loops), 1),
 	}
+	c.serializeOverlap = j.SerializeOverlap
 	if c.batchSubmit <= 0 || c.batchSubmit > depth {
 		c.batchSubmit = depth
 	}
