@@ -266,3 +266,27 @@ func sameData(fio, gofio []*Outcome) []string {
 	}
 	return diffs
 }
+
+// magicAt returns a Check that every bs-byte block of every data file both
+// programs wrote carries fio's verify header magic (0xacca, little endian)
+// at byte off, as verify_offset=off puts it, and not at its start.
+func magicAt(bs, off int) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for _, o := range append(append([]*Outcome(nil), fio...), gofio...) {
+			for name := range o.Files {
+				data, err := os.ReadFile(filepath.Join(o.Dir, name))
+				if err != nil {
+					return []string{err.Error()}
+				}
+				for b := 0; b+bs <= len(data); b += bs {
+					if data[b+off] != 0xca || data[b+off+1] != 0xac || data[b] == 0xca && data[b+1] == 0xac {
+						diffs = append(diffs, fmt.Sprintf("%s: %s block at %d: no verify header magic at byte %d alone", o.Program, name, b, off))
+						break
+					}
+				}
+			}
+		}
+		return diffs
+	}
+}

@@ -92,6 +92,8 @@ var optionRows = []Row{
 		Args: args(P, "--rw=randrw", "--bs=4k", "--size=1m", "--refill_buffers", "--random_generator=tausworthe64"), Exact: syncDepth, Check: sameData},
 	{Name: "options/serialize-overlap", Ref: "issue 14 serialize_overlap: random writes at iodepth 8 over 64 blocks wait for the overlapping ones in flight; the same I/Os",
 		Args: args(U, "--rw=randwrite", "--bs=4k", "--size=256k", "--iodepth=8", "--serialize_overlap=1", "--norandommap", "--loops=4")},
+	{Name: "options/verify-offset", Ref: "issue 14 verify_offset: the header 100 bytes into each block, written and verified",
+		Args: args(P, "--rw=randwrite", "--bs=4k", "--size=256k", "--verify=crc32c", "--verify_offset=100"), Check: magicAt(4096, 100)},
 }
 
 // mixedCounts are the count fields of the "mixed" object that

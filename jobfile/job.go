@@ -348,6 +348,7 @@ type Job struct {
 	VerifyBacklog          uint64 // verify_backlog: verify once this many written blocks are unverified
 	VerifyBacklogBatch     int    // verify_backlog_batch: blocks per backlog verify (0: VerifyBacklog)
 	VerifyInterval         int    // verify_interval after fio's fixups: bytes per header; the block size when 0
+	VerifyOffset           int    // verify_offset: where in each verify block the header goes (0: at its start)
 	ExperimentalVerify     bool
 	IOSubmitMode           string // "inline" or "offload" (run inline)
 	Fallocate              string // none, native, posix, keep, truncate

@@ -168,3 +168,24 @@ func TestContentZeroAllocsPerIO(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyOffsetRefused checks the verify_offset values gofio refuses
+// before the run: inside the header, where fio 3.33 fails every block,
+// and past the end of a block.
+func TestVerifyOffsetRefused(t *testing.T) {
+	for _, c := range []struct{ opts, want string }{
+		{"verify=crc32c\nverify_offset=40", "inside the 44-byte verify=crc32c header"},
+		{"verify=md5\nverify_offset=4050", "do not fit a 4096-byte verify block"},
+		{"verify=crc32c\nverify_interval=512\nverify_offset=500", "do not fit a 512-byte verify block"},
+	} {
+		dir := t.TempDir()
+		jobs := parseJobs(t, dir, fmt.Sprintf("[v]\nfilename=%s\nrw=write\nbs=4k\nsize=64k\n%s\n", filepath.Join(dir, "v.dat"), c.opts))
+		_, err := Run(context.Background(), jobs, Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.opts, err, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "v.dat")); err == nil {
+			t.Errorf("%q: the refused job wrote its file", c.opts)
+		}
+	}
+}

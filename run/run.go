@@ -279,6 +279,23 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", j.Name, err)
 	}
+	if off := j.VerifyOffset; off > 0 && kind != verify.KindPattern {
+		hl := verify.HeaderLen(kind)
+		block := int(j.MinBS())
+		if iv > 0 && iv < block {
+			block = iv
+		}
+		switch {
+		case off < hl:
+			// fio 3.33's memswp then moves part of the data into the
+			// header's place and every block fails its checksum (EILSEQ).
+			return nil, fmt.Errorf("%s: verify_offset=%d lies inside the %d-byte verify=%s header; use at least %d", j.Name, off, hl, kind, hl)
+		case off+hl > block:
+			// fio 3.33 would swap the header past the end of the block.
+			return nil, fmt.Errorf("%s: verify_offset=%d and the %d-byte verify=%s header do not fit a %d-byte verify block", j.Name, off, hl, kind, block)
+		}
+		v.Offset = off
+	}
 	v.Thread = uint16(index)
 	return v, nil
 }

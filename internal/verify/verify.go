@@ -22,6 +22,11 @@ type Verifier struct {
 	Interval int
 	// Thread is written into each header (fio's thread number).
 	Thread uint16
+	// Offset is verify_offset: the header (with its checksum) is swapped
+	// with the bytes Offset into each verify block after filling, and
+	// swapped back before checking, as fio's memswp does. 0 keeps it at
+	// the start. Offset plus the header length must fit every block.
+	Offset int
 }
 
 // New returns a Verifier and rejects combinations fio cannot verify:
@@ -90,9 +95,25 @@ func (v *Verifier) Fill(buf []byte, offset, seed uint64, numberio uint16) {
 			v.sum(block[HeaderSize:hl], block[hl:])
 			h := Header{Kind: v.Kind, Len: uint32(n), Seed: seed, Offset: offset + uint64(pos), Thread: v.Thread, NumberIO: numberio}
 			putHeader(block, &h)
+			if v.Offset > 0 {
+				swapHeader(block, v.Offset, hl)
+			}
 		}
 		pos += n
 	}
+}
+
+// swapHeader swaps the hl bytes at the start of block with the hl bytes
+// at off, as fio's memswp: the first copy is saved, the second moved over
+// it (the two may overlap), then the saved copy written at off.
+func swapHeader(block []byte, off, hl int) {
+	var save [HeaderSize + 64]byte
+	if off+hl > len(block) || hl > len(save) {
+		return
+	}
+	copy(save[:hl], block[:hl])
+	copy(block[:hl], block[off:off+hl])
+	copy(block[off:off+hl], save[:hl])
 }
 
 // sum writes the checksum of data into dst (len(dst) == sumSize).
@@ -141,6 +162,12 @@ func (v *Verifier) checkBlock(buf []byte, pos, n, hl int, offset uint64) error {
 	at := offset + uint64(pos)
 	if n < hl {
 		return fmt.Errorf("verify: block of %d bytes at offset %d is smaller than the %d-byte verify=%s header", n, at, hl, v.Kind)
+	}
+	if v.Offset > 0 {
+		if v.Offset+hl > n {
+			return fmt.Errorf("verify: verify_offset=%d and the %d-byte verify=%s header do not fit the %d-byte block at offset %d", v.Offset, hl, v.Kind, n, at)
+		}
+		swapHeader(block, v.Offset, hl)
 	}
 	h, ok := ReadHeader(block)
 	switch {
