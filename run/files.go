@@ -218,6 +218,11 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 			r.size = want - r.base
 		case j.Size > 0:
 			r.size = j.Size / uint64(len(ts))
+		case j.FillDevice && t.block:
+			r.size = t.curSize - min(r.base, t.curSize)
+		case j.FillDevice:
+			// fio's size=-1: the job writes until the filesystem is full.
+			r.size = fillDeviceSize / uint64(len(ts))
 		case j.SizePercent > 0 && t.exists:
 			r.size = t.curSize * uint64(j.SizePercent) / 100
 		case t.exists && t.curSize > r.base:
@@ -274,6 +279,11 @@ func passBytes(ts []*target) uint64 {
 // io_size= when set, else one pass over their regions, capped at size=
 // (which with filesize= can be less than the files hold), as fio's
 // setup_files sets o->size.
+// fillDeviceSize is the size of a fill_device job without size= (fio's
+// size=-1), split over its files: far more than any filesystem holds, and
+// small enough that loops= times it does not overflow.
+const fillDeviceSize = 1 << 52
+
 func loopBytes(j *jobfile.Job, ts []*target) uint64 {
 	if j.IOSize > 0 {
 		return j.IOSize

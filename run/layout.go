@@ -31,6 +31,14 @@ func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string,
 		if t.block {
 			continue
 		}
+		if j.FillDevice {
+			// fio neither lays out nor truncates a file it fills: the
+			// job's writes grow it until the filesystem is full.
+			if je := createEmpty(j, t); je != nil {
+				return je
+			}
+			continue
+		}
 		need := t.region.base + t.region.size
 		st, err := os.Stat(t.path)
 		switch {
@@ -59,6 +67,31 @@ func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string,
 		if je := layout(j, t, fill, jr.bufs, warn); je != nil {
 			return je
 		}
+	}
+	return nil
+}
+
+// createEmpty creates target t, and the directories it lacks, if it does
+// not exist, without writing or extending it.
+func createEmpty(j *jobfile.Job, t *target) *jobError {
+	st, err := os.Stat(t.path)
+	switch {
+	case err == nil:
+		t.curSize = uint64(st.Size())
+		return nil
+	case t.exists:
+		return targetError(j.Name, t, "open", "open("+t.path+")", unix.ENOENT, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(t.path), 0o755); err != nil {
+		return targetError(j.Name, t, "create its directory", "mkdir("+filepath.Dir(t.path)+")", unix.EIO, err)
+	}
+	fd, err := unix.Open(t.path, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
+	}
+	t.created, t.curSize = true, 0
+	if err := unix.Close(fd); err != nil {
+		return targetError(j.Name, t, "close", "close", unix.EIO, err)
 	}
 	return nil
 }

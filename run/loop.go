@@ -949,6 +949,16 @@ func (l *loop) ioError(s *slot, errno int, fn string) {
 		}
 		return
 	}
+	if l.fillDevice && (e == unix.ENOSPC || e == unix.EDQUOT) {
+		// fill_device: the device is full, as asked. fio logs each such
+		// I/O, clears the error and ends the job.
+		if l.warn != nil {
+			fmt.Fprintf(l.warn, "gofio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
+				l.files[s.file].path, strerror(e), s.dir, s.off, s.length-s.done)
+		}
+		l.stopIssue = true
+		return
+	}
 	if l.warn != nil && l.res.Error == 0 {
 		name := ""
 		if int(s.file) < len(l.files) {

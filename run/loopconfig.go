@@ -43,6 +43,8 @@ type loopConfig struct {
 	// serializeOverlap is serialize_overlap: an I/O that overlaps one in
 	// flight waits for it.
 	serializeOverlap bool
+	// fillDevice is fill_device: ENOSPC ends the job without an error.
+	fillDevice bool
 }
 
 // newLoopConfig returns the loop configuration of job j at queue depth
@@ -68,7 +70,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
 		loops:          max(uint64(j.Loops), 1),
 	}
-	c.serializeOverlap = j.SerializeOverlap
+	c.serializeOverlap, c.fillDevice = j.SerializeOverlap, j.FillDevice
 	if c.batchSubmit <= 0 || c.batchSubmit > depth {
 		c.batchSubmit = depth
 	}

@@ -248,6 +248,11 @@ func checkJob(j *jobfile.Job) error {
 		return fmt.Errorf("%s: rw=%q is not a known pattern", j.Name, j.RW)
 	case j.MaxBS() == 0:
 		return fmt.Errorf("%s: bs=0", j.Name)
+	case j.FillDevice && j.RW.HasRead():
+		return fmt.Errorf("%s: fill_device with rw=%s: gofio fills only with jobs that write and do not read", j.Name, j.RW)
+	case j.FillDevice && j.RW.IsRandom() && j.Size == 0 && j.SizePercent == 0 && j.FileSizeMin == 0:
+		// fio 3.33 draws the offsets over 2^64 bytes and fails with EINVAL.
+		return fmt.Errorf("%s: fill_device with rw=%s needs size= to draw random offsets from (fio 3.33 fails with EINVAL)", j.Name, j.RW)
 	}
 	return nil
 }

@@ -1,0 +1,71 @@
+package equivalence
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// mountTmpfs mounts a tmpfs of sizeMiB MiB at a new directory under the
+// test's temporary directory and unmounts it when the test ends. It skips
+// when not root.
+func mountTmpfs(t *testing.T, name string, sizeMiB int) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a tmpfs")
+	}
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size="+strconv.Itoa(sizeMiB)+"m"); err != nil {
+		t.Skipf("mount tmpfs: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := unix.Unmount(dir, 0); err != nil {
+			_ = unix.Unmount(dir, unix.MNT_DETACH)
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+	return dir
+}
+
+// TestFillDevice runs fill_device jobs with fio and with gofio, each on a
+// fresh 8 MiB tmpfs of its own: both write until ENOSPC and end without an
+// error, with the same total_ios and io_bytes (the I/O that hit ENOSPC
+// counts as issued, its bytes do not). It skips when not root.
+func TestFillDevice(t *testing.T) {
+	fio, gofio := bins.get(t)
+	for _, row := range []Row{
+		{Name: "options/fill-device", Ref: "issue 14 fill_device: sequential writes until ENOSPC",
+			Args: args(P, "--rw=write", "--bs=4k", "--fill_device=1"), Exact: syncDepth},
+		{Name: "options/fill-fs-time-based", Ref: "issue 14 fill_fs (fill_device's alias) with time_based: ENOSPC ends it before the runtime",
+			Args: args(P, "--rw=write", "--bs=16k", "--fill_fs=1", "--time_based", "--runtime=30")},
+		{Name: "options/fill-device-size", Ref: "issue 14 fill_device with size= smaller than the filesystem: an ordinary job",
+			Args: args(P, "--rw=randwrite", "--bs=4k", "--size=2m", "--fill_device=1"), Exact: syncDepth},
+	} {
+		var outs []*Outcome
+		for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {
+			dir := mountTmpfs(t, p.name, 8)
+			o, err := Run(context.Background(), p.name, p.bin, row, dir)
+			if err != nil {
+				t.Fatalf("%s: %v", row.Name, err)
+			}
+			jobs := o.Doc.Jobs()
+			if len(jobs) != 1 {
+				t.Fatalf("%s: %s reported %d jobs", row.Name, p.name, len(jobs))
+			}
+			if e, ok := Number(jobs[0], "error"); !ok || e != 0 {
+				t.Errorf("%s: %s ended with error %v", row.Name, p.name, e)
+			}
+			outs = append(outs, o)
+		}
+		for _, d := range row.Compare(outs[0], outs[1]) {
+			t.Errorf("%s: %s", row.Name, d)
+		}
+	}
+}

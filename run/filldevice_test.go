@@ -1,0 +1,86 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobfile"
+)
+
+// smallTmpfs mounts an 8 MiB tmpfs under the test's temporary directory
+// and unmounts it at the end; it skips when not root.
+func smallTmpfs(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a tmpfs")
+	}
+	dir := filepath.Join(t.TempDir(), "fs")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=8m"); err != nil {
+		t.Skipf("mount tmpfs: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := unix.Unmount(dir, 0); err != nil {
+			_ = unix.Unmount(dir, unix.MNT_DETACH)
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+	return dir
+}
+
+// TestFillDeviceShortWrite fills an 8 MiB tmpfs with 3 KiB writes: the
+// last full one is cut short at the end of the space and its remainder
+// fails with ENOSPC. gofio counts that I/O once and the bytes that reached
+// the file (fio 3.33 counts the remainder as another I/O and drops the
+// short part's bytes: 2732 I/Os, 8386560 bytes), and the job ends without
+// an error.
+func TestFillDeviceShortWrite(t *testing.T) {
+	dir := smallTmpfs(t)
+	jobs := parseJobs(t, t.TempDir(), fmt.Sprintf("[f]\ndirectory=%s\nrw=write\nbs=3k\nfill_device=1\n", dir))
+	var warn strings.Builder
+	res, err := Run(context.Background(), jobs, Options{Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jr := res.Jobs[0]
+	w := jr.Dirs[jobfile.DirWrite]
+	st, err := os.Stat(filepath.Join(dir, "f.0.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d I/Os, %d bytes, %d short; file %d bytes; %q", w.TotalIOs, w.IOBytes, w.ShortIOs, st.Size(), warn.String())
+	if jr.Error != 0 || w.TotalIOs != 2731 || w.IOBytes != 8<<20 || w.ShortIOs != 1 || uint64(st.Size()) != w.IOBytes {
+		t.Errorf("error %d, %d I/Os, %d bytes, %d short, file of %d: want no error, 2731 I/Os, %d bytes, 1 short, the file that size",
+			jr.Error, w.TotalIOs, w.IOBytes, w.ShortIOs, st.Size(), 8<<20)
+	}
+	if !strings.Contains(warn.String(), "No space left on device: write offset=8388608, buflen=1024") {
+		t.Errorf("no io_u error line for the ENOSPC write: %q", warn.String())
+	}
+}
+
+// TestFillDeviceRefused checks the fill_device jobs gofio refuses before
+// anything runs: jobs that read, and random writes without size=.
+func TestFillDeviceRefused(t *testing.T) {
+	for _, c := range []struct{ opts, want string }{
+		{"rw=randrw", "fill_device with rw=randrw: gofio fills only with jobs that write and do not read"},
+		{"rw=randwrite", "fill_device with rw=randwrite needs size="},
+	} {
+		dir := t.TempDir()
+		jobs := parseJobs(t, dir, fmt.Sprintf("[f]\ndirectory=%s\nbs=4k\nfill_device=1\n%s\n", dir, c.opts))
+		_, err := Run(context.Background(), jobs, Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.opts, err, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "f.0.0")); err == nil {
+			t.Errorf("%s: the refused job created its file", c.opts)
+		}
+	}
+}
