@@ -2,37 +2,10 @@ package equivalence
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/gofio/gofio/internal/tmpfstest"
 )
-
-// mountTmpfs mounts a tmpfs of sizeMiB MiB at a new directory under the
-// test's temporary directory and unmounts it when the test ends. It skips
-// when not root.
-func mountTmpfs(t *testing.T, name string, sizeMiB int) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a tmpfs")
-	}
-	dir := filepath.Join(t.TempDir(), name)
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size="+strconv.Itoa(sizeMiB)+"m"); err != nil {
-		t.Skipf("mount tmpfs: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := unix.Unmount(dir, 0); err != nil {
-			_ = unix.Unmount(dir, unix.MNT_DETACH)
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
 
 // TestFillDevice runs fill_device jobs with fio and with gofio, each on a
 // fresh 8 MiB tmpfs of its own: both write until ENOSPC and end without an
@@ -50,7 +23,7 @@ func TestFillDevice(t *testing.T) {
 	} {
 		var outs []*Outcome
 		for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {
-			dir := mountTmpfs(t, p.name, 8)
+			dir := tmpfstest.Mount(t, 8)
 			o, err := Run(context.Background(), p.name, p.bin, row, dir)
 			if err != nil {
 				t.Fatalf("%s: %v", row.Name, err)

@@ -8,33 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/gofio/gofio/internal/tmpfstest"
 	"github.com/gofio/gofio/jobfile"
 )
-
-// smallTmpfs mounts an 8 MiB tmpfs under the test's temporary directory
-// and unmounts it at the end; it skips when not root.
-func smallTmpfs(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a tmpfs")
-	}
-	dir := filepath.Join(t.TempDir(), "fs")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=8m"); err != nil {
-		t.Skipf("mount tmpfs: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := unix.Unmount(dir, 0); err != nil {
-			_ = unix.Unmount(dir, unix.MNT_DETACH)
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
 
 // TestFillDeviceShortWrite fills an 8 MiB tmpfs with 3 KiB writes: the
 // last full one is cut short at the end of the space and its remainder
@@ -43,7 +19,7 @@ func smallTmpfs(t *testing.T) string {
 // short part's bytes: 2732 I/Os, 8386560 bytes), and the job ends without
 // an error.
 func TestFillDeviceShortWrite(t *testing.T) {
-	dir := smallTmpfs(t)
+	dir := tmpfstest.Mount(t, 8)
 	jobs := parseJobs(t, t.TempDir(), fmt.Sprintf("[f]\ndirectory=%s\nrw=write\nbs=3k\nfill_device=1\n", dir))
 	var warn strings.Builder
 	res, err := Run(context.Background(), jobs, Options{Warn: &warn})
