@@ -34,6 +34,7 @@ type jobRun struct {
 	started    bool
 	ver        *verify.Verifier // nil without verify=
 	bufs       *bufGen          // what the job writes (fio's buf_state and its companions)
+	replan     bool             // its files are made by an earlier group: plan them when its group starts
 	failed     *jobError        // a target planning could not examine: the job fails at its start
 	closed     bool             // closeTargets ran
 	flow       *flowState       // flow=: the job's flow_id, nil without

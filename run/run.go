@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -177,8 +178,15 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		} else {
 			ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite, laidOut)
 		}
+		replan := false
 		if err != nil {
-			return nil, err
+			if j.IOLog.Read != "" || j.CreateSerialize || !madeByEarlierJob(jobs[:i], j) {
+				return nil, err
+			}
+			// With create_serialize=0 fio sets a job's files up when the
+			// job starts, so a later group may read or verify what an
+			// earlier one writes (fio's surface-scan.fio); so does gofio.
+			replan = true
 		}
 		ver, err := planVerify(j, i)
 		if err != nil {
@@ -195,6 +203,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 			failed:  failed,
 			replay:  replayLog,
 			bufs:    newBufGen(j, i+1),
+			replan:  replan,
 			res: &report.JobResult{
 				Job:          j,
 				Name:         j.Name,
@@ -255,6 +264,48 @@ func checkJob(j *jobfile.Job) error {
 		return fmt.Errorf("%s: fill_device with rw=%s needs size= to draw random offsets from (fio 3.33 fails with EINVAL)", j.Name, j.RW)
 	}
 	return nil
+}
+
+// madeByEarlierJob reports whether every file of job j that does not exist
+// yet is a file an earlier job writes: with create_serialize=0, j's targets
+// are then planned when its group starts.
+func madeByEarlierJob(earlier []*jobfile.Job, j *jobfile.Job) bool {
+	if diskless(j) {
+		return false
+	}
+	missing := 0
+	for _, name := range fileNames(j) {
+		if _, err := os.Stat(name); err == nil {
+			continue
+		}
+		missing++
+		found := false
+		for _, p := range earlier {
+			found = found || p.RW.HasWrite() && !diskless(p) && slices.Contains(fileNames(p), name)
+		}
+		if !found {
+			return false
+		}
+	}
+	return missing > 0
+}
+
+// replanTargets plans the targets of job jr at the start of its group,
+// after the earlier groups made its files; a failure fails the job.
+func replanTargets(e *env, jr *jobRun) {
+	j := jr.job
+	ts, failed, err := planJobTargets(j, jr.index+1, e.opts.CheckMountedWrite)
+	switch {
+	case err != nil:
+		jr.failed = &jobError{job: j.Name, op: "set up files", fn: "setup_files", errno: unix.ENOENT, err: err}
+	case failed != nil:
+		jr.failed = failed
+	default:
+		jr.targets = ts
+		if !j.TimeBased {
+			jr.prog.TotalBytes.Store(loopBytes(j, ts))
+		}
+	}
 }
 
 // planVerify returns the job's verifier, or nil without verify=, and
@@ -391,6 +442,9 @@ func runGroup(e *env, g []*jobRun) {
 	}()
 	var runnable []*jobRun
 	for _, jr := range g {
+		if jr.replan {
+			replanTargets(e, jr)
+		}
 		if jr.failed != nil {
 			failJob(e, jr, jr.failed)
 			jr.endUnstarted()
