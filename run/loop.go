@@ -530,6 +530,9 @@ func (l *loop) rateWait(si uint32, wait int64) {
 // overlapsInFlight reports whether n bytes at off of file overlap an I/O
 // in flight, as fio's in_flight_overlap.
 func (l *loop) overlapsInFlight(file int, off, n uint64) bool {
+	if l.inflight == 0 && l.pN == 0 {
+		return false // nothing queued or in flight
+	}
 	for i := range l.slots {
 		s := &l.slots[i]
 		if s.flight && int(s.file) == file && (s.op == engines.OpRead || s.op == engines.OpWrite || s.op == engines.OpTrim) &&
