@@ -242,7 +242,8 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 		if t.curSize > r.end {
 			r.end = t.curSize
 		}
-		if laidOut != nil && r.end > laidOut[t.path] {
+		// fill_device lays nothing out (its size is no file's size).
+		if laidOut != nil && !j.FillDevice && r.end > laidOut[t.path] {
 			laidOut[t.path] = r.end
 		}
 	}

@@ -294,7 +294,7 @@ func madeByEarlierJob(earlier []*jobfile.Job, j *jobfile.Job) bool {
 // after the earlier groups made its files; a failure fails the job.
 func replanTargets(e *env, jr *jobRun) {
 	j := jr.job
-	ts, failed, err := planJobTargets(j, jr.index+1, e.opts.CheckMountedWrite)
+	ts, failed, err := planJobTargets(j, jr.index+1, e.opts.CheckMountedWrite, nil)
 	switch {
 	case err != nil:
 		jr.failed = &jobError{job: j.Name, op: "set up files", fn: "setup_files", errno: unix.ENOENT, err: err}
