@@ -399,7 +399,14 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		jr.verifyOnly(e, l)
 	} else {
 		jr.saveVerifyState(e, l)
+		// fio's thread_main verifies after every loop's do_io, not once
+		// after all of them: with loops=N a writing job's blocks are
+		// read back N times.
+		l.verifyEachLoop = l.wlog != nil && !j.TimeBased && l.loops > 1
 		l.run()
+		for l.verifyEachLoop && l.loopNr < l.loops && jr.verifyPass(e, l) {
+			l.nextPass()
+		}
 		if err := l.vstate.close(); err != nil {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
 		}
@@ -414,20 +421,32 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 			}
 		}
 	}
-	if l.wlog != nil && !verifyOnly && !l.fatal && res.Error == 0 && !e.stop.Load() {
-		if hook := e.opts.BeforeVerify; hook != nil {
-			if err := hook(j); err != nil {
-				l.setError(errnoOf(err, unix.EIO), "verify setup", err)
-			}
-		}
-		if res.Error == 0 {
-			l.runVerify()
-		}
+	if !verifyOnly {
+		jr.verifyPass(e, l)
 	}
 	if err := l.closeIOLog(); err != nil {
 		e.warnf("gofio: job %s: write_iolog=%s: %v\n", j.Name, j.IOLog.Write, err)
 	}
 	jr.finish(e, p, l, true)
+}
+
+// verifyPass runs the verify phase of a writing job with verify= after a
+// pass over its files, unless the job failed or the run stopped, and
+// reports whether the job may go on.
+func (jr *jobRun) verifyPass(e *env, l *loop) bool {
+	res := jr.res
+	if l.wlog == nil || l.fatal || res.Error != 0 || e.stop.Load() {
+		return false
+	}
+	if hook := e.opts.BeforeVerify; hook != nil {
+		if err := hook(jr.job); err != nil {
+			l.setError(errnoOf(err, unix.EIO), "verify setup", err)
+		}
+	}
+	if res.Error == 0 {
+		l.runVerify()
+	}
+	return !l.fatal && res.Error == 0 && !e.stop.Load()
 }
 
 // finish fills the job's result once its loop has ended: on the job's own

@@ -133,7 +133,10 @@ type loop struct {
 	// reap can only come after that next I/O, so the I/O after an
 	// at-queue sync is never a sync, however the completions of the
 	// writes in flight fall.
-	syncQueuedLast             bool
+	syncQueuedLast bool
+	// verifyEachLoop ends each pass over the files at its end, so that
+	// the verify phase runs after every loop, as fio's thread_main.
+	verifyEachLoop             bool
 	loopNr                     uint64 // the loop (pass over the files) running, from 1
 	nextIssue                  [jobfile.NumDirs]int64
 	bytesDone, iosDone         [jobfile.NumDirs]uint64
@@ -1100,7 +1103,7 @@ func (l *loop) loopOpen() bool {
 // this loop, the next loop starts (a time_based job loops until its
 // runtime ends), as fio's thread_main does.
 func (l *loop) fillIO() (d jobfile.Dir, file int, off, n uint64, ok bool) {
-	if d, file, off, n, ok = l.gen.fill(); ok || (!l.timeBasedLoop() && l.loopNr >= l.loops) {
+	if d, file, off, n, ok = l.gen.fill(); ok || (!l.timeBasedLoop() && (l.loopNr >= l.loops || l.verifyEachLoop)) {
 		return d, file, off, n, ok
 	}
 	l.newLoop()
@@ -1108,6 +1111,26 @@ func (l *loop) fillIO() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 }
 
 func (l *loop) timeBasedLoop() bool { return l.job.TimeBased }
+
+// nextPass runs the next loop over the files after a verify phase
+// (verifyEachLoop): the write log starts empty and reads are data again.
+func (l *loop) nextPass() {
+	w := l.wlog
+	w.ents, w.bytes, w.checked = w.ents[:0], 0, 0
+	l.checkReads = !l.hasWrite
+	l.stopIssue = false
+	l.newLoop()
+	l.setState()
+	now := l.clock()
+	for i := 0; i < l.depth; i++ {
+		l.q.AddHeavy(uint32(i), now)
+	}
+	l.drive()
+	if l.acct != nil {
+		l.acct.finish()
+	}
+	l.ended = l.clock()
+}
 
 // newLoop starts the next loop over the files.
 func (l *loop) newLoop() {
