@@ -56,16 +56,14 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 	ctx, cancel := context.WithTimeout(ctx, RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, r.Command(dir)...)
-	// fio runs each job in a process it forks: on a timeout the whole
-	// process group goes, or a hung job process outlives the suite.
+	// fio runs each job in a process it forks, which keeps stdout open:
+	// on a timeout the whole process group goes (a hung job process
+	// outlived the suite), and Wait does not wait for the pipes for long.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
+	cmd.WaitDelay = 10 * time.Second
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "EQDIR="+dir)
-	// fio runs its jobs in child processes that keep stdout open: when a
-	// stuck fio is killed at RunTimeout, Wait must not wait for them.
-	cmd.WaitDelay = 10 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
