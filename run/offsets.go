@@ -20,7 +20,9 @@ type region struct {
 	lastStart [jobfile.NumDirs]uint64 // start of the last I/O per direction, absolute; ^0 before the first (fio's last_start)
 	done      bool                    // no offset left this loop (fio_file_done)
 	amap      *axmap                  // random map; nil with norandommap
-	dist      dist                    // random_distribution other than random
+	lfsr      lfsr                    // random_generator=lfsr: the file's LFSR, used when hasLfsr
+	hasLfsr   bool
+	dist      dist // random_distribution other than random
 	hasDist   bool
 }
 
@@ -204,7 +206,17 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 		if blocks == 0 {
 			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, g.rwMinBS)
 		}
-		if g.random && g.randomMap {
+		switch k := j.RandomDistribution.Kind; {
+		case g.random && j.RandomGenerator == "lfsr" && (k == "" || k == "random" || k == "zoned" || k == "zoned_abs"):
+			// fio's init_random_map: an LFSR instead of the random map,
+			// with or without norandommap (zipf, pareto and normal
+			// draw from their own generators and keep neither).
+			l, err := newLfsr(blocks, g.seeds.offsetSeed(), 0)
+			if err != nil {
+				return nil, fmt.Errorf("%s: failed initializing LFSR: %w", j.Name, err)
+			}
+			r.lfsr, r.hasLfsr = l, true
+		case g.random && g.randomMap:
 			r.amap = newAxmap(blocks)
 		}
 		if k := j.RandomDistribution.Kind; g.random && (k == "zipf" || k == "pareto" || k == "normal") {
@@ -260,6 +272,10 @@ func (g *offsetGen) resetFile(r *region) {
 	r.done = false
 	if r.amap != nil {
 		r.amap.reset()
+	}
+	if r.hasLfsr {
+		// The seed passed newLfsr's all-ones check, so it passes again.
+		r.lfsr.reset(g.seeds.offsetSeed())
 	}
 }
 
@@ -613,6 +629,12 @@ func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (b uint64, ok bool) {
 		if first, last, ok = g.zonedRange(z, last, d); !ok {
 			return 0, false
 		}
+	}
+	if r.hasLfsr {
+		// fio's lfsr_next: the LFSR spans the whole file whatever the
+		// zone; a spent LFSR ends the file's loop.
+		v, ok := r.lfsr.next()
+		return first + v, ok
 	}
 	b = first + uint64(float64(last)*g.rOff.frac())
 	if r.amap == nil || !r.amap.isset(b) {

@@ -361,3 +361,52 @@ func TestZonedAbsPastEnd(t *testing.T) {
 		t.Errorf("%d I/Os and %d overflows, want fio's 3 and 1", n, g.absOverflows)
 	}
 }
+
+// fioLfsrOffsets are the first offsets fio 3.33 issues for --rw=randread
+// --bs=4k --size=1m --random_generator=lfsr (its write_lat_log with
+// log_offset=1).
+var fioLfsrOffsets = []uint64{962560, 839680, 667648, 802816, 466944, 167936, 630784, 380928, 552960, 1015808, 442368, 155648}
+
+// TestLfsrOffsets checks random_generator=lfsr: fio's first offsets, and
+// with or without norandommap every block exactly once per loop, also
+// for a block count that is not a power of two.
+func TestLfsrOffsets(t *testing.T) {
+	j := testJob(t.TempDir(), "lfsr", jobfile.RWRandRead, "null")
+	j.RandomGenerator = "lfsr"
+	j.Size = 1 << 20
+	if got := offsets(t, j, 0, len(fioLfsrOffsets)); !equal(got, fioLfsrOffsets) {
+		t.Errorf("offsets = %v, fio's = %v", got, fioLfsrOffsets)
+	}
+	for _, norandommap := range []bool{false, true} {
+		for _, blocks := range []uint64{256, 1004, 1} {
+			j.NoRandomMap = norandommap
+			j.Size = blocks * 4096
+			offs := offsets(t, j, 0, int(3*blocks))
+			for loop := 0; loop < 3; loop++ {
+				seen := map[uint64]bool{}
+				for _, off := range offs[uint64(loop)*blocks : uint64(loop+1)*blocks] {
+					if off%4096 != 0 || off >= j.Size || seen[off] {
+						t.Fatalf("norandommap=%v blocks %d loop %d: offset %d repeated, misaligned or out of range", norandommap, blocks, loop, off)
+					}
+					seen[off] = true
+				}
+			}
+		}
+	}
+}
+
+// TestLfsrAllOnesSeedRefused checks that a job whose offset seed is its
+// LFSR's all-ones state fails by name, as fio's "failed initializing
+// LFSR": one block needs a 3-bit LFSR, and FIO_RANDSEED*3 ends in 0b111.
+func TestLfsrAllOnesSeedRefused(t *testing.T) {
+	j := testJob(t.TempDir(), "lfsr", jobfile.RWRandRead, "null")
+	j.RandomGenerator = "lfsr"
+	j.Size = 4096
+	if _, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 0, 1); err != nil {
+		t.Fatalf("thread 1: %v", err)
+	}
+	_, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 0, 3)
+	if err == nil || !strings.Contains(err.Error(), "failed initializing LFSR") || !strings.Contains(err.Error(), "random_generator=lfsr") {
+		t.Fatalf("thread 3: err %v, want fio's failed initializing LFSR naming random_generator=lfsr", err)
+	}
+}

@@ -1,0 +1,33 @@
+package equivalence
+
+// lfsrRows are random_generator=lfsr jobs: fio 3.33 draws each file's
+// random blocks from an LFSR sized to the file's blocks and seeded with
+// the job's offset seed, with no random map, so with or without
+// norandommap every block comes once per loop, and the offsets are
+// exact.
+var lfsrRows = []Row{
+	{Name: "lfsr/randread", Ref: "random_generator=lfsr, 256 blocks",
+		Args:  args(P, "--rw=randread", "--bs=4k", "--size=1m", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "lfsr/randwrite-odd", Ref: "random_generator=lfsr, 251 blocks (not a power of two)",
+		Args:  args(P, "--rw=randwrite", "--bs=4k", "--size=1004k", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "lfsr/randwrite-odd-norandommap", Ref: "random_generator=lfsr with norandommap: the same blocks, each once",
+		Args:  args(P, "--rw=randwrite", "--bs=4k", "--size=1004k", "--norandommap", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "lfsr/randread-8k", Ref: "random_generator=lfsr, bs=8k over 1000k (125 blocks)",
+		Args:  args(P, "--rw=randread", "--bs=8k", "--size=1000k", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "lfsr/randread-512", Ref: "random_generator=lfsr, bs=512 over 300k (600 blocks)",
+		Args:  args(P, "--rw=randread", "--bs=512", "--size=300k", "--norandommap", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "lfsr/loops", Ref: "random_generator=lfsr, loops=2: lfsr_reset from the same seed, norandommap",
+		Args:  args(P, "--rw=randwrite", "--bs=16k", "--size=5m", "--loops=2", "--norandommap", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "lfsr/numjobs", Ref: "random_generator=lfsr, numjobs=2: each job's own seed",
+		Args:  args(P, "--rw=randread", "--bs=4k", "--size=520k", "--numjobs=2", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsetsEach("l_lat.1.log", "l_lat.2.log")},
+	{Name: "lfsr/randrw-bsrange", Ref: "random_generator=lfsr, randrw with bsrange: one LFSR of the smallest block size",
+		Args:  args(P, "--rw=randrw", "--bsrange=4k-16k", "--size=1m", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+}
