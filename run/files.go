@@ -17,9 +17,12 @@ import (
 
 // target is one file or block device a job works on.
 type target struct {
-	path    string
-	label   string // the option and path, for messages: "filename=/x"
-	block   bool
+	path  string
+	label string // the option and path, for messages: "filename=/x"
+	block bool
+	// char is a character device (fio's FIO_TYPE_CHAR, e.g. /dev/null):
+	// never laid out, sized by size= alone, with no page cache to drop.
+	char    bool
 	exists  bool   // existed before the run
 	curSize uint64 // size before the run (device size for block devices)
 	region  region
@@ -172,8 +175,10 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 			}
 		case err == nil && st.Mode().IsRegular():
 			t.exists, t.curSize = true, uint64(st.Size())
+		case err == nil && st.Mode()&os.ModeCharDevice != 0:
+			t.char, t.exists = true, true
 		case err == nil:
-			return nil, badTarget(j, t, "is neither a regular file nor a block device")
+			return nil, badTarget(j, t, "is neither a regular file, a block device nor a character device")
 		case errors.Is(err, os.ErrNotExist):
 			if j.NoFileCreate {
 				return nil, badTarget(j, t, "does not exist and allow_file_create=0")
@@ -218,6 +223,9 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 			r.size = want - r.base
 		case j.Size > 0:
 			r.size = j.Size / uint64(len(ts))
+		case t.char:
+			// fio cannot size a character device and runs no I/O on it.
+			return nil, badTarget(j, t, "is a character device, which has no size: give size=")
 		case j.FillDevice && t.block:
 			r.size = t.curSize - min(r.base, t.curSize)
 		case j.FillDevice:
@@ -444,7 +452,7 @@ func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
 			return &jobError{job: j.Name, where: t.label, fn: "open(" + t.path + ")", errno: unix.EINVAL, err: err}
 		}
 	}
-	if j.Invalidate && !t.block {
+	if j.Invalidate && !t.block && !t.char {
 		dropPageCache(e.opts.Fadvise, fd)
 	}
 	if t.region.end < t.curSize {
@@ -464,7 +472,7 @@ func dropPageCache(fadvise func(fd int, off, n int64, advice int) error, fd int)
 // the job, at the start of a new pass.
 func (l *loop) dropPageCache() {
 	for _, t := range l.files {
-		if !t.block && t.fd > 0 {
+		if !t.block && !t.char && t.fd > 0 {
 			dropPageCache(l.fadvise, t.fd)
 		}
 	}

@@ -28,7 +28,7 @@ func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string,
 	var todo []*target
 	var total uint64
 	for _, t := range jr.targets {
-		if t.block {
+		if t.block || t.char {
 			continue
 		}
 		if j.FillDevice {
