@@ -107,8 +107,16 @@ func (w *Window) addSlope(iops, bw uint64) bool {
 	}
 	w.oldestY = w.y(w.head)
 	n := float64(w.dur)
-	w.slope = (float64(w.sumXY) - float64(w.sumX)*float64(w.sumY)/n) /
-		(float64(w.sumXSq) - float64(w.sumX)*float64(w.sumX)/n)
+	den := float64(w.sumXSq) - float64(w.sumX)*float64(w.sumX)/n
+	if den == 0 || (w.cfg.Pct && w.sumY/uint64(w.dur) == 0) {
+		// A one-second window has no slope, and a zero mean no
+		// percentage: fio divides by zero, and its NaN or infinity is
+		// never below the limit. gofio reports 0 (JSON has no NaN) and
+		// does not attain, as fio.
+		w.slope, w.criterion = 0, 0
+		return false
+	}
+	w.slope = (float64(w.sumXY) - float64(w.sumX)*float64(w.sumY)/n) / den
 	w.criterion = w.slope
 	if w.cfg.Pct {
 		w.criterion = 100 * w.slope / float64(w.sumY/uint64(w.dur))
@@ -150,6 +158,12 @@ func (w *Window) addDeviation(iops, bw uint64) bool {
 	}
 	w.criterion = w.deviation
 	if w.cfg.Pct {
+		if mean == 0 {
+			// fio's 0/0 (a window of zero samples) is NaN, never below
+			// the limit: not attained, reported as 0.
+			w.criterion = 0
+			return false
+		}
 		w.criterion = 100 * w.deviation / mean
 	}
 	return w.criterion < w.cfg.Limit

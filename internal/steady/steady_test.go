@@ -163,3 +163,33 @@ func TestGroupEpochs(t *testing.T) {
 		t.Errorf("samples %v, want [10 10] (the second job still ramping)", got)
 	}
 }
+
+// TestNoNaN checks the windows where fio divides by zero: a one-second
+// slope window and a percentage of a zero mean. fio's NaN (or infinity)
+// is never below the limit, so steady state is not attained; gofio keeps
+// every reported figure finite, since JSON has no NaN (a NaN here once
+// made the state JSON fail).
+func TestNoNaN(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		cfg     jobfile.SteadyState
+		samples []uint64
+	}{
+		{"slope over one second", cfg(true, true, false, 1e12, 1), []uint64{5, 5}},
+		{"slope percent of a zero mean", cfg(true, true, true, 1e12, 2), []uint64{0, 0, 0}},
+		{"deviation percent of a zero mean", cfg(false, false, true, 1e12, 1), []uint64{0, 0}},
+	} {
+		w := NewWindow(c.cfg)
+		for _, v := range c.samples {
+			if w.Add(v, v) {
+				t.Errorf("%s: attained, where fio's NaN never is", c.name)
+			}
+		}
+		r := w.Result()
+		for _, f := range []float64{r.Slope, r.Deviation, r.Criterion, w.criterion, w.slope} {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				t.Errorf("%s: a figure is %v", c.name, f)
+			}
+		}
+	}
+}
