@@ -30,4 +30,10 @@ var lfsrRows = []Row{
 	{Name: "lfsr/randrw-bsrange", Ref: "random_generator=lfsr, randrw with bsrange: one LFSR of the smallest block size",
 		Args:  args(P, "--rw=randrw", "--bsrange=4k-16k", "--size=1m", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
 		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
+	{Name: "lfsr/verify-loops", Ref: "random_generator=lfsr with verify= and loops=2: no random map, so fio verifies each loop's blocks sorted by offset",
+		Args:  args(P, "--rw=randwrite", "--bs=4k", "--size=256k", "--loops=2", "--verify=crc32c", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Check: sameOffsets("l_lat.1.log")},
+	{Name: "lfsr/zoned-abs", Ref: "random_generator=lfsr with random_distribution=zoned_abs: fio adds the zone's start to the file-wide LFSR's block, so the job ends at the first block past the end",
+		Args:  args(P, "--rw=randread", "--bsrange=4k-16k", "--size=2m", "--loops=2", "--random_distribution=zoned_abs:60/128k:40/1m", "--random_generator=lfsr", "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
 }
