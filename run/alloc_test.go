@@ -8,12 +8,13 @@ import (
 	"github.com/gofio/gofio/report"
 )
 
-// nullJob is a size-based null-engine job of n 4 KiB reads at depth.
+// nullJob is a size-based null-engine job of n 4 KiB reads at depth: one
+// pass over a file of at least n blocks (number_ios counts per loop, as in
+// fio, so the job has one loop).
 func nullJob(tb testing.TB, n uint64, depth int, policy bool) *jobfile.Job {
 	j := testJob(tb.TempDir(), "alloc", jobfile.RWRandRead, "null")
-	j.Size = 64 << 20
+	j.Size = max(64<<20, n*4096)
 	j.NumberIOs = n
-	j.Loops = 1 << 20
 	j.TWPriority = policy
 	setDepth(j, depth)
 	return j

@@ -132,12 +132,19 @@ func reserveSamples(j *jobfile.Job, res *report.JobResult, gen *offsetGen, bwAvg
 	}
 }
 
-// numberIOs is the job's number_ios limit: doubled for trimwrite and
-// randtrimwrite, whose every block is trimmed and then written, as fio's
-// do_io does.
+// numberIOs is the job's number_ios limit over the whole job, as fio's
+// exceeds_number_ios: number_ios times loops= (fio's first pass runs on
+// to that many I/Os), doubled for trimwrite and randtrimwrite, whose
+// every block is trimmed and then written, as fio's do_io does. A
+// time_based job has none: fio's do_io runs it until its runtime, past
+// number_ios as past size=.
 func numberIOs(j *jobfile.Job) uint64 {
-	if j.RW.HasTrim() && j.RW.HasWrite() {
-		return j.NumberIOs * 2
+	if j.TimeBased {
+		return 0
 	}
-	return j.NumberIOs
+	n := j.NumberIOs * uint64(max(j.Loops, 1))
+	if j.RW.HasTrim() && j.RW.HasWrite() {
+		return n * 2
+	}
+	return n
 }
