@@ -23,7 +23,6 @@ var deliberate = map[string]string{
 	"diff_bad_bs_fraction.fio":     "bs=1.5k is an error (fio: 1 byte)",
 	"diff_bad_bs_dash.fio":         "bs=4k-16k is an error (fio: read 4k, write 16k)",
 	"diff_bad_engine.fio":          "engines other than io_uring, null, psync are rejected",
-	"diff_bad_time_based.fio":      "time_based without runtime is an error (fio warns)",
 	"diff_bad_registerfiles.fio":   "registerfiles with nrfiles != openfiles is checked at parse time",
 	"diff_bad_include_missing.fio": "a missing include is an error (fio reports it and exits 0)",
 	"diff_bad_include_section.fio": "a section in an include is an error (fio reports it and exits 0)",

@@ -356,6 +356,23 @@ func Parse(in Input) ([]*Job, error) {
 		if err != nil {
 			return nil, err
 		}
+		if j.TimeBased && j.Runtime <= 0 {
+			// fio's fixup_options drops time_based without a runtime,
+			// with an error message that --warnings-fatal makes fatal.
+			at := src.own
+			for _, o := range j.Options {
+				if o.Name == "time_based" {
+					at = &section{file: o.File, line: o.Line}
+				}
+			}
+			if in.WarningsFatal {
+				return nil, &Error{File: at.file, Line: at.line, Option: "time_based", Msg: "time_based requires a runtime/timeout setting (--warnings-fatal)"}
+			}
+			if in.Warn != nil {
+				fmt.Fprintf(in.Warn, "gofio: %s:%d: warning: time_based requires a runtime/timeout setting; time_based dropped, as fio drops it\n", at.file, at.line)
+			}
+			j.TimeBased = false
+		}
 		if err := validate(j, src.own); err != nil {
 			return nil, err
 		}

@@ -135,7 +135,6 @@ func TestParseErrors(t *testing.T) {
 		{"engine in global", "[global]\nioengine=sg\n[j]\nreadfua=1\n", "j.fio:2: ioengine=sg: engine sg is not supported by gofio"},
 		{"not an engine", "[j]\nioengine=libaoi\n", "engine libaoi is not a fio engine"},
 		{"external engine", "[j]\nioengine=/usr/lib/fio/x.so\n", "external engines load a C shared object"},
-		{"time_based", "[j]\nioengine=null\nsize=1m\ntime_based\n", "time_based needs a runtime"},
 		{"registerfiles", "[j]\nioengine=io_uring\nsize=1m\nnrfiles=2\nopenfiles=1\nsqthread_poll\n", "openfiles=1 equal to nrfiles=2"},
 		{"iodepth max", "[j]\nioengine=io_uring\nsize=1m\niodepth=65536\n", "io_uring maximum of 32768"},
 		{"direct alignment", "[j]\nioengine=io_uring\nsize=1m\ndirect=1\nbs=1000\n", "multiple of 512"},
@@ -247,5 +246,27 @@ func TestEngineOptions(t *testing.T) {
 	_, err = Parse(Input{CmdLine: []string{"--name=c", "--ioengine=libaio", "--size=1m", "--userspace_reap"}, Host: &testHost})
 	if err != nil {
 		t.Errorf("libaio option on the command line: %v", err)
+	}
+}
+
+// TestTimeBasedWithoutRuntime checks fio's fixup_options: time_based
+// without a runtime is dropped with a warning (the job runs to its size),
+// and --warnings-fatal makes that an error at the option's line.
+func TestTimeBasedWithoutRuntime(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "j.fio")
+	if err := os.WriteFile(p, []byte("[j]\nioengine=null\nsize=1m\ntime_based\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	jobs, err := Parse(Input{Files: []string{p}, Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jobs[0].TimeBased || !strings.Contains(warn.String(), "j.fio:4: warning: time_based requires a runtime/timeout setting") {
+		t.Errorf("time_based %v, warning %q; want it dropped with fio's warning", jobs[0].TimeBased, warn.String())
+	}
+	if _, err := Parse(Input{Files: []string{p}, WarningsFatal: true}); err == nil || !strings.Contains(err.Error(), "j.fio:4: time_based") {
+		t.Errorf("--warnings-fatal: %v, want an error at j.fio:4", err)
 	}
 }

@@ -45,8 +45,6 @@ func validate(j *Job, s *section) error {
 		return bad("ioengine=cpuio", "cpuio needs cpuload= (the percentage of a CPU to burn), as fio's \"cpu thread needs rate\"")
 	case j.NumJobs < 1:
 		return bad("numjobs=0", "numjobs must be at least 1")
-	case j.TimeBased && j.Runtime <= 0:
-		return bad("time_based", "time_based needs a runtime (runtime=10s); fio would drop time_based with a warning")
 	case j.RegisterFiles && j.OpenFiles != j.NrFiles:
 		return bad("registerfiles", "registered files (registerfiles, or sqthread_poll which implies it) need openfiles=%d equal to nrfiles=%d",
 			j.OpenFiles, j.NrFiles)
