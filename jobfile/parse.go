@@ -373,6 +373,22 @@ func Parse(in Input) ([]*Job, error) {
 			}
 			j.TimeBased = false
 		}
+		if j.RW.HasWrite() && !j.RW.HasRead() && j.DoVerify && j.Verify != "" && j.Verify != "none" &&
+			j.TimeBased && j.Runtime > 0 && j.VerifyBacklog == 0 {
+			// fio's fixup_options: the runtime ends a time_based job
+			// before any verify phase.
+			if in.WarningsFatal {
+				return nil, &Error{File: src.own.file, Line: src.own.line, Option: "verify=" + j.Verify,
+					Msg: "verification read phase will never start because write phase uses all of runtime (--warnings-fatal)"}
+			}
+			if in.Warn != nil {
+				at := ""
+				if src.own.file != "" {
+					at = fmt.Sprintf("%s:%d: ", src.own.file, src.own.line)
+				}
+				fmt.Fprintf(in.Warn, "gofio: %swarning: job %s: verification read phase will never start because write phase uses all of runtime\n", at, j.Name)
+			}
+		}
 		if err := validate(j, src.own); err != nil {
 			return nil, err
 		}

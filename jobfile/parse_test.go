@@ -270,3 +270,24 @@ func TestTimeBasedWithoutRuntime(t *testing.T) {
 		t.Errorf("--warnings-fatal: %v, want an error at j.fio:4", err)
 	}
 }
+
+// TestTimeBasedVerifyWarning checks fio's warning for a time_based writing
+// job with verify and no verify_backlog: its runtime ends it before any
+// verify phase (an error with --warnings-fatal).
+func TestTimeBasedVerifyWarning(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "j.fio")
+	if err := os.WriteFile(p, []byte("[j]\nioengine=null\nsize=1m\nrw=write\nverify=md5\ntime_based\nruntime=1s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	if _, err := Parse(Input{Files: []string{p}, Warn: &warn}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warn.String(), "j.fio:1: warning: job j: verification read phase will never start because write phase uses all of runtime") {
+		t.Errorf("warning %q", warn.String())
+	}
+	if _, err := Parse(Input{Files: []string{p}, WarningsFatal: true}); err == nil {
+		t.Error("--warnings-fatal accepted it")
+	}
+}

@@ -435,7 +435,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 // reports whether the job may go on.
 func (jr *jobRun) verifyPass(e *env, l *loop) bool {
 	res := jr.res
-	if l.wlog == nil || l.fatal || res.Error != 0 || e.stop.Load() {
+	if l.wlog == nil || l.fatal || res.Error != 0 || e.stop.Load() || l.pastRuntime {
 		return false
 	}
 	if hook := e.opts.BeforeVerify; hook != nil {

@@ -136,7 +136,11 @@ type loop struct {
 	syncQueuedLast bool
 	// verifyEachLoop ends each pass over the files at its end, so that
 	// the verify phase runs after every loop, as fio's thread_main.
-	verifyEachLoop             bool
+	verifyEachLoop bool
+	// pastRuntime is set when the runtime ended the job's I/O: fio's
+	// runtime_exceeded terminates the job, which then has no verify
+	// phase (a time_based job never verifies after its writes).
+	pastRuntime                bool
 	loopNr                     uint64 // the loop (pass over the files) running, from 1
 	nextIssue                  [jobfile.NumDirs]int64
 	bytesDone, iosDone         [jobfile.NumDirs]uint64
@@ -330,6 +334,7 @@ func (l *loop) canIssue(now int64) bool {
 	}
 	if l.deadline != 0 && now >= l.deadline {
 		l.stopIssue = true
+		l.pastRuntime = true
 		return false
 	}
 	if !l.ramping {

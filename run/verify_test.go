@@ -75,14 +75,21 @@ func TestVerifyMixedAndTimeBased(t *testing.T) {
 	if writes == 0 || r.Dirs[jobfile.DirRead].TotalIOs != 64 {
 		t.Errorf("randrw: %d writes, %d reads; want %d reads", writes, r.Dirs[jobfile.DirRead].TotalIOs, 64)
 	}
-	// A time_based job runs to its runtime (fio's do_io ignores size=
-	// and number_ios then), over many passes of its 16 blocks, and
-	// verifies only the last pass.
+	// A job its runtime ends has no verify phase, as in fio (its
+	// runtime_exceeded terminates the job before thread_main's verify):
+	// a time_based job over many passes of its 16 blocks, and a
+	// size-based one whose runtime ends it first.
 	tb := verifyJob(dir, "timed", jobfile.RWRandWrite, "psync", "md5", 4096, 64<<10)
 	tb.TimeBased, tb.Runtime = true, 200*time.Millisecond
 	r = mustRun(t, []*jobfile.Job{tb}, Options{}).Jobs[0]
-	if w, rd := r.Dirs[jobfile.DirWrite].TotalIOs, r.Dirs[jobfile.DirRead].TotalIOs; w <= 16 || rd == 0 || rd > 16 {
-		t.Errorf("time_based: %d writes, %d verify reads; want more than one pass of 16 writes and at most 16 reads", w, rd)
+	if w, rd := r.Dirs[jobfile.DirWrite].TotalIOs, r.Dirs[jobfile.DirRead].TotalIOs; w <= 16 || rd != 0 {
+		t.Errorf("time_based: %d writes, %d verify reads; want more than one pass of 16 writes and no verify reads", w, rd)
+	}
+	sb := verifyJob(dir, "cut", jobfile.RWWrite, "psync", "md5", 4096, 1<<30)
+	sb.Runtime = 100 * time.Millisecond
+	r = mustRun(t, []*jobfile.Job{sb}, Options{}).Jobs[0]
+	if w, rd := r.Dirs[jobfile.DirWrite].TotalIOs, r.Dirs[jobfile.DirRead].TotalIOs; w == 0 || w == 1<<18 || rd != 0 {
+		t.Errorf("runtime before size: %d writes, %d verify reads; want the runtime to end the writes and no verify reads", w, rd)
 	}
 }
 
