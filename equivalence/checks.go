@@ -80,24 +80,34 @@ func docExact(paths ...string) func(fio, gofio []*Outcome) []string {
 // gofio reports it as sync total_ios and no short reads. Both agree with
 // their own sync latency count.
 func fdatasyncOverrun(fio, gofio []*Outcome) []string {
-	var diffs []string
-	for i := range fio {
-		fj, gj := fio[i].Doc.Jobs(), gofio[i].Doc.Jobs()
-		if len(fj) == 0 || len(gj) == 0 {
-			return []string{"no jobs"}
-		}
-		fN, _ := Number(fj[0], "sync.lat_ns.N")
-		fSync, _ := Number(fj[0], "sync.total_ios")
-		fShort, _ := Number(fj[0], "read.short_ios")
-		gN, _ := Number(gj[0], "sync.lat_ns.N")
-		gSync, _ := Number(gj[0], "sync.total_ios")
-		gShort, _ := Number(gj[0], "read.short_ios")
+	return eachFirstJob(fio, gofio, func(i int, fj, gj map[string]any) (diffs []string) {
+		fN, _ := Number(fj, "sync.lat_ns.N")
+		fSync, _ := Number(fj, "sync.total_ios")
+		fShort, _ := Number(fj, "read.short_ios")
+		gN, _ := Number(gj, "sync.lat_ns.N")
+		gSync, _ := Number(gj, "sync.total_ios")
+		gShort, _ := Number(gj, "read.short_ios")
 		if fN == 0 || fSync != 0 || fShort != fN {
 			diffs = append(diffs, fmt.Sprintf("run %d: fio no longer shows the overrun (sync N %g, total_ios %g, read short_ios %g): update the README row", i, fN, fSync, fShort))
 		}
 		if gSync != gN || gShort != 0 {
 			diffs = append(diffs, fmt.Sprintf("run %d: gofio sync total_ios %g, sync N %g, read short_ios %g; want total_ios = N and no short reads", i, gSync, gN, gShort))
 		}
+		return diffs
+	})
+}
+
+// eachFirstJob runs check on the first job of each run's fio and gofio
+// documents and gathers what it finds; a run without jobs is the one
+// difference.
+func eachFirstJob(fio, gofio []*Outcome, check func(i int, fj, gj map[string]any) []string) []string {
+	var diffs []string
+	for i := range fio {
+		fj, gj := fio[i].Doc.Jobs(), gofio[i].Doc.Jobs()
+		if len(fj) == 0 || len(gj) == 0 {
+			return []string{"no jobs"}
+		}
+		diffs = append(diffs, check(i, fj[0], gj[0])...)
 	}
 	return diffs
 }
@@ -196,20 +206,15 @@ func samePrios(dirs ...string) func(fio, gofio []*Outcome) []string {
 		return b.String()
 	}
 	return func(fio, gofio []*Outcome) []string {
-		var diffs []string
-		for i := range fio {
-			fj, gj := fio[i].Doc.Jobs(), gofio[i].Doc.Jobs()
-			if len(fj) == 0 || len(gj) == 0 {
-				return []string{"no jobs"}
-			}
+		return eachFirstJob(fio, gofio, func(i int, fj, gj map[string]any) (diffs []string) {
 			for _, d := range dirs {
-				f, g := prios(fj[0], d), prios(gj[0], d)
+				f, g := prios(fj, d), prios(gj, d)
 				if f == "" || f != g {
 					diffs = append(diffs, fmt.Sprintf("run %d: %s prios (class/level:N) fio [%s] gofio [%s]", i, d, f, g))
 				}
 			}
-		}
-		return diffs
+			return diffs
+		})
 	}
 }
 
@@ -218,22 +223,17 @@ func samePrios(dirs ...string) func(fio, gofio []*Outcome) []string {
 // fio's is (a machine too busy for fio to keep the rate says nothing).
 func rateNear(targets map[string]float64, rel float64) func(fio, gofio []*Outcome) []string {
 	return func(fio, gofio []*Outcome) []string {
-		var diffs []string
-		for i := range fio {
-			fj, gj := fio[i].Doc.Jobs(), gofio[i].Doc.Jobs()
-			if len(fj) == 0 || len(gj) == 0 {
-				return []string{"no jobs"}
-			}
+		return eachFirstJob(fio, gofio, func(i int, fj, gj map[string]any) (diffs []string) {
 			for path, want := range targets {
-				f, _ := Number(fj[0], path)
-				g, _ := Number(gj[0], path)
+				f, _ := Number(fj, path)
+				g, _ := Number(gj, path)
 				tol := Tol{Path: path, Rel: rel}
 				if tol.Within(want, f) && !tol.Within(want, g) {
 					diffs = append(diffs, fmt.Sprintf("run %d: %s: fio %g, gofio %g, rate %g (within %g%%)", i, path, f, g, want, rel*100))
 				}
 			}
-		}
-		return diffs
+			return diffs
+		})
 	}
 }
 

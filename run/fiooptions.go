@@ -402,10 +402,7 @@ func nonFatal(j *jobfile.Job, d jobfile.Dir, e unix.Errno) bool {
 
 // dumpError is error_dump=1: one line per I/O error, skipped ones too.
 func (l *loop) dumpError(s *slot, e unix.Errno) {
-	name := ""
-	if int(s.file) < len(l.files) {
-		name = l.files[s.file].path
-	}
+	name := l.slotPath(s)
 	fmt.Fprintf(l.warn, "gofio: %s: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
 		l.job.Name, name, strerror(e), s.dir, s.off, s.length-s.done)
 }

@@ -187,10 +187,7 @@ func (l *loop) cancelInflight() string {
 
 // timedOut ends the job with ETIMEDOUT for the I/O in slot s, age old.
 func (l *loop) timedOut(s *slot, age time.Duration, note string) {
-	name := ""
-	if int(s.file) < len(l.files) {
-		name = l.files[s.file].path
-	}
+	name := l.slotPath(s)
 	what := "read"
 	switch s.op {
 	case engines.OpWrite:

@@ -221,10 +221,7 @@ func (l *loop) latCompleted(s *slot, lat int64, now int64) {
 		return
 	}
 	if l.warn != nil && l.res.Error == 0 {
-		name := ""
-		if int(s.file) < len(l.files) {
-			name = l.files[s.file].path
-		}
+		name := l.slotPath(s)
 		fmt.Fprintf(l.warn, "gofio: latency of %d nsec exceeds specified max (%d nsec): %s %s %d %d\n",
 			lat, l.lat.target, name, s.dir, s.off-uint64(s.done), s.length)
 	}

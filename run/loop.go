@@ -940,6 +940,15 @@ func (l *loop) complete(it sched.Item, now int64) {
 	}
 }
 
+// slotPath is the path of the file the I/O in slot s is on, for messages;
+// empty when the slot holds no file of the job.
+func (l *loop) slotPath(s *slot) string {
+	if int(s.file) < len(l.files) {
+		return l.files[s.file].path
+	}
+	return ""
+}
+
 // ioError handles a failed I/O: errors continue_on_error allows (EIO and
 // EILSEQ, fio's default ignore_error) are counted; any other ends the job
 // with fn as the failing function of its error text.
@@ -965,16 +974,13 @@ func (l *loop) ioError(s *slot, errno int, fn string) {
 		// I/O, clears the error and ends the job.
 		if l.warn != nil {
 			fmt.Fprintf(l.warn, "gofio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-				l.files[s.file].path, strerror(e), s.dir, s.off, s.length-s.done)
+				l.slotPath(s), strerror(e), s.dir, s.off, s.length-s.done)
 		}
 		l.stopIssue = true
 		return
 	}
 	if l.warn != nil && l.res.Error == 0 {
-		name := ""
-		if int(s.file) < len(l.files) {
-			name = l.files[s.file].path
-		}
+		name := l.slotPath(s)
 		fmt.Fprintf(l.warn, "gofio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
 			name, strerror(e), s.dir, s.off, s.length-s.done)
 	}

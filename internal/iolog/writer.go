@@ -38,23 +38,21 @@ func Create(path string, files []string, addUsec uint64) (*Writer, error) {
 
 // FileAction writes "TIME FILE add|open|close".
 func (w *Writer) FileAction(usec uint64, file int, k Kind) {
+	w.write(append(w.head(usec, file, k), '\n'))
+}
+
+// head formats "TIME FILE KIND" into the reused line buffer.
+func (w *Writer) head(usec uint64, file int, k Kind) []byte {
 	b := strconv.AppendUint(w.line[:0], usec, 10)
 	b = append(b, ' ')
 	b = append(b, w.names[file]...)
 	b = append(b, ' ')
-	b = append(b, kindNames[k]...)
-	b = append(b, '\n')
-	w.write(b)
+	return append(b, kindNames[k]...)
 }
 
 // IO writes "TIME FILE DIR OFFSET LENGTH" for an I/O of kind k.
 func (w *Writer) IO(usec uint64, file int, k Kind, off, n uint64) {
-	b := strconv.AppendUint(w.line[:0], usec, 10)
-	b = append(b, ' ')
-	b = append(b, w.names[file]...)
-	b = append(b, ' ')
-	b = append(b, kindNames[k]...)
-	b = append(b, ' ')
+	b := append(w.head(usec, file, k), ' ')
 	b = strconv.AppendUint(b, off, 10)
 	b = append(b, ' ')
 	b = strconv.AppendUint(b, n, 10)
