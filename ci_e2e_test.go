@@ -179,11 +179,16 @@ func TestJobFileRunOptions(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "\n      2  ") || strings.Contains(out, "\n      8  ") {
 		t.Errorf("--sweep iodepth=2: exit %d\n%s", code, out)
 	}
+	// --showcmd prints them apart from fio's line, which fio can run.
 	_, out, _ = runCmd(t, "--showcmd", job)
+	fioLine, gofioLine, _ := strings.Cut(out, "\n")
 	for _, want := range []string{"--compare=tw_priority=1,0", "--sweep=iodepth=1,8", "--repeat=5", "--fail_if_slower=5"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("--showcmd lacks %s: %s", want, out)
+		if !strings.Contains(gofioLine, want) || strings.Contains(fioLine, want) {
+			t.Errorf("--showcmd: %s not on gofio's own line: %s", want, out)
 		}
+	}
+	if !strings.HasPrefix(gofioLine, "# ") {
+		t.Errorf("--showcmd: gofio's line is not a shell comment: %q", gofioLine)
 	}
 	// The example of the patch's sweep parses and carries its sweep.
 	if code, _, errs := runCmd(t, "--parse-only", "examples/randread-sweep.fio"); code != ExitOK {

@@ -185,7 +185,20 @@ func load(in Input) (*loaded, error) {
 		if err != nil {
 			return nil, err
 		}
-		var dump strings.Builder
+		var dump, gofioDump strings.Builder
+		// dumpTo writes e to the fio line, or to the line of gofio's own
+		// options (fio refuses them), after --name=SECTION when e is a
+		// job section's own.
+		dumpTo := func(e entry, section string) {
+			if !e.spec.Gofio {
+				dump.WriteString(e.dump())
+				return
+			}
+			if section != "" && !strings.Contains(gofioDump.String(), "--name="+section+" ") {
+				gofioDump.WriteString("--name=" + section + " ")
+			}
+			gofioDump.WriteString(e.dump())
+		}
 		stonewall := fi > 0
 		for _, raw := range raws {
 			if !raw.global() && skipSection(in.Sections, raw.name) {
@@ -202,23 +215,28 @@ func load(in Input) (*loaded, error) {
 				}
 				for _, g := range globals {
 					for _, e := range g.entries {
-						dump.WriteString(e.dump())
+						if g == s || !e.spec.Gofio {
+							dumpTo(e, "")
+						}
 					}
 				}
 				continue
 			}
 			dump.WriteString("--name=" + s.name + " ")
 			for _, e := range s.entries {
-				dump.WriteString(e.dump())
+				dumpTo(e, s.name)
 			}
 			for _, e := range l.sets {
-				dump.WriteString(e.dump())
+				dumpTo(e, s.name)
 			}
 			l.jobs = append(l.jobs, jobSource{globals: clone(globals), own: s, stonewall: stonewall})
 			stonewall = false
 		}
 		if dump.Len() > 0 {
 			l.dumps = append(l.dumps, "fio "+dump.String()+"\n")
+		}
+		if gofioDump.Len() > 0 {
+			l.dumps = append(l.dumps, ShowCmdGofioPrefix+gofioDump.String()+"\n")
 		}
 	}
 	return l, nil
@@ -441,11 +459,20 @@ func assignGroups(jobs []*Job) {
 	}
 }
 
+// ShowCmdGofioPrefix starts the --showcmd line that lists a job file's
+// gofio-only options: a shell comment, so the output stays a script fio
+// can run.
+const ShowCmdGofioPrefix = "# gofio's own options, which fio refuses: "
+
 // ShowCmd writes fio 3.33's --showcmd output for the job files of in: one
 // line per file, "fio " and --key=value for every option in parse order,
 // --name=SECTION before each job, and each [global] repeating every global
 // option so far. Values are checked as fio checks them; engines and
 // cross-option rules are not. --set overrides are appended to every job.
+// gofio's own options (tw_priority=, compare=, sweep=, ...) are left out
+// of the fio line, which fio can therefore run, and listed after it on a
+// line of their own that starts with ShowCmdGofioPrefix, each once, with
+// --name=SECTION before those a job section sets.
 func ShowCmd(in Input, w io.Writer) error {
 	l, err := load(in)
 	if err != nil {

@@ -10,8 +10,10 @@ import (
 
 // WriteHeader writes the lines fio prints before a run: one description
 // line per job (clones after the first show once as "..."), the version
-// line and "Starting N process(es)". gofio appends the task-work policy to
-// each job line as ", tw=priority" or ", tw=fifo".
+// line and "Starting N process(es)". Each job line is fio's, byte for
+// byte; gofio's task-work policy follows it on a line of its own,
+// "  gofio policy : tw=priority" (or tw=fifo), which fio-reading scripts
+// skip as they skip the job block's "  gofio " lines.
 func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 	bw := bufio.NewWriter(w)
 	threads, procs := 0, 0
@@ -30,9 +32,10 @@ func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 				lo, hi := j.BSMin(d), j.BSMax(d)
 				bs[d] = [2]string{Num2Str(lo, figs, 1, i2p, UnitByte), Num2Str(hi, figs, 1, i2p, UnitByte)}
 			}
-			fmt.Fprintf(bw, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%d, tw=%s\n",
+			fmt.Fprintf(bw, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%d\n",
 				j.Name, j.GroupID, j.RW, bs[0][0], bs[0][1], bs[1][0], bs[1][1], bs[2][0], bs[2][1],
-				j.IOEngine, j.IODepth, j.Policy())
+				j.IOEngine, j.IODepth)
+			fmt.Fprintf(bw, "  gofio policy : tw=%s\n", j.Policy())
 		case 1:
 			fmt.Fprint(bw, "...\n")
 		}
