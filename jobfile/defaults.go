@@ -45,6 +45,7 @@ func newJob() *Job {
 		Fallocate:               "native",
 		Sync:                    "none",
 		CreateSerialize:         true,
+		UniqueFilename:          true,
 		Think:                   ThinkTime{Blocks: 1, BlocksType: "complete"},
 		LatencyTarget:           LatencyTarget{Percentile: 100},
 		SteadyState:             SteadyState{IOPS: true, Slope: true, Pct: true, Limit: 0.01},
@@ -123,6 +124,11 @@ func fixup(j *Job) {
 		if j.logNamed[i] {
 			*p = j.Name
 		}
+	}
+	if j.RW.HasRead() {
+		// fio's fixup_options: reads can do overwrites, so a job that
+		// reads always lays its files out with data.
+		j.Overwrite = true
 	}
 	fixupZones(&j.Zones, j.OpenFiles)
 	fixupVerifyInterval(j)

@@ -363,6 +363,17 @@ type Job struct {
 	PrioSet                bool   // prioclass or prio was given
 	OffsetIncrement        uint64
 	OffsetIncrementPercent int
+
+	// File setup and teardown, as fio's filesetup.c and backend.c run
+	// them.
+	Overwrite      bool // overwrite: a writing job lays its files out with data first (fixup sets it for a job that reads)
+	NoCreateFsync  bool // create_fsync=0: no fsync after laying a file out with data
+	CreateOnly     bool // create_only: lay the files out and do no I/O
+	FsyncOnClose   bool // fsync_on_close: fsync each file a writing job wrote when the job ends, as end_fsync, and again at its close
+	UnlinkEachLoop bool // unlink_each_loop: unlink the regular files before every loop after the first
+	FileAppend     bool // file_append: each regular file's I/O starts at its end
+	UniqueFilename bool // unique_filename: fio's client/server file-name prefix, which gofio has no use for
+	NoDiskUtil     bool // disk_util=0: the disks under the job's files are not sampled
 	// Unrun maps each option gofio parses but does not run, and that the
 	// job sets to something other than its default, to its value. A job
 	// with any is refused at run time (UnrunOptions).

@@ -22,7 +22,7 @@ func startDisks(runs []*jobRun) *diskSet {
 	ds := &diskSet{}
 	seen := map[string]bool{}
 	for _, jr := range runs {
-		if diskless(jr.job) {
+		if diskless(jr.job) || jr.job.NoDiskUtil {
 			continue
 		}
 		for _, t := range jr.targets {

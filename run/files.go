@@ -211,6 +211,11 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 			realSize = t.curSize
 		}
 		r.base = startOffset(j, realSize)
+		if j.FileAppend && !t.block && !t.char {
+			// fio's get_start_offset: file_append starts a regular
+			// file's I/O at its end.
+			r.base = realSize
+		}
 		switch {
 		case j.FileSizeMin > 0:
 			want := t.curSize
@@ -413,36 +418,15 @@ func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
 	if diskless(j) {
 		return nil
 	}
-	flags := unix.O_CLOEXEC
-	writes := rw.HasWrite()
-	if writes || rw.HasTrim() || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
-		flags |= unix.O_RDWR
-	} else {
-		flags |= unix.O_RDONLY
-	}
-	// fio's generic_open_file gives a job that trims neither O_DIRECT
-	// nor sync='s flags: a trimwrite job's writes are buffered.
-	direct := j.Direct && !rw.HasTrim()
-	if direct {
-		flags |= unix.O_DIRECT
-	}
-	switch j.Sync { // fio's sync=: synchronous writes
-	case "sync":
-		flags |= unix.O_SYNC
-	case "dsync":
-		flags |= unix.O_DSYNC
-	}
-	if rw.HasTrim() {
-		flags &^= unix.O_SYNC | unix.O_DSYNC
-	}
-	if writes && !t.exists && !t.block {
-		flags |= unix.O_CREAT // a replay's file that the log writes (fio's O_CREAT)
-	}
-	fd, err := unix.Open(t.path, flags, 0o644)
+	flags, direct := openFlags(j, t, rw)
+	fd, err := unix.Open(t.path, flags, 0o600)
 	if err != nil {
 		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
 	}
 	t.fd = fd
+	if flags&unix.O_CREAT != 0 && !t.exists {
+		t.created = true
+	}
 	if direct {
 		a, err := dioAlign(fd, t.block)
 		if err != nil {
@@ -457,6 +441,90 @@ func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
 	}
 	if t.region.end < t.curSize {
 		t.region.end = t.curSize
+	}
+	return nil
+}
+
+// openFlags returns the open(2) flags of target t for a job issuing the
+// directions rw, as fio's generic_open_file builds them, and whether they
+// hold O_DIRECT. A file gofio did not lay out is created (mode 0600, as
+// fio's) when a replay writes it or the job has create_on_open.
+func openFlags(j *jobfile.Job, t *target, rw jobfile.RW) (flags int, direct bool) {
+	flags = unix.O_CLOEXEC
+	writes := rw.HasWrite()
+	if writes || rw.HasTrim() || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
+		flags |= unix.O_RDWR
+	} else {
+		flags |= unix.O_RDONLY
+	}
+	// fio's generic_open_file gives a job that trims neither O_DIRECT
+	// nor sync='s flags: a trimwrite job's writes are buffered.
+	direct = j.Direct && !rw.HasTrim()
+	if direct {
+		flags |= unix.O_DIRECT
+	}
+	switch j.Sync { // fio's sync=: synchronous writes
+	case "sync":
+		flags |= unix.O_SYNC
+	case "dsync":
+		flags |= unix.O_DSYNC
+	}
+	if rw.HasTrim() {
+		flags &^= unix.O_SYNC | unix.O_DSYNC
+	}
+	if (writes && !t.exists && !t.block) || (j.CreateOnOpen && !j.NoFileCreate && !t.block && !t.char) {
+		// A replay's file that the log writes (fio's O_CREAT), or a
+		// create_on_open job's file (fio's file_setup).
+		flags |= unix.O_CREAT
+	}
+	return flags, direct
+}
+
+// unlinkEachLoop is fio's unlink_all_files at the start of every loop
+// after the first (unlink_each_loop): each regular file is unlinked and
+// opened again as fio's next loop opens it, created anew by a job that
+// writes (fio's generic_open_file gives it O_CREAT), so that a job that
+// only reads fails with ENOENT. The new file takes the old one's
+// descriptor number (dup3), the number the engine holds.
+func (l *loop) unlinkEachLoop() {
+	for _, t := range l.files {
+		if t.block || t.char || t.fd < 0 {
+			continue
+		}
+		if err := unix.Unlink(t.path); err != nil {
+			l.fail(errnoOf(err, unix.EIO), "unlink_all_files", err)
+			return
+		}
+		flags, _ := openFlags(l.job, t, l.gen.rw)
+		if l.gen.rw.HasWrite() && !l.job.NoFileCreate {
+			flags |= unix.O_CREAT
+		}
+		fd, err := unix.Open(t.path, flags, 0o600)
+		if err != nil {
+			l.fail(errnoOf(err, unix.EIO), "open("+t.path+")", err)
+			return
+		}
+		err = unix.Dup3(fd, t.fd, unix.O_CLOEXEC)
+		unix.Close(fd)
+		if err != nil {
+			l.fail(errnoOf(err, unix.EIO), "dup3", err)
+			return
+		}
+		t.created = true
+	}
+}
+
+// checkUnlinkEachLoop refuses unlink_each_loop where a loop's new files
+// cannot take the old ones' place: engines that hold a file by more than
+// its descriptor number (mmap's mapping, io_uring's registered files).
+func checkUnlinkEachLoop(j *jobfile.Job) error {
+	switch {
+	case !j.UnlinkEachLoop || j.TimeBased || j.Loops < 2:
+		return nil
+	case j.RegisterFiles:
+		return fmt.Errorf("%s: unlink_each_loop with registered files (registerfiles, sqthread_poll): gofio cannot swap a registered file for the next loop's new one", j.Name)
+	case j.IOEngine == "mmap":
+		return fmt.Errorf("%s: unlink_each_loop with ioengine=mmap: gofio cannot swap a mapped file for the next loop's new one", j.Name)
 	}
 	return nil
 }

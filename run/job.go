@@ -411,7 +411,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
 		}
 	}
-	if j.EndFsync && !l.fatal && !verifyOnly {
+	if (j.EndFsync || j.FsyncOnClose) && !l.fatal && !verifyOnly {
 		for _, t := range jr.targets {
 			if !j.RW.HasWrite() || t.fd < 0 {
 				break

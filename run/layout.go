@@ -21,8 +21,9 @@ import (
 // now ends the job with ENOENT rather than being created again.
 func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string, args ...any)) *jobError {
 	j := jr.job
-	if diskless(j) || jr.replay != nil {
-		// fio neither sizes nor lays out a replay's files.
+	if diskless(j) || jr.replay != nil || j.CreateOnOpen {
+		// fio neither sizes nor lays out a replay's files, nor those
+		// of a create_on_open job, which its open creates.
 		return nil
 	}
 	var todo []*target
@@ -140,7 +141,10 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *bufGen, warn func(forma
 		return nil
 	}
 	preallocate(j, t, fd, need, warn)
-	if !j.RW.HasRead() && j.IOEngine == "e4defrag" {
+	// A job that reads, or writes with overwrite=1, gets its files laid
+	// out with data (fio's extend_file new_layout).
+	withData := j.RW.HasRead() || j.Overwrite
+	if !withData && j.IOEngine == "e4defrag" {
 		// EXT4_IOC_MOVE_EXT needs allocated extents: preallocate as fio's
 		// default fallocate=native does for a file a job only writes.
 		if err := unix.Fallocate(fd, 0, 0, int64(need)); err != nil {
@@ -149,7 +153,7 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *bufGen, warn func(forma
 		t.curSize = need
 		return nil
 	}
-	if !j.RW.HasRead() {
+	if !withData {
 		if err := unix.Ftruncate(fd, int64(need)); err != nil {
 			return targetError(j.Name, t, fmt.Sprintf("lay out: extend to %d bytes", need), "ftruncate", unix.EIO, err)
 		}
@@ -181,8 +185,10 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *bufGen, warn func(forma
 		}
 		off += uint64(w)
 	}
-	if err := unix.Fsync(fd); err != nil {
-		return targetError(j.Name, t, "lay out: fsync", "fsync", unix.EIO, err)
+	if !j.NoCreateFsync {
+		if err := unix.Fsync(fd); err != nil {
+			return targetError(j.Name, t, "lay out: fsync", "fsync", unix.EIO, err)
+		}
 	}
 	t.curSize = need
 	return nil

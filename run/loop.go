@@ -1117,7 +1117,9 @@ func (l *loop) fillIO() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 	if d, file, off, n, ok = l.gen.fill(); ok || (!l.timeBasedLoop() && (l.loopNr >= l.loops || l.verifyEachLoop)) {
 		return d, file, off, n, ok
 	}
-	l.newLoop()
+	if l.newLoop(); l.stopIssue {
+		return d, file, off, n, false
+	}
 	return l.gen.fill()
 }
 
@@ -1147,6 +1149,9 @@ func (l *loop) nextPass() {
 func (l *loop) newLoop() {
 	l.loopNr++
 	l.lastWasSync = false
+	if l.job.UnlinkEachLoop && !l.job.TimeBased {
+		l.unlinkEachLoop()
+	}
 	l.gen.newLoop()
 	l.content.newLoop()
 }

@@ -263,7 +263,7 @@ func checkJob(j *jobfile.Job) error {
 		// fio 3.33 draws the offsets over 2^64 bytes and fails with EINVAL.
 		return fmt.Errorf("%s: fill_device with rw=%s needs size= to draw random offsets from (fio 3.33 fails with EINVAL)", j.Name, j.RW)
 	}
-	return nil
+	return checkUnlinkEachLoop(j)
 }
 
 // madeByEarlierJob reports whether every file of job j that does not exist
@@ -461,6 +461,15 @@ func runGroup(e *env, g []*jobRun) {
 			jr.endUnstarted()
 			continue
 		}
+		if jr.job.CreateOnly {
+			// fio's setup_files marks a create_only job done once its
+			// files are laid out: it reports no I/O.
+			jr.started = true
+			jr.prog.State.Store('E')
+			closeTargets(e, jr)
+			jr.endUnstarted()
+			continue
+		}
 		runnable = append(runnable, jr)
 	}
 	if len(runnable) == 0 {
@@ -557,6 +566,13 @@ func closeTargets(e *env, jr *jobRun) {
 	}
 	jr.closed = true
 	for _, t := range jr.targets {
+		if t.fd >= 0 && jr.job.FsyncOnClose && jr.job.RW.HasWrite() && !t.char {
+			// fio's put_file: fsync_on_close syncs a writing job's
+			// file before it closes it.
+			if err := unix.Fsync(t.fd); err != nil {
+				e.warnf("gofio: job %s: %s: fsync_on_close: %v\n", jr.job.Name, t.label, err)
+			}
+		}
 		if t.fd >= 0 {
 			unix.Close(t.fd)
 			t.fd = -1
