@@ -3,6 +3,7 @@ package run
 import (
 	"encoding/binary"
 
+	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -28,11 +29,11 @@ type bufGen struct {
 
 	// state is fio's buf_state, prev its buf_state_prev, ret its
 	// buf_state_ret (the copy a dedupe buffer is generated from).
-	state, prev, ret frand
-	dedupeR          frand // fio's dedupe_state (32 bits)
-	wsIdx            frand // fio's dedupe_working_set_index_state
-	ws               []frand
-	seeds            fioSeeds
+	state, prev, ret fiorand.Frand
+	dedupeR          fiorand.Frand // fio's dedupe_state (32 bits)
+	wsIdx            fiorand.Frand // fio's dedupe_working_set_index_state
+	ws               []fiorand.Frand
+	seeds            fiorand.Seeds
 }
 
 // newBufGen returns the buffer generator of job j, fio's thread number
@@ -47,7 +48,7 @@ func newBufGen(j *jobfile.Job, thread int) *bufGen {
 		dedupe:     j.DedupePercentage,
 		chunked:    j.CompressPercentage > 0 || j.DedupePercentage > 0,
 		workingSet: j.DedupePercentage > 0 && j.DedupeMode == "working_set",
-		seeds:      newFioSeeds(j, thread),
+		seeds:      fiorand.NewSeeds(j, thread),
 	}
 	g.reseed()
 	return g
@@ -57,15 +58,15 @@ func newBufGen(j *jobfile.Job, thread int) *bufGen {
 // and at each new loop of a repeatable job. The working set stays.
 func (g *bufGen) reseed() {
 	s := &g.seeds
-	g.dedupeR = newFrand(s.seeds[seedDedupe], false)
-	g.wsIdx = newFrand(s.seeds[seedDedupeWorkingSet], s.use64)
-	g.state = newFrand(s.seeds[seedBuf], s.use64)
+	g.dedupeR = fiorand.NewFrand(s.Seed[fiorand.SeedDedupe], false)
+	g.wsIdx = fiorand.NewFrand(s.Seed[fiorand.SeedDedupeWorkingSet], s.Use64)
+	g.state = fiorand.NewFrand(s.Seed[fiorand.SeedBuf], s.Use64)
 	g.prev = g.state
 }
 
 // newLoop is the reseed of fio's clear_io_state between loops.
 func (g *bufGen) newLoop() {
-	if g.seeds.repeatable {
+	if g.seeds.Repeatable {
 		g.reseed()
 	}
 }
@@ -95,7 +96,7 @@ func initWorkingSet(jobs []bufWorkingSetJob) {
 		}
 		adv := minBS / minNotZero(minBS, j.CompressChunk)
 		pages := jw.size * uint64(j.DedupeWorkingSetPercentage) / 100 / minBS
-		g.ws = make([]frand, pages)
+		g.ws = make([]fiorand.Frand, pages)
 		if pages == 0 {
 			continue
 		}
@@ -129,14 +130,14 @@ func minNotZero(a, b uint64) uint64 {
 
 // nextSeed is fio's __get_next_seed on a 64-bit machine: two draws
 // multiplied.
-func nextSeed(r *frand) uint64 {
-	v := r.next()
-	return v * r.next()
+func nextSeed(r *fiorand.Frand) uint64 {
+	v := r.Next()
+	return v * r.Next()
 }
 
 // pickState is fio's get_buf_state: the generator the next buffer is
 // drawn from.
-func (g *bufGen) pickState() *frand {
+func (g *bufGen) pickState() *fiorand.Frand {
 	switch {
 	case g.dedupe == 0:
 		return &g.state
@@ -144,12 +145,12 @@ func (g *bufGen) pickState() *frand {
 		g.prev = g.state
 		return &g.state
 	}
-	if v := g.dedupeR.between(1, 100); v <= uint64(g.dedupe) {
+	if v := g.dedupeR.Between(1, 100); v <= uint64(g.dedupe) {
 		if g.workingSet {
 			if len(g.ws) == 0 {
 				return &g.state
 			}
-			g.ret = g.ws[g.wsIdx.between(0, uint64(len(g.ws))-1)]
+			g.ret = g.ws[g.wsIdx.Between(0, uint64(len(g.ws))-1)]
 		} else {
 			g.ret = g.prev
 		}
@@ -159,7 +160,7 @@ func (g *bufGen) pickState() *frand {
 }
 
 // saveState is fio's save_buf_state after each chunk.
-func (g *bufGen) saveState(rs *frand) {
+func (g *bufGen) saveState(rs *fiorand.Frand) {
 	switch {
 	case g.dedupe == 100:
 		*rs = g.prev
@@ -173,7 +174,7 @@ func (g *bufGen) saveState(rs *frand) {
 func (g *bufGen) fill(b []byte, minWrite uint64) {
 	switch {
 	case g.chunked:
-		var rs *frand
+		var rs *fiorand.Frand
 		for len(b) > 0 {
 			if rs == nil {
 				rs = g.pickState()
@@ -230,14 +231,14 @@ func fillRandom(b []byte, seed uint64) {
 	for ; i < words*8; i += 8 * seedBuckets {
 		for p := 0; p < seedBuckets; p++ {
 			binary.LittleEndian.PutUint64(b[i+8*p:], s[p])
-			s[p] = hashU64(s[p])
+			s[p] = fiorand.HashU64(s[p])
 		}
 	}
 	// __fill_random_buf_small over the rest.
 	v := s[0]
 	for ; i+8 <= len(b); i += 8 {
 		binary.LittleEndian.PutUint64(b[i:], v)
-		v = hashU64(v)
+		v = fiorand.HashU64(v)
 	}
 	for k := 0; i < len(b); i, k = i+1, k+1 {
 		b[i] = byte(v >> (8 * k))

@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 
+	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -32,7 +33,7 @@ type cmdprio struct {
 	// first met.
 	prios [2][]uint16
 	idx   [2]uint8 // index in prios of the percentage mode's priority
-	rng   frand
+	rng   fiorand.Frand
 }
 
 // cmdprioBS is the entries of one block size (fio's cmdprio_bsprio).
@@ -55,8 +56,8 @@ func newCmdprio(j *jobfile.Job, thread int) (cmdprio, error) {
 	if j.IOEngine != "io_uring" && j.IOEngine != "libaio" {
 		return c, nil
 	}
-	fs := newFioSeeds(j, thread)
-	c.rng = newFrand(fs.seeds[seedPrioCmds], false)
+	fs := fiorand.NewSeeds(j, thread)
+	c.rng = fiorand.NewFrand(fs.Seed[fiorand.SeedPrioCmds], false)
 	split, err := j.CmdprioBSSplit()
 	if err != nil {
 		return c, fmt.Errorf("%s: %w", j.Name, err)
@@ -128,7 +129,7 @@ func (c *cmdprio) pick(d jobfile.Dir, n uint64) (prio uint16, idx uint8) {
 		return 0, 0
 	}
 	if !c.bssplt {
-		if c.rng.between(0, 99) >= c.pct[d] {
+		if c.rng.Between(0, 99) >= c.pct[d] {
 			return 0, 0
 		}
 		return c.prio[d], c.idx[d]
@@ -138,7 +139,7 @@ func (c *cmdprio) pick(d jobfile.Dir, n uint64) (prio uint16, idx uint8) {
 		if b.bs != n {
 			continue
 		}
-		r := c.rng.between(0, 99)
+		r := c.rng.Between(0, 99)
 		if r >= b.total {
 			return 0, 0
 		}

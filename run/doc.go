@@ -8,7 +8,7 @@
 // Each job runs on its own goroutine, locked to its OS thread before its
 // engine opens (and pinned with cpus_allowed); that goroutine alone owns
 // the job's slots, buffers, JobResult and ring until the job ends. Under
-// tw_thread=goroutine the SQPOLL stand-in (twthread.go) owns the ring on
+// tw_thread=goroutine the SQPOLL stand-in (internal/twthread) owns the ring on
 // its own locked thread and trades slots with the loop only through
 // sched's hand-off lists. Jobs of one group start together after a
 // barrier; groups run one after another (stonewall, new_group). While
@@ -35,7 +35,7 @@
 // latency the ordering itself adds. What the job's options decide about
 // the loop is built once, by newLoopConfig.
 //
-// # Time stamps (clock.go)
+// # Time stamps (loopclock.go, internal/clock)
 //
 // The clock is the invariant TSC calibrated against the monotonic clock
 // where that is cheaper, else the monotonic clock; a loop's readings never
@@ -51,7 +51,7 @@
 // # Rules
 //
 // Offsets, block sizes, directions and loops follow fio 3.33's io_u.c with
-// fio's own generators and seeds (offsets.go, fiorand.go, axmap.go), so a
+// fio's own generators and seeds (offsets.go and internal/fiorand), so a
 // job issues fio's sequence and ends with fio's counts. Block sizes come
 // from jobfile's Job.BSMin and BSMax.
 //

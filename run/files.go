@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/blockdev"
+	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -196,10 +197,10 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 	// size is used. filesize= sizes each file (a range draws each size
 	// with fio's file-size generator), and size= then only caps the bytes
 	// the job moves (loopBytes).
-	var sizeRand frand
+	var sizeRand fiorand.Frand
 	if j.FileSizeMax > j.FileSizeMin {
-		fs := newFioSeeds(j, thread)
-		sizeRand = newFrand(fs.seeds[seedFileSize], fs.use64)
+		fs := fiorand.NewSeeds(j, thread)
+		sizeRand = fiorand.NewFrand(fs.Seed[fiorand.SeedFileSize], fs.Use64)
 	}
 	for _, t := range ts {
 		r := &t.region
@@ -550,11 +551,11 @@ func (l *loop) dropPageCache() {
 // is outside the range: the size, or for a range fio's draw (the low end
 // plus a uniform share of the range, rounded down to the smallest block
 // size), as fio's get_rand_file_size.
-func fileSize(j *jobfile.Job, r *frand) uint64 {
+func fileSize(j *jobfile.Job, r *fiorand.Frand) uint64 {
 	if j.FileSizeMax <= j.FileSizeMin {
 		return j.FileSizeMin
 	}
-	v := uint64(float64(j.FileSizeMax-j.FileSizeMin)*r.frac()) + j.FileSizeMin
+	v := uint64(float64(j.FileSizeMax-j.FileSizeMin)*r.Frac()) + j.FileSizeMin
 	if m := j.MinBS(); m > 0 {
 		v -= v % m
 	}

@@ -198,7 +198,7 @@ func (l *loop) rateGapFor(d jobfile.Dir, n uint64) int64 {
 	}
 	if gap > 0 && l.job.RateProcess == "poisson" {
 		// fio's usec_for_io: exponential gaps with the same mean.
-		u := float64(l.poisson.next()>>11) / (1 << 53)
+		u := float64(l.poisson.Next()>>11) / (1 << 53)
 		gap = int64(float64(gap) * -math.Log(1-u))
 	}
 	return gap

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -353,7 +354,7 @@ func TestMemPolicy(t *testing.T) {
 // TestPoissonGaps checks rate_process=poisson: gaps vary, with the mean of
 // the linear gap.
 func TestPoissonGaps(t *testing.T) {
-	l := &loop{job: &jobfile.Job{Rate: [jobfile.NumDirs]uint64{4 << 20}, RateProcess: "poisson"}, poisson: newRNG(1)}
+	l := &loop{job: &jobfile.Job{Rate: [jobfile.NumDirs]uint64{4 << 20}, RateProcess: "poisson"}, poisson: fiorand.NewRNG(1)}
 	const n = 20000
 	var sum float64
 	distinct := map[int64]bool{}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/clock"
 )
 
 // Hung I/O (io_timeout), gofio's answer to fio's waiting forever:
@@ -25,10 +26,10 @@ import (
 //     every request in flight (engines.Canceler, IORING_OP_ASYNC_CANCEL),
 //     waits up to cancelWait for them to come back, and ends the job with
 //     ETIMEDOUT.
-//   - With the SQPOLL goroutine (twEngine) the job's thread waits on the
+//   - With the SQPOLL goroutine (twthread.Engine) the job's thread waits on the
 //     goroutine's hand-off with a time limit, and its cancel goes through
 //     the goroutine; a goroutine asleep in the kernel when the job ends is
-//     abandoned with the ring and the job's buffers (twEngine.stop).
+//     abandoned with the ring and the job's buffers (twthread.Engine.Stats, which stops it).
 //   - Where the job's thread is itself asleep in the kernel (psync's
 //     pread, libaio's io_submit, an io_uring submit that the kernel runs
 //     inline, as it does for FUSE), nothing in the thread can act. The
@@ -231,7 +232,7 @@ func watchHangs(e *env, jobs []*jobRun, done <-chan struct{}) {
 			if h == nil {
 				continue
 			}
-			now := nanotime()
+			now := clock.Nanotime()
 			si, issued := h.oldestInflight()
 			var age int64
 			if si >= 0 {

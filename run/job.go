@@ -15,7 +15,11 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iolog"
+	"github.com/gofio/gofio/internal/lattarget"
+	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -210,9 +214,9 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	}
 	setup := engines.Setup{Job: j, Files: fds, Paths: paths, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP}
 	opener := jr.opener
-	if useTWThread(j, e.opts.Compare) {
+	if twthread.Use(j, e.opts.Compare) {
 		watched := e.opts.Now == nil && cmp.Or(j.IOTimeout, e.opts.IOTimeout) > 0
-		opener = twOpener(opener, twClock(e.opts.Now), watched)
+		opener = twthread.Opener(opener, clock.Func(e.opts.Now), twthread.Watch{On: watched, Grace: hangGrace, Tick: hangTick})
 	}
 	eng, err := opener(setup)
 	if err != nil {
@@ -284,14 +288,14 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		ender:          engineEnder(p.eng),
 		syncIO:         p.syncIO,
 		fakeNow:        e.opts.Now,
-		tsc:            processTSC(),
+		tsc:            clock.ProcessTSC(),
 		sleep:          e.opts.Sleep,
 		fadvise:        e.opts.Fadvise,
 		stop:           e.stop,
 		kill:           &jr.kill,
 		snap:           &jr.snap,
 		auxPath:        e.opts.AuxPath,
-		poisson:        newRNG(jr.seed ^ 0x9015),
+		poisson:        fiorand.NewRNG(jr.seed ^ 0x9015),
 		res:            jr.res,
 		prog:           jr.prog,
 		q:              sched.NewQueue(depth, j.Policy()),
@@ -302,13 +306,13 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		gen:            gen,
 		pending:        make([]uint32, depth),
 		depth:          depth,
-		lat:            newLatSearch(j, depth),
+		lat:            lattarget.New(j, depth),
 		latIdle:        make([]uint32, 0, depth),
 		loopConfig:     newLoopConfig(j, depth, e.opts.Compare),
 		flow:           jr.flow,
 		flowCount:      &jr.flowIssued,
 		ramping:        j.RampTime > 0,
-		fillRNG:        newRNG(jr.seed ^ 0xf111),
+		fillRNG:        fiorand.NewRNG(jr.seed ^ 0xf111),
 		cmdprio:        cp,
 	}
 	if jr.replay != nil {
@@ -326,7 +330,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		l.warn = lockedWriter{mu: e.warnM, w: e.opts.Warn}
 	}
 	l.sample = e.opts.sample
-	if tw, ok := p.eng.(*twEngine); ok {
+	if tw, ok := p.eng.(*twthread.Engine); ok {
 		l.tw = tw
 	}
 	l.setupVerify(j, jr.ver, regions)
@@ -457,7 +461,7 @@ func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 	j := jr.job
 	res := jr.res
 	if l.tw != nil {
-		res.EngineNotes = append(res.EngineNotes, l.tw.note())
+		res.EngineNotes = append(res.EngineNotes, l.tw.Note())
 	}
 	if n := l.gen.absOverflows; n > 0 {
 		// fio logs "fio: zoned_abs sizes exceed file size" at each such

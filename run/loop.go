@@ -10,6 +10,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/internal/lattarget"
+	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -61,8 +65,8 @@ type loop struct {
 	thinker thinker // the engine's own think time (cpuio), nil for most
 	ender   ender   // an engine that can end the job (net's UDP receiver), nil for most
 	syncIO  bool
-	fakeNow func() int64 // Options.Now; nil: the TSC or nanotime (see clock)
-	tsc     *tscClock    // calibrated TSC, nil: nanotime
+	fakeNow func() int64 // Options.Now; nil: the TSC or clock.Nanotime (see loop.clock)
+	tsc     *clock.TSC   // calibrated TSC, nil: clock.Nanotime
 	lastTSC int64        // last TSC reading, which the next never goes below
 	sleep   func(time.Duration)
 	fadvise func(fd int, off, n int64, advice int) error // Options.Fadvise
@@ -92,15 +96,15 @@ type loop struct {
 
 	depth    int
 	inflight int // submitted and not yet harvested
-	// latency_target (lattarget.go): the depth search, nil when off; the
+	// latency_target (latency.go): the depth search, nil when off; the
 	// slots waiting for room under its depth; a drain under way, with the
 	// statistics to reset at its end; the reads and writes completed.
-	lat                *latSearch
+	lat                *lattarget.Search
 	latIdle            []uint32
 	latDrain, latReset bool
 	latIOs             uint64
-	acct               *fioAcct  // fio's submit, complete and depth maps; nil for sync engines
-	tw                 *twEngine // the SQPOLL goroutine (tw_thread), nil without
+	acct               *fioAcct         // fio's submit, complete and depth maps; nil for sync engines
+	tw                 *twthread.Engine // the SQPOLL goroutine (tw_thread), nil without
 
 	// loopConfig holds what the job's options decide, built once by
 	// newLoopConfig.
@@ -116,7 +120,7 @@ type loop struct {
 	ramping   bool
 	rampEnd   int64
 
-	fillRNG rng
+	fillRNG fiorand.RNG
 	held    heldIO // serialize_overlap: the I/O waiting for an overlapping one
 	// content generates what writes carry (refill_buffers, compression,
 	// dedupe), as fio's fill_io_buffer.
@@ -178,7 +182,7 @@ type loop struct {
 	vNext      int              // next wlog entry the verify phase reads
 	vBatch     int              // verify_backlog reads left in the current batch
 	minRate    minRateState     // rate_min, rate_iops_min
-	poisson    rng              // rate_process=poisson's gaps
+	poisson    fiorand.RNG      // rate_process=poisson's gaps
 	coeVerify  bool             // continue_on_error covers verify errors
 	eagain     uint64           // -EAGAIN completions resubmitted
 
@@ -232,7 +236,7 @@ func (l *loop) run() {
 	l.iops.reset(now, &l.iosDone)
 	l.setState()
 	if l.lat != nil {
-		l.lat.init(now, 0)
+		l.lat.Init(now, 0)
 	}
 	for i := 0; i < l.depth; i++ {
 		l.q.AddHeavy(uint32(i), now)
@@ -242,7 +246,7 @@ func (l *loop) run() {
 		l.acct.finish()
 	}
 	if l.lat != nil {
-		l.res.LatencyDepth = l.lat.qd
+		l.res.LatencyDepth = l.lat.QD
 	}
 	l.ended = l.clock()
 }
@@ -444,7 +448,7 @@ func (l *loop) issue(si uint32, now int64) {
 	if op == engines.OpWrite {
 		switch {
 		case l.ver != nil:
-			l.ver.Fill(buf, off, l.fillRNG.next(), uint16(l.issuedIOs))
+			l.ver.Fill(buf, off, l.fillRNG.Next(), uint16(l.issuedIOs))
 		case l.refill:
 			l.content.fill(buf, l.minWrite)
 		case l.scramble:
@@ -802,7 +806,7 @@ func (l *loop) complete(it sched.Item, now int64) {
 	if acct {
 		w := uint64(it.Wait)
 		if l.tw != nil {
-			w += uint64(l.tw.twWait(si))
+			w += uint64(l.tw.Wait(si))
 		}
 		l.res.TWWait.Add(w)
 		l.res.TWWaitHist.Add(w)
@@ -1054,7 +1058,7 @@ func (l *loop) endRamp(now int64) {
 	l.ramping = false
 	l.resetStats(now)
 	if l.lat != nil {
-		l.lat.reset(now, l.latIOs)
+		l.lat.Reset(now, l.latIOs)
 	}
 	l.setState()
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -58,7 +59,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		refill:         j.RefillBuffers,
 		scramble:       j.ScrambleBuffers,
 		minWrite:       j.BSMin(jobfile.DirWrite),
-		noSlat:         j.DisableSlat || j.GtodReduce || j.SQThreadPoll && !useTWThread(j, compare),
+		noSlat:         j.DisableSlat || j.GtodReduce || j.SQThreadPoll && !twthread.Use(j, compare),
 		noClat:         j.DisableClat || j.GtodReduce,
 		noLat:          j.DisableLat || j.GtodReduce,
 		fsyncEvery:     j.Fsync,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -19,10 +20,10 @@ type region struct {
 	lastPos   [jobfile.NumDirs]uint64 // end of the last I/O per direction, absolute
 	lastStart [jobfile.NumDirs]uint64 // start of the last I/O per direction, absolute; ^0 before the first (fio's last_start)
 	done      bool                    // no offset left this loop (fio_file_done)
-	amap      *axmap                  // random map; nil with norandommap
-	lfsr      lfsr                    // random_generator=lfsr: the file's LFSR, used when hasLfsr
+	amap      *fiorand.Axmap          // random map; nil with norandommap
+	lfsr      fiorand.LFSR            // random_generator=lfsr: the file's LFSR, used when hasLfsr
 	hasLfsr   bool
-	dist      dist // random_distribution other than random
+	dist      fiorand.Dist // random_distribution other than random
 	hasDist   bool
 }
 
@@ -54,12 +55,12 @@ type offsetGen struct {
 	next   int // fio's td->next_file
 	nrDone int
 
-	seeds  fioSeeds
+	seeds  fiorand.Seeds
 	verify bool
 	// fio's generators: random_state, bsrange_state[], rwmix_state.
-	rOff frand
-	rBS  [jobfile.NumDirs]frand
-	rMix frand
+	rOff fiorand.Frand
+	rBS  [jobfile.NumDirs]fiorand.Frand
+	rMix fiorand.Frand
 
 	// fio's td->io_issues, td->rwmix_ddir and td->rwmix_issues.
 	issues      [jobfile.NumDirs]uint64
@@ -85,7 +86,7 @@ type offsetGen struct {
 	// the file's loop as in fio.
 	zoned        [jobfile.NumDirs]*[100]zoneBounds
 	zonedAbs     bool
-	rZone        frand
+	rZone        fiorand.Frand
 	absOverflows uint64
 }
 
@@ -127,7 +128,7 @@ func jobSeed(j *jobfile.Job, index int, fallback uint64) uint64 {
 	}
 	x := s
 	x ^= uint64(index+1) * 0x9e370001
-	return splitmix(&x)
+	return fiorand.Splitmix(&x)
 }
 
 // newOffsetGen returns the generator of job j, fio's thread number
@@ -141,7 +142,7 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 		timeBased: j.TimeBased,
 		unaligned: j.BSUnaligned,
 		files:     regions,
-		seeds:     newFioSeeds(j, thread),
+		seeds:     fiorand.NewSeeds(j, thread),
 		verify:    j.Verify != "" && j.Verify != "0",
 	}
 	g.randTrimWrite = g.trimWrite && g.random
@@ -211,22 +212,22 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 			// fio's init_random_map: an LFSR instead of the random map,
 			// with or without norandommap (zipf, pareto and normal
 			// draw from their own generators and keep neither).
-			l, err := newLfsr(blocks, g.seeds.offsetSeed(), 0)
+			l, err := fiorand.NewLFSR(blocks, g.seeds.OffsetSeed(), 0)
 			if err != nil {
 				return nil, fmt.Errorf("%s: failed initializing LFSR: %w", j.Name, err)
 			}
 			r.lfsr, r.hasLfsr = l, true
 		case g.random && g.randomMap:
-			r.amap = newAxmap(blocks)
+			r.amap = fiorand.NewAxmap(blocks)
 		}
 		if k := j.RandomDistribution.Kind; g.random && (k == "zipf" || k == "pareto" || k == "normal") {
 			// fio's __init_rand_distribution.
 			nranges := (min64(r.size, r.end) + rangeSize - 1) / rangeSize
-			dseed := fioJhash([]byte(r.name), 0) * uint32(thread)
-			if !g.seeds.repeatable {
-				dseed = uint32(g.seeds.seeds[seedBlock])
+			dseed := fiorand.Jhash([]byte(r.name), 0) * uint32(thread)
+			if !g.seeds.Repeatable {
+				dseed = uint32(g.seeds.Seed[fiorand.SeedBlock])
 			}
-			d, ok := newDist(k, j.RandomDistribution.Param, nranges, dseed)
+			d, ok := fiorand.NewDist(k, j.RandomDistribution.Param, nranges, dseed)
 			if !ok {
 				return nil, distError(j)
 			}
@@ -249,11 +250,11 @@ func min64(a, b uint64) uint64 {
 func (g *offsetGen) reseed() {
 	s := &g.seeds
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		g.rBS[d] = newFrand(s.bsSeed(d, g.verify, g.trimWrite), s.use64)
+		g.rBS[d] = fiorand.NewFrand(s.BSSeed(d, g.verify, g.trimWrite), s.Use64)
 	}
-	g.rMix = newFrand(s.seeds[seedMix], false)
-	g.rZone = newFrand(s.seeds[seedZone], false)
-	g.rOff = newFrand(s.offsetSeed(), s.use64)
+	g.rMix = fiorand.NewFrand(s.Seed[fiorand.SeedMix], false)
+	g.rZone = fiorand.NewFrand(s.Seed[fiorand.SeedZone], false)
+	g.rOff = fiorand.NewFrand(s.OffsetSeed(), s.Use64)
 }
 
 // resetFiles starts every file over (fio_file_reset and the done flags).
@@ -271,11 +272,11 @@ func (g *offsetGen) resetFile(r *region) {
 	}
 	r.done = false
 	if r.amap != nil {
-		r.amap.reset()
+		r.amap.Reset()
 	}
 	if r.hasLfsr {
-		// The seed passed newLfsr's all-ones check, so it passes again.
-		r.lfsr.reset(g.seeds.offsetSeed())
+		// The seed passed fiorand.NewLFSR's all-ones check, so it passes again.
+		r.lfsr.Reset(g.seeds.OffsetSeed())
 	}
 }
 
@@ -286,7 +287,7 @@ func (g *offsetGen) newLoop() {
 	g.hasPending = false
 	g.resetFiles()
 	g.rwmixIssues = 0
-	if g.seeds.repeatable {
+	if g.seeds.Repeatable {
 		g.reseed()
 	}
 }
@@ -392,7 +393,7 @@ func (g *offsetGen) drawDir() jobfile.Dir {
 	}
 	if g.issues[g.rwmixDir] >= g.rwmixIssues {
 		d := jobfile.DirWrite
-		if g.rMix.between(1, 100) <= g.rwmix[jobfile.DirRead] {
+		if g.rMix.Between(1, 100) <= g.rwmix[jobfile.DirRead] {
 			d = jobfile.DirRead
 		}
 		if d != g.rwmixDir {
@@ -507,7 +508,7 @@ func (g *offsetGen) fillFile(r *region, d jobfile.Dir) (off, n uint64, ok bool) 
 	if g.random && random && r.amap != nil {
 		mbs := g.minBS[d]
 		blk := (off - r.base) / mbs
-		nr := r.amap.setRun(blk, (n+mbs-1)/mbs)
+		nr := r.amap.SetRun(blk, (n+mbs-1)/mbs)
 		if nr*mbs < n {
 			n = nr * mbs
 		}
@@ -618,7 +619,7 @@ func (g *offsetGen) randBlock(r *region, d jobfile.Dir) (uint64, bool) {
 
 func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (b uint64, ok bool) {
 	if r.hasDist {
-		return r.dist.next(), true
+		return r.dist.Next(), true
 	}
 	last := g.lastBlock(r, d)
 	if last == 0 {
@@ -633,14 +634,14 @@ func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (b uint64, ok bool) {
 	if r.hasLfsr {
 		// fio's lfsr_next: the LFSR spans the whole file whatever the
 		// zone; a spent LFSR ends the file's loop.
-		v, ok := r.lfsr.next()
+		v, ok := r.lfsr.Next()
 		return first + v, ok
 	}
-	b = first + uint64(float64(last)*g.rOff.frac())
-	if r.amap == nil || !r.amap.isset(b) {
+	b = first + uint64(float64(last)*g.rOff.Frac())
+	if r.amap == nil || !r.amap.IsSet(b) {
 		return b, true
 	}
-	return r.amap.nextFree(b)
+	return r.amap.NextFree(b)
 }
 
 // zonedRange draws the range of a zoned (or zoned_abs) job's next random
@@ -649,7 +650,7 @@ func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (b uint64, ok bool) {
 // units, out of last) it returns. A zoned_abs range past the region's
 // last block fails the draw, which ends the file's loop as in fio.
 func (g *offsetGen) zonedRange(z *[100]zoneBounds, last uint64, d jobfile.Dir) (first, n uint64, ok bool) {
-	zb := z[g.rZone.between(1, 100)-1]
+	zb := z[g.rZone.Between(1, 100)-1]
 	if g.zonedAbs {
 		first, end := zb.start/g.ba[d], zb.end/g.ba[d]
 		if end > last {
@@ -694,9 +695,9 @@ func (g *offsetGen) buflen(r *region, d jobfile.Dir, off uint64) uint64 {
 		return 0
 	}
 	rs := &g.rBS[d]
-	fmax := rs.max()
+	fmax := rs.Max()
 	for {
-		v := rs.next()
+		v := rs.Next()
 		var n uint64
 		if sp := g.split[d]; len(sp) == 0 {
 			n = lo + uint64(float64(hi)*(float64(v)/(float64(fmax)+1)))

@@ -18,6 +18,7 @@ import (
 	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/internal/hostinfo"
 	"github.com/gofio/gofio/internal/iolog"
+	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -477,7 +478,7 @@ func runGroup(e *env, g []*jobRun) {
 	}
 	threads := len(runnable)
 	for _, jr := range runnable {
-		if useTWThread(jr.job, e.opts.Compare) {
+		if twthread.Use(jr.job, e.opts.Compare) {
 			threads++ // its SQPOLL goroutine needs a P too
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/null"
+	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -77,7 +78,7 @@ func TestTWThreadOnlyWhenAsked(t *testing.T) {
 		{"null", true, "goroutine", true, false},
 	} {
 		j := &jobfile.Job{IOEngine: tt.engine, SQThreadPoll: tt.sqpoll, TWThread: tt.mode}
-		if got := useTWThread(j, tt.compare); got != tt.want {
+		if got := twthread.Use(j, tt.compare); got != tt.want {
 			t.Errorf("%s sqthread_poll=%v tw_thread=%s compare=%v: %v, want %v", tt.engine, tt.sqpoll, tt.mode, tt.compare, got, tt.want)
 		}
 	}

@@ -1,42 +1,44 @@
-package run
+package fiorand
 
 import "math/bits"
 
-// axmap is fio's random map (lib/axmap.c) as its users see it: one bit
+// Axmap is fio's random map (lib/axmap.c) as its users see it: one bit
 // per block of a file, set when an I/O has covered the block. fio keeps
 // upper levels to find free bits fast; the answers are those of level 0,
 // which is all gofio keeps. The rules that decide fio's counts are kept
 // exactly: setting a run stops at the first bit already set (so an I/O
 // is shortened there), a run may spill into the unused bits of the last
 // word, and the search for a free bit wraps around to the start once.
-type axmap struct {
+type Axmap struct {
 	nbits uint64
 	words []uint64
 }
 
-func newAxmap(nbits uint64) *axmap {
-	return &axmap{nbits: nbits, words: make([]uint64, (nbits+63)/64)}
+// NewAxmap returns an empty map of nbits blocks.
+func NewAxmap(nbits uint64) *Axmap {
+	return &Axmap{nbits: nbits, words: make([]uint64, (nbits+63)/64)}
 }
 
-func (m *axmap) reset() {
+// Reset clears every bit, as a new pass over the file does.
+func (m *Axmap) Reset() {
 	for i := range m.words {
 		m.words[i] = 0
 	}
 }
 
-// isset reports whether bit b is set (fio's axmap_isset; bits past the
+// IsSet reports whether bit b is set (fio's axmap_isset; bits past the
 // map read as free).
-func (m *axmap) isset(b uint64) bool {
+func (m *Axmap) IsSet(b uint64) bool {
 	if b > m.nbits || b/64 >= uint64(len(m.words)) {
 		return false
 	}
 	return m.words[b/64]&(1<<(b%64)) != 0
 }
 
-// setRun sets up to n bits from b, stopping at the first bit already set
+// SetRun sets up to n bits from b, stopping at the first bit already set
 // or at n, word by word as fio's axmap_set_nr, and returns how many it
 // set.
-func (m *axmap) setRun(b, n uint64) uint64 {
+func (m *Axmap) SetRun(b, n uint64) uint64 {
 	var set uint64
 	for n > 0 {
 		if b > m.nbits || b/64 >= uint64(len(m.words)) {
@@ -78,9 +80,9 @@ func lowMask(n uint64) uint64 {
 	return 1<<n - 1
 }
 
-// nextFree returns the first free bit after b, wrapping around to bit 0
+// NextFree returns the first free bit after b, wrapping around to bit 0
 // once, or false when the map is full (fio's axmap_next_free).
-func (m *axmap) nextFree(b uint64) (uint64, bool) {
+func (m *Axmap) NextFree(b uint64) (uint64, bool) {
 	if b >= m.nbits {
 		return 0, false
 	}
@@ -99,7 +101,7 @@ func (m *axmap) nextFree(b uint64) (uint64, bool) {
 
 // firstFree returns the first free bit at or after b that is inside the
 // map.
-func (m *axmap) firstFree(b uint64) (uint64, bool) {
+func (m *Axmap) firstFree(b uint64) (uint64, bool) {
 	for i := b / 64; i < uint64(len(m.words)); i++ {
 		w := ^m.words[i]
 		if i == b/64 {

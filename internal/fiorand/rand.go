@@ -1,12 +1,13 @@
-package run
+package fiorand
 
 import "math/bits"
 
-// rng is xoshiro256**, seeded through splitmix64: fast, allocation-free
+// RNG is xoshiro256**, seeded through splitmix64: fast, allocation-free
 // and reproducible from one 64-bit seed.
-type rng struct{ s [4]uint64 }
+type RNG struct{ s [4]uint64 }
 
-func splitmix(x *uint64) uint64 {
+// Splitmix advances x by splitmix64's step and returns its next output.
+func Splitmix(x *uint64) uint64 {
 	*x += 0x9e3779b97f4a7c15
 	z := *x
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
@@ -14,15 +15,17 @@ func splitmix(x *uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-func newRNG(seed uint64) rng {
-	var r rng
+// NewRNG returns the generator seeded from seed.
+func NewRNG(seed uint64) RNG {
+	var r RNG
 	for i := range r.s {
-		r.s[i] = splitmix(&seed)
+		r.s[i] = Splitmix(&seed)
 	}
 	return r
 }
 
-func (r *rng) next() uint64 {
+// Next returns the next 64-bit value.
+func (r *RNG) Next() uint64 {
 	s := &r.s
 	out := bits.RotateLeft64(s[1]*5, 7) * 9
 	t := s[1] << 17

@@ -1,4 +1,4 @@
-package run
+package twthread
 
 import (
 	"errors"
@@ -10,11 +10,12 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/sched"
 )
 
-// twEngine is the SQPOLL goroutine of tw_thread=goroutine: it plays the
+// Engine is the SQPOLL goroutine of tw_thread=goroutine: it plays the
 // kernel's SQ thread as the priority tw patch had it, where the
 // submission itself (__io_queue_sqe) was task work and the SQ thread ran
 // submissions and completions from one task-work queue.
@@ -42,10 +43,10 @@ import (
 // completes with -ECANCELED without reaching the ring, one in the ring
 // gets the real engine's IORING_OP_ASYNC_CANCEL. The goroutine marks each
 // call into the real engine with its start time; one asleep in the kernel
-// (a submit the kernel runs inline, as for FUSE) past hangGrace when the
+// (a submit the kernel runs inline, as for FUSE) past its Watch.Grace when the
 // job ends is abandoned with its buffers, as the plain path abandons a
 // stuck job thread: stop gives up on it and Close leaves the engine to it.
-type twEngine struct {
+type Engine struct {
 	eng   engines.Engine
 	now   func() int64
 	q     *sched.Queue
@@ -76,11 +77,11 @@ type twEngine struct {
 	closeErr        error
 	lockFree        bool
 
-	// io_timeout: watched says the job runs under it.
-	watched bool
-	call    atomic.Int64 // start of the goroutine's engine call, 0 when in none
-	stuck   atomic.Bool  // stop gave up on the goroutine, asleep in the kernel
-	timer   *time.Timer  // the job side's ReapTimeout wait, made on first use
+	// io_timeout: watch.On says the job runs under it.
+	watch Watch
+	call  atomic.Int64 // start of the goroutine's engine call, 0 when in none
+	stuck atomic.Bool  // stop gave up on the goroutine, asleep in the kernel
+	timer *time.Timer  // the job side's ReapTimeout wait, made on first use
 	// Job side asks: cancelReq per slot, cancelAsk when any is set.
 	cancelReq []atomic.Bool
 	cancelAsk atomic.Bool
@@ -96,8 +97,8 @@ type twEngine struct {
 }
 
 var (
-	_ engines.TimedReaper = (*twEngine)(nil)
-	_ engines.Canceler    = (*twEngine)(nil)
+	_ engines.TimedReaper = (*Engine)(nil)
+	_ engines.Canceler    = (*Engine)(nil)
 )
 
 // Where a slot is, on the goroutine's side.
@@ -166,26 +167,35 @@ func osYield() { _, _, _ = unix.Syscall(unix.SYS_SCHED_YIELD, 0, 0, 0) }
 // twSpin is how long either side polls before it sleeps.
 const twSpin = 50 * time.Microsecond
 
-// useTWThread reports whether a job runs with the SQPOLL goroutine: an
+// Use reports whether a job runs with the SQPOLL goroutine: an
 // io_uring sqthread_poll=1 job with tw_thread=goroutine, or tw_thread=auto
 // under --compare.
-func useTWThread(j *jobfile.Job, compare bool) bool {
+func Use(j *jobfile.Job, compare bool) bool {
 	if j.IOEngine != "io_uring" || !j.SQThreadPoll {
 		return false
 	}
 	return j.TWThread == "goroutine" || (j.TWThread == "auto" || j.TWThread == "") && compare
 }
 
-// twOpener wraps open so that the engine is opened, driven and closed by
+// Opener wraps open so that the engine is opened, driven and closed by
 // the SQPOLL goroutine. now is the clock of the goroutine's tw waits;
-// watched says the job runs under io_timeout.
-func twOpener(open engines.Opener, now func() int64, watched bool) engines.Opener {
+// watch says whether and how the job runs under io_timeout.
+func Opener(open engines.Opener, now func() int64, watch Watch) engines.Opener {
 	return func(s engines.Setup) (engines.Engine, error) {
-		return startTW(open, s, now, watched)
+		return startTW(open, s, now, watch)
 	}
 }
 
-func startTW(open engines.Opener, s engines.Setup, now func() int64, watched bool) (*twEngine, error) {
+// Watch is how a job under io_timeout watches the goroutine: On says the
+// job runs under it; when the job ends, a goroutine asleep in one call
+// into the real engine for longer than Grace, checked every Tick, is
+// abandoned. The job's own hang watcher uses the same two durations.
+type Watch struct {
+	On          bool
+	Grace, Tick time.Duration
+}
+
+func startTW(open engines.Opener, s engines.Setup, now func() int64, watch Watch) (*Engine, error) {
 	j := *s.Job
 	// The goroutine is the SQ thread, and the ring is the one the kernel
 	// would give SQPOLL: no task-run flags, so that completion task work
@@ -195,7 +205,7 @@ func startTW(open engines.Opener, s engines.Setup, now func() int64, watched boo
 	s.Job = &j
 	s.OwnP = false
 	n := s.Depth
-	t := &twEngine{
+	t := &Engine{
 		now:      now,
 		q:        sched.NewQueue(n, sched.PolicyFor(j.TWPriority)),
 		sub:      sched.NewHandoff(n, j.TWList == "lockfree"),
@@ -214,10 +224,10 @@ func startTW(open engines.Opener, s engines.Setup, now func() int64, watched boo
 		closeCh:  make(chan struct{}),
 		closed:   make(chan struct{}),
 		lockFree: j.TWList == "lockfree",
-		watched:  watched,
+		watch:    watch,
 		where:    make([]uint8, n),
 	}
-	if watched {
+	if watch.On {
 		t.cancelReq = make([]atomic.Bool, n)
 		t.cancelEarly = make([]bool, n)
 	}
@@ -232,7 +242,7 @@ func startTW(open engines.Opener, s engines.Setup, now func() int64, watched boo
 
 // run is the goroutine: open the engine on this thread, run the task-work
 // loop until quit, then close the engine when told to.
-func (t *twEngine) run(open engines.Opener, s engines.Setup, opened chan<- error) {
+func (t *Engine) run(open engines.Opener, s engines.Setup, opened chan<- error) {
 	runtime.LockOSThread()
 	// A thread pinned to sqthread_poll_cpu must not go back to Go's pool,
 	// where any goroutine could run on it stuck to one CPU: it stays
@@ -271,12 +281,12 @@ func (t *twEngine) run(open engines.Opener, s engines.Setup, opened chan<- error
 	t.closeErr = eng.Close()
 }
 
-func (t *twEngine) fail(err error) {
+func (t *Engine) fail(err error) {
 	t.err.CompareAndSwap(nil, &err)
 	t.jobPark.wake()
 }
 
-func (t *twEngine) failed() error {
+func (t *Engine) failed() error {
 	if e := t.err.Load(); e != nil {
 		return *e
 	}
@@ -289,14 +299,14 @@ func (t *twEngine) failed() error {
 // and between completion items nothing is harvested, as the job loop does.
 // It sleeps only when nothing is in flight, queued or published for
 // twSpin.
-func (t *twEngine) loop() {
+func (t *Engine) loop() {
 	idleSince := int64(-1)
 	now, fresh := t.now(), false
 	for !t.quit.Load() && t.failed() == nil {
 		if !fresh {
 			now = t.now()
 		}
-		if t.watched && t.cancelAsk.Load() {
+		if t.watch.On && t.cancelAsk.Load() {
 			t.runCancels(now)
 		}
 		it, ok := t.q.Next(now)
@@ -334,7 +344,7 @@ func (t *twEngine) loop() {
 			t.jobPark.wake()
 			continue
 		}
-		if t.watched && t.cancelEarly[it.Slot] {
+		if t.watch.On && t.cancelEarly[it.Slot] {
 			t.cancelEarly[it.Slot] = false
 			t.where[it.Slot] = slotIdle
 			t.earlyOK++
@@ -370,7 +380,7 @@ func (t *twEngine) loop() {
 
 // takePublished queues a heavy item, stamped now, for every slot the job
 // published. It reports whether there were any.
-func (t *twEngine) takePublished(now int64) bool {
+func (t *Engine) takePublished(now int64) bool {
 	if t.sub.Empty() {
 		return false
 	}
@@ -387,7 +397,7 @@ func (t *twEngine) takePublished(now int64) bool {
 
 // harvest takes every CQE the ring holds and queues one completion item
 // per CQE, stamped now. It reports whether it found any.
-func (t *twEngine) harvest(now int64) bool {
+func (t *Engine) harvest(now int64) bool {
 	if t.inflight == 0 {
 		return false
 	}
@@ -413,14 +423,14 @@ func (t *twEngine) harvest(now int64) bool {
 
 // callBegin marks the start of a call into the real engine, which may
 // sleep in the kernel; callEnd its end. Only under io_timeout.
-func (t *twEngine) callBegin() {
-	if t.watched {
-		t.call.Store(max(nanotime(), 1))
+func (t *Engine) callBegin() {
+	if t.watch.On {
+		t.call.Store(max(clock.Nanotime(), 1))
 	}
 }
 
-func (t *twEngine) callEnd() {
-	if t.watched {
+func (t *Engine) callEnd() {
+	if t.watch.On {
 		t.call.Store(0)
 	}
 }
@@ -428,8 +438,8 @@ func (t *twEngine) callEnd() {
 // runCancels, on the goroutine, acts on the job's Cancel requests: a slot
 // in the ring gets the real engine's cancel, a slot still queued
 // completes with -ECANCELED when its heavy item comes up, and one already
-// completed is not found.
-func (t *twEngine) runCancels(now int64) {
+// Completed is not found.
+func (t *Engine) runCancels(now int64) {
 	t.cancelAsk.Store(false)
 	t.takePublished(now)
 	c, canCancel := t.eng.(engines.Canceler)
@@ -460,7 +470,7 @@ func (t *twEngine) runCancels(now int64) {
 
 // publishCancels publishes what the cancellations found so far: the real
 // engine's counts plus the goroutine's own.
-func (t *twEngine) publishCancels() {
+func (t *Engine) publishCancels() {
 	var ok, running, gone int
 	if c, is := t.eng.(engines.Canceler); is {
 		ok, running, gone = c.CancelResults()
@@ -472,8 +482,8 @@ func (t *twEngine) publishCancels() {
 
 // Cancel asks the goroutine to cancel the request in slot (see
 // runCancels); the request then completes through Reap.
-func (t *twEngine) Cancel(slot uint32) error {
-	if !t.watched || int(slot) >= len(t.cancelReq) {
+func (t *Engine) Cancel(slot uint32) error {
+	if !t.watch.On || int(slot) >= len(t.cancelReq) {
 		return fmt.Errorf("tw_thread goroutine: cancel of slot %d outside io_timeout: %w", slot, errors.ErrUnsupported)
 	}
 	t.cancelReq[slot].Store(true)
@@ -483,12 +493,12 @@ func (t *twEngine) Cancel(slot uint32) error {
 }
 
 // CancelResults counts what the cancellations so far found.
-func (t *twEngine) CancelResults() (cancelled, running, notFound int) {
+func (t *Engine) CancelResults() (cancelled, running, notFound int) {
 	return int(t.cancelOK.Load()), int(t.cancelRunning.Load()), int(t.cancelGone.Load())
 }
 
 // Queue stores r for slot; Submit publishes it.
-func (t *twEngine) Queue(slot uint32, r *engines.Request) error {
+func (t *Engine) Queue(slot uint32, r *engines.Request) error {
 	if int(slot) >= len(t.reqs) || t.nPend == len(t.pending) {
 		return fmt.Errorf("tw_thread goroutine: slot %d out of range or queue full", slot)
 	}
@@ -499,7 +509,7 @@ func (t *twEngine) Queue(slot uint32, r *engines.Request) error {
 }
 
 // Submit publishes every queued slot to the goroutine.
-func (t *twEngine) Submit() (int, error) {
+func (t *Engine) Submit() (int, error) {
 	if err := t.failed(); err != nil {
 		return 0, err
 	}
@@ -516,7 +526,7 @@ func (t *twEngine) Submit() (int, error) {
 
 // Reap returns the completions the goroutine posted, waiting for at least
 // min of them.
-func (t *twEngine) Reap(out []engines.Completion, min int) (int, error) {
+func (t *Engine) Reap(out []engines.Completion, min int) (int, error) {
 	n := t.takeInto(out)
 	spinStart := int64(-1)
 	for n < min && n < len(out) {
@@ -541,20 +551,20 @@ func (t *twEngine) Reap(out []engines.Completion, min int) (int, error) {
 }
 
 // CanReapTimeout is true: the wait is on the hand-off, not the kernel.
-func (t *twEngine) CanReapTimeout() bool { return true }
+func (t *Engine) CanReapTimeout() bool { return true }
 
 // ReapTimeout is Reap bounded by d: it waits at most d for min
 // completions and returns what it has then, possibly none.
-func (t *twEngine) ReapTimeout(out []engines.Completion, min int, d time.Duration) (int, error) {
+func (t *Engine) ReapTimeout(out []engines.Completion, min int, d time.Duration) (int, error) {
 	n := t.takeInto(out)
-	deadline := nanotime() + int64(d)
+	deadline := clock.Nanotime() + int64(d)
 	spinStart := int64(-1)
 	for n < min && n < len(out) {
 		if err := t.failed(); err != nil {
 			return n, err
 		}
 		if t.done.Empty() {
-			now := nanotime()
+			now := clock.Nanotime()
 			if now >= deadline {
 				return n, nil
 			}
@@ -573,7 +583,7 @@ func (t *twEngine) ReapTimeout(out []engines.Completion, min int, d time.Duratio
 	return n, nil
 }
 
-func (t *twEngine) takeInto(out []engines.Completion) int {
+func (t *Engine) takeInto(out []engines.Completion) int {
 	if t.taken.Empty() && !t.done.Empty() {
 		t.done.TakeAll(&t.taken)
 	}
@@ -589,14 +599,14 @@ func (t *twEngine) takeInto(out []engines.Completion) int {
 	return n
 }
 
-// twWait returns the goroutine's tw wait of slot's last completion.
-func (t *twEngine) twWait(slot uint32) int64 { return t.wait[slot] }
+// Wait returns the goroutine's tw wait of slot's last completion.
+func (t *Engine) Wait(slot uint32) int64 { return t.wait[slot] }
 
 // stop ends the goroutine's loop and waits until it has left it. Under
 // io_timeout it gives up on a goroutine asleep in one call into the real
-// engine for longer than hangGrace, and reports false: that goroutine is
+// engine for longer than Watch.Grace, and reports false: that goroutine is
 // abandoned, and closes the engine if its call ever returns.
-func (t *twEngine) stop() bool {
+func (t *Engine) stop() bool {
 	if t.stuck.Load() {
 		return false
 	}
@@ -605,11 +615,11 @@ func (t *twEngine) stop() bool {
 	case t.twPark.ch <- struct{}{}:
 	default:
 	}
-	if !t.watched {
+	if !t.watch.On {
 		<-t.stopped
 		return true
 	}
-	tick := time.NewTicker(hangTick)
+	tick := time.NewTicker(t.watch.Tick)
 	defer tick.Stop()
 	for {
 		select {
@@ -617,7 +627,7 @@ func (t *twEngine) stop() bool {
 			return true
 		case <-tick.C:
 		}
-		if c := t.call.Load(); c > 0 && nanotime()-c > int64(hangGrace) {
+		if c := t.call.Load(); c > 0 && clock.Nanotime()-c > int64(t.watch.Grace) {
 			t.stuck.Store(true)
 			return false
 		}
@@ -626,15 +636,15 @@ func (t *twEngine) stop() bool {
 
 // Stats are the real engine's counters; for an abandoned goroutine, a
 // warning that says so.
-func (t *twEngine) Stats() engines.Stats {
+func (t *Engine) Stats() engines.Stats {
 	if !t.stop() {
 		return engines.Stats{Warnings: []string{"io_timeout: the tw_thread goroutine is asleep in the kernel in a call to the ring; it is abandoned with the ring and its buffers"}}
 	}
 	return t.stats
 }
 
-// note is the engine note a job run this way carries in its report.
-func (t *twEngine) note() string {
+// Note is the engine note a job run this way carries in its report.
+func (t *Engine) Note() string {
 	list := "locked"
 	if t.lockFree {
 		list = "lockfree"
@@ -644,7 +654,7 @@ func (t *twEngine) note() string {
 
 // Close stops the goroutine and closes the engine on its thread; an
 // abandoned goroutine (see stop) closes it when its call returns.
-func (t *twEngine) Close() error {
+func (t *Engine) Close() error {
 	stopped := t.stop()
 	select {
 	case <-t.closeCh:

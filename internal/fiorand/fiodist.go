@@ -1,20 +1,20 @@
-package run
+package fiorand
 
 import (
 	"math"
 	"math/bits"
 )
 
-// dist draws block numbers from random_distribution=zipf, pareto or
+// Dist draws block numbers from random_distribution=zipf, pareto or
 // normal exactly as fio 3.33's lib/zipf.c and lib/gauss.c: each file has
 // its own 32-bit Tausworthe generator, seeded from a hash of the file's
 // name times the thread number (or the job's offset seed without
 // randrepeat), and the popular values are scattered over the file by
 // fio's multiplicative hash.
-type dist struct {
+type Dist struct {
 	kind    byte // 'z', 'p', 'n'
 	nranges uint64
-	r       frand
+	r       Frand
 	randOff uint64
 	// zipf (Gray et al., "Quickly generating billion-record synthetic
 	// databases")
@@ -31,15 +31,16 @@ const zipfMaxGen = 10000000
 // goldenRatio64 is fio's GOLDEN_RATIO_64, the multiplier of __hash_u64.
 const goldenRatio64 = 0x61C8864680B583EB
 
-func hashU64(v uint64) uint64 { return v * goldenRatio64 }
+// HashU64 is fio's __hash_u64: v times the 64-bit golden ratio.
+func HashU64(v uint64) uint64 { return v * goldenRatio64 }
 
-// newDist returns the distribution kind over nranges blocks with fio's
+// NewDist returns the distribution kind over nranges blocks with fio's
 // 32-bit seed.
-func newDist(kind string, param float64, nranges uint64, seed uint32) (dist, bool) {
-	d := dist{nranges: nranges, r: newFrand(uint64(seed), false)}
+func NewDist(kind string, param float64, nranges uint64, seed uint32) (Dist, bool) {
+	d := Dist{nranges: nranges, r: NewFrand(uint64(seed), false)}
 	switch kind {
 	case "zipf", "pareto":
-		d.randOff = d.r.next()
+		d.randOff = d.r.Next()
 		if kind == "zipf" {
 			d.kind = 'z'
 			if param == 1 {
@@ -47,7 +48,7 @@ func newDist(kind string, param float64, nranges uint64, seed uint32) (dist, boo
 			}
 			d.theta = param
 			d.zeta2 = math.Pow(1.0, param) + math.Pow(0.5, param)
-			n := min64(nranges, zipfMaxGen)
+			n := min(nranges, zipfMaxGen)
 			for i := uint64(0); i < n; i++ {
 				d.zetan += math.Pow(1.0/float64(i+1), param)
 			}
@@ -69,15 +70,15 @@ func newDist(kind string, param float64, nranges uint64, seed uint32) (dist, boo
 	return d, true
 }
 
-// next returns the next block number, in [0, nranges).
-func (d *dist) next() uint64 {
+// Next returns the next block number, in [0, nranges).
+func (d *Dist) Next() uint64 {
 	n := d.nranges
 	var v uint64
 	switch d.kind {
 	case 'z':
 		alpha := 1.0 / (1.0 - d.theta)
 		eta := (1.0 - math.Pow(2.0/float64(n), 1.0-d.theta)) / (1.0 - d.zeta2/d.zetan)
-		uni := float64(d.r.next()) / float64(1<<32-1)
+		uni := float64(d.r.Next()) / float64(1<<32-1)
 		z := uni * d.zetan
 		switch {
 		case z < 1.0:
@@ -87,34 +88,34 @@ func (d *dist) next() uint64 {
 		default:
 			v = 1 + uint64(float64(n)*math.Pow(eta*uni-eta+1.0, alpha))
 		}
-		v = hashU64(v - 1)
+		v = HashU64(v - 1)
 	case 'p':
-		uni := float64(d.r.next()) / float64(1<<32-1)
-		v = hashU64(uint64(float64(n-1) * math.Pow(uni, d.paretoPow)))
+		uni := float64(d.r.Next()) / float64(1<<32-1)
+		v = HashU64(uint64(float64(n-1) * math.Pow(uni, d.paretoPow)))
 	case 'n':
 		var sum uint64
 		for i := 0; i < 12; i++ {
-			sum += d.r.next() % (n + 1)
+			sum += d.r.Next() % (n + 1)
 		}
 		sum = (sum + 11) / 12
 		if d.stddev != 0 {
 			// fio's gauss_dev, in C's int arithmetic.
-			vr := int64(int32(float64(d.stddev) * (float64(uint32(d.r.next())) / (1 << 32))))
+			vr := int64(int32(float64(d.stddev) * (float64(uint32(d.r.Next())) / (1 << 32))))
 			dev := vr - int64(d.stddev/2)
 			for uint64(dev+int64(sum)) >= n {
 				dev /= 2
 			}
 			sum = uint64(int64(sum) + dev)
 		}
-		v = hashU64(sum)
+		v = HashU64(sum)
 	}
 	return (v + d.randOff) % n
 }
 
-// fioJhash is fio's jhash (Bob Jenkins' lookup3 as fio's hash.h has it,
+// Jhash is fio's jhash (Bob Jenkins' lookup3 as fio's hash.h has it,
 // which adds one byte per word in its main loop), used to seed a file's
 // distribution from its name.
-func fioJhash(key []byte, initval uint32) uint32 {
+func Jhash(key []byte, initval uint32) uint32 {
 	length := uint32(len(key))
 	a := 0x61C88647 + length + initval
 	b, c := a, a

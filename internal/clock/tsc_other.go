@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package run
+package clock
 
 // rdtsc is not available off amd64; tscUsable keeps it unused.
 func rdtsc() uint64 { return 0 }

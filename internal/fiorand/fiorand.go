@@ -1,4 +1,4 @@
-package run
+package fiorand
 
 import (
 	"crypto/rand"
@@ -7,13 +7,13 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// frand is fio's random generator (lib/rand.c): L'Ecuyer's combined
+// Frand is fio's random generator (lib/rand.c): L'Ecuyer's combined
 // Tausworthe generator, taus88 (32 bits) or taus258 (64 bits,
 // random_generator=tausworthe64). gofio draws offsets, block sizes,
 // directions and file sizes from it with fio's seeds, so that the same
 // job issues the same I/O sequence as fio 3.33 and ends with the same
 // counts.
-type frand struct {
+type Frand struct {
 	use64 bool
 	s     [5]uint64
 }
@@ -26,10 +26,10 @@ func fioSeedAt(x, m uint64) uint64 {
 	return x
 }
 
-// newFrand seeds a generator as fio's init_rand_seed does, including the
+// NewFrand seeds a generator as fio's init_rand_seed does, including the
 // six warm-up draws.
-func newFrand(seed uint64, use64 bool) frand {
-	r := frand{use64: use64}
+func NewFrand(seed uint64, use64 bool) Frand {
+	r := Frand{use64: use64}
 	// fio writes (2^31) + (2^17) + (2^7), which in C is XOR: 29+19+5.
 	const start = 53
 	if !use64 {
@@ -47,13 +47,13 @@ func newFrand(seed uint64, use64 bool) frand {
 		r.s[4] = fioSeedAt(r.s[3]*lcg^seed, 49)
 	}
 	for i := 0; i < 6; i++ {
-		r.next()
+		r.Next()
 	}
 	return r
 }
 
-// next returns the next value: 32 bits (taus88) or 64 bits (taus258).
-func (r *frand) next() uint64 {
+// Next returns the next value: 32 bits (taus88) or 64 bits (taus258).
+func (r *Frand) Next() uint64 {
 	if !r.use64 {
 		s1, s2, s3 := uint32(r.s[0]), uint32(r.s[1]), uint32(r.s[2])
 		s1 = ((s1 & 4294967294) << 12) ^ (((s1 << 13) ^ s1) >> 19)
@@ -76,92 +76,92 @@ func (r *frand) next() uint64 {
 	return s[0] ^ s[1] ^ s[2] ^ s[3] ^ s[4]
 }
 
-// max is the largest value next returns (fio's rand_max).
-func (r *frand) max() uint64 {
+// Max is the largest value next returns (fio's rand_max).
+func (r *Frand) Max() uint64 {
 	if r.use64 {
 		return 1<<64 - 1
 	}
 	return 1<<32 - 1
 }
 
-// frac returns next / (max + 1), in [0, 1), as fio scales its draws.
-func (r *frand) frac() float64 {
-	v := r.next()
+// Frac returns next / (max + 1), in [0, 1), as fio scales its draws.
+func (r *Frand) Frac() float64 {
+	v := r.Next()
 	if r.use64 {
 		return float64(v) / (1 << 64)
 	}
 	return float64(v) / (1 << 32)
 }
 
-// between returns a value in [lo, hi], both inclusive, as fio's
+// Between returns a value in [lo, hi], both inclusive, as fio's
 // rand_between.
-func (r *frand) between(lo, hi uint64) uint64 {
+func (r *Frand) Between(lo, hi uint64) uint64 {
 	end := hi - lo + 1
 	if r.use64 {
-		return lo + uint64(float64(end)*(float64(r.next())/(1<<64)))
+		return lo + uint64(float64(end)*(float64(r.Next())/(1<<64)))
 	}
-	return lo + uint64(int32(float64(uint32(end))*(float64(uint32(r.next()))/(1<<32))))
+	return lo + uint64(int32(float64(uint32(end))*(float64(uint32(r.Next()))/(1<<32))))
 }
 
 // The indexes of fio's per-job seeds (fio.h's FIO_RAND_*_OFF).
 const (
-	seedBS = iota
-	seedBS1
-	seedBS2
-	seedVer
-	seedMix
-	seedFile
-	seedBlock
-	seedFileSize
-	seedTrim
-	seedBuf
-	seedSeqRandRead
-	seedSeqRandWrite
-	seedSeqRandTrim
-	seedStartDelay
-	seedDedupe
-	seedPoisson
-	seedZone
-	seedPoisson2
-	seedPoisson3
-	seedPrioCmds
-	seedDedupeWorkingSet
+	SeedBS = iota
+	SeedBS1
+	SeedBS2
+	SeedVer
+	SeedMix
+	SeedFile
+	SeedBlock
+	SeedFileSize
+	SeedTrim
+	SeedBuf
+	SeedSeqRandRead
+	SeedSeqRandWrite
+	SeedSeqRandTrim
+	SeedStartDelay
+	SeedDedupe
+	SeedPoisson
+	SeedZone
+	SeedPoisson2
+	SeedPoisson3
+	SeedPrioCmds
+	SeedDedupeWorkingSet
 	nrSeeds
 )
 
 // fioRandSeed is fio's FIO_RANDSEED, the random-offset seed of a
-// repeatable job (times its thread number).
+// Repeatable job (times its thread number).
 const fioRandSeed = 0xb1899bed
 
-// fioSeeds are one job's seeds and how they are used, as fio's
+// Seeds are one job's seeds and how they are used, as fio's
 // setup_random_seeds and td_fill_rand_seeds set them up.
-type fioSeeds struct {
-	seeds [nrSeeds]uint64
-	// repeatable is fio's rand_repeatable after fixup_options:
+type Seeds struct {
+	Seed [nrSeeds]uint64
+	// Repeatable is fio's rand_repeatable after fixup_options:
 	// randrepeat=1 and no randseed=. Such a job reseeds every generator
 	// at the start of every loop.
-	repeatable bool
+	Repeatable bool
 	thread     uint64
-	use64      bool
+	Use64      bool
 }
 
-// newFioSeeds returns the seeds of job j, which is fio's thread number
+// NewSeeds returns the seeds of job j, which is fio's thread number
 // thread (1 for the first job, counting clones). Without randrepeat and
 // randseed the seeds are random, as fio reads them from the OS. fio seeds
 // before it turns randrepeat off for randseed=, so with randrepeat=1 (the
 // default) the offset seed is FIO_RANDSEED times the thread number even
 // when randseed= is set.
-func newFioSeeds(j *jobfile.Job, thread int) fioSeeds {
-	fs := fioSeeds{
-		repeatable: j.RandRepeat && !j.RandSeedSet,
+func NewSeeds(j *jobfile.Job, thread int) Seeds {
+	fs := Seeds{
+		Repeatable: j.RandRepeat && !j.RandSeedSet,
 		thread:     uint64(thread),
-		use64:      j.RandomGenerator == "tausworthe64",
+		Use64:      j.RandomGenerator == "tausworthe64",
 	}
 	if !j.RandRepeat && !j.RandSeedSet {
 		var b [8 * nrSeeds]byte
 		if _, err := rand.Read(b[:]); err == nil {
-			for i := range fs.seeds {
-				fs.seeds[i] = binary.LittleEndian.Uint64(b[8*i:])
+			for i := range fs.Seed {
+				fs.Seed[i] = binary.LittleEndian.Uint64(b[8*i:])
 			}
 			return fs
 		}
@@ -170,33 +170,33 @@ func newFioSeeds(j *jobfile.Job, thread int) fioSeeds {
 	for i := 0; i < 4; i++ {
 		seed *= 0x9e370001
 	}
-	for i := range fs.seeds {
-		fs.seeds[i] = seed*fs.thread + uint64(i)
+	for i := range fs.Seed {
+		fs.Seed[i] = seed*fs.thread + uint64(i)
 		seed *= 0x9e370001
 	}
 	if j.RandRepeat {
-		fs.seeds[seedBlock] = fioRandSeed * fs.thread
+		fs.Seed[SeedBlock] = fioRandSeed * fs.thread
 	}
 	return fs
 }
 
-// offsetSeed is the seed of the random-offset generator.
-func (fs *fioSeeds) offsetSeed() uint64 { return fs.seeds[seedBlock] }
+// OffsetSeed is the seed of the random-offset generator.
+func (fs *Seeds) OffsetSeed() uint64 { return fs.Seed[SeedBlock] }
 
 // bsSeeds are the seeds of the block-size generators per direction:
 // with verify, writes use the read seed, and with trimWrite (trimwrite,
 // randtrimwrite) trims use the write seed, so that each write is as long
 // as the trim before it, as fio does.
-func (fs *fioSeeds) bsSeed(d jobfile.Dir, verify, trimWrite bool) uint64 {
+func (fs *Seeds) BSSeed(d jobfile.Dir, verify, trimWrite bool) uint64 {
 	switch {
 	case d == jobfile.DirRead:
-		return fs.seeds[seedBS]
+		return fs.Seed[SeedBS]
 	case d == jobfile.DirTrim && trimWrite:
-		return fs.bsSeed(jobfile.DirWrite, verify, false)
+		return fs.BSSeed(jobfile.DirWrite, verify, false)
 	case d == jobfile.DirWrite && verify:
-		return fs.seeds[seedBS]
+		return fs.Seed[SeedBS]
 	case d == jobfile.DirWrite:
-		return fs.seeds[seedBS1]
+		return fs.Seed[SeedBS1]
 	}
-	return fs.seeds[seedBS2]
+	return fs.Seed[SeedBS2]
 }

@@ -1,4 +1,4 @@
-package run
+package fiorand
 
 import "fmt"
 
@@ -19,14 +19,14 @@ var lfsrTaps = [...][]uint8{
 	{61, 60, 46, 45}, {62, 61, 6, 5}, {63, 62},
 }
 
-// lfsr is fio's variable-length LFSR (random_generator=lfsr): an XNOR
+// LFSR is fio's variable-length LFSR (random_generator=lfsr): an XNOR
 // shift register of the fewest bits (at least 3) whose states cover the
 // block count, stepping past states above the last block, so that in one
 // period it returns every block below the count exactly once. fio keeps
 // one per file, sized by the file's blocks of the job's smallest block
 // size, seeded with the job's random-offset seed, and starts it over from
 // that seed when the file starts over.
-type lfsr struct {
+type LFSR struct {
 	xormask   uint64
 	last      uint64 // the current state (fio's last_val)
 	cachedBit uint64 // the register's top bit
@@ -39,10 +39,10 @@ type lfsr struct {
 	spin               uint
 }
 
-// newLfsr is fio's lfsr_init: an LFSR over the values 0..nums-1 whose
+// NewLFSR is fio's lfsr_init: an LFSR over the values 0..nums-1 whose
 // steps each shift spin+1 times (spin at most 15), starting from seed.
-func newLfsr(nums, seed uint64, spin uint) (lfsr, error) {
-	var l lfsr
+func NewLFSR(nums, seed uint64, spin uint) (LFSR, error) {
+	var l LFSR
 	var taps []uint8
 	for i := 3; i < 64; i++ {
 		if uint64(1)<<i > nums {
@@ -62,7 +62,7 @@ func newLfsr(nums, seed uint64, spin uint) (lfsr, error) {
 		return l, fmt.Errorf("random_generator=lfsr: spin %d above 15", spin)
 	}
 	l.prepareSpin(spin)
-	if !l.reset(seed) {
+	if !l.Reset(seed) {
 		return l, fmt.Errorf("random_generator=lfsr: seed %#x is the all-ones state of a %d-bit LFSR", seed, taps[0])
 	}
 	return l, nil
@@ -74,7 +74,7 @@ func newLfsr(nums, seed uint64, spin uint) (lfsr, error) {
 // how many steps go by before one step shifts once more. fio adds one to
 // the first count, so its very first step (spin 0 included) shifts
 // spin+2 times.
-func (l *lfsr) prepareSpin(spin uint) {
+func (l *LFSR) prepareSpin(spin uint) {
 	max := l.cachedBit<<1 - 1
 	s := uint64(spin) + 1
 	x, y := max/s, max%s
@@ -89,10 +89,10 @@ func (l *lfsr) prepareSpin(spin uint) {
 	l.cycle++
 }
 
-// reset is fio's lfsr_reset: start over from seed, masked to the
+// Reset is fio's lfsr_reset: start over from seed, masked to the
 // register's bits. It reports false for the all-ones state, which an
 // XNOR LFSR never leaves.
-func (l *lfsr) reset(seed uint64) bool {
+func (l *LFSR) Reset(seed uint64) bool {
 	mask := l.cachedBit<<1 - 1
 	l.num = 0
 	l.last = seed & mask
@@ -100,7 +100,7 @@ func (l *lfsr) reset(seed uint64) bool {
 }
 
 // shift steps the register n times.
-func (l *lfsr) shift(n uint) {
+func (l *LFSR) shift(n uint) {
 	v := l.last
 	for ; n > 0; n-- {
 		v = (v>>1 | l.cachedBit) ^ ((v&1 - 1) & l.xormask)
@@ -117,10 +117,10 @@ func shifts(spin uint) uint {
 	return spin + 1
 }
 
-// next is fio's lfsr_next: the next value in 0..max, or false once the
+// Next is fio's lfsr_next: the next value in 0..max, or false once the
 // LFSR has returned max+1 values since its reset. It steps past states
 // above max.
-func (l *lfsr) next() (uint64, bool) {
+func (l *LFSR) Next() (uint64, bool) {
 	l.num++
 	if l.num-1 > l.max {
 		return 0, false

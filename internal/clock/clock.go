@@ -1,4 +1,4 @@
-package run
+package clock
 
 import (
 	"math"
@@ -8,30 +8,30 @@ import (
 	_ "unsafe" // for go:linkname
 )
 
-// nanotime is the runtime's monotonic clock (vDSO CLOCK_MONOTONIC, in ns
+// Nanotime is the runtime's monotonic clock (vDSO CLOCK_MONOTONIC, in ns
 // from an arbitrary origin). It is what time.Since reads underneath, less
 // the synctest bubble check and the Time arithmetic around it.
 //
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
+//go:linkname Nanotime runtime.nanotime
+func Nanotime() int64
 
-// tscClock turns time stamp counter readings into nanoseconds, as fio's
+// TSC turns time stamp counter readings into nanoseconds, as fio's
 // clocksource=cpu does: ns = baseNs + (tsc - baseTSC) * mult / 2^32. A
 // vDSO clock_gettime costs about 23 ns of CPU on the KVM test VM and an
 // RDTSC about 9; the loop reads the clock three times per I/O.
-type tscClock struct {
+type TSC struct {
 	baseTSC uint64
 	baseNs  int64
 	mult    uint64 // ns per tick, 32.32 fixed point
 }
 
-// now returns the time in ns on the nanotime scale.
-func (c *tscClock) now() int64 { return c.ns(rdtsc()) }
+// Now returns the time in ns on the nanotime scale.
+func (c *TSC) Now() int64 { return c.ns(rdtsc()) }
 
 // ns converts a counter reading to ns. A reading below the base (another
 // CPU's counter a few ticks behind) counts as the base; the 128-bit
 // product does not overflow for centuries of ticks.
-func (c *tscClock) ns(tick uint64) int64 {
+func (c *TSC) ns(tick uint64) int64 {
 	d := tick - c.baseTSC
 	if int64(d) < 0 {
 		d = 0
@@ -42,14 +42,14 @@ func (c *tscClock) ns(tick uint64) int64 {
 
 var (
 	tscOnce sync.Once
-	tscCal  *tscClock // nil: use nanotime
+	tscCal  *TSC // nil: use nanotime
 )
 
-// processTSC returns the calibrated TSC clock, calibrating it on the first
+// ProcessTSC returns the calibrated TSC clock, calibrating it on the first
 // call (about 10 ms), or nil where the counter is not a usable clock: not
 // amd64, no invariant TSC, the kernel not using it as its clocksource, or
 // a reading no cheaper than nanotime.
-func processTSC() *tscClock {
+func ProcessTSC() *TSC {
 	tscOnce.Do(func() {
 		if tscUsable() {
 			tscCal = calibrateTSC(10 * time.Millisecond)
@@ -64,9 +64,9 @@ func processTSC() *tscClock {
 func tscPair() (ns int64, tick uint64) {
 	best := int64(math.MaxInt64)
 	for i := 0; i < 5; i++ {
-		a := nanotime()
+		a := Nanotime()
 		t := rdtsc()
-		b := nanotime()
+		b := Nanotime()
 		if b-a < best {
 			best, ns, tick = b-a, a+(b-a)/2, t
 		}
@@ -77,17 +77,17 @@ func tscPair() (ns int64, tick uint64) {
 // calibrateTSC measures the counter's rate against nanotime over span and
 // returns the clock, or nil when the counter did not advance sensibly or
 // is not cheaper to read than nanotime.
-func calibrateTSC(span time.Duration) *tscClock {
+func calibrateTSC(span time.Duration) *TSC {
 	const n = 1000
-	a := nanotime()
+	a := Nanotime()
 	for i := 0; i < n; i++ {
 		_ = rdtsc()
 	}
-	b := nanotime()
+	b := Nanotime()
 	for i := 0; i < n; i++ {
-		_ = nanotime()
+		_ = Nanotime()
 	}
-	c := nanotime()
+	c := Nanotime()
 	if b-a >= c-b {
 		return nil
 	}
@@ -101,37 +101,18 @@ func calibrateTSC(span time.Duration) *tscClock {
 	if mult == 0 {
 		return nil
 	}
-	return &tscClock{baseTSC: t1, baseNs: n1, mult: mult}
+	return &TSC{baseTSC: t1, baseNs: n1, mult: mult}
 }
 
-// clock returns the loop's time in ns: Options.Now when a test injects a
-// clock, else the calibrated TSC or nanotime, called directly (no call
-// through a func value). The TSC reading never goes below the loop's
-// previous one, as the vDSO clock guarantees for itself.
-func (l *loop) clock() int64 {
-	if l.fakeNow != nil {
-		return l.fakeNow()
-	}
-	if l.tsc != nil {
-		t := l.tsc.now()
-		if t < l.lastTSC {
-			t = l.lastTSC
-		}
-		l.lastTSC = t
-		return t
-	}
-	return nanotime()
-}
-
-// twClock returns the clock of the SQPOLL goroutine's tw waits: fake when
+// Func returns the clock of the SQPOLL goroutine's tw waits: fake when
 // the run's is, else the calibrated TSC or nanotime. Its readings are only
 // subtracted from each other on that goroutine.
-func twClock(fake func() int64) func() int64 {
+func Func(fake func() int64) func() int64 {
 	if fake != nil {
 		return fake
 	}
-	if c := processTSC(); c != nil {
-		return c.now
+	if c := ProcessTSC(); c != nil {
+		return c.Now
 	}
-	return nanotime
+	return Nanotime
 }

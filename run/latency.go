@@ -1,0 +1,82 @@
+package run
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/internal/lattarget"
+)
+
+// latAdmit decides whether slot si may issue a new I/O under
+// latency_target: no more than the search's depth in flight (queued
+// included), and none while a drain is under way; a refused slot waits in
+// latIdle. When there is room, idle slots are woken to fill it.
+func (l *loop) latAdmit(si uint32, now int64) bool {
+	s := l.lat
+	if !l.ramping && !l.latDrain {
+		l.latApply(s.Check(now, l.latIOs), now)
+	}
+	busy := l.inflight + l.pN
+	if l.latDrain {
+		if busy > 0 {
+			l.latIdle = append(l.latIdle, si)
+			return false
+		}
+		l.latDrain = false
+		if l.latReset {
+			l.latReset = false
+			l.resetStats(now)
+			if l.job.Runtime > 0 {
+				// fio's reset_all_stats moves the epoch its runtime counts from.
+				l.deadline = now + int64(l.job.Runtime)
+			}
+		}
+		s.NewCycle(now, l.latIOs)
+	}
+	if busy >= s.QD {
+		l.latIdle = append(l.latIdle, si)
+		return false
+	}
+	for room := s.QD - busy - 1; room > 0 && len(l.latIdle) > 0; room-- {
+		n := len(l.latIdle) - 1
+		l.q.AddHeavy(l.latIdle[n], now)
+		l.latIdle = l.latIdle[:n]
+	}
+	return true
+}
+
+// latApply carries out a lattarget.Action.
+func (l *loop) latApply(a lattarget.Action, now int64) {
+	switch a {
+	case lattarget.Quiesce:
+		l.latDrain = true
+	case lattarget.Final:
+		l.latDrain, l.latReset = true, true
+	case lattarget.Done:
+		l.stopIssue = true
+	}
+}
+
+// latCompleted feeds one completed read, write or trim to the search; lat is
+// its latency from submission (ns), which fio does not take with
+// disable_lat. A miss at depth 1 with latency_percentile=100 fails the job
+// with fio's ETIMEDOUT.
+func (l *loop) latCompleted(s *slot, lat int64, now int64) {
+	l.latIOs++
+	if l.noLat {
+		return
+	}
+	a := l.lat.Completed(lat)
+	if a != lattarget.Fatal {
+		l.latApply(a, now)
+		return
+	}
+	if l.warn != nil && l.res.Error == 0 {
+		name := l.slotPath(s)
+		fmt.Fprintf(l.warn, "gofio: latency of %d nsec exceeds specified max (%d nsec): %s %s %d %d\n",
+			lat, l.lat.Target, name, s.dir, s.off-uint64(s.done), s.length)
+	}
+	l.setError(int(unix.ETIMEDOUT), "max latency exceeded", unix.ETIMEDOUT)
+	l.stopIssue = true
+}
