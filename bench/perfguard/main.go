@@ -1,0 +1,344 @@
+// Command perfguard is CI's guard against a slower event loop. It runs
+// run's BenchmarkNullLoop/qd16-priority (the loop on the null engine, one
+// op per I/O) and its own BenchmarkCalibration (fixed work in no gofio
+// code) alternately, each in a fresh process, and compares the loop's CPU
+// time per I/O, divided by the calibration's, with the same ratio in a
+// committed baseline, by the Mann-Whitney U test of benchstat's
+// benchmath. It fails (exit 1) only on a clear regression: the median
+// ratio more than -threshold percent above the baseline's with p below
+// -alpha, or any allocation per I/O more than the baseline's. docs/ci.md
+// says why it measures this way.
+//
+//	go run ./bench/perfguard            # compare with bench/perfguard/baseline.txt
+//	go run ./bench/perfguard -update    # measure and write a new baseline
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+)
+
+// Exit codes.
+const (
+	exitOK         = 0
+	exitRegression = 1 // a clear regression
+	exitUsage      = 2 // bad flags
+	exitSetup      = 3 // could not build, run or read
+)
+
+// The benchmarks: their packages, -test.bench patterns and names, and the
+// units the guard reads.
+const (
+	loopPkg    = "./run"
+	loopBench  = "^BenchmarkNullLoop$/^qd16-priority$"
+	loopName   = "NullLoop/qd16-priority"
+	calibPkg   = "./bench/perfguard"
+	calibBench = "^BenchmarkCalibration$"
+	calibName  = "Calibration"
+	cpuUnit    = "cpu-ns/op"
+	allocUnit  = "allocs/op"
+	wallUnit   = "ns/op"
+)
+
+// value returns res's measurement in unit as the benchmark printed it
+// (benchfmt tidies ns/op into sec/op).
+func value(res *benchfmt.Result, unit string) (float64, bool) {
+	for _, v := range res.Values {
+		if v.OrigUnit == unit {
+			return v.OrigValue, true
+		}
+		if v.OrigUnit == "" && v.Unit == unit {
+			return v.Value, true
+		}
+	}
+	return 0, false
+}
+
+// config is the guard's command line.
+type config struct {
+	baseline  string
+	update    bool
+	count     int
+	loopIOs   int
+	calibOps  int
+	threshold float64 // percent
+	alpha     float64
+	testBin   string // run's test binary built earlier; "" builds it
+}
+
+func main() {
+	os.Exit(guard(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func guard(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var c config
+	fs := flag.NewFlagSet("perfguard", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.baseline, "baseline", "bench/perfguard/baseline.txt", "the committed baseline (benchmark output)")
+	fs.BoolVar(&c.update, "update", false, "measure and write the baseline instead of comparing")
+	fs.IntVar(&c.count, "count", 20, "samples (process pairs) to take; at least 6 for p < 0.01 to be reachable")
+	fs.IntVar(&c.loopIOs, "ios", 200000, "I/Os per loop sample")
+	fs.IntVar(&c.calibOps, "calib-ops", 20000, "ops per calibration sample")
+	fs.Float64Var(&c.threshold, "threshold", 15, "percent above the baseline's ratio that fails")
+	fs.Float64Var(&c.alpha, "alpha", 0.01, "p-value below which a change counts")
+	fs.StringVar(&c.testBin, "test", "", "run's test binary (go test -c ./run) to measure instead of building one")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 || c.count < 1 || c.loopIOs < 1 || c.calibOps < 1 || c.threshold <= 0 || c.alpha <= 0 || c.alpha >= 1 {
+		fmt.Fprintln(stderr, "perfguard: bad arguments (see -h)")
+		return exitUsage
+	}
+	cur, err := measure(ctx, c, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "perfguard: %v\n", err)
+		return exitSetup
+	}
+	if c.update {
+		if err := os.WriteFile(c.baseline, cur.raw, 0o644); err != nil {
+			fmt.Fprintf(stderr, "perfguard: %v\n", err)
+			return exitSetup
+		}
+		fmt.Fprintf(stdout, "perfguard: wrote %s (%d samples)\n", c.baseline, len(cur.ratio))
+		return exitOK
+	}
+	f, err := os.Open(c.baseline)
+	if err != nil {
+		fmt.Fprintf(stderr, "perfguard: %v\n", err)
+		return exitSetup
+	}
+	base, err := parseSamples(f, c.baseline)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(stderr, "perfguard: %v\n", err)
+		return exitSetup
+	}
+	v := judge(base, cur, c.threshold, c.alpha)
+	v.write(stdout)
+	if v.fail {
+		return exitRegression
+	}
+	return exitOK
+}
+
+// samples are the paired measurements of one side.
+type samples struct {
+	loopCPU, loopWall, allocs, calibCPU, ratio []float64
+	raw                                        []byte // the benchmark output they came from
+}
+
+// measure builds the test binaries (run's unless given one) and takes
+// c.count samples: the loop and the calibration, each in a fresh process,
+// the order flipped every sample so that drift favours neither.
+func measure(ctx context.Context, c config, progress io.Writer) (samples, error) {
+	dir, err := os.MkdirTemp("", "perfguard-")
+	if err != nil {
+		return samples{}, err
+	}
+	defer os.RemoveAll(dir)
+	build := func(pkg, bin string) error {
+		cmd := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, pkg)
+		cmd.Stderr = progress
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("build the benchmarks of %s: %w", pkg, err)
+		}
+		return nil
+	}
+	loopBin, calibBin := c.testBin, filepath.Join(dir, "perfguard.test")
+	if loopBin == "" {
+		loopBin = filepath.Join(dir, "run.test")
+		if err := build(loopPkg, loopBin); err != nil {
+			return samples{}, err
+		}
+	}
+	if err := build(calibPkg, calibBin); err != nil {
+		return samples{}, err
+	}
+	var raw bytes.Buffer
+	seen := map[string]bool{} // config lines (goos: ...) are written once
+	for i := 0; i < c.count; i++ {
+		runs := []struct {
+			bin, bench string
+			n          int
+		}{{loopBin, loopBench, c.loopIOs}, {calibBin, calibBench, c.calibOps}}
+		if i%2 == 1 {
+			runs[0], runs[1] = runs[1], runs[0]
+		}
+		for _, r := range runs {
+			out, err := bench(ctx, r.bin, dir, r.bench, r.n)
+			if err != nil {
+				return samples{}, err
+			}
+			for _, l := range strings.SplitAfter(string(out), "\n") {
+				if !strings.HasPrefix(l, "Benchmark") {
+					if seen[l] || strings.HasPrefix(l, "pkg: ") {
+						continue
+					}
+					seen[l] = true
+				}
+				raw.WriteString(l)
+			}
+		}
+	}
+	return parseSamples(bytes.NewReader(raw.Bytes()), "benchmark output")
+}
+
+// bench runs the benchmarks of bin that pattern names once, with n ops,
+// in dir, and returns their result and configuration lines.
+func bench(ctx context.Context, bin, dir, pattern string, n int) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, bin, "-test.run=^$", "-test.bench="+pattern,
+		"-test.benchtime="+strconv.Itoa(n)+"x", "-test.count=1")
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s %s: %w: %s%s", bin, pattern, err, out.String(), errb.String())
+	}
+	var keep bytes.Buffer
+	for _, l := range strings.SplitAfter(out.String(), "\n") {
+		if strings.HasPrefix(l, "Benchmark") || strings.Contains(l, ": ") {
+			keep.WriteString(l)
+		}
+	}
+	return keep.Bytes(), nil
+}
+
+// gomaxprocs is the -N the testing package appends to a benchmark's name.
+var gomaxprocs = regexp.MustCompile(`-[0-9]+$`)
+
+// parseSamples reads benchmark output: the i-th loop result pairs with
+// the i-th calibration result.
+func parseSamples(r io.Reader, name string) (samples, error) {
+	var s samples
+	var raw bytes.Buffer
+	br := benchfmt.NewReader(io.TeeReader(r, &raw), name)
+	for br.Scan() {
+		res, ok := br.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		cpu, okc := value(res, cpuUnit)
+		if !okc {
+			return samples{}, fmt.Errorf("%s: %s has no %s", name, res.Name, cpuUnit)
+		}
+		switch gomaxprocs.ReplaceAllString(string(res.Name.Full()), "") {
+		case loopName:
+			a, oka := value(res, allocUnit)
+			w, okw := value(res, wallUnit)
+			if !oka || !okw {
+				return samples{}, fmt.Errorf("%s: %s needs %s and ns/op", name, res.Name, allocUnit)
+			}
+			s.loopCPU = append(s.loopCPU, cpu)
+			s.allocs = append(s.allocs, a)
+			s.loopWall = append(s.loopWall, w)
+		case calibName:
+			s.calibCPU = append(s.calibCPU, cpu)
+		}
+	}
+	if err := br.Err(); err != nil {
+		return samples{}, err
+	}
+	if len(s.loopCPU) == 0 || len(s.loopCPU) != len(s.calibCPU) {
+		return samples{}, fmt.Errorf("%s: %d loop and %d calibration results, want the same number, at least 1",
+			name, len(s.loopCPU), len(s.calibCPU))
+	}
+	for i := range s.loopCPU {
+		if s.calibCPU[i] <= 0 {
+			return samples{}, errors.New(name + ": a calibration took no CPU time")
+		}
+		s.ratio = append(s.ratio, s.loopCPU[i]/s.calibCPU[i])
+	}
+	s.raw = raw.Bytes()
+	return s, nil
+}
+
+// row is one line of the comparison table.
+type row struct {
+	name             string
+	oldC, newC       float64
+	oldRange, newRng string
+	cmp              benchmath.Comparison
+}
+
+// verdict is the guard's decision and the rows behind it.
+type verdict struct {
+	rows   []row
+	fail   bool
+	reason string
+}
+
+// judge compares cur with base: it fails when the loop/calibration ratio
+// is more than threshold percent higher at p < alpha, or when any sample
+// allocates more per I/O than every baseline sample did.
+func judge(base, cur samples, threshold, alpha float64) verdict {
+	th := &benchmath.Thresholds{CompareAlpha: alpha}
+	mk := func(name string, o, n []float64) row {
+		so := benchmath.NewSample(append([]float64(nil), o...), th)
+		sn := benchmath.NewSample(append([]float64(nil), n...), th)
+		ao := benchmath.AssumeNothing.Summary(so, 0.95)
+		an := benchmath.AssumeNothing.Summary(sn, 0.95)
+		return row{name: name, oldC: ao.Center, newC: an.Center, oldRange: ao.PctRangeString(),
+			newRng: an.PctRangeString(), cmp: benchmath.AssumeNothing.Compare(so, sn)}
+	}
+	gate := mk("loop/calibration (gate)", base.ratio, cur.ratio)
+	v := verdict{rows: []row{
+		gate,
+		mk("loop cpu-ns/I/O", base.loopCPU, cur.loopCPU),
+		mk("calibration cpu-ns/op", base.calibCPU, cur.calibCPU),
+		mk("loop ns/I/O (wall)", base.loopWall, cur.loopWall),
+		mk("allocs/I/O", base.allocs, cur.allocs),
+	}}
+	change := 100 * (gate.newC/gate.oldC - 1)
+	if maxOf(cur.allocs) > maxOf(base.allocs) {
+		v.fail = true
+		v.reason = fmt.Sprintf("the loop allocates %g times per I/O, the baseline %g", maxOf(cur.allocs), maxOf(base.allocs))
+		return v
+	}
+	if change > threshold && gate.cmp.P < alpha {
+		v.fail = true
+		v.reason = fmt.Sprintf("the loop is %.1f%% slower than the baseline, relative to the calibration (p=%.4f < %g; fails above +%g%%)",
+			change, gate.cmp.P, alpha, threshold)
+		return v
+	}
+	v.reason = fmt.Sprintf("%+.1f%% against the baseline, relative to the calibration (p=%.4f; fails above +%g%% at p < %g)",
+		change, gate.cmp.P, threshold, alpha)
+	return v
+}
+
+func maxOf(xs []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
+
+// write prints the table as benchstat does: medians with the 95%
+// confidence range, the change (or ~ when the U test finds none) and p.
+func (v verdict) write(w io.Writer) {
+	fmt.Fprintf(w, "%-26s %12s %6s %12s %6s %9s  %s\n", "", "baseline", "", "current", "", "change", "")
+	for _, r := range v.rows {
+		fmt.Fprintf(w, "%-26s %12.4g %6s %12.4g %6s %9s  %s\n", r.name, r.oldC, "±"+r.oldRange, r.newC, "±"+r.newRng,
+			r.cmp.FormatDelta(r.oldC, r.newC), r.cmp)
+	}
+	status := "ok"
+	if v.fail {
+		status = "FAIL"
+	}
+	fmt.Fprintf(w, "perfguard: %s: %s\n", status, v.reason)
+}
