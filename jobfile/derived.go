@@ -69,3 +69,7 @@ func (j *Job) MaxBS() uint64 {
 // Policy returns the task-work policy tw_priority= selects:
 // sched.Priority for tw_priority=1 (the default), sched.FIFO for 0.
 func (j *Job) Policy() sched.Policy { return sched.PolicyFor(j.TWPriority) }
+
+// IOPrio is prioclass= and prio= as the kernel's ioprio value
+// (class << 13 | level), as fio's ioprio_value.
+func (j *Job) IOPrio() int { return j.PrioClass<<13 | j.Prio }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -94,7 +95,7 @@ func BenchmarkOffsetGen(b *testing.B) {
 			j.Size = 1 << 30
 			j.NoRandomMap = c.norm
 			j.RandomDistribution = c.dist
-			g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 1, 1)
+			g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, 1, 1)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -102,9 +103,9 @@ func BenchmarkOffsetGen(b *testing.B) {
 			b.ResetTimer()
 			var sink uint64
 			for i := 0; i < b.N; i++ {
-				_, _, off, _, ok := g.fill()
+				_, _, off, _, ok := g.Fill()
 				if !ok {
-					g.newLoop()
+					g.NewPass()
 				}
 				sink += off
 			}

@@ -23,7 +23,7 @@ func blockInfos(j *jobfile.Job, ts []*target) (report.BlockInfos, *jobError) {
 	}
 	var n uint64
 	if bs > 0 {
-		n = ts[0].region.size / bs
+		n = ts[0].region.Size / bs
 	}
 	if n == 0 || n > report.MaxBlockInfos {
 		return nil, &jobError{job: j.Name, where: "block_error_percentiles", fn: "block_error_hist", errno: unix.EINVAL,
@@ -40,6 +40,6 @@ func (l *loop) blockIndex(s *slot) int {
 	if bs == 0 {
 		bs = l.job.BSMin(jobfile.DirTrim)
 	}
-	start := s.off - uint64(s.done) - l.files[s.file].region.base
+	start := s.off - uint64(s.done) - l.files[s.file].region.Base
 	return int(start / bs)
 }

@@ -3,6 +3,7 @@ package run
 import (
 	"testing"
 
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -28,16 +29,16 @@ func TestOffsetGenBlockSizes(t *testing.T) {
 		{"0% bssplit entry", split, 4 * k, 64 * k},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := newOffsetGen(tt.job, []region{{size: 1 << 30, end: 1 << 30}}, 1, 1)
+			g, err := iogen.NewOffsets(tt.job, []iogen.Region{{Size: 1 << 30, End: 1 << 30}}, 1, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			d := jobfile.DirRead
-			if g.minBS[d] != tt.job.BSMin(d) || g.minBS[d] != tt.bsMin || g.maxBS[d] != tt.job.BSMax(d) {
-				t.Errorf("generator bs %d-%d, job %d-%d, want min %d", g.minBS[d], g.maxBS[d], tt.job.BSMin(d), tt.job.BSMax(d), tt.bsMin)
+			if g.MinBS[d] != tt.job.BSMin(d) || g.MinBS[d] != tt.bsMin || g.MaxBS[d] != tt.job.BSMax(d) {
+				t.Errorf("generator bs %d-%d, job %d-%d, want min %d", g.MinBS[d], g.MaxBS[d], tt.job.BSMin(d), tt.job.BSMax(d), tt.bsMin)
 			}
 			for i := 0; i < 100; i++ {
-				if _, _, _, n, ok := g.fill(); !ok || n != tt.issued {
+				if _, _, _, n, ok := g.Fill(); !ok || n != tt.issued {
 					t.Fatalf("fill = %d (ok %v), want %d", n, ok, tt.issued)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -75,12 +76,12 @@ func TestBufGenRatios(t *testing.T) {
 		j := &jobfile.Job{BS: [jobfile.NumDirs]uint64{4096, 4096, 4096}, RandRepeat: true, RandSeed: 0x89,
 			CompressPercentage: c.compress, CompressChunk: 512, DedupePercentage: c.dedupe, DedupeMode: c.mode,
 			DedupeWorkingSetPercentage: 5, Size: 16 << 20}
-		g := newBufGen(j, 1)
-		initWorkingSet([]bufWorkingSetJob{{job: j, gen: g, size: j.Size}})
+		g := iogen.NewBuffers(j, 1)
+		iogen.InitWorkingSet([]iogen.WorkingSetJob{{Job: j, Gen: g, Size: j.Size}})
 		const n = 4096
 		data := make([]byte, n*4096)
 		for i := 0; i < n; i++ {
-			g.fill(data[i*4096:(i+1)*4096], 4096)
+			g.Fill(data[i*4096:(i+1)*4096], 4096)
 		}
 		// In every 512-byte chunk the random part comes first, then zeros.
 		wantZero := 512 - 512*(100-c.compress)/100
@@ -107,7 +108,7 @@ func TestBufGenRatios(t *testing.T) {
 func TestScramble(t *testing.T) {
 	b := make([]byte, 4096)
 	const now = 5e9 + 3 // 5 s 3 ns
-	scramble(b, 8192, now)
+	iogen.Scramble(b, 8192, now)
 	line := ((3 ^ 8192) & 7) << 6
 	for i := 0; i < 8; i++ {
 		blk := b[i*512:]

@@ -51,7 +51,7 @@
 // # Rules
 //
 // Offsets, block sizes, directions and loops follow fio 3.33's io_u.c with
-// fio's own generators and seeds (offsets.go and internal/fiorand), so a
+// fio's own generators and seeds (internal/iogen and internal/fiorand), so a
 // job issues fio's sequence and ends with fio's counts. Block sizes come
 // from jobfile's Job.BSMin and BSMax.
 //

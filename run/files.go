@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -26,7 +27,7 @@ type target struct {
 	char    bool
 	exists  bool   // existed before the run
 	curSize uint64 // size before the run (device size for block devices)
-	region  region
+	region  iogen.Region
 	created bool // gofio created it (unlink may remove it)
 	fd      int
 }
@@ -149,7 +150,7 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 			if m := j.MinBS(); sz < m {
 				return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, sz, m)
 			}
-			ts[i] = &target{path: name, label: targetLabel(j, name), fd: -1, region: region{base: j.Offset, size: sz, end: j.Offset + sz}}
+			ts[i] = &target{path: name, label: targetLabel(j, name), fd: -1, region: iogen.Region{Base: j.Offset, Size: sz, End: j.Offset + sz}}
 		}
 		return ts, nil
 	}
@@ -211,11 +212,11 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 		if t.exists && t.curSize > realSize {
 			realSize = t.curSize
 		}
-		r.base = startOffset(j, realSize)
+		r.Base = startOffset(j, realSize)
 		if j.FileAppend && !t.block && !t.char {
 			// fio's get_start_offset: file_append starts a regular
 			// file's I/O at its end.
-			r.base = realSize
+			r.Base = realSize
 		}
 		switch {
 		case j.FileSizeMin > 0:
@@ -223,42 +224,42 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 			if !t.exists || t.curSize < j.FileSizeMin || t.curSize > max(j.FileSizeMax, j.FileSizeMin) {
 				want = fileSize(j, &sizeRand)
 			}
-			if r.base > want {
-				return nil, badTarget(j, t, "offset=%d is beyond its filesize=%d", r.base, want)
+			if r.Base > want {
+				return nil, badTarget(j, t, "offset=%d is beyond its filesize=%d", r.Base, want)
 			}
-			r.size = want - r.base
+			r.Size = want - r.Base
 		case j.Size > 0:
-			r.size = j.Size / uint64(len(ts))
+			r.Size = j.Size / uint64(len(ts))
 		case t.char:
 			// fio cannot size a character device and runs no I/O on it.
 			return nil, badTarget(j, t, "is a character device, which has no size: give size=")
 		case j.FillDevice && t.block:
-			r.size = t.curSize - min(r.base, t.curSize)
+			r.Size = t.curSize - min(r.Base, t.curSize)
 		case j.FillDevice:
 			// fio's size=-1: the job writes until the filesystem is full.
-			r.size = fillDeviceSize / uint64(len(ts))
+			r.Size = fillDeviceSize / uint64(len(ts))
 		case j.SizePercent > 0 && t.exists:
-			r.size = t.curSize * uint64(j.SizePercent) / 100
-		case t.exists && t.curSize > r.base:
-			r.size = t.curSize - r.base
+			r.Size = t.curSize * uint64(j.SizePercent) / 100
+		case t.exists && t.curSize > r.Base:
+			r.Size = t.curSize - r.Base
 		case t.exists:
-			return nil, badTarget(j, t, "offset=%d is beyond its end (%d bytes)", r.base, t.curSize)
+			return nil, badTarget(j, t, "offset=%d is beyond its end (%d bytes)", r.Base, t.curSize)
 		default:
 			return nil, badTarget(j, t, "does not exist and no size= was given to lay it out")
 		}
-		if m := j.MinBS(); r.size < m {
-			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, m)
+		if m := j.MinBS(); r.Size < m {
+			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.Size, m)
 		}
-		if t.block && r.base+r.size > t.curSize {
-			return nil, badTarget(j, t, "offset=%d + size=%d is beyond the end of the device (%d bytes)", r.base, r.size, t.curSize)
+		if t.block && r.Base+r.Size > t.curSize {
+			return nil, badTarget(j, t, "offset=%d + size=%d is beyond the end of the device (%d bytes)", r.Base, r.Size, t.curSize)
 		}
-		r.end = r.base + r.size
-		if t.curSize > r.end {
-			r.end = t.curSize
+		r.End = r.Base + r.Size
+		if t.curSize > r.End {
+			r.End = t.curSize
 		}
 		// fill_device lays nothing out (its size is no file's size).
-		if laidOut != nil && !j.FillDevice && r.end > laidOut[t.path] {
-			laidOut[t.path] = r.end
+		if laidOut != nil && !j.FillDevice && r.End > laidOut[t.path] {
+			laidOut[t.path] = r.End
 		}
 	}
 	return ts, nil
@@ -285,7 +286,7 @@ func sizeDevice(j *jobfile.Job, t *target) *jobError {
 func passBytes(ts []*target) uint64 {
 	var n uint64
 	for _, t := range ts {
-		n += t.region.size
+		n += t.region.Size
 	}
 	return n
 }
@@ -408,7 +409,7 @@ func directProblem(j *jobfile.Job, t *target, align uint64) error {
 			}
 		}
 	}
-	return check("offset", t.region.base)
+	return check("offset", t.region.Base)
 }
 
 // openTarget opens t with the job's flags, for the directions rw the job
@@ -440,8 +441,8 @@ func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
 	if j.Invalidate && !t.block && !t.char {
 		dropPageCache(e.opts.Fadvise, fd)
 	}
-	if t.region.end < t.curSize {
-		t.region.end = t.curSize
+	if t.region.End < t.curSize {
+		t.region.End = t.curSize
 	}
 	return nil
 }
@@ -496,8 +497,8 @@ func (l *loop) unlinkEachLoop() {
 			l.fail(errnoOf(err, unix.EIO), "unlink_all_files", err)
 			return
 		}
-		flags, _ := openFlags(l.job, t, l.gen.rw)
-		if l.gen.rw.HasWrite() && !l.job.NoFileCreate {
+		flags, _ := openFlags(l.job, t, l.gen.RW)
+		if l.gen.RW.HasWrite() && !l.job.NoFileCreate {
 			flags |= unix.O_CREAT
 		}
 		fd, err := unix.Open(t.path, flags, 0o600)

@@ -344,10 +344,6 @@ func preallocate(j *jobfile.Job, t *target, fd int, need uint64, warn func(forma
 	}
 }
 
-// ioprioValue is prioclass= and prio= as the kernel's ioprio value
-// (class << 13 | level), as fio's ioprio_value.
-func ioprioValue(j *jobfile.Job) int { return j.PrioClass<<13 | j.Prio }
-
 // setIOPrio applies prioclass= and prio= to the calling thread (the job's),
 // as fio's ioprio_set(IOPRIO_WHO_PROCESS, 0, ...) at job start.
 func setIOPrio(j *jobfile.Job) error {
@@ -355,7 +351,7 @@ func setIOPrio(j *jobfile.Job) error {
 		return nil
 	}
 	const whoProcess = 1
-	if _, _, e := unix.Syscall(unix.SYS_IOPRIO_SET, whoProcess, 0, uintptr(ioprioValue(j))); e != 0 {
+	if _, _, e := unix.Syscall(unix.SYS_IOPRIO_SET, whoProcess, 0, uintptr(j.IOPrio())); e != 0 {
 		return e
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -100,7 +101,7 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 		default:
 			return nil, nil, badTarget(j, t, "%w", err)
 		}
-		t.region = region{size: t.curSize, end: t.curSize, name: name}
+		t.region = iogen.Region{Size: t.curSize, End: t.curSize, Name: name}
 	}
 	return log, ts, nil
 }
@@ -325,11 +326,11 @@ func (l *loop) logIO(now int64, op engines.Op, file int, off, n uint64) {
 		}
 		w.loopNr = l.loopNr
 	}
-	if w.nrDone != l.gen.nrDone {
+	if w.nrDone != l.gen.NrDone {
 		// fio closes a file once it finds it done, before it moves on.
-		w.nrDone = l.gen.nrDone
-		for i := range l.gen.files {
-			if l.gen.files[i].done && w.opened[i] && !w.closed[i] {
+		w.nrDone = l.gen.NrDone
+		for i := range l.gen.Files {
+			if l.gen.Files[i].Done && w.opened[i] && !w.closed[i] {
 				w.closed[i] = true
 				w.w.FileAction(w.usec(now), i, iolog.CloseFile)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/twthread"
@@ -37,7 +38,7 @@ type jobRun struct {
 	seed       uint64
 	started    bool
 	ver        *verify.Verifier // nil without verify=
-	bufs       *bufGen          // what the job writes (fio's buf_state and its companions)
+	bufs       *iogen.Buffers   // what the job writes (fio's buf_state and its companions)
 	replan     bool             // its files are made by an earlier group: plan them when its group starts
 	failed     *jobError        // a target planning could not examine: the job fails at its start
 	closed     bool             // closeTargets ran
@@ -201,7 +202,7 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	if j.RW.HasWrite() {
 		// fio's init_io_u fills every io_u buffer of a writing job.
 		for _, b := range ar.bufs {
-			jr.bufs.fill(b, j.BSMin(jobfile.DirWrite))
+			jr.bufs.Fill(b, j.BSMin(jobfile.DirWrite))
 		}
 	}
 	fds := make([]int, len(jr.targets))
@@ -260,21 +261,21 @@ func (p *prepared) release() error {
 // newLoop builds the event loop of a prepared job.
 func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	j := jr.job
-	regions := make([]region, len(jr.targets))
+	regions := make([]iogen.Region, len(jr.targets))
 	for i, t := range jr.targets {
 		regions[i] = t.region
-		regions[i].name = t.path
+		regions[i].Name = t.path
 	}
-	var gen *offsetGen
+	var gen *iogen.Offsets
 	var err error
 	if jr.replay != nil {
 		// The log chooses every I/O: the generator only says which
 		// directions the job has.
-		gen = &offsetGen{rw: replayRW(jr.replay), files: regions}
-	} else if gen, err = newOffsetGen(j, regions, jr.seed, jr.index+1); err != nil {
+		gen = &iogen.Offsets{RW: replayRW(jr.replay), Files: regions}
+	} else if gen, err = iogen.NewOffsets(j, regions, jr.seed, jr.index+1); err != nil {
 		return nil, err
 	}
-	cp, err := newCmdprio(j, jr.index+1)
+	cp, err := iogen.NewCmdprio(j, jr.index+1)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +321,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		if e.opts.Now == nil {
 			l.replay.genesis -= int64(time.Since(e.progStart))
 		}
-		l.hasRead, l.hasWrite = gen.rw.HasRead(), gen.rw.HasWrite()
+		l.hasRead, l.hasWrite = gen.RW.HasRead(), gen.RW.HasWrite()
 	}
 	l.passSize = passBytes(jr.targets)
 	if l.passSize == 0 {
@@ -379,7 +380,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	res.Blocks = blocks
 	l, err := jr.newLoop(e, p)
 	if err != nil {
-		// plan checked the offset rules already (checkOffsets).
+		// plan checked the offset rules already (iogen.CheckOffsets).
 		failJob(e, jr, &jobError{job: j.Name, op: "offsets", fn: "setup", errno: unix.EINVAL, err: err})
 		return
 	}
@@ -463,7 +464,7 @@ func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 	if l.tw != nil {
 		res.EngineNotes = append(res.EngineNotes, l.tw.Note())
 	}
-	if n := l.gen.absOverflows; n > 0 {
+	if n := l.gen.AbsOverflows; n > 0 {
 		// fio logs "fio: zoned_abs sizes exceed file size" at each such
 		// draw; gofio says it once, with the count.
 		e.warnf("gofio: job %s: zoned_abs sizes exceed file size (%d draws past the end ended the file's loop)\n", j.Name, n)
@@ -501,7 +502,7 @@ func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 		// fio updates a direction's runtime only when it moved bytes,
 		// so a FIO_NOIO engine's (cpuio's) stays 0, and so its bw and
 		// IOPS.
-		if (l.gen.uses(d) || (d == jobfile.DirRead && l.verified)) && !l.noIO {
+		if (l.gen.Uses(d) || (d == jobfile.DirRead && l.verified)) && !l.noIO {
 			res.Dirs[d].Runtime = run
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -40,7 +41,7 @@ func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string,
 			}
 			continue
 		}
-		need := t.region.base + t.region.size
+		need := t.region.Base + t.region.Size
 		st, err := os.Stat(t.path)
 		switch {
 		case err == nil && uint64(st.Size()) >= need:
@@ -112,8 +113,8 @@ func layoutLine(name string, n int, total uint64) string {
 // data from the job's buffer generator gen, in fio's max_bs[write] pieces;
 // a writing job gets a sparse extension. Nothing is ever truncated,
 // and a file that existed when the run was planned is never created again.
-func layout(j *jobfile.Job, t *target, fill []byte, gen *bufGen, warn func(format string, args ...any)) *jobError {
-	need := t.region.base + t.region.size
+func layout(j *jobfile.Job, t *target, fill []byte, gen *iogen.Buffers, warn func(format string, args ...any)) *jobError {
+	need := t.region.Base + t.region.Size
 	flags := unix.O_RDWR | unix.O_CLOEXEC
 	if !t.exists {
 		flags |= unix.O_CREAT
@@ -174,7 +175,7 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *bufGen, warn func(forma
 		// fill_io_buffer(b, bs, bs).
 		for p := uint64(0); p < n; p += piece {
 			b := fill[p:min(p+piece, n)]
-			gen.fill(b, uint64(len(b)))
+			gen.Fill(b, uint64(len(b)))
 		}
 		w, err := unix.Pwrite(fd, fill[:n], int64(off))
 		if err == nil && w == 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
@@ -87,7 +88,7 @@ type loop struct {
 	slots   []slot
 	bufs    [][]byte
 	files   []*target
-	gen     *offsetGen
+	gen     *iogen.Offsets
 	req     engines.Request
 	cqes    []engines.Completion
 	pending []uint32 // queued in the engine, not yet submitted, in order
@@ -124,8 +125,8 @@ type loop struct {
 	held    heldIO // serialize_overlap: the I/O waiting for an overlapping one
 	// content generates what writes carry (refill_buffers, compression,
 	// dedupe), as fio's fill_io_buffer.
-	content *bufGen
-	cmdprio cmdprio
+	content *iogen.Buffers
+	cmdprio iogen.Cmdprio
 	// lastWasSync is fio's td->last_was_sync: set when a sync completes,
 	// cleared when a read or write completes. While it is clear and the
 	// writes issued are a multiple of fsync=, every new I/O is a sync,
@@ -404,7 +405,7 @@ func (l *loop) issue(si uint32, now int64) {
 		now = l.clock()
 		l.replay.lastIssue = now
 	} else if sync, ok := l.syncDue(); ok {
-		op, d, file = sync, jobfile.DirWrite, l.gen.syncFile()
+		op, d, file = sync, jobfile.DirWrite, l.gen.SyncFile()
 		// fio's libaio has completed the sync by now.
 		l.lastWasSync = l.syncAtQueue
 		l.syncQueuedLast = l.syncAtQueue
@@ -414,7 +415,7 @@ func (l *loop) issue(si uint32, now int64) {
 			d, file, off, n = l.held.dir, l.held.file, l.held.off, l.held.n
 			l.held.valid = false
 		} else {
-			d = l.gen.dir()
+			d = l.gen.Dir()
 			if l.rated(d) && l.nextIssue[d] > now {
 				var wait bool
 				if d, wait = l.rateDir(d, now); wait {
@@ -450,9 +451,9 @@ func (l *loop) issue(si uint32, now int64) {
 		case l.ver != nil:
 			l.ver.Fill(buf, off, l.fillRNG.Next(), uint16(l.issuedIOs))
 		case l.refill:
-			l.content.fill(buf, l.minWrite)
+			l.content.Fill(buf, l.minWrite)
 		case l.scramble:
-			scramble(buf, off, now)
+			iogen.Scramble(buf, off, now)
 		}
 	}
 	prevOff := s.off
@@ -465,7 +466,7 @@ func (l *loop) issue(si uint32, now int64) {
 	}
 	l.req = engines.Request{Op: op, File: file, Offset: off, Buf: buf}
 	if op == engines.OpRead || op == engines.OpWrite {
-		s.ioprio, s.prioIdx = l.cmdprio.pick(d, n)
+		s.ioprio, s.prioIdx = l.cmdprio.Pick(d, n)
 		l.req.IOPrio = s.ioprio
 		l.lastDir = d
 	}
@@ -505,15 +506,15 @@ func (l *loop) issue(si uint32, now int64) {
 // gaps after the start, with no limit on catching up.
 func (l *loop) rateDir(d jobfile.Dir, now int64) (jobfile.Dir, bool) {
 	o := d ^ 1
-	if !l.hasRead || !l.hasWrite || l.gen.rwmix[o] == 0 {
+	if !l.hasRead || !l.hasWrite || l.gen.RWMix[o] == 0 {
 		return d, true
 	}
 	if !l.rated(o) || l.nextIssue[o] <= now {
-		l.gen.setDir(o)
+		l.gen.SetDir(o)
 		return o, false
 	}
 	if l.nextIssue[o] < l.nextIssue[d] {
-		l.gen.setDir(o)
+		l.gen.SetDir(o)
 		return o, true
 	}
 	return d, true
@@ -874,7 +875,7 @@ func (l *loop) complete(it sched.Item, now int64) {
 			l.q.AddHeavy(si, now)
 			return
 		}
-		if got == 0 && rest > 0 && s.off < l.files[s.file].region.end {
+		if got == 0 && rest > 0 && s.off < l.files[s.file].region.End {
 			// Nothing moved short of the end of the target: it shrank or
 			// went away. fio fails such an I/O with EIO ("full resid").
 			l.ioError(s, int(unix.EIO), "full resid")
@@ -890,7 +891,7 @@ func (l *loop) complete(it sched.Item, now int64) {
 			if acct {
 				ds.ShortIOs++
 			}
-			if s.off < l.files[s.file].region.end {
+			if s.off < l.files[s.file].region.End {
 				s.requeue = true
 				l.q.AddHeavy(si, now)
 				return
@@ -1039,7 +1040,7 @@ func errnoOf(err error, def unix.Errno) int {
 // initPrios sets up the per-priority stats of the directions that use
 // cmdprio, as fio's init_ts_clat_prio.
 func (l *loop) initPrios() {
-	for d, prios := range l.cmdprio.prios {
+	for d, prios := range l.cmdprio.Prios {
 		if len(prios) == 0 {
 			continue
 		}
@@ -1067,7 +1068,7 @@ func (l *loop) endRamp(now int64) {
 // now (at the end of ramp_time, and when latency_target's final window
 // starts).
 func (l *loop) resetStats(now int64) {
-	l.gen.endRamp()
+	l.gen.EndRamp()
 	l.res.ResetIOStats()
 	l.initPrios()
 	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
@@ -1076,11 +1077,6 @@ func (l *loop) resetStats(now int64) {
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
 	getrusageThread(&l.rusageStart)
-}
-
-// bsMinFor is the smallest length an I/O in d has (fio's min_bs).
-func (g *offsetGen) bsMinFor(d jobfile.Dir) uint64 {
-	return g.minBS[d]
 }
 
 // noMarks reports whether the submit and complete maps stay empty: fio
@@ -1096,7 +1092,7 @@ func (l *loop) syncDue() (engines.Op, bool) {
 	if l.lastWasSync || l.syncQueuedLast || !l.hasWrite {
 		return 0, false
 	}
-	w := l.gen.writesIssued()
+	w := l.gen.WritesIssued()
 	switch {
 	case w == 0:
 	case l.fsyncEvery > 0 && w%uint64(l.fsyncEvery) == 0:
@@ -1118,13 +1114,13 @@ func (l *loop) loopOpen() bool {
 // this loop, the next loop starts (a time_based job loops until its
 // runtime ends), as fio's thread_main does.
 func (l *loop) fillIO() (d jobfile.Dir, file int, off, n uint64, ok bool) {
-	if d, file, off, n, ok = l.gen.fill(); ok || (!l.timeBasedLoop() && (l.loopNr >= l.loops || l.verifyEachLoop)) {
+	if d, file, off, n, ok = l.gen.Fill(); ok || (!l.timeBasedLoop() && (l.loopNr >= l.loops || l.verifyEachLoop)) {
 		return d, file, off, n, ok
 	}
 	if l.newLoop(); l.stopIssue {
 		return d, file, off, n, false
 	}
-	return l.gen.fill()
+	return l.gen.Fill()
 }
 
 func (l *loop) timeBasedLoop() bool { return l.job.TimeBased }
@@ -1156,8 +1152,8 @@ func (l *loop) newLoop() {
 	if l.job.UnlinkEachLoop && !l.job.TimeBased {
 		l.unlinkEachLoop()
 	}
-	l.gen.newLoop()
-	l.content.newLoop()
+	l.gen.NewPass()
+	l.content.NewPass()
 }
 
 func getrusageThread(r *unix.Rusage) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -115,13 +116,13 @@ func newSamplers(j *jobfile.Job) (bw, iops sampler) {
 // reserveSamples sizes the bw and iops sample lists of the directions the
 // job issues for the whole run up front, so that the hot path does not
 // grow them (bwAvg, iopsAvg: the sampler windows in ns).
-func reserveSamples(j *jobfile.Job, res *report.JobResult, gen *offsetGen, bwAvg, iopsAvg int64) {
+func reserveSamples(j *jobfile.Job, res *report.JobResult, gen *iogen.Offsets, bwAvg, iopsAvg int64) {
 	d := j.Runtime + j.RampTime
 	if d <= 0 {
 		return
 	}
 	for dd := jobfile.DirRead; dd < jobfile.NumDirs; dd++ {
-		if !gen.uses(dd) {
+		if !gen.Uses(dd) {
 			continue
 		}
 		if bwAvg > 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -12,16 +13,16 @@ import (
 // loop does.
 func offsets(t *testing.T, j *jobfile.Job, seed uint64, n int) []uint64 {
 	t.Helper()
-	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, seed, 1)
+	g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, seed, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := make([]uint64, n)
 	for i := range out {
-		_, _, off, _, ok := g.fill()
+		_, _, off, _, ok := g.Fill()
 		if !ok {
-			g.newLoop()
-			_, _, off, _, ok = g.fill()
+			g.NewPass()
+			_, _, off, _, ok = g.Fill()
 		}
 		if !ok {
 			t.Fatalf("I/O %d: no offset after a new loop", i)
@@ -34,7 +35,7 @@ func offsets(t *testing.T, j *jobfile.Job, seed uint64, n int) []uint64 {
 func TestRandomMapCoversOncePerLoop(t *testing.T) {
 	j := testJob(t.TempDir(), "map", jobfile.RWRandRead, "null")
 	j.Size = 1000 * 4096
-	a := offsets(t, j, jobSeed(j, 0, 0), 3000)
+	a := offsets(t, j, iogen.JobSeed(j, 0, 0), 3000)
 	for loop := 0; loop < 3; loop++ {
 		seen := map[uint64]bool{}
 		for _, off := range a[loop*1000 : (loop+1)*1000] {
@@ -50,13 +51,13 @@ func TestRandomMapCoversOncePerLoop(t *testing.T) {
 		t.Error("second loop of a repeatable job does not repeat the first")
 	}
 	// Same seed, same sequence; another randseed, another one.
-	if !equal(a, offsets(t, j, jobSeed(j, 0, 0), 3000)) {
+	if !equal(a, offsets(t, j, iogen.JobSeed(j, 0, 0), 3000)) {
 		t.Error("same seed gave a different sequence")
 	}
 	// randrepeat=0 randseed=1234: another sequence.
 	j2 := *j
 	j2.RandSeed, j2.RandRepeat, j2.RandSeedSet = 1234, false, true
-	b := offsets(t, &j2, jobSeed(&j2, 0, 0), 3000)
+	b := offsets(t, &j2, iogen.JobSeed(&j2, 0, 0), 3000)
 	if equal(a, b) {
 		t.Error("randseed=1234 randrepeat=0 gave the default sequence")
 	}
@@ -65,7 +66,7 @@ func TestRandomMapCoversOncePerLoop(t *testing.T) {
 	// the per-loop reseed is off.
 	j4 := *j
 	j4.RandSeed, j4.RandSeedSet = 1234, true
-	c := offsets(t, &j4, jobSeed(&j4, 0, 0), 3000)
+	c := offsets(t, &j4, iogen.JobSeed(&j4, 0, 0), 3000)
 	if !equal(a[:1000], c[:1000]) || equal(c[:1000], c[1000:2000]) {
 		t.Error("randseed=1234: want fio's default first loop and a different second one")
 	}
@@ -166,13 +167,13 @@ func TestBlockSizes(t *testing.T) {
 			j := testJob(t.TempDir(), "bs", jobfile.RWRead, "null")
 			tt.set(j)
 			j.Size = 1 << 30
-			g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 1, 1)
+			g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, 1, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			seen := map[uint64]bool{}
 			for i := 0; i < 2000; i++ {
-				_, _, _, n, ok := g.fill()
+				_, _, _, n, ok := g.Fill()
 				if !ok || !tt.ok(n) {
 					t.Fatalf("block size %d (ok %v) not allowed", n, ok)
 				}
@@ -192,12 +193,12 @@ func TestSeqSuffix(t *testing.T) {
 	j := testJob(t.TempDir(), "hole", jobfile.RWWrite, "null")
 	j.RWSeqAdd = 4096
 	j.Size = 64 << 10
-	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 1, 1)
+	g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, 1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := uint64(0); i < 8; i++ {
-		if _, _, off, _, _ := g.fill(); off != i*8192 {
+		if _, _, off, _, _ := g.Fill(); off != i*8192 {
 			t.Fatalf("write %d at %d, want %d", i, off, i*8192)
 		}
 	}
@@ -239,14 +240,14 @@ func sortDesc(a []int) {
 func TestBackwardsStride(t *testing.T) {
 	j := testJob(t.TempDir(), "back", jobfile.RWRead, "null")
 	j.Size, j.RWSeqAdd = 64<<10, -8<<10
-	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 0, 1)
+	g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const k = 1024
 	want := []uint64{0, 56 * k, 52 * k, 48 * k, 44 * k, 40 * k, 36 * k, 32 * k, 28 * k, 24 * k, 20 * k, 16 * k, 12 * k, 8 * k, 4 * k, 0, 56 * k}
 	for i, w := range want {
-		if _, _, off, _, _ := g.fill(); off != w {
+		if _, _, off, _, _ := g.Fill(); off != w {
 			t.Fatalf("I/O %d at %d, want %d", i, off, w)
 		}
 	}
@@ -285,12 +286,12 @@ func TestDistributionsAreFios(t *testing.T) {
 		j := testJob(t.TempDir(), "j", jobfile.RWRandRead, "psync")
 		j.Size = 16 << 20
 		j.RandomDistribution = tt.dist
-		g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size, name: "/dev/shm/eq20t/j.0.0"}}, 0, 1)
+		g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size, Name: "/dev/shm/eq20t/j.0.0"}}, 0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, w := range tt.want {
-			if _, _, off, _, _ := g.fill(); off != w {
+			if _, _, off, _, _ := g.Fill(); off != w {
 				t.Errorf("%s: I/O %d at %d, fio's at %d", tt.dist.Kind, i, off, w)
 			}
 		}
@@ -319,12 +320,12 @@ func TestZonedIsFios(t *testing.T) {
 		for d := range j.RandomDistribution.Zones {
 			j.RandomDistribution.Zones[d] = tt.zones
 		}
-		g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size, name: "j.dat"}}, 0, 1)
+		g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size, Name: "j.dat"}}, 0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, w := range tt.want {
-			if _, _, off, _, _ := g.fill(); off != w {
+			if _, _, off, _, _ := g.Fill(); off != w {
 				t.Errorf("%s: I/O %d at %d, fio's at %d", tt.kind, i, off, w)
 			}
 		}
@@ -343,13 +344,13 @@ func TestZonedAbsPastEnd(t *testing.T) {
 	for d := range j.RandomDistribution.Zones {
 		j.RandomDistribution.Zones[d] = []jobfile.ZoneSplit{{Access: 50, Size: 64 << 10}, {Access: 50, Size: 2 << 20}}
 	}
-	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size, name: "z.dat"}}, 0, 1)
+	g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size, Name: "z.dat"}}, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
 	for ; n < 1000; n++ {
-		if _, _, off, _, ok := g.fill(); !ok {
+		if _, _, off, _, ok := g.Fill(); !ok {
 			break
 		} else if off >= 64<<10 {
 			t.Fatalf("I/O %d at %d, past the first range", n, off)
@@ -357,8 +358,8 @@ func TestZonedAbsPastEnd(t *testing.T) {
 	}
 	// fio 3.33 issues 3 I/Os for --rw=randread --bs=4k --size=1m
 	// --random_distribution=zoned_abs:50/64k:50/2m.
-	if n != 3 || g.absOverflows != 1 {
-		t.Errorf("%d I/Os and %d overflows, want fio's 3 and 1", n, g.absOverflows)
+	if n != 3 || g.AbsOverflows != 1 {
+		t.Errorf("%d I/Os and %d overflows, want fio's 3 and 1", n, g.AbsOverflows)
 	}
 }
 
@@ -402,10 +403,10 @@ func TestLfsrAllOnesSeedRefused(t *testing.T) {
 	j := testJob(t.TempDir(), "lfsr", jobfile.RWRandRead, "null")
 	j.RandomGenerator = "lfsr"
 	j.Size = 4096
-	if _, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 0, 1); err != nil {
+	if _, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, 0, 1); err != nil {
 		t.Fatalf("thread 1: %v", err)
 	}
-	_, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, 0, 3)
+	_, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, 0, 3)
 	if err == nil || !strings.Contains(err.Error(), "failed initializing LFSR") || !strings.Contains(err.Error(), "random_generator=lfsr") {
 		t.Fatalf("thread 3: err %v, want fio's failed initializing LFSR naming random_generator=lfsr", err)
 	}

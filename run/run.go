@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/internal/hostinfo"
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
@@ -153,7 +154,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		if err := checkJob(j); err != nil {
 			return nil, err
 		}
-		if _, err := newCmdprio(j, i+1); err != nil {
+		if _, err := iogen.NewCmdprio(j, i+1); err != nil {
 			// fio finds these when the engine starts; gofio before
 			// anything is written.
 			return nil, err
@@ -199,11 +200,11 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 			targets: ts,
 			opener:  op,
 			prog:    &report.Progress{},
-			seed:    jobSeed(j, i, fallback),
+			seed:    iogen.JobSeed(j, i, fallback),
 			ver:     ver,
 			failed:  failed,
 			replay:  replayLog,
-			bufs:    newBufGen(j, i+1),
+			bufs:    iogen.NewBuffers(j, i+1),
 			replan:  replan,
 			res: &report.JobResult{
 				Job:          j,
@@ -228,11 +229,11 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		return nil, err
 	}
 	planFlows(runs)
-	ws := make([]bufWorkingSetJob, len(runs))
+	ws := make([]iogen.WorkingSetJob, len(runs))
 	for i, jr := range runs {
-		ws[i] = bufWorkingSetJob{job: jr.job, gen: jr.bufs, size: jr.job.Size}
+		ws[i] = iogen.WorkingSetJob{Job: jr.job, Gen: jr.bufs, Size: jr.job.Size}
 	}
-	initWorkingSet(ws)
+	iogen.InitWorkingSet(ws)
 	return runs, nil
 }
 
@@ -381,11 +382,11 @@ func planJobTargets(j *jobfile.Job, thread int, mounted func(string) error, laid
 			}
 		}
 	}
-	regions := make([]region, len(ts))
+	regions := make([]iogen.Region, len(ts))
 	for i, t := range ts {
 		regions[i] = t.region
 	}
-	if err := checkOffsets(j, regions); err != nil {
+	if err := iogen.CheckOffsets(j, regions); err != nil {
 		return nil, nil, err
 	}
 	return ts, nil, nil

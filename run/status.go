@@ -43,7 +43,7 @@ func (l *loop) snapshot() {
 	run := runtimeMsec(now - l.statsStart)
 	c.JobRuntime = run
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		if l.gen.uses(d) {
+		if l.gen.Uses(d) {
 			c.Dirs[d].Runtime = run
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/loopdev"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -25,13 +26,13 @@ type ioSeq struct {
 // the first 1<<16 of an endless one (norandommap).
 func fills(t *testing.T, j *jobfile.Job) []ioSeq {
 	t.Helper()
-	g, err := newOffsetGen(j, []region{{size: j.Size, end: j.Size}}, jobSeed(j, 0, 0), 1)
+	g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, iogen.JobSeed(j, 0, 0), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []ioSeq
 	for {
-		d, _, off, n, ok := g.fill()
+		d, _, off, n, ok := g.Fill()
 		if !ok {
 			return out
 		}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -58,10 +59,10 @@ type writeLog struct {
 	checked int
 }
 
-func newWriteLog(regions []region, minBS uint64) *writeLog {
+func newWriteLog(regions []iogen.Region, minBS uint64) *writeLog {
 	w := &writeLog{}
 	for _, r := range regions {
-		w.pass += r.size
+		w.pass += r.Size
 	}
 	n := uint64(1024)
 	if minBS > 0 && w.pass/minBS+1 < 1<<16 {
@@ -117,14 +118,14 @@ func (w *writeLog) finish() {
 
 // setupVerify gives the loop the job's verifier and, for a writing job
 // with do_verify=1, a write log.
-func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []region) {
+func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.Region) {
 	if v == nil {
 		return
 	}
 	l.ver = v
 	l.checkReads = !l.hasWrite
 	if l.hasWrite && j.DoVerify {
-		l.wlog = newWriteLog(regions, l.gen.bsMinFor(jobfile.DirWrite))
+		l.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite])
 	}
 	switch j.ContinueOnError {
 	case "verify", "all", "1":

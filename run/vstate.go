@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -59,12 +60,12 @@ func verifyStatePath(aux, name string, index int) string {
 	return filepath.Join(aux, fmt.Sprintf("local-%s-%d-verify.state", strings.ReplaceAll(name, "/", "."), index))
 }
 
-func vstateLayout(regions []region, block uint64) (counts []uint64, hdr int, total int) {
+func vstateLayout(regions []iogen.Region, block uint64) (counts []uint64, hdr int, total int) {
 	hdr = binary.Size(vstateHeader{})
 	counts = make([]uint64, len(regions))
 	total = hdr + 8*len(regions)
 	for i, r := range regions {
-		counts[i] = (r.end + block - 1) / block
+		counts[i] = (r.End + block - 1) / block
 		total += int(counts[i])
 	}
 	return counts, hdr, total
@@ -72,7 +73,7 @@ func vstateLayout(regions []region, block uint64) (counts []uint64, hdr int, tot
 
 // createVerifyState creates (truncating) and maps a job's state file with
 // nothing marked.
-func createVerifyState(path string, regions []region, block uint64) (*verifyState, error) {
+func createVerifyState(path string, regions []iogen.Region, block uint64) (*verifyState, error) {
 	counts, hdr, total := vstateLayout(regions, block)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -103,7 +104,7 @@ func createVerifyState(path string, regions []region, block uint64) (*verifyStat
 
 // loadVerifyState reads a state file and checks that it belongs to a job
 // of this shape.
-func loadVerifyState(path string, regions []region, block uint64) (*verifyState, error) {
+func loadVerifyState(path string, regions []iogen.Region, block uint64) (*verifyState, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("verify_state_load: %w", err)
@@ -168,7 +169,7 @@ func (l *loop) replayWrites() {
 		var off, n uint64
 		var ok bool
 		if l.job.TimeBased {
-			d, file, off, n, ok = l.gen.fill()
+			d, file, off, n, ok = l.gen.Fill()
 		} else {
 			d, file, off, n, ok = l.fillIO()
 		}
@@ -219,8 +220,8 @@ func (l *loop) runVerifyOnly(vs *verifyState) string {
 }
 
 // regions returns the job's target regions.
-func (jr *jobRun) regions() []region {
-	rs := make([]region, len(jr.targets))
+func (jr *jobRun) regions() []iogen.Region {
+	rs := make([]iogen.Region, len(jr.targets))
 	for i, t := range jr.targets {
 		rs[i] = t.region
 	}
@@ -234,7 +235,7 @@ func (jr *jobRun) saveVerifyState(e *env, l *loop) {
 	if !j.VerifyStateSave || l.ver == nil || !l.hasWrite {
 		return
 	}
-	vs, err := createVerifyState(verifyStatePath(e.opts.AuxPath, j.Name, jr.index), jr.regions(), l.gen.bsMinFor(jobfile.DirWrite))
+	vs, err := createVerifyState(verifyStatePath(e.opts.AuxPath, j.Name, jr.index), jr.regions(), l.gen.MinBS[jobfile.DirWrite])
 	if err != nil {
 		e.warnf("gofio: job %s: %v\n", j.Name, err)
 		l.fail(errnoOf(err, unix.EIO), "verify_state_save", err)
@@ -256,7 +257,7 @@ func (jr *jobRun) verifyOnly(e *env, l *loop) {
 	var vs *verifyState
 	if j.VerifyStateLoad {
 		var err error
-		vs, err = loadVerifyState(verifyStatePath(e.opts.AuxPath, j.Name, jr.index), jr.regions(), l.gen.bsMinFor(jobfile.DirWrite))
+		vs, err = loadVerifyState(verifyStatePath(e.opts.AuxPath, j.Name, jr.index), jr.regions(), l.gen.MinBS[jobfile.DirWrite])
 		if err != nil {
 			now := l.clock()
 			l.started, l.statsStart, l.ended = now, now, now

@@ -130,7 +130,7 @@ const (
 )
 
 // fioRandSeed is fio's FIO_RANDSEED, the random-offset seed of a
-// Repeatable job (times its thread number).
+// repeatable job (times its thread number).
 const fioRandSeed = 0xb1899bed
 
 // Seeds are one job's seeds and how they are used, as fio's

@@ -12,7 +12,7 @@ import (
 // latency_target, then bisects between the last depth that met the target
 // and the first that did not. When a window keeps the depth where it was,
 // the depth has settled: one more window runs at it, with the statistics
-// Reset, and the job ends (unless latency_run keeps it searching).
+// reset, and the job ends (unless latency_run keeps it searching).
 //
 // Search is pure: the loop passes the time and its count of completed
 // I/Os, and applies the action each call returns.

@@ -1,4 +1,4 @@
-package run
+package iogen
 
 import (
 	"encoding/binary"
@@ -7,7 +7,7 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// bufGen generates what a job writes, as fio 3.33's fill_io_buffer does
+// Buffers generates what a job writes, as fio 3.33's fill_io_buffer does
 // (io_u.c, lib/rand.c): random bytes from the job's buffer generator
 // (fio's buf_state, seeded with FIO_RAND_BUF_OFF), buffer_compress_percentage
 // zeros (or buffer_pattern) in every buffer_compress_chunk, dedupe_percentage
@@ -16,7 +16,7 @@ import (
 // buffer_pattern. With fio's seeds and fio's order of calls the bytes are
 // fio's: a job that writes the same blocks in the same order writes the
 // same file. Filling allocates nothing.
-type bufGen struct {
+type Buffers struct {
 	zero     bool
 	pattern  []byte
 	compress uint64 // percentage
@@ -36,11 +36,11 @@ type bufGen struct {
 	seeds            fiorand.Seeds
 }
 
-// newBufGen returns the buffer generator of job j, fio's thread number
+// NewBuffers returns the buffer generator of job j, fio's thread number
 // thread. The dedupe working set, when the job has one, comes from
-// initWorkingSet.
-func newBufGen(j *jobfile.Job, thread int) *bufGen {
-	g := &bufGen{
+// InitWorkingSet.
+func NewBuffers(j *jobfile.Job, thread int) *Buffers {
+	g := &Buffers{
 		zero:       j.ZeroBuffers,
 		pattern:    j.BufferPattern,
 		compress:   uint64(j.CompressPercentage),
@@ -56,7 +56,7 @@ func newBufGen(j *jobfile.Job, thread int) *bufGen {
 
 // reseed seeds the generators as fio's td_fill_rand_seeds: at the start,
 // and at each new loop of a repeatable job. The working set stays.
-func (g *bufGen) reseed() {
+func (g *Buffers) reseed() {
 	s := &g.seeds
 	g.dedupeR = fiorand.NewFrand(s.Seed[fiorand.SeedDedupe], false)
 	g.wsIdx = fiorand.NewFrand(s.Seed[fiorand.SeedDedupeWorkingSet], s.Use64)
@@ -64,29 +64,29 @@ func (g *bufGen) reseed() {
 	g.prev = g.state
 }
 
-// newLoop is the reseed of fio's clear_io_state between loops.
-func (g *bufGen) newLoop() {
+// NewPass is the reseed of fio's clear_io_state between passes.
+func (g *Buffers) NewPass() {
 	if g.seeds.Repeatable {
 		g.reseed()
 	}
 }
 
-// bufWorkingSetJob is what initWorkingSet needs of one job.
-type bufWorkingSetJob struct {
-	job  *jobfile.Job
-	gen  *bufGen
-	size uint64 // size= of the job
+// WorkingSetJob is what InitWorkingSet needs of one job.
+type WorkingSetJob struct {
+	Job  *jobfile.Job
+	Gen  *Buffers
+	Size uint64 // size= of the job
 }
 
-// initWorkingSet precomputes the dedupe working set of every job with
+// InitWorkingSet precomputes the dedupe working set of every job with
 // dedupe_mode=working_set, as fio's init_dedupe_working_set_seeds: the
 // states that generate the job's first unique pages, or with dedupe_global
 // pages spread over every job's generator in turn. jobs are all the run's
 // jobs in fio's thread order, their generators freshly seeded.
-func initWorkingSet(jobs []bufWorkingSetJob) {
+func InitWorkingSet(jobs []WorkingSetJob) {
 	n := uint64(len(jobs))
 	for ti, jw := range jobs {
-		j, g := jw.job, jw.gen
+		j, g := jw.Job, jw.Gen
 		if !g.workingSet {
 			continue
 		}
@@ -95,7 +95,7 @@ func initWorkingSet(jobs []bufWorkingSetJob) {
 			continue
 		}
 		adv := minBS / minNotZero(minBS, j.CompressChunk)
-		pages := jw.size * uint64(j.DedupeWorkingSetPercentage) / 100 / minBS
+		pages := jw.Size * uint64(j.DedupeWorkingSetPercentage) / 100 / minBS
 		g.ws = make([]fiorand.Frand, pages)
 		if pages == 0 {
 			continue
@@ -110,7 +110,7 @@ func initWorkingSet(jobs []bufWorkingSetJob) {
 			}
 			if j.DedupeGlobal && i%perSeed == 0 {
 				tindex++
-				st = jobs[tindex%n].gen.state
+				st = jobs[tindex%n].Gen.state
 			}
 			g.ws[i] = st
 		}
@@ -137,7 +137,7 @@ func nextSeed(r *fiorand.Frand) uint64 {
 
 // pickState is fio's get_buf_state: the generator the next buffer is
 // drawn from.
-func (g *bufGen) pickState() *fiorand.Frand {
+func (g *Buffers) pickState() *fiorand.Frand {
 	switch {
 	case g.dedupe == 0:
 		return &g.state
@@ -160,7 +160,7 @@ func (g *bufGen) pickState() *fiorand.Frand {
 }
 
 // saveState is fio's save_buf_state after each chunk.
-func (g *bufGen) saveState(rs *fiorand.Frand) {
+func (g *Buffers) saveState(rs *fiorand.Frand) {
 	switch {
 	case g.dedupe == 100:
 		*rs = g.prev
@@ -169,9 +169,9 @@ func (g *bufGen) saveState(rs *fiorand.Frand) {
 	}
 }
 
-// fill fills b, a whole write buffer, as fio's fill_io_buffer(td, b,
+// Fill fills b, a whole write buffer, as fio's fill_io_buffer(td, b,
 // minWrite, len(b)); minWrite is the job's smallest write block size.
-func (g *bufGen) fill(b []byte, minWrite uint64) {
+func (g *Buffers) Fill(b []byte, minWrite uint64) {
 	switch {
 	case g.chunked:
 		var rs *fiorand.Frand
@@ -197,7 +197,7 @@ func (g *bufGen) fill(b []byte, minWrite uint64) {
 // fillPercentage is fio's __fill_random_buf_percentage over one chunk b:
 // the first (100 - compress)% random from seed, the rest zeros or the
 // pattern.
-func (g *bufGen) fillPercentage(b []byte, seed uint64) {
+func (g *Buffers) fillPercentage(b []byte, seed uint64) {
 	n := uint64(len(b)) * (100 - g.compress) / 100
 	fillRandom(b[:n], seed)
 	rest := b[n:]
@@ -245,12 +245,12 @@ func fillRandom(b []byte, seed uint64) {
 	}
 }
 
-// scramble is fio's small_content_scramble: in every 512 bytes of b, the
+// Scramble is fio's small_content_scramble: in every 512 bytes of b, the
 // write's offset goes into one of the first eight 64-byte lines, chosen by
 // the issue time, and the issue time (seconds, nanoseconds) into the last
 // 16 bytes of the first line, so that no two writes of a reused buffer
 // are alike.
-func scramble(b []byte, off uint64, now int64) {
+func Scramble(b []byte, off uint64, now int64) {
 	sec, nsec := uint64(now/1e9), uint64(now%1e9)
 	line := int((nsec^off)&7) << 6
 	for i := 0; i+512 <= len(b); i += 512 {

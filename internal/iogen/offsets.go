@@ -1,4 +1,4 @@
-package run
+package iogen
 
 import (
 	"fmt"
@@ -8,18 +8,18 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// region is the part of one file a job works on, and where the job's
+// Region is the part of one file a job works on, and where the job's
 // offset generator stands in it.
-type region struct {
-	base  uint64 // byte offset of the region in the file (fio's file_offset)
-	start uint64 // the region's first base (fio's get_start_offset)
-	size  uint64 // region length in bytes (fio's io_size)
-	end   uint64 // file (or device) size (fio's real_file_size)
-	name  string // the file's path (fio's file_name), which seeds distributions
+type Region struct {
+	Base  uint64 // byte offset of the region in the file (fio's file_offset)
+	Start uint64 // the region's first base (fio's get_start_offset)
+	Size  uint64 // region length in bytes (fio's io_size)
+	End   uint64 // file (or device) size (fio's real_file_size)
+	Name  string // the file's path (fio's file_name), which seeds distributions
 
 	lastPos   [jobfile.NumDirs]uint64 // end of the last I/O per direction, absolute
 	lastStart [jobfile.NumDirs]uint64 // start of the last I/O per direction, absolute; ^0 before the first (fio's last_start)
-	done      bool                    // no offset left this loop (fio_file_done)
+	Done      bool                    // no offset left this loop (fio_file_done)
 	amap      *fiorand.Axmap          // random map; nil with norandommap
 	lfsr      fiorand.LFSR            // random_generator=lfsr: the file's LFSR, used when hasLfsr
 	hasLfsr   bool
@@ -27,13 +27,13 @@ type region struct {
 	hasDist   bool
 }
 
-// offsetGen chooses direction, file, offset and length for each I/O by
+// Offsets chooses direction, file, offset and length for each I/O by
 // fio 3.33's rules (io_u.c: get_rw_ddir, get_next_file_rr,
 // get_next_offset, get_next_buflen, mark_random_map), drawing from fio's
 // generators with fio's seeds, so that a job issues what fio issues. It
 // allocates nothing per call.
-type offsetGen struct {
-	rw     jobfile.RW
+type Offsets struct {
+	RW     jobfile.RW
 	random bool
 	// trimWrite is fio's td_trimwrite (rw=trimwrite, randtrimwrite):
 	// each block is trimmed, then written. randTrimWrite is
@@ -41,19 +41,19 @@ type offsetGen struct {
 	trimWrite, randTrimWrite bool
 	randomMap                bool
 	timeBased                bool
-	rwmix                    [2]uint64 // rwmixread, rwmixwrite
+	RWMix                    [2]uint64 // rwmixread, rwmixwrite
 	seqNr                    uint64    // rw=randread:N: a new random offset every N I/Os
 	seqNrLeft                uint64    // fio's td->ddir_seq_nr
 	seqAdd                   int64     // rw=write:N: hole after each sequential I/O; negative steps backwards
 
-	minBS, maxBS, ba [jobfile.NumDirs]uint64
+	MinBS, MaxBS, ba [jobfile.NumDirs]uint64
 	rwMinBS          uint64 // the random map's block size
 	split            [jobfile.NumDirs][]jobfile.BSSplitEntry
 	unaligned        bool
 
-	files  []region
+	Files  []Region
 	next   int // fio's td->next_file
-	nrDone int
+	NrDone int
 
 	seeds  fiorand.Seeds
 	verify bool
@@ -87,7 +87,7 @@ type offsetGen struct {
 	zoned        [jobfile.NumDirs]*[100]zoneBounds
 	zonedAbs     bool
 	rZone        fiorand.Frand
-	absOverflows uint64
+	AbsOverflows uint64
 }
 
 // zoneBounds is one entry of fio's zone_state_index: where a zoned range
@@ -118,10 +118,10 @@ func zoneIndex(zones []jobfile.ZoneSplit, absolute bool) *[100]zoneBounds {
 	return &idx
 }
 
-// jobSeed returns a 64-bit seed for gofio's own generators (buffer
+// JobSeed returns a 64-bit seed for gofio's own generators (buffer
 // contents, random_distribution): fixed with randrepeat (randseed, or
 // fio's 0x89) and distinct per job, or from the clock otherwise.
-func jobSeed(j *jobfile.Job, index int, fallback uint64) uint64 {
+func JobSeed(j *jobfile.Job, index int, fallback uint64) uint64 {
 	s := j.RandSeed
 	if !j.RandRepeat && !j.RandSeedSet {
 		return fallback ^ uint64(index)*0x9e3779b97f4a7c15
@@ -131,23 +131,23 @@ func jobSeed(j *jobfile.Job, index int, fallback uint64) uint64 {
 	return fiorand.Splitmix(&x)
 }
 
-// newOffsetGen returns the generator of job j, fio's thread number
+// NewOffsets returns the generator of job j, fio's thread number
 // thread, over its regions.
-func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*offsetGen, error) {
-	g := &offsetGen{
-		rw:        j.RW,
+func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Offsets, error) {
+	g := &Offsets{
+		RW:        j.RW,
 		random:    j.RW.IsRandom(),
 		trimWrite: j.RW.HasTrim() && j.RW.HasWrite(),
 		randomMap: !j.NoRandomMap,
 		timeBased: j.TimeBased,
 		unaligned: j.BSUnaligned,
-		files:     regions,
+		Files:     regions,
 		seeds:     fiorand.NewSeeds(j, thread),
 		verify:    j.Verify != "" && j.Verify != "0",
 	}
 	g.randTrimWrite = g.trimWrite && g.random
-	g.rwmix[jobfile.DirRead] = uint64(j.RWMixRead)
-	g.rwmix[jobfile.DirWrite] = 100 - uint64(j.RWMixRead)
+	g.RWMix[jobfile.DirRead] = uint64(j.RWMixRead)
+	g.RWMix[jobfile.DirWrite] = 100 - uint64(j.RWMixRead)
 	if g.random {
 		g.seqNr = j.RWSeqNr
 	} else {
@@ -159,11 +159,11 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 	g.seqNrLeft = 1
 	g.rwMinBS = ^uint64(0)
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		g.minBS[d], g.maxBS[d] = j.BSMin(d), j.BSMax(d)
-		if g.minBS[d] > 0 && g.minBS[d] < g.rwMinBS {
-			g.rwMinBS = g.minBS[d]
+		g.MinBS[d], g.MaxBS[d] = j.BSMin(d), j.BSMax(d)
+		if g.MinBS[d] > 0 && g.MinBS[d] < g.rwMinBS {
+			g.rwMinBS = g.MinBS[d]
 		}
-		g.ba[d] = g.minBS[d]
+		g.ba[d] = g.MinBS[d]
 		if g.random && j.BlockAlign[d] > 0 {
 			g.ba[d] = j.BlockAlign[d]
 		}
@@ -182,7 +182,7 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 	if k := j.RandomDistribution.Kind; k != "" && k != "random" {
 		g.randomMap = false
 	}
-	if g.ba != g.minBS {
+	if g.ba != g.MinBS {
 		// fio: "Any use of blockalign= turns off randommap".
 		g.randomMap = false
 	}
@@ -196,16 +196,16 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 		g.strided = true
 		g.zoneSize, g.zoneRange, g.zoneSkip = j.Zones.Size, j.Zones.Range, j.Zones.Skip
 	}
-	rangeSize := min64(g.minBS[jobfile.DirRead], g.minBS[jobfile.DirWrite])
-	for i := range g.files {
-		r := &g.files[i]
-		r.start = r.base
-		blocks := min64(r.size, r.end) / g.rwMinBS
+	rangeSize := min64(g.MinBS[jobfile.DirRead], g.MinBS[jobfile.DirWrite])
+	for i := range g.Files {
+		r := &g.Files[i]
+		r.Start = r.Base
+		blocks := min64(r.Size, r.End) / g.rwMinBS
 		if g.strided {
 			blocks = g.zoneRange / g.rwMinBS // fio's random map covers one zone
 		}
 		if blocks == 0 {
-			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, g.rwMinBS)
+			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.Size, g.rwMinBS)
 		}
 		switch k := j.RandomDistribution.Kind; {
 		case g.random && j.RandomGenerator == "lfsr" && (k == "" || k == "random" || k == "zoned" || k == "zoned_abs"):
@@ -222,8 +222,8 @@ func newOffsetGen(j *jobfile.Job, regions []region, seed uint64, thread int) (*o
 		}
 		if k := j.RandomDistribution.Kind; g.random && (k == "zipf" || k == "pareto" || k == "normal") {
 			// fio's __init_rand_distribution.
-			nranges := (min64(r.size, r.end) + rangeSize - 1) / rangeSize
-			dseed := fiorand.Jhash([]byte(r.name), 0) * uint32(thread)
+			nranges := (min64(r.Size, r.End) + rangeSize - 1) / rangeSize
+			dseed := fiorand.Jhash([]byte(r.Name), 0) * uint32(thread)
 			if !g.seeds.Repeatable {
 				dseed = uint32(g.seeds.Seed[fiorand.SeedBlock])
 			}
@@ -247,7 +247,7 @@ func min64(a, b uint64) uint64 {
 }
 
 // reseed seeds fio's generators from the job's seeds (td_fill_rand_seeds).
-func (g *offsetGen) reseed() {
+func (g *Offsets) reseed() {
 	s := &g.seeds
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
 		g.rBS[d] = fiorand.NewFrand(s.BSSeed(d, g.verify, g.trimWrite), s.Use64)
@@ -258,19 +258,19 @@ func (g *offsetGen) reseed() {
 }
 
 // resetFiles starts every file over (fio_file_reset and the done flags).
-func (g *offsetGen) resetFiles() {
-	for i := range g.files {
-		g.resetFile(&g.files[i])
+func (g *Offsets) resetFiles() {
+	for i := range g.Files {
+		g.resetFile(&g.Files[i])
 	}
-	g.nrDone = 0
+	g.NrDone = 0
 }
 
-func (g *offsetGen) resetFile(r *region) {
+func (g *Offsets) resetFile(r *Region) {
 	for d := range r.lastPos {
-		r.lastPos[d] = r.base
+		r.lastPos[d] = r.Base
 		r.lastStart[d] = ^uint64(0)
 	}
-	r.done = false
+	r.Done = false
 	if r.amap != nil {
 		r.amap.Reset()
 	}
@@ -280,10 +280,10 @@ func (g *offsetGen) resetFile(r *region) {
 	}
 }
 
-// newLoop starts another loop over the files, as fio's clear_io_state
-// between loops: files start over, the rwmix cycle restarts, and a
+// NewPass starts another pass over the files, as fio's clear_io_state
+// between passes: files start over, the rwmix cycle restarts, and a
 // repeatable job reseeds its generators.
-func (g *offsetGen) newLoop() {
+func (g *Offsets) NewPass() {
 	g.hasPending = false
 	g.resetFiles()
 	g.rwmixIssues = 0
@@ -292,17 +292,17 @@ func (g *offsetGen) newLoop() {
 	}
 }
 
-// endRamp clears the issue counters as fio's reset_all_stats at the end
+// EndRamp clears the issue counters as fio's reset_all_stats at the end
 // of ramp_time.
-func (g *offsetGen) endRamp() {
+func (g *Offsets) EndRamp() {
 	g.hasPending = false
 	g.issues = [jobfile.NumDirs]uint64{}
 	g.rwmixIssues = 0
 }
 
-// writesIssued is fio's io_issues[DDIR_WRITE], which fsync= and
+// WritesIssued is fio's io_issues[DDIR_WRITE], which fsync= and
 // fdatasync= count.
-func (g *offsetGen) writesIssued() uint64 { return g.issues[jobfile.DirWrite] }
+func (g *Offsets) WritesIssued() uint64 { return g.issues[jobfile.DirWrite] }
 
 // offsetAlign returns the unit offsets are chosen in: the smallest
 // blockalign (or, without it, the smallest block size) over the
@@ -327,17 +327,17 @@ func offsetAlign(j *jobfile.Job) (uint64, error) {
 	return m, nil
 }
 
-// checkOffsets refuses, before any job starts, what newOffsetGen would
+// CheckOffsets refuses, before any job starts, what NewOffsets would
 // refuse at the job's start: a direction without a block size, a region
 // smaller than the offset unit, an unknown random_distribution.
-func checkOffsets(j *jobfile.Job, regions []region) error {
+func CheckOffsets(j *jobfile.Job, regions []Region) error {
 	a, err := offsetAlign(j)
 	if err != nil {
 		return err
 	}
 	for _, r := range regions {
-		if r.size < a {
-			return fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.size, a)
+		if r.Size < a {
+			return fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.Size, a)
 		}
 	}
 	switch k := j.RandomDistribution.Kind; {
@@ -351,7 +351,7 @@ func distError(j *jobfile.Job) error {
 	return fmt.Errorf("%s: random_distribution=%s is not supported", j.Name, j.RandomDistribution.Kind)
 }
 
-func (g *offsetGen) uses(d jobfile.Dir) bool { return usesDir(g.rw, d) }
+func (g *Offsets) Uses(d jobfile.Dir) bool { return usesDir(g.RW, d) }
 
 // usesDir reports whether pattern rw issues I/O in direction d.
 func usesDir(rw jobfile.RW, d jobfile.Dir) bool {
@@ -364,10 +364,10 @@ func usesDir(rw jobfile.RW, d jobfile.Dir) bool {
 	return rw.HasTrim()
 }
 
-// dir picks the direction of the next I/O as fio's get_rw_ddir: a mixed
-// job draws a new direction (rwmixread percent reads) once it has issued
+// Dir picks the direction of the next I/O as fio's get_rw_ddir: a mixed
+// Job draws a new direction (rwmixread percent reads) once it has issued
 // its share in the current one.
-func (g *offsetGen) dir() jobfile.Dir {
+func (g *Offsets) Dir() jobfile.Dir {
 	if g.hasPending {
 		return g.pending
 	}
@@ -375,46 +375,46 @@ func (g *offsetGen) dir() jobfile.Dir {
 	return g.pending
 }
 
-// setDir makes d the direction of the next I/O and of the rwmix cycle,
+// SetDir makes d the direction of the next I/O and of the rwmix cycle,
 // as fio's get_rw_ddir keeps the direction rate_ddir switched to.
-func (g *offsetGen) setDir(d jobfile.Dir) {
+func (g *Offsets) SetDir(d jobfile.Dir) {
 	g.pending, g.hasPending, g.rwmixDir = d, true, d
 }
 
-func (g *offsetGen) drawDir() jobfile.Dir {
+func (g *Offsets) drawDir() jobfile.Dir {
 	switch {
-	case g.rw.HasRead() && g.rw.HasWrite():
-	case g.rw.HasRead():
+	case g.RW.HasRead() && g.RW.HasWrite():
+	case g.RW.HasRead():
 		return jobfile.DirRead
-	case g.rw.HasWrite():
+	case g.RW.HasWrite():
 		return jobfile.DirWrite
 	default:
 		return jobfile.DirTrim
 	}
 	if g.issues[g.rwmixDir] >= g.rwmixIssues {
 		d := jobfile.DirWrite
-		if g.rMix.Between(1, 100) <= g.rwmix[jobfile.DirRead] {
+		if g.rMix.Between(1, 100) <= g.RWMix[jobfile.DirRead] {
 			d = jobfile.DirRead
 		}
 		if d != g.rwmixDir {
 			// fio's set_rwmix_bytes: the other direction's share of
 			// what this one issued so far.
-			g.rwmixIssues = g.issues[g.rwmixDir] * g.rwmix[g.rwmixDir^1] / 100
+			g.rwmixIssues = g.issues[g.rwmixDir] * g.RWMix[g.rwmixDir^1] / 100
 		}
 		g.rwmixDir = d
 	}
 	return g.rwmixDir
 }
 
-// fill chooses the next I/O: direction, file (round robin over the files
+// Fill chooses the next I/O: direction, file (round robin over the files
 // not done), offset and length, marks it in the random map and counts it
 // as issued. ok is false when every file is done for this loop.
-func (g *offsetGen) fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
-	for g.nrDone < len(g.files) {
-		d = g.dir()
+func (g *Offsets) Fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
+	for g.NrDone < len(g.Files) {
+		d = g.Dir()
 		g.hasPending = false
 		file = g.pickFile()
-		r := &g.files[file]
+		r := &g.Files[file]
 		if g.trimWrite {
 			// fio's set_rw_ddir: a trim, then the write of the block
 			// it trimmed, judged by where the file's last ones started.
@@ -433,8 +433,8 @@ func (g *offsetGen) fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 			g.zoneBytes += n
 			return d, file, off, n, true
 		}
-		r.done = true
-		g.nrDone++
+		r.Done = true
+		g.NrDone++
 	}
 	return d, 0, 0, 0, false
 }
@@ -444,17 +444,17 @@ func (g *offsetGen) fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 // zonerange+zoneskip (back to its start past the end of the file), a
 // position past the zone goes back to its start, and at each zonerange
 // bytes the file's positions and random map start over.
-func (g *offsetGen) strideZone(r *region, d jobfile.Dir) {
+func (g *Offsets) strideZone(r *Region, d jobfile.Dir) {
 	if g.zoneBytes >= g.zoneSize {
 		g.zoneBytes = 0
-		r.base += g.zoneRange + g.zoneSkip
-		if r.base >= r.end {
-			r.base = r.start
+		r.Base += g.zoneRange + g.zoneSkip
+		if r.Base >= r.End {
+			r.Base = r.Start
 		}
-		r.lastPos[d] = r.base
+		r.lastPos[d] = r.Base
 	}
-	if r.lastPos[d] >= r.base+g.zoneRange {
-		r.lastPos[d] = r.base
+	if r.lastPos[d] >= r.Base+g.zoneRange {
+		r.lastPos[d] = r.Base
 	}
 	if g.zoneBytes%g.zoneRange == 0 {
 		g.resetFile(r)
@@ -463,24 +463,24 @@ func (g *offsetGen) strideZone(r *region, d jobfile.Dir) {
 
 // pickFile is fio's get_next_file_rr with file_service_type=roundrobin:
 // the next file that is not done.
-func (g *offsetGen) pickFile() int {
+func (g *Offsets) pickFile() int {
 	for {
 		f := g.next
 		g.next++
-		if g.next >= len(g.files) {
+		if g.next >= len(g.Files) {
 			g.next = 0
 		}
-		if !g.files[f].done {
+		if !g.Files[f].Done {
 			return f
 		}
 	}
 }
 
-// syncFile is the file the next fsync goes to: fio's get_io_u picks a
+// SyncFile is the file the next fsync goes to: fio's get_io_u picks a
 // file round robin before get_rw_ddir decides on a sync, so a sync takes
 // its turn in the round robin.
-func (g *offsetGen) syncFile() int {
-	if g.nrDone >= len(g.files) {
+func (g *Offsets) SyncFile() int {
+	if g.NrDone >= len(g.Files) {
 		return g.next
 	}
 	return g.pickFile()
@@ -489,7 +489,7 @@ func (g *offsetGen) syncFile() int {
 // fillFile is fio's fill_io_u for one file: offset, then length, then
 // the random map, which shortens the I/O at the first block already
 // covered.
-func (g *offsetGen) fillFile(r *region, d jobfile.Dir) (off, n uint64, ok bool) {
+func (g *Offsets) fillFile(r *Region, d jobfile.Dir) (off, n uint64, ok bool) {
 	off, random, ok := g.offset(r, d)
 	if !ok {
 		return 0, 0, false
@@ -502,12 +502,12 @@ func (g *offsetGen) fillFile(r *region, d jobfile.Dir) (off, n uint64, ok bool) 
 	if n == 0 {
 		return 0, 0, false
 	}
-	if off+n > r.end {
+	if off+n > r.End {
 		return 0, 0, false
 	}
 	if g.random && random && r.amap != nil {
-		mbs := g.minBS[d]
-		blk := (off - r.base) / mbs
+		mbs := g.MinBS[d]
+		blk := (off - r.Base) / mbs
 		nr := r.amap.SetRun(blk, (n+mbs-1)/mbs)
 		if nr*mbs < n {
 			n = nr * mbs
@@ -523,7 +523,7 @@ func (g *offsetGen) fillFile(r *region, d jobfile.Dir) (off, n uint64, ok bool) 
 // random ones of rw=randread:N, the next sequential offset), or the next
 // sequential offset. random is false for offsets the random map does not
 // record.
-func (g *offsetGen) offset(r *region, d jobfile.Dir) (off uint64, random, ok bool) {
+func (g *Offsets) offset(r *Region, d jobfile.Dir) (off uint64, random, ok bool) {
 	rwSeqHit := false
 	g.seqNrLeft--
 	if g.seqNrLeft == 0 {
@@ -559,11 +559,11 @@ func (g *offsetGen) offset(r *region, d jobfile.Dir) (off uint64, random, ok boo
 			rel = b * g.ba[d]
 		}
 	}
-	if rel >= r.size {
+	if rel >= r.Size {
 		return 0, false, false
 	}
-	off = rel + r.base
-	if off >= r.end {
+	off = rel + r.Base
+	if off >= r.End {
 		return 0, false, false
 	}
 	if g.randTrimWrite && d == jobfile.DirTrim && r.lastStart[jobfile.DirTrim] == off {
@@ -575,29 +575,29 @@ func (g *offsetGen) offset(r *region, d jobfile.Dir) (off uint64, random, ok boo
 }
 
 // seqOffset is fio's get_next_seq_offset, relative to the region.
-func (g *offsetGen) seqOffset(r *region, d jobfile.Dir) (uint64, bool) {
-	if r.lastPos[d] >= r.size+r.base && g.timeBased && len(g.files) == 1 {
-		r.lastPos[d] = r.base
+func (g *Offsets) seqOffset(r *Region, d jobfile.Dir) (uint64, bool) {
+	if r.lastPos[d] >= r.Size+r.Base && g.timeBased && len(g.Files) == 1 {
+		r.lastPos[d] = r.Base
 	}
-	if r.lastPos[d] >= r.end {
+	if r.lastPos[d] >= r.End {
 		return 0, false
 	}
-	if g.seqAdd < 0 && r.lastPos[d] == r.base && r.base != 0 {
+	if g.seqAdd < 0 && r.lastPos[d] == r.Base && r.Base != 0 {
 		// Backwards from an offset: start at the end.
-		r.lastPos[d] = min64(r.end, r.size)
+		r.lastPos[d] = min64(r.End, r.Size)
 	}
-	pos := r.lastPos[d] - r.base
+	pos := r.lastPos[d] - r.Base
 	if pos != 0 && g.seqAdd != 0 {
 		// fio adds in unsigned arithmetic: stepping back past 0 wraps
 		// to a huge value, which the end check catches.
 		p := int64(pos) + g.seqAdd
 		switch {
-		case p >= 0 && uint64(p) < r.end:
+		case p >= 0 && uint64(p) < r.End:
 			pos = uint64(p)
 		case g.seqAdd > 0:
-			pos = r.base
+			pos = r.Base
 		default:
-			pos = uint64(int64(min64(r.end, r.size)) + g.seqAdd)
+			pos = uint64(int64(min64(r.End, r.Size)) + g.seqAdd)
 		}
 	}
 	return pos, true
@@ -606,7 +606,7 @@ func (g *offsetGen) seqOffset(r *region, d jobfile.Dir) (uint64, bool) {
 // randBlock is fio's get_next_rand_block: a block drawn uniformly (or by
 // random_distribution) and, with the random map, moved to the next free
 // block; a time_based job starts the file over when the map is full.
-func (g *offsetGen) randBlock(r *region, d jobfile.Dir) (uint64, bool) {
+func (g *Offsets) randBlock(r *Region, d jobfile.Dir) (uint64, bool) {
 	if b, ok := g.randOffset(r, d); ok {
 		return b, true
 	}
@@ -617,7 +617,7 @@ func (g *offsetGen) randBlock(r *region, d jobfile.Dir) (uint64, bool) {
 	return 0, false
 }
 
-func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (b uint64, ok bool) {
+func (g *Offsets) randOffset(r *Region, d jobfile.Dir) (b uint64, ok bool) {
 	if r.hasDist {
 		return r.dist.Next(), true
 	}
@@ -649,12 +649,12 @@ func (g *offsetGen) randOffset(r *region, d jobfile.Dir) (b uint64, ok bool) {
 // rZone picks the range, whose first block and length (in blockalign
 // units, out of last) it returns. A zoned_abs range past the region's
 // last block fails the draw, which ends the file's loop as in fio.
-func (g *offsetGen) zonedRange(z *[100]zoneBounds, last uint64, d jobfile.Dir) (first, n uint64, ok bool) {
+func (g *Offsets) zonedRange(z *[100]zoneBounds, last uint64, d jobfile.Dir) (first, n uint64, ok bool) {
 	zb := z[g.rZone.Between(1, 100)-1]
 	if g.zonedAbs {
 		first, end := zb.start/g.ba[d], zb.end/g.ba[d]
 		if end > last {
-			g.absOverflows++
+			g.AbsOverflows++
 			return 0, 0, false
 		}
 		return first, end - first, true
@@ -667,27 +667,27 @@ func (g *offsetGen) zonedRange(z *[100]zoneBounds, last uint64, d jobfile.Dir) (
 
 // lastBlock is fio's last_block: how many blockalign units a random
 // offset is drawn from.
-func (g *offsetGen) lastBlock(r *region, d jobfile.Dir) uint64 {
-	max := min64(r.size, r.end)
+func (g *Offsets) lastBlock(r *Region, d jobfile.Dir) uint64 {
+	max := min64(r.Size, r.End)
 	if g.strided {
 		max = g.zoneRange
 	}
-	if g.minBS[d] > g.ba[d] {
-		max -= g.minBS[d] - g.ba[d]
+	if g.MinBS[d] > g.ba[d] {
+		max -= g.MinBS[d] - g.ba[d]
 	}
 	return max / g.ba[d]
 }
 
 // fits is fio's io_u_fits.
-func (g *offsetGen) fits(r *region, off, n uint64) bool {
-	return off+n <= r.size+r.base
+func (g *Offsets) fits(r *Region, off, n uint64) bool {
+	return off+n <= r.Size+r.Base
 }
 
 // buflen is fio's get_next_buflen: bs, or a bsrange draw (the minimum
 // plus a uniform share of the maximum, rounded down to the minimum), or a
 // bssplit draw, redrawn until the I/O fits the region.
-func (g *offsetGen) buflen(r *region, d jobfile.Dir, off uint64) uint64 {
-	lo, hi := g.minBS[d], g.maxBS[d]
+func (g *Offsets) buflen(r *Region, d jobfile.Dir, off uint64) uint64 {
+	lo, hi := g.MinBS[d], g.MaxBS[d]
 	if lo == hi {
 		return lo
 	}

@@ -1,4 +1,4 @@
-package run
+package iogen
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ const (
 	ioprioClassShift = 13
 )
 
-// cmdprio picks the ioprio of each read and write from the cmdprio
+// Cmdprio picks the ioprio of each read and write from the cmdprio
 // options of the io_uring and libaio engines, as fio's engines/cmdprio.c:
 // with cmdprio_percentage=P for a direction, P% of its I/Os carry the
 // priority (cmdprio_class << 13 | cmdprio), the class defaulting to
@@ -22,16 +22,16 @@ const (
 // come from fio's prio_state generator with fio's seed, so that a job
 // gives the same I/Os the same priorities as fio. Engines put the value
 // in the SQE's ioprio or the iocb's aio_reqprio.
-type cmdprio struct {
+type Cmdprio struct {
 	on     [2]bool // the direction uses cmdprio (and has per-priority stats)
 	bssplt bool    // cmdprio_bssplit mode
 	pct    [2]uint64
 	prio   [2]uint16
 	split  [2][]cmdprioBS
-	// prios are the direction's distinct priorities, fio's clat_prio
+	// Prios are the direction's distinct priorities, fio's clat_prio
 	// order: the job's own ioprio first, then each cmdprio value as
 	// first met.
-	prios [2][]uint16
+	Prios [2][]uint16
 	idx   [2]uint8 // index in prios of the percentage mode's priority
 	rng   fiorand.Frand
 }
@@ -49,10 +49,10 @@ type cmdprioPick struct {
 	idx  uint8
 }
 
-// newCmdprio returns job j's cmdprio, fio's thread number thread, or an
+// NewCmdprio returns job j's cmdprio, fio's thread number thread, or an
 // error for what fio refuses when the engine starts.
-func newCmdprio(j *jobfile.Job, thread int) (cmdprio, error) {
-	var c cmdprio
+func NewCmdprio(j *jobfile.Job, thread int) (Cmdprio, error) {
+	var c Cmdprio
 	if j.IOEngine != "io_uring" && j.IOEngine != "libaio" {
 		return c, nil
 	}
@@ -68,7 +68,7 @@ func newCmdprio(j *jobfile.Job, thread int) (cmdprio, error) {
 	}
 	own := uint16(0)
 	if j.PrioSet {
-		own = uint16(ioprioValue(j))
+		own = uint16(j.IOPrio())
 	}
 	for d := jobfile.DirRead; d <= jobfile.DirWrite; d++ {
 		if (d == jobfile.DirRead && !j.RW.HasRead()) || (d == jobfile.DirWrite && !j.RW.HasWrite()) {
@@ -83,7 +83,7 @@ func newCmdprio(j *jobfile.Job, thread int) (cmdprio, error) {
 			if j.CmdprioPercentage[d] == 0 {
 				continue
 			}
-			c.on[d], c.prios[d] = true, []uint16{own}
+			c.on[d], c.Prios[d] = true, []uint16{own}
 			c.pct[d], c.prio[d] = uint64(j.CmdprioPercentage[d]), implicit
 			c.idx[d] = c.prioIndex(d, implicit)
 			continue
@@ -91,7 +91,7 @@ func newCmdprio(j *jobfile.Job, thread int) (cmdprio, error) {
 		if len(split[d]) == 0 {
 			continue
 		}
-		c.on[d], c.prios[d] = true, []uint16{own}
+		c.on[d], c.Prios[d] = true, []uint16{own}
 		for _, e := range split[d] {
 			p := implicit
 			if e.IOPrio >= 0 {
@@ -110,21 +110,21 @@ func newCmdprio(j *jobfile.Job, thread int) (cmdprio, error) {
 
 // prioIndex returns the index of priority p among direction d's
 // priorities, adding it when new (fio's assign_clat_prio_index).
-func (c *cmdprio) prioIndex(d jobfile.Dir, p uint16) uint8 {
-	for i, q := range c.prios[d] {
+func (c *Cmdprio) prioIndex(d jobfile.Dir, p uint16) uint8 {
+	for i, q := range c.Prios[d] {
 		if q == p {
 			return uint8(i)
 		}
 	}
-	c.prios[d] = append(c.prios[d], p)
-	return uint8(len(c.prios[d]) - 1)
+	c.Prios[d] = append(c.Prios[d], p)
+	return uint8(len(c.Prios[d]) - 1)
 }
 
-// pick returns the ioprio of the next I/O, of n bytes in direction d, and
+// Pick returns the ioprio of the next I/O, of n bytes in direction d, and
 // the index of its priority among the direction's (0, the job's own, when
 // cmdprio leaves it alone), as fio's fio_cmdprio_set_ioprio: no draw when
 // the I/O's percentage is 0, else one draw in 0..99.
-func (c *cmdprio) pick(d jobfile.Dir, n uint64) (prio uint16, idx uint8) {
+func (c *Cmdprio) Pick(d jobfile.Dir, n uint64) (prio uint16, idx uint8) {
 	if int(d) >= len(c.on) || !c.on[d] {
 		return 0, 0
 	}
