@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/gofio/gofio/compare"
 	"github.com/gofio/gofio/internal/buildinfo"
@@ -29,6 +32,87 @@ type titled struct {
 	title string
 	cmp   *report.Comparison
 	gated bool
+}
+
+// driftFor returns the between-run drift allowance of a diff against old:
+// --drift when given, else the one old stores (RunInfo.DriftPct), else 0
+// with a warning, since runs made apart in time drift beyond the spread
+// within each (docs/ci.md).
+func driftFor(st *State, cfg *Config, old *compare.Saved) float64 {
+	if cfg.Drift >= 0 {
+		return cfg.Drift
+	}
+	if old.Info != nil && old.Info.DriftPct != nil {
+		return *old.Info.DriftPct
+	}
+	if cfg.FailIfSlower >= 0 {
+		st.logf("warning: %s carries no drift allowance and --drift was not given: the gate assumes two runs made apart in time differ only by their within-run noise, which a loaded or drifting runner breaks; measure the drift with gofio drift and pass --drift (docs/ci.md)", old.Path)
+	}
+	return 0
+}
+
+// judgeDiff judges a diff against a baseline and grants it the drift
+// allowance.
+func judgeDiff(st *State, cfg *Config, d *report.Comparison, old *compare.Saved) {
+	compare.Judge(d, cfg.GateMetric)
+	compare.ApplyDrift(d, driftFor(st, cfg, old))
+}
+
+// verdictLine says in one line what a gated or baseline comparison
+// concluded: the rows by verdict and, under --fail-if-slower, pass or
+// fail, e.g. "gofio verdict against the baseline b.json: pass: no row
+// slower by more than 5% (+ 8% drift) beyond noise; 4 rows: 1 faster, 3 ~".
+func verdictLine(cfg *Config, c titled) string {
+	counts := map[string]int{}
+	var order []string
+	for i := range c.cmp.Rows {
+		v := "not compared"
+		if s := c.cmp.Rows[i].Stats; s != nil {
+			v = s.Verdict
+		}
+		if c.cmp.SameSchedule(&c.cmp.Rows[i]) {
+			v = "same schedule"
+		}
+		if counts[v] == 0 {
+			order = append(order, v)
+		}
+		counts[v]++
+	}
+	parts := make([]string, len(order))
+	for i, v := range order {
+		parts[i] = fmt.Sprintf("%d %s", counts[v], v)
+	}
+	what := "gofio verdict"
+	if c.title != "" {
+		what += " " + c.title
+	}
+	rows := fmt.Sprintf("%d rows: %s", len(c.cmp.Rows), strings.Join(parts, ", "))
+	drift := ""
+	if c.cmp.DriftPct > 0 {
+		drift = fmt.Sprintf(" (+ %g%% drift)", c.cmp.DriftPct)
+	}
+	switch {
+	case !c.gated || cfg.FailIfSlower < 0:
+		return fmt.Sprintf("%s: not gated (no --fail-if-slower); %s", what, rows)
+	case len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0:
+		return fmt.Sprintf("%s: FAIL: slower by more than %g%%%s beyond noise; %s", what, cfg.FailIfSlower, drift, rows)
+	}
+	return fmt.Sprintf("%s: pass: no row slower by more than %g%%%s beyond noise; %s", what, cfg.FailIfSlower, drift, rows)
+}
+
+// writeVerdicts writes the verdict line of every comparison that compared
+// two sides: to stdout, or to stderr where stdout carries JSON that a line
+// after it would spoil.
+func writeVerdicts(st *State, cfg *Config, cmps []titled) {
+	w := st.Stdout
+	if cfg.Output == "" && (hasFormat(cfg, "json") || hasFormat(cfg, "json+")) {
+		w = st.Stderr
+	}
+	for _, c := range cmps {
+		if c.cmp.Compared {
+			fmt.Fprintln(w, verdictLine(cfg, c))
+		}
+	}
 }
 
 // applyRunOptions takes compare=, sweep=, repeat= and fail_if_slower= from
@@ -309,6 +393,9 @@ func writeCIReports(st *State, cfg *Config, cmps []titled) error {
 		var suites []*report.Comparison
 		var gates []float64
 		for _, c := range cmps {
+			if !c.cmp.Compared {
+				continue // one side: no test to pass or fail
+			}
 			suites = append(suites, c.cmp)
 			g := -1.0
 			if c.gated {
@@ -368,7 +455,7 @@ func runDiff(st *State, cfg *Config) int {
 	if err != nil {
 		return st.fail(err)
 	}
-	compare.Judge(d, cfg.GateMetric)
+	judgeDiff(st, cfg, d, old)
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
 		return st.fail(err)
@@ -395,5 +482,44 @@ func runDiff(st *State, cfg *Config) int {
 	if err := errors.Join(errs...); err != nil {
 		return st.fail(err)
 	}
+	writeVerdicts(st, cfg, cmps)
 	return gate(st, cfg, cmps)
+}
+
+// drift is gofio drift RUN.json...: the between-run drift of same-setting
+// runs (compare.DriftPct), row by row, and the --drift it recommends.
+func (st *State) drift(files []string, gateMetric string) error {
+	switch gateMetric {
+	case report.GateAvg, report.GateP99, report.GateIOPS:
+	default:
+		return fmt.Errorf("drift: invalid --gate-metric %q (valid: avg, p99, iops)", gateMetric)
+	}
+	var runs []*compare.Saved
+	for _, f := range files {
+		r, err := compare.ReadSaved(f)
+		if err != nil {
+			return fmt.Errorf("drift: %w", err)
+		}
+		runs = append(runs, r)
+	}
+	rows, pct, err := compare.DriftPct(runs, gateMetric)
+	if err != nil {
+		return fmt.Errorf("drift: %w", err)
+	}
+	tw := tabwriter.NewWriter(st.Stdout, 0, 8, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "row\tmedian %s of each run\tsd of log\tdrift %%\t\n", gateMetric)
+	for _, r := range rows {
+		ms := make([]string, len(r.Medians))
+		for i, m := range r.Medians {
+			ms[i] = strconv.FormatFloat(m, 'g', 5, 64)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.4f\t%.1f\t\n", r.Value, strings.Join(ms, " "), r.SDLog, r.Pct)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("drift: %w", err)
+	}
+	_, err = fmt.Fprintf(st.Stdout, "\n%d runs; drift allowance = exp(t·√2·sd) - 1 with t the %g quantile of Student's t, %d degrees of freedom: "+
+		"a fresh pair of runs of the unchanged job drifts further one way with probability %g per row\n--drift %s\n",
+		len(runs), 1-compare.DriftFalseAlarm, len(runs)-1, compare.DriftFalseAlarm, strconv.FormatFloat(math.Ceil(pct), 'f', -1, 64))
+	return err
 }

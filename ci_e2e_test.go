@@ -92,10 +92,73 @@ func TestBaselineAndDiff(t *testing.T) {
 		!strings.Contains(errs, "against the baseline") {
 		t.Errorf("--baseline slow: exit %d\n%s\n%s", code, out, errs)
 	}
-	code, _, errs = runCmdWith(t, fakeEngine(100, 100), append([]string{"--repeat", "5", "--sweep", "iodepth=1,8",
-		"--output-format=compare", "--baseline", old, "--fail-if-slower", "5"}, job...)...)
-	if code != ExitOK {
-		t.Errorf("--baseline same: exit %d: %s", code, errs)
+	// A passing --baseline says so on stdout and in its JSON, and its
+	// JUnit file holds the baseline's suite alone (the run itself has one
+	// side: nothing to pass or fail).
+	result := filepath.Join(dir, "result.json")
+	code, out, errs = runCmdWith(t, fakeEngine(100, 100), append([]string{"--repeat", "5", "--sweep", "iodepth=1,8",
+		"--output-format=json", "--output", result, "--junit", junit, "--baseline", old, "--fail-if-slower", "5"}, job...)...)
+	if code != ExitOK || !strings.Contains(out, "gofio verdict against the baseline "+old+": pass: no row slower by more than 5% beyond noise; 2 rows: 2 ~") {
+		t.Errorf("--baseline same: exit %d\nstdout %q\n%s", code, out, errs)
+	}
+	data, _ = os.ReadFile(result)
+	b, _ := decodeJSON(t, result, data)[report.BaselineJSONKey].(map[string]any)
+	if b["verdict"] != "pass" || b["baseline"] != old || b["fail_if_slower"] != 5.0 || b["comparison"] == nil {
+		t.Errorf("%s: %s = %v", result, report.BaselineJSONKey, b)
+	}
+	x, _ = os.ReadFile(junit)
+	if n := strings.Count(string(x), "<testsuite "); n != 1 || strings.Contains(string(x), "one side") {
+		t.Errorf("junit of a --baseline run: %d suites, want the baseline's alone:\n%s", n, x)
+	}
+
+	// A drift allowance between runs: 20% slower passes a 5% gate that
+	// grants 25% of drift, says so, and the run carries the allowance to
+	// the diffs against it.
+	code, out, errs = runCmdWith(t, fakeEngine(120, 120), append([]string{"--repeat", "5", "--sweep", "iodepth=1,8",
+		"--output-format=json", "--output", result, "--baseline", old, "--fail-if-slower", "5", "--drift", "25"}, job...)...)
+	if code != ExitOK || !strings.Contains(out, "pass: no row slower by more than 5% (+ 25% drift)") {
+		t.Errorf("--drift 25: exit %d\n%s\n%s", code, out, errs)
+	}
+	data, _ = os.ReadFile(result)
+	doc = decodeJSON(t, result, data)
+	if info, _ := doc[report.RunJSONKey].(map[string]any); info["drift_pct"] != 25.0 {
+		t.Errorf("%s: %s.drift_pct = %v, want 25", result, report.RunJSONKey, info["drift_pct"])
+	}
+	if b, _ := doc[report.BaselineJSONKey].(map[string]any); b["drift_pct"] != 25.0 {
+		t.Errorf("%s: %s.drift_pct = %v, want 25", result, report.BaselineJSONKey, b["drift_pct"])
+	}
+	if code, out, _ := runCmd(t, "diff", "--drift=25", old, slow); code != ExitOK || !strings.Contains(out, "drift allowance 25%: ") {
+		t.Errorf("diff --drift 25: exit %d\n%s", code, out)
+	}
+	if code, _, errs := runCmd(t, "diff", "--fail-if-slower=5", "--drift=10", old, slow); code != ExitSlower || !strings.Contains(errs, "beyond 15%, 10% of it the drift allowance") {
+		t.Errorf("diff --drift 10 of 20%% slower: exit %d: %s", code, errs)
+	}
+}
+
+// TestDiffPlainRuns: gofio diff takes two plain --output-format=json runs
+// (one repeat each), prints the two sides' numbers and can only say "too
+// few repeats"; a gate on them is refused as on any run of too few
+// repeats.
+func TestDiffPlainRuns(t *testing.T) {
+	dir := t.TempDir()
+	save := func(name string, us uint64) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		code, _, errs := runCmdWith(t, fakeEngine(us, us), "--output-format=json", "--output="+path,
+			"--name=ci", "--ioengine=null", "--size=1m", "--rw=randread", "--iodepth=4")
+		if code != ExitOK {
+			t.Fatalf("saving %s: exit %d: %s", name, code, errs)
+		}
+		return path
+	}
+	a, b := save("a.json", 100), save("b.json", 150)
+	code, out, errs := runCmd(t, "diff", a, b)
+	if code != ExitOK || !strings.Contains(out, "too few repeats") || !strings.Contains(out, "150.00") || !strings.Contains(out, "100.00") ||
+		!strings.Contains(out, "+50.00%") || !strings.Contains(out, "\n      4  ") {
+		t.Errorf("diff of plain runs: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := runCmd(t, "diff", "--fail-if-slower=5", a, b); code != ExitBadInput || !strings.Contains(errs, "(got 1)") {
+		t.Errorf("gated diff of plain runs: exit %d: %s", code, errs)
 	}
 }
 
@@ -140,8 +203,8 @@ func TestDiffRefusals(t *testing.T) {
 	if err := os.WriteFile(plain, []byte(`{"fio version": "fio-3.33", "jobs": []}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := runCmd(t, "diff", plain, a); code != ExitBadInput || !strings.Contains(errs, "--repeat 5") {
-		t.Errorf("plain JSON: exit %d: %s", code, errs)
+	if code, _, errs := runCmd(t, "diff", plain, a); code != ExitBadInput || !strings.Contains(errs, "save runs with gofio's --output-format=json") {
+		t.Errorf("fio's own JSON: exit %d: %s", code, errs)
 	}
 	if code, _, errs := runCmd(t, "diff", a); code != ExitBadInput || !strings.Contains(errs, "usage: gofio diff") {
 		t.Errorf("one file: exit %d: %s", code, errs)

@@ -108,6 +108,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "plot", Usage: "draw avg latency against iodepth into `FILE.svg`"}},
 		{Flag: &cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if new is slower than old by more than `PCT` beyond noise (U test p < 0.05 and the whole CI beyond PCT)"}},
 		{Flag: &cli.StringFlag{Name: "baseline", Usage: "compare this run with a saved one (`OLD.json`, from --output-format=json) point by point; --fail-if-slower gates it too"}},
+		{Flag: &cli.Float64Flag{Name: "drift", Value: -1, Usage: "grant a --baseline or gofio diff `PCT` of between-run drift (measure it with gofio drift); default: the baseline's own, stored by the run that made it"}},
 		{Flag: &cli.BoolFlag{Name: "allow-different-jobs", Usage: "let --baseline and gofio diff compare runs of different jobs or comparisons"}},
 		{Flag: &cli.StringFlag{Name: "junit", Usage: "write a JUnit XML report of the comparison to `FILE`: one test case per row"}},
 		{Flag: &cli.StringFlag{Name: "io-timeout", Usage: "end a job with ETIMEDOUT when an I/O is outstanding longer than `TIME` (every job without io_timeout=; bare numbers are seconds)"}},
@@ -192,6 +193,7 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		JSONDir:            c.String("json-dir"),
 		Plot:               c.String("plot"),
 		FailIfSlower:       c.Float64("fail-if-slower"),
+		Drift:              c.Float64("drift"),
 	}
 	if err := fioFlagsFrom(c, cfg); err != nil {
 		return nil, err
@@ -272,6 +274,9 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	}
 	if cfg.Repeat < 1 {
 		return nil, fmt.Errorf("--repeat %d: want at least 1", cfg.Repeat)
+	}
+	if c.IsSet("drift") && cfg.Drift < 0 {
+		return nil, fmt.Errorf("--drift %g: want a percentage of 0 or more", cfg.Drift)
 	}
 	if c.IsSet("fail-if-slower") && cfg.FailIfSlower < 0 {
 		return nil, fmt.Errorf("--fail-if-slower %g: want a percentage of 0 or more", cfg.FailIfSlower)

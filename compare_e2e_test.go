@@ -71,7 +71,7 @@ func TestCompareSweepE2E(t *testing.T) {
 			t.Errorf("row %d is iodepth %v, want %s", i, row["value"], depths[i])
 		}
 		for side, name := range map[string]string{"new": "priority", "old": "fifo"} {
-			if s, ok := row[side].(map[string]any); !ok || num(t, s, "repeats") != 1 || num(t, s, "avg_lat_us") <= 0 || s["name"] != name {
+			if s, ok := row[side].(map[string]any); !ok || num(t, s, "repeats") != 1 || num(t, s, "avg_lat_us_mean") <= 0 || s["name"] != name {
 				t.Errorf("row %s: side %s (%s) did not run: %v", depths[i], side, name, row[side])
 			}
 		}

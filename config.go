@@ -36,6 +36,7 @@ type Config struct {
 	JSONDir      string
 	Plot         string
 	FailIfSlower float64 // percent; <0 when unset
+	Drift        float64 // --drift: between-run drift allowance of a baseline diff, percent; <0 when unset
 	// RunOptionsAt are the job-file options compare=, sweep= and
 	// fail_if_slower= that the run took (applyRunOptions), by name: the
 	// errors they cause later name their file and line.

@@ -183,6 +183,10 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		return st.fail(gateError(cfg, errors.New("--fail-if-slower needs --compare or --baseline (or gofio diff): there is nothing to compare")))
 	}
 	info := withFleet(cfg, describeRun(jobs, ab, sweeps, cfg.Repeat))
+	if cfg.Drift >= 0 {
+		d := cfg.Drift
+		info.DriftPct = &d
+	}
 	var baseline *compare.Saved
 	if cfg.Baseline != "" {
 		if baseline, err = preflightBaseline(cfg, info, ab, sweeps); err != nil {
@@ -249,7 +253,10 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 			if err != nil {
 				writeErrs = append(writeErrs, err)
 			} else {
-				compare.Judge(d, cfg.GateMetric)
+				judgeDiff(st, cfg, d, baseline)
+				if d.DriftPct > 0 && info.DriftPct == nil {
+					info.DriftPct = &d.DriftPct
+				}
 				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true})
 			}
 		}
@@ -265,6 +272,15 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 			res := all.Result()
 			res.Comparison = cmp
 			res.Run = info
+			for _, c := range cmps[1:] {
+				res.Baseline = &report.Baseline{Path: cfg.Baseline, FailIfSlower: -1, Verdict: "not gated", Comparison: c.cmp}
+				if cfg.FailIfSlower >= 0 {
+					res.Baseline.FailIfSlower, res.Baseline.Verdict = cfg.FailIfSlower, "pass"
+					if len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0 {
+						res.Baseline.Verdict = "fail"
+					}
+				}
+			}
 			writeErrs = append(writeErrs, report.WriteJSON(out, res, hasFormat(cfg, "json+")))
 		}
 		if cfg.CompareCSV != "" {
@@ -288,6 +304,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	if code := exitCode(all.Result()); code != ExitOK {
 		return code
 	}
+	writeVerdicts(st, cfg, cmps)
 	return gate(st, cfg, cmps)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // gofio's subcommands. A subcommand is recognised only as the first
@@ -101,6 +102,15 @@ func (st *State) subcommands() []*cli.Command {
 				}
 				return nil
 			},
+		},
+		{
+			Name:      "drift",
+			Usage:     "measure the drift between runs of one unchanged job made minutes apart: the --drift a baseline diff needs (docs/ci.md)",
+			ArgsUsage: "[--gate-metric avg|p99|iops] RUN1.json RUN2.json ... (5 or more)",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the gate compares: avg, p99 or iops"},
+			},
+			Action: func(c *cli.Context) error { return st.drift(c.Args().Slice(), c.String("gate-metric")) },
 		},
 		{
 			Name:            completeCmd,

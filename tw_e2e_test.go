@@ -70,7 +70,7 @@ func TestPatchJobCompareE2E(t *testing.T) {
 	doc := decodeJSON(t, "stdout", []byte(out))
 	cmp := doc["gofio_compare"].(map[string]any)
 	row := cmp["rows"].([]any)[0].(map[string]any)
-	if fifo := num(t, row, "old", "tw_wait_us"); fifo <= 0 {
+	if fifo := num(t, row, "old", "tw_wait_us_mean"); fifo <= 0 {
 		t.Errorf("comparison: fifo tw wait %v us, want > 0", fifo)
 	}
 	if _, ok := row["same_schedule"].(bool); !ok {

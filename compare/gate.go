@@ -58,8 +58,13 @@ func (e *SlowerError) Error() string {
 	if len(e.Rows) > 0 && e.Rows[0].Stats != nil {
 		metric = e.Rows[0].Stats.Metric
 	}
-	fmt.Fprintf(&b, "%s slower than %s by more than %g%% beyond noise (%s: p < %g and the whole confidence interval beyond %g%%) at ",
-		e.New, e.Old, e.Pct, metric, Alpha, e.Pct)
+	bound, drift := e.Pct, ""
+	if len(e.Rows) > 0 && e.Rows[0].Stats != nil && e.Rows[0].Stats.DriftPct > 0 {
+		bound += e.Rows[0].Stats.DriftPct
+		drift = fmt.Sprintf(", %g%% of it the drift allowance between runs", e.Rows[0].Stats.DriftPct)
+	}
+	fmt.Fprintf(&b, "%s slower than %s by more than %g%% beyond noise (%s: p < %g and the whole confidence interval beyond %g%%%s) at ",
+		e.New, e.Old, e.Pct, metric, Alpha, bound, drift)
 	for i, r := range e.Rows {
 		if i > 0 {
 			b.WriteString(", ")

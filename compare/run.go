@@ -121,10 +121,17 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 		b.c.New.Name = resultPolicy(res, job)
 	}
 	side := &b.c.Rows[ri].New
+	spec := &b.c.New
 	hk := [2]int{ri, 0}
 	if p.Side == SideOld {
 		side = &b.c.Rows[ri].Old
+		spec = &b.c.Old
 		hk[1] = 1
+	}
+	for _, j := range res.Jobs {
+		if j != nil {
+			spec.SQThread = report.MergeSQThread(spec.SQThread, j.SQThread)
+		}
 	}
 	st := m.stats
 	st.Repeat = p.Repeat

@@ -26,6 +26,9 @@ type fakeRun struct {
 	policy      string
 	// sameSchedule gives both policies the same tw waits.
 	sameSchedule bool
+	// sq is what plays the SQ thread: report.SQGoroutine for the
+	// priority side, report.SQKernel for FIFO, when set.
+	sq bool
 }
 
 func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) {
@@ -52,6 +55,12 @@ func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) 
 		extra += f.slow
 	}
 	jr := &report.JobResult{Job: job, Name: "fake", Policy: f.policy}
+	if f.sq {
+		jr.SQThread = report.SQKernel
+		if job.TWPriority {
+			jr.SQThread = report.SQGoroutine
+		}
+	}
 	ds := &jr.Dirs[jobfile.DirRead]
 	for i := 1; i <= 100; i++ {
 		ns := uint64((float64(i*job.IODepth) + extra) * 1000)
@@ -432,6 +441,30 @@ func TestTitleBlockSize(t *testing.T) {
 		b.title(&report.Result{}, job)
 		if b.c.BS != tt.want {
 			t.Errorf("%s: title bs %q, want %q", tt.name, b.c.BS, tt.want)
+		}
+	}
+}
+
+// TestRunSQThread: each side says what played its SQ thread, from its
+// runs' results, and the writers' header says it.
+func TestRunSQThread(t *testing.T) {
+	f := &fakeRun{sq: true}
+	ab := DefaultAB
+	c, err := Run(context.Background(), Plan(nil, &ab, 2), &ab, f.run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.New.SQThread != report.SQGoroutine || c.Old.SQThread != report.SQKernel {
+		t.Errorf("sides' SQ threads %q, %q; want goroutine, kernel", c.New.SQThread, c.Old.SQThread)
+	}
+	var b strings.Builder
+	if err := report.WriteCompareTable(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"new = priority (tw_priority=1) [SQ thread: gofio's goroutine (the model), not the kernel's SQPOLL]",
+		"old = fifo (tw_priority=0) [SQ thread: the kernel's SQPOLL thread]", "SQ thread: gofio's model, not the kernel's"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
 	}
 }

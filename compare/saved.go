@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gofio/gofio/fleet"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -49,10 +50,11 @@ type Saved struct {
 }
 
 // ReadSaved reads a run saved with --output-format=json (the first JSON
-// object in the file, so text before it, such as a table, is skipped). It
-// must carry the comparison (report.CompareJSONKey), which every run with
-// --compare, --sweep, --repeat or --baseline writes; RunInfo
-// (report.RunJSONKey) is read when present.
+// object in the file, so text before it, such as a table, is skipped):
+// the comparison (report.CompareJSONKey) that every run with --compare,
+// --sweep, --repeat or --baseline writes, or else, for a plain run, its
+// jobs as one repeat (PlainRun); RunInfo (report.RunJSONKey) is read when
+// present.
 func ReadSaved(path string) (*Saved, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -70,10 +72,31 @@ func ReadSaved(path string) (*Saved, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if doc.Compare == nil {
-		return nil, fmt.Errorf("%s: no %q in it: save the run with --output-format=json and --repeat 5 (or --compare, --sweep)",
-			path, report.CompareJSONKey)
+		// A plain run: its jobs, with their exact state, are one repeat.
+		h, ferr := fleet.Read(path, bytes.NewReader(data[start:]))
+		if ferr != nil {
+			return nil, fmt.Errorf("%s: no %q in it, and not a plain gofio run either (%w): save runs with gofio's --output-format=json",
+				path, report.CompareJSONKey, ferr)
+		}
+		if doc.Run != nil {
+			h.Result.Kernel = doc.Run.Kernel
+		}
+		return &Saved{Path: path, Info: doc.Run, Comparison: PlainRun(h.Result)}, nil
 	}
 	return &Saved{Path: path, Info: doc.Run, Comparison: doc.Compare.Comparison()}, nil
+}
+
+// PlainRun folds the result of a plain run (no --compare, --sweep or
+// --repeat) into a comparison of one side, one row (the job's iodepth) and
+// one repeat, as --repeat 1 would have: what gofio diff compares two plain
+// runs by, with the verdict "too few repeats".
+func PlainRun(res *report.Result) *report.Comparison {
+	p := Point{Repeats: 1}
+	b := newBuilder([]Point{p}, nil)
+	var m measurement
+	measure(res, &m)
+	b.add(p, res, &m)
+	return b.finish()
 }
 
 // ErrDifferentJobs is wrapped by Diff's refusal to compare runs of
@@ -135,9 +158,10 @@ func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, e
 	d := &report.Comparison{
 		RW: nc.RW, BS: nc.BS, Engine: nc.Engine, SQPoll: nc.SQPoll, Version: nc.Version, Kernel: nc.Kernel,
 		Key: nc.Key, Keys: append([]string(nil), nc.Keys...), Metric: nc.Metric, Repeat: nc.Repeat, Compared: true,
-		New: report.SideSpec{Name: "new", Key: "run", Value: cur.Path},
-		Old: report.SideSpec{Name: "old", Key: "run", Value: old.Path},
+		New: report.SideSpec{Name: "new", Key: report.DiffSideKey, Value: cur.Path},
+		Old: report.SideSpec{Name: "old", Key: report.DiffSideKey, Value: old.Path},
 	}
+	d.New.SQThread, d.Old.SQThread = sidesSQThread(nc), sidesSQThread(oc)
 	if oc.Metric != nc.Metric {
 		d.Metric = "mixed"
 	}
@@ -204,6 +228,14 @@ func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, e
 		}
 	}
 	return d, warnings, nil
+}
+
+// sidesSQThread is what played the SQ thread on every side of c.
+func sidesSQThread(c *report.Comparison) string {
+	if !c.Compared {
+		return c.New.SQThread
+	}
+	return report.MergeSQThread(c.New.SQThread, c.Old.SQThread)
 }
 
 // hasJobs reports whether c's repeats carry per-job figures (a run of

@@ -121,12 +121,12 @@ func TestReadSavedRoundTrip(t *testing.T) {
 	if a, b := c.Rows[1].New.Repeats[3].AvgLatUs, s.Comparison.Rows[1].New.Repeats[3].AvgLatUs; a-b > 0.001 || b-a > 0.001 {
 		t.Errorf("repeat read back as %v, wrote %v", a, b)
 	}
-	// A file without a comparison is refused with what to do.
+	// fio's own JSON (no gofio_run, no comparison) is refused with what to do.
 	plain := filepath.Join(t.TempDir(), "plain.json")
 	if err := os.WriteFile(plain, []byte(`{"fio version": "fio-3.33", "jobs": []}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadSaved(plain); err == nil || !strings.Contains(err.Error(), "--repeat 5") {
+	if _, err := ReadSaved(plain); err == nil || !strings.Contains(err.Error(), "gofio's --output-format=json") {
 		t.Errorf("plain fio JSON: %v", err)
 	}
 }

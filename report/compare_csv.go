@@ -13,8 +13,11 @@ import (
 // then one record per sweep point. The first columns are the swept keys,
 // then "new" and "old" name the sides by their values (tw_priority=1), then
 // the statistics of the gate metric (medians, Δ%, its interval, p-value,
-// verdict), then every figure of each side with a new_ and an old_ column
-// (µs, IOPS, percent). A side that did not run, or a statistic that does
+// verdict), then every figure of each side with a new_ and an old_ column:
+// first the table's own (cmpSideFigures), then csvSideFigures. Each
+// column's name ends with its statistic (_median over the repeats, _mean,
+// _all_ios over every I/O of every repeat), so a name means one figure
+// wherever it appears. A side that did not run, or a statistic that does
 // not exist, leaves its cells empty. Per-repeat figures are listed in
 // repeat order, separated by ";".
 func WriteCompareCSV(w io.Writer, c *Comparison) error {
@@ -26,9 +29,11 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 	nkeys := len(header)
 	header = append(header, "new", "old", "gate_metric", "new_median", "old_median", "delta_pct",
 		"ci_lo_pct", "ci_hi_pct", "ci_confidence", "p_value", "verdict")
-	for _, col := range []string{"avg_lat_us", "p50_us", "p99_us", "tw_wait_us", "tw_wait_p99_us", "iops", "min_avg_lat_us", "max_avg_lat_us",
-		"spread_pct", "repeats", "avg_lat_us_per_repeat", "p99_us_per_repeat", "iops_per_repeat"} {
-		header = append(header, "new_"+col, "old_"+col)
+	for _, f := range cmpSideFigures {
+		header = append(header, "new_"+f.csv, "old_"+f.csv)
+	}
+	for _, f := range csvSideFigures {
+		header = append(header, "new_"+f.name, "old_"+f.name)
 	}
 	header = append(header, "metric", "same_schedule")
 	if err := cw.Write(header); err != nil {
@@ -58,20 +63,13 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 		} else {
 			rec = append(rec, "", "", "", "", "", "", "", "")
 		}
-		rec = append(rec, cmpCSVNum(n, n.AvgLatUs, 3), cmpCSVNum(o, o.AvgLatUs, 3),
-			cmpCSVNum(n, n.P50Us, 3), cmpCSVNum(o, o.P50Us, 3),
-			cmpCSVNum(n, n.P99Us, 3), cmpCSVNum(o, o.P99Us, 3),
-			cmpCSVNum(n, n.TWWaitUs, 3), cmpCSVNum(o, o.TWWaitUs, 3),
-			cmpCSVNum(n, n.TWWaitP99Us, 3), cmpCSVNum(o, o.TWWaitP99Us, 3),
-			cmpCSVNum(n, n.IOPS, 1), cmpCSVNum(o, o.IOPS, 1),
-			cmpCSVNum(n, n.MinAvgUs, 3), cmpCSVNum(o, o.MinAvgUs, 3),
-			cmpCSVNum(n, n.MaxAvgUs, 3), cmpCSVNum(o, o.MaxAvgUs, 3),
-			cmpCSVSpread(n), cmpCSVSpread(o),
-			strconv.Itoa(len(n.Repeats)), strconv.Itoa(len(o.Repeats)),
-			cmpCSVPerRepeat(n, GateAvg), cmpCSVPerRepeat(o, GateAvg),
-			cmpCSVPerRepeat(n, GateP99), cmpCSVPerRepeat(o, GateP99),
-			cmpCSVPerRepeat(n, GateIOPS), cmpCSVPerRepeat(o, GateIOPS),
-			c.Metric, strconv.FormatBool(c.SameSchedule(r)))
+		for _, f := range cmpSideFigures {
+			rec = append(rec, cmpCSVNum(n, f.value(n), max(f.prec, 1)), cmpCSVNum(o, f.value(o), max(f.prec, 1)))
+		}
+		for _, f := range csvSideFigures {
+			rec = append(rec, f.cell(c, n, c.New), f.cell(c, o, c.Old))
+		}
+		rec = append(rec, c.Metric, strconv.FormatBool(c.SameSchedule(r)))
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("compare csv: %w", err)
 		}
@@ -81,6 +79,38 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 		return fmt.Errorf("compare csv: %w", err)
 	}
 	return nil
+}
+
+// csvSideFigure is a per-side CSV column pair beyond the table's own.
+type csvSideFigure struct {
+	name string // after "new_"/"old_", ending in its statistic
+	cell func(c *Comparison, s *ComparisonSide, spec SideSpec) string
+}
+
+// csvNumFig is a csvSideFigure cell of a number with prec decimals.
+func csvNumFig(prec int, v func(s *ComparisonSide) float64) func(*Comparison, *ComparisonSide, SideSpec) string {
+	return func(_ *Comparison, s *ComparisonSide, _ SideSpec) string { return cmpCSVNum(s, v(s), prec) }
+}
+
+// csvSideFigures are the CSV's per-side columns after cmpSideFigures.
+var csvSideFigures = []csvSideFigure{
+	{"avg_lat_us_mean", csvNumFig(3, func(s *ComparisonSide) float64 { return s.AvgLatUs })},
+	{"p50_us_all_ios", csvNumFig(3, func(s *ComparisonSide) float64 { return s.P50Us })},
+	{"p99_us_all_ios", csvNumFig(3, func(s *ComparisonSide) float64 { return s.P99Us })},
+	{"iops_mean", csvNumFig(1, func(s *ComparisonSide) float64 { return s.IOPS })},
+	{"min_avg_lat_us", csvNumFig(3, func(s *ComparisonSide) float64 { return s.MinAvgUs })},
+	{"max_avg_lat_us", csvNumFig(3, func(s *ComparisonSide) float64 { return s.MaxAvgUs })},
+	{"spread_pct", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string { return cmpCSVSpread(s) }},
+	{"repeats", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string { return strconv.Itoa(len(s.Repeats)) }},
+	{"avg_lat_us_per_repeat", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string { return cmpCSVPerRepeat(s, GateAvg) }},
+	{"p99_us_per_repeat", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string { return cmpCSVPerRepeat(s, GateP99) }},
+	{"iops_per_repeat", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string { return cmpCSVPerRepeat(s, GateIOPS) }},
+	{"sq_thread", func(c *Comparison, s *ComparisonSide, spec SideSpec) string {
+		if !s.Ran() {
+			return ""
+		}
+		return spec.SQThread
+	}},
 }
 
 // csvNum formats v with prec decimals, "" for NaN.

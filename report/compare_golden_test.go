@@ -107,11 +107,11 @@ func cmpFixture() *Comparison {
 func cmpFixtureLat() *Comparison {
 	nan := math.NaN()
 	return &Comparison{
-		RW: "randread", BS: "4k", Engine: "io_uring", SQPoll: "0",
+		RW: "randread", BS: "4k", Engine: "io_uring", SQPoll: "1",
 		Version: "gofio-0.1", Kernel: "6.18.0-test",
 		Key: "iodepth", Keys: []string{"iodepth"}, Metric: "lat", GateMetric: GateAvg, Repeat: 5, Compared: true,
-		New: SideSpec{Name: PolicyPriority, Key: "tw_priority", Value: "1"},
-		Old: SideSpec{Name: PolicyFIFO, Key: "tw_priority", Value: "0"},
+		New: SideSpec{Name: PolicyPriority, Key: "tw_priority", Value: "1", SQThread: SQGoroutine},
+		Old: SideSpec{Name: PolicyFIFO, Key: "tw_priority", Value: "0", SQThread: SQGoroutine},
 		Rows: []ComparisonRow{
 			cmpRowFixture("1", 1, cmpReps(7.05, 6.94, 11.2, 139000), cmpReps(7.08, 6.98, 11.3, 138500),
 				&RowStats{LoPct: -1.9, HiPct: 1.1, Confidence: 0.968, P: 0.69, Verdict: VerdictSame}),
@@ -264,8 +264,8 @@ func TestWriteSVGGolden(t *testing.T) {
 	svgXMLLint(t, b.Bytes())
 	out := b.String()
 	for _, want := range []string{
-		"rw=randread bs=4k ioengine=io_uring sqthread_poll=0", // title
-		"gofio-0.1, kernel 6.18.0-test",                       // footer
+		"rw=randread bs=4k ioengine=io_uring sqthread_poll=1, SQ thread: gofio", // title
+		"gofio-0.1, kernel 6.18.0-test",                                         // footer
 		`id="new-avg"`, `id="old-avg"`, `id="new-p99"`, `id="old-p99"`,
 		`stroke-dasharray`, svgBarNoise, svgBarBeyond,
 		"depth (log2)",

@@ -29,6 +29,7 @@ type ComparisonJSON struct {
 	GateMetric string           `json:"gate_metric"`
 	Repeat     int              `json:"repeat"`
 	Compared   bool             `json:"compared"`
+	DriftPct   float64          `json:"drift_pct"`
 	Statistics string           `json:"statistics"`
 	Rows       []ComparisonRowJ `json:"rows"`
 }
@@ -38,6 +39,9 @@ type SideSpecJSON struct {
 	Name  string `json:"name"`
 	Key   string `json:"key"`
 	Value string `json:"value"`
+	// SQThread is what played the side's SQ thread: "kernel" (the
+	// kernel's SQPOLL), "goroutine" (gofio's model), "none" or "mixed".
+	SQThread string `json:"sq_thread,omitempty"`
 }
 
 // ComparisonRowJ is one row of ComparisonJSON. Stats is null when a side
@@ -67,23 +71,29 @@ type RowStatsJSON struct {
 	P          float64  `json:"p_value"`
 	Alpha      float64  `json:"alpha"`
 	Verdict    string   `json:"verdict"`
+	DriftPct   float64  `json:"drift_pct"`
 }
 
-// SideJSON is the JSON shape of a ComparisonSide.
+// SideJSON is the JSON shape of a ComparisonSide. Each name ends with its
+// statistic, as the CSV's columns do: _median over the per-repeat values
+// (what the table prints), _mean over them, _all_ios over every I/O of
+// every repeat.
 type SideJSON struct {
-	Name      string  `json:"name"`
-	Repeats   int     `json:"repeats"`
-	AvgLatUs  float64 `json:"avg_lat_us"`
-	MinAvgUs  float64 `json:"min_avg_lat_us"`
-	MaxAvgUs  float64 `json:"max_avg_lat_us"`
-	SpreadPct float64 `json:"spread_pct"`
-	P50Us     float64 `json:"p50_us"`
-	P99Us     float64 `json:"p99_us"`
-	// TWWaitUs and TWWaitP99Us are the side's mean and p99 tw wait.
-	TWWaitUs    float64      `json:"tw_wait_us"`
-	TWWaitP99Us float64      `json:"tw_wait_p99_us"`
-	IOPS        float64      `json:"iops"`
-	PerRepeat   []RepeatJSON `json:"per_repeat"`
+	Name            string       `json:"name"`
+	Repeats         int          `json:"repeats"`
+	AvgLatUsMedian  float64      `json:"avg_lat_us_median"`
+	AvgLatUsMean    float64      `json:"avg_lat_us_mean"`
+	MinAvgUs        float64      `json:"min_avg_lat_us"`
+	MaxAvgUs        float64      `json:"max_avg_lat_us"`
+	SpreadPct       float64      `json:"spread_pct"`
+	P99UsMedian     float64      `json:"p99_us_median"`
+	P50UsAllIOs     float64      `json:"p50_us_all_ios"`
+	P99UsAllIOs     float64      `json:"p99_us_all_ios"`
+	TWWaitUsMean    float64      `json:"tw_wait_us_mean"`
+	TWWaitP99AllIOs float64      `json:"tw_wait_p99_us_all_ios"`
+	IOPSMedian      float64      `json:"iops_median"`
+	IOPSMean        float64      `json:"iops_mean"`
+	PerRepeat       []RepeatJSON `json:"per_repeat"`
 }
 
 // RepeatJSON is the JSON shape of RepeatStats.
@@ -105,10 +115,13 @@ func sideJSON(s *ComparisonSide) *SideJSON {
 	}
 	out := &SideJSON{
 		Name: s.Name, Repeats: len(s.Repeats),
-		AvgLatUs: cmpRound(s.AvgLatUs, 3), MinAvgUs: cmpRound(s.MinAvgUs, 3), MaxAvgUs: cmpRound(s.MaxAvgUs, 3),
-		SpreadPct: cmpRound(s.SpreadPct(), 2),
-		P50Us:     cmpRound(s.P50Us, 3), P99Us: cmpRound(s.P99Us, 3), IOPS: cmpRound(s.IOPS, 3),
-		TWWaitUs: cmpRound(s.TWWaitUs, 3), TWWaitP99Us: cmpRound(s.TWWaitP99Us, 3),
+		AvgLatUsMedian: cmpRound(sideMedian(s, GateAvg), 3), AvgLatUsMean: cmpRound(s.AvgLatUs, 3),
+		MinAvgUs: cmpRound(s.MinAvgUs, 3), MaxAvgUs: cmpRound(s.MaxAvgUs, 3),
+		SpreadPct:   cmpRound(s.SpreadPct(), 2),
+		P99UsMedian: cmpRound(sideMedian(s, GateP99), 3),
+		P50UsAllIOs: cmpRound(s.P50Us, 3), P99UsAllIOs: cmpRound(s.P99Us, 3),
+		TWWaitUsMean: cmpRound(s.TWWaitUs, 3), TWWaitP99AllIOs: cmpRound(s.TWWaitP99Us, 3),
+		IOPSMedian: cmpRound(sideMedian(s, GateIOPS), 3), IOPSMean: cmpRound(s.IOPS, 3),
 		PerRepeat: make([]RepeatJSON, len(s.Repeats)),
 	}
 	for i, r := range s.Repeats {
@@ -127,7 +140,7 @@ func (j *SideJSON) side() ComparisonSide {
 	if j == nil {
 		return ComparisonSide{}
 	}
-	s := ComparisonSide{Name: j.Name, P50Us: j.P50Us, P99Us: j.P99Us, TWWaitUs: j.TWWaitUs, TWWaitP99Us: j.TWWaitP99Us}
+	s := ComparisonSide{Name: j.Name, P50Us: j.P50UsAllIOs, P99Us: j.P99UsAllIOs, TWWaitUs: j.TWWaitUsMean, TWWaitP99Us: j.TWWaitP99AllIOs}
 	for _, r := range j.PerRepeat {
 		s.Repeats = append(s.Repeats, RepeatStats(r))
 	}
@@ -141,7 +154,7 @@ func rowStatsJSON(s *RowStats) *RowStatsJSON {
 	}
 	j := &RowStatsJSON{Metric: s.Metric, New: cmpRound(s.New, 3), Old: cmpRound(s.Old, 3),
 		DeltaPct: cmpRound(s.DeltaPct, 2), Confidence: cmpRound(s.Confidence, 4), P: cmpRound(s.P, 4),
-		Alpha: s.Alpha, Verdict: s.Verdict}
+		Alpha: s.Alpha, Verdict: s.Verdict, DriftPct: s.DriftPct}
 	if s.HasInterval() {
 		lo, hi := cmpRound(s.LoPct, 2), cmpRound(s.HiPct, 2)
 		j.LoPct, j.HiPct = &lo, &hi
@@ -159,7 +172,7 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 	j := &ComparisonJSON{
 		RW: c.RW, BS: c.BS, IOEngine: c.Engine, SQPoll: c.SQPoll, Version: c.Version, Kernel: c.Kernel,
 		Key: c.Key, Keys: keys, Metric: c.Metric, GateMetric: c.GateMetricOrDefault(), Repeat: c.Repeat,
-		Compared: c.Compared, Statistics: StatsRule,
+		Compared: c.Compared, DriftPct: c.DriftPct, Statistics: StatsRule,
 		New:  SideSpecJSON(c.New),
 		Rows: make([]ComparisonRowJ, len(c.Rows)),
 	}

@@ -17,6 +17,9 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %s\n\n", mdEsc(cmpTitle(c)))
 	fmt.Fprintf(&b, "%s; %s\n\n", mdEsc(cmpSidesLine(c)), mdEsc(cmpMetricLine(c)))
+	if l := cmpSQLine(c); l != "" {
+		fmt.Fprintf(&b, "%s\n\n", mdEsc(l))
+	}
 	header := cmpHeader(c)
 	b.WriteString("| " + strings.Join(mdEscAll(header), " | ") + " |\n")
 	b.WriteString("|" + strings.Repeat(" ---: |", len(header)) + "\n")
@@ -41,7 +44,10 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 			fmt.Fprintf(&b, "No row slower by more than %g%% beyond noise (--fail-if-slower %g).\n\n", gate, gate)
 		}
 	}
-	fmt.Fprintf(&b, "<sub>%s. %s</sub>\n", mdEsc(StatsRule), mdEsc(cmpFooter(c)))
+	if l := cmpDriftLine(c); l != "" {
+		fmt.Fprintf(&b, "%s\n\n", mdEsc(l))
+	}
+	fmt.Fprintf(&b, "<sub>%s. %s. %s</sub>\n", mdEsc(StatsRule), mdEsc(TWRule), mdEsc(cmpFooter(c)))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("compare markdown: %w", err)
 	}

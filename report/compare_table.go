@@ -19,7 +19,11 @@ import (
 func WriteCompareTable(w io.Writer, c *Comparison) error {
 	var b strings.Builder
 	b.WriteString(cmpTitle(c) + "\n")
-	fmt.Fprintf(&b, "%s; %s\n\n", cmpSidesLine(c), cmpMetricLine(c))
+	fmt.Fprintf(&b, "%s; %s\n", cmpSidesLine(c), cmpMetricLine(c))
+	if l := cmpSQLine(c); l != "" {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("\n")
 
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\t\n", strings.Join(cmpHeader(c), "\t"))
@@ -30,6 +34,9 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 		return fmt.Errorf("compare table: %w", err)
 	}
 	fmt.Fprintf(&b, "\n%s\n%s\n", StatsRule, TWRule)
+	if l := cmpDriftLine(c); l != "" {
+		b.WriteString(l + "\n")
+	}
 	fmt.Fprintf(&b, "%s\n", cmpFooter(c))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("compare table: %w", err)
@@ -37,10 +44,32 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 	return nil
 }
 
+// cmpSideFigure is a figure the table gives for each side, as a "new"
+// and an "old" column: one entry here is one column pair in the text,
+// Markdown and JUnit tables and in the CSV.
+type cmpSideFigure struct {
+	head  string // the table's heading after "new "/"old ", e.g. "IOPS"
+	csv   string // the CSV name after "new_"/"old_", naming its statistic, e.g. "iops_median"
+	prec  int    // decimals
+	value func(s *ComparisonSide) float64
+}
+
+// cmpSideFigures are the per-side columns after the verdict. Each CSV
+// name says its statistic, and the table's heading means the same figure.
+var cmpSideFigures = []cmpSideFigure{
+	{"p99", "p99_us_median", 2, func(s *ComparisonSide) float64 { return sideMedian(s, GateP99) }},
+	{"tw", "tw_wait_us_mean", 2, func(s *ComparisonSide) float64 { return s.TWWaitUs }},
+	{"tw p99", "tw_wait_p99_us_all_ios", 2, func(s *ComparisonSide) float64 { return s.TWWaitP99Us }},
+	{"IOPS", "iops_median", 0, func(s *ComparisonSide) float64 { return sideMedian(s, GateIOPS) }},
+}
+
 // cmpHeader is the header row of the text and markdown tables.
 func cmpHeader(c *Comparison) []string {
-	return []string{c.KeyLabel(), "new", "old", "Δ%", cmpCILabel(c), "p", "verdict",
-		"new p99", "old p99", "new tw", "old tw", "new tw p99", "old tw p99", "new IOPS", "old IOPS"}
+	h := []string{c.KeyLabel(), "new", "old", "Δ%", cmpCILabel(c), "p", "verdict"}
+	for _, f := range cmpSideFigures {
+		h = append(h, "new "+f.head, "old "+f.head)
+	}
+	return h
 }
 
 // cmpCells is one row of the text and markdown tables.
@@ -66,21 +95,60 @@ func cmpCells(c *Comparison, r *ComparisonRow) []string {
 	if c.SameSchedule(r) {
 		verdict = "same schedule"
 	}
-	return []string{
-		r.Value,
-		cmpFig(n, m), cmpFig(o, m), delta, ci, p, verdict,
-		cmpFig(n, GateP99), cmpFig(o, GateP99),
-		cmpUs(n, n.TWWaitUs), cmpUs(o, o.TWWaitUs), cmpUs(n, n.TWWaitP99Us), cmpUs(o, o.TWWaitP99Us),
-		cmpIOPS(n), cmpIOPS(o),
+	cells := []string{r.Value, cmpFig(n, m), cmpFig(o, m), delta, ci, p, verdict}
+	for _, f := range cmpSideFigures {
+		cells = append(cells, cmpSideCell(n, f), cmpSideCell(o, f))
 	}
+	return cells
 }
 
-// cmpSidesLine names the two sides by their values.
+// cmpSideCell formats figure f of a side, "-" for a side that did not
+// run.
+func cmpSideCell(s *ComparisonSide, f cmpSideFigure) string {
+	if !s.Ran() {
+		return "-"
+	}
+	return strconv.FormatFloat(f.value(s), 'f', f.prec, 64)
+}
+
+// cmpSidesLine names the two sides by their values, each with what
+// played its SQ thread.
 func cmpSidesLine(c *Comparison) string {
 	if !c.Compared {
-		return "one side: " + cmpOr(c.New.Label())
+		return "one side: " + cmpOr(c.New.Label()) + cmpSQ(c, c.New)
 	}
-	return "new = " + cmpOr(c.New.Label()) + ", old = " + cmpOr(c.Old.Label())
+	return "new = " + cmpOr(c.New.Label()) + cmpSQ(c, c.New) + ", old = " + cmpOr(c.Old.Label()) + cmpSQ(c, c.Old)
+}
+
+// cmpSharedSQ is what played the SQ thread on every side; SQMixed when
+// the sides differ (the sides line then says which), "" when unknown.
+func cmpSharedSQ(c *Comparison) string {
+	if !c.Compared {
+		return c.New.SQThread
+	}
+	return MergeSQThread(c.New.SQThread, c.Old.SQThread)
+}
+
+// cmpSQ is " [SQ thread: WHAT PLAYED IT]" for a side when the sides
+// differ in it (the title says it when they agree), "" otherwise.
+func cmpSQ(c *Comparison, s SideSpec) string {
+	if cmpSharedSQ(c) != SQMixed || s.SQThread == "" {
+		return ""
+	}
+	return " [SQ thread: " + SQThreadWords(s.SQThread) + "]"
+}
+
+// cmpSQLine says what the comparison compares when a side ran gofio's
+// SQPOLL goroutine where the job asks for the kernel's SQPOLL thread
+// (tw_thread=auto under --compare): the figures are then gofio's model's,
+// not the kernel's. It is "" otherwise.
+func cmpSQLine(c *Comparison) string {
+	if c.New.SQThread != SQGoroutine && c.Old.SQThread != SQGoroutine {
+		return ""
+	}
+	return "SQ thread: gofio's model, not the kernel's: the job's sqthread_poll=1 ran on gofio's SQPOLL goroutine, " +
+		"which orders the task work as the patch does (tw_thread=goroutine, the default under --compare); " +
+		"--set tw_thread=kernel measures the kernel's SQPOLL thread instead"
 }
 
 // cmpMetricLine says what the new and old columns hold.
@@ -117,10 +185,30 @@ func cmpCILabel(c *Comparison) string {
 func cmpTitle(c *Comparison) string {
 	t := fmt.Sprintf("gofio compare: rw=%s bs=%s ioengine=%s sqthread_poll=%s",
 		cmpOr(c.RW), cmpOr(c.BS), cmpOr(c.Engine), cmpOr(c.SQPoll))
+	switch cmpSharedSQ(c) {
+	case SQGoroutine:
+		t += ", SQ thread: gofio's goroutine (the model), not the kernel's SQPOLL"
+	case SQKernel:
+		t += ", SQ thread: the kernel's SQPOLL"
+	}
 	if c.Repeat > 1 {
 		t += fmt.Sprintf(", %d repeats", c.Repeat)
 	}
 	return t
+}
+
+// cmpDriftLine says what drift between runs a diff of two runs grants:
+// "" for a comparison within one run, whose sides are interleaved.
+func cmpDriftLine(c *Comparison) string {
+	switch {
+	case c.DriftPct > 0:
+		return fmt.Sprintf("drift allowance %g%%: the runs were made apart in time, and runs of one job drift by up to that much; "+
+			"faster or slower needs the whole CI beyond ±%g%%, and --fail-if-slower G fails beyond G + %g%%", c.DriftPct, c.DriftPct, c.DriftPct)
+	case c.New.Key == DiffSideKey:
+		return "no drift allowance: the runs were made apart in time, and the CI holds only the noise within each run; " +
+			"measure the drift with gofio drift and pass --drift"
+	}
+	return ""
 }
 
 // cmpFooter names the gofio version and kernel the figures come from.
@@ -159,15 +247,4 @@ func cmpFig(s *ComparisonSide, metric string) string {
 		return strconv.FormatFloat(sideMedian(s, metric), 'f', 0, 64)
 	}
 	return strconv.FormatFloat(sideMedian(s, metric), 'f', 2, 64)
-}
-
-func cmpIOPS(s *ComparisonSide) string { return cmpFig(s, GateIOPS) }
-
-// cmpUs formats a µs figure of a side with two decimals, "-" for a side
-// that did not run.
-func cmpUs(s *ComparisonSide, v float64) string {
-	if !s.Ran() {
-		return "-"
-	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
 }

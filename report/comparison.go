@@ -56,6 +56,9 @@ type Comparison struct {
 	Repeat int
 	// Compared is true when both sides were run (--compare, diff).
 	Compared bool
+	// DriftPct is the between-run drift allowance granted to every row
+	// (a baseline diff; compare.ApplyDrift), 0 for none.
+	DriftPct float64
 	// Rows are the sweep points in plan order.
 	Rows []ComparisonRow
 }
@@ -70,7 +73,14 @@ type SideSpec struct {
 	// (tw_priority and 1); empty without --compare. Under diff Key is
 	// "run" and Value the file the side was read from.
 	Key, Value string
+	// SQThread is what played the SQ thread in the side's runs
+	// (JobResult.SQThread merged by MergeSQThread); "" when unknown.
+	SQThread string
 }
+
+// DiffSideKey is SideSpec.Key of both sides of a diff of two saved runs
+// (gofio diff, --baseline).
+const DiffSideKey = "run"
 
 // Label returns "name (key=value)", or the name alone without a key.
 func (s SideSpec) Label() string {
@@ -152,6 +162,10 @@ type RowStats struct {
 	P            float64 // two-sided Mann–Whitney U p-value
 	Alpha        float64 // the test's level, 0.05
 	Verdict      string  // VerdictFaster, VerdictSlower, VerdictSame, VerdictTooFew
+	// DriftPct is the between-run drift allowance of a baseline diff
+	// (compare.ApplyDrift): changes up to it are no evidence. 0 for a
+	// comparison within one run, whose sides are interleaved.
+	DriftPct float64
 }
 
 // HasInterval reports whether the row has a confidence interval.
@@ -159,12 +173,14 @@ func (s *RowStats) HasInterval() bool { return !math.IsNaN(s.LoPct) && !math.IsN
 
 // SlowerBeyond reports whether new is slower than old by more than pct
 // percent beyond noise: the test rejects, and the whole confidence interval
-// of the change lies beyond pct in the slower direction (above +pct for a
-// latency, below -pct for IOPS). This is what --fail-if-slower fails on.
+// of the change lies beyond pct plus the drift allowance in the slower
+// direction (above +pct for a latency, below -pct for IOPS). This is what
+// --fail-if-slower fails on.
 func (s *RowStats) SlowerBeyond(pct float64) bool {
 	if s == nil || s.Verdict != VerdictSlower || !s.HasInterval() {
 		return false
 	}
+	pct += s.DriftPct
 	if HigherIsBetter(s.Metric) {
 		return s.HiPct < -pct
 	}
@@ -273,10 +289,11 @@ const SameScheduleTolPct = 1.0
 // result of the ordering.
 const SameScheduleNote = "same schedule: tw wait equal within 1%, the order changed nothing, so the row is no result"
 
-// TWRule says what the tw columns hold, for the text table, markdown and
-// chart.
-const TWRule = "tw, tw p99 = mean and 99th percentile tw wait in usec over all repeats " +
-	"(harvest of a CQE to its completion item running: what the task-work order added); " + SameScheduleNote
+// TWRule says what the tw columns hold, in plain words, for the text
+// table, markdown and chart.
+const TWRule = "tw wait = how long a finished I/O waited in gofio's task-work queue, from the harvest of its CQE " +
+	"to its completion work running: the delay the task-work order itself adds; tw and tw p99 = its mean and " +
+	"99th percentile in usec over every I/O of every repeat; " + SameScheduleNote
 
 // SameSchedule reports whether r compares the two task-work policies
 // (--compare of tw_priority) and both sides ran with mean tw waits equal to
@@ -309,6 +326,46 @@ func (c *Comparison) GateMetricOrDefault() string {
 
 // StatsRule is how the rows are judged, in words, printed by the writers
 // so the table, CSV, JSON and chart say the same as the statistics.
-const StatsRule = "new and old are medians of the per-repeat values; Δ% = (new - old) / old; " +
-	"CI: Hodges-Lehmann interval of the change; p: two-sided Mann-Whitney U test, " +
-	"a verdict of faster or slower needs p < 0.05"
+const StatsRule = "new, old, p99 and IOPS are medians of the per-repeat values; Δ% = (new - old) / old; " +
+	"CI: the range that holds the true change with the confidence shown (e.g. 96.8%: " +
+	"with few repeats only some levels exist, and the first at or above 95% is used), " +
+	"a Hodges-Lehmann interval; p: the chance of a difference at least this large if both sides were the same " +
+	"(two-sided Mann-Whitney U test), a verdict of faster or slower needs p < 0.05"
+
+// The values of JobResult.SQThread and SideSpec.SQThread: what played the
+// SQ thread of a job, i.e. who submitted its I/O.
+const (
+	SQKernel    = "kernel"    // the kernel's SQPOLL thread (sqthread_poll=1), as in fio
+	SQGoroutine = "goroutine" // gofio's SQPOLL goroutine: the task-work model standing in for the kernel's thread
+	SQNone      = "none"      // no SQ thread: the job's own thread submits
+	SQMixed     = "mixed"     // the side's runs differed
+)
+
+// SQThreadWords says in words what played a side's SQ thread; "" for an
+// unknown one (a run saved by an older gofio).
+func SQThreadWords(v string) string {
+	switch v {
+	case SQKernel:
+		return "the kernel's SQPOLL thread"
+	case SQGoroutine:
+		return "gofio's goroutine (the model), not the kernel's SQPOLL"
+	case SQNone:
+		return "none, the job thread submits"
+	case SQMixed:
+		return "mixed"
+	}
+	return ""
+}
+
+// MergeSQThread combines what two runs of one side played the SQ thread
+// with: the value they share, SQMixed when they differ; "" counts as
+// unknown and gives way to the other.
+func MergeSQThread(a, b string) string {
+	switch {
+	case a == "" || a == b:
+		return b
+	case b == "":
+		return a
+	}
+	return SQMixed
+}

@@ -70,6 +70,13 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 		}
 		root.add(CompareJSONKey, jsonRaw(raw))
 	}
+	if r.Baseline != nil {
+		raw, err := json.Marshal(r.Baseline)
+		if err != nil {
+			panic(fmt.Sprintf("report: baseline json: %v", err))
+		}
+		root.add(BaselineJSONKey, jsonRaw(raw))
+	}
 	return root
 }
 

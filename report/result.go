@@ -164,6 +164,7 @@ type JobResult struct {
 
 	// gofio extras.
 	Policy      string // "priority" or "fifo"
+	SQThread    string // what played the SQ thread: SQKernel, SQGoroutine or SQNone
 	Threads     []ThreadCPU
 	DroppedCQEs uint64
 	EngineNotes []string
@@ -265,6 +266,9 @@ type Result struct {
 	// Comparison, when set, is printed by WriteJSON under the top-level
 	// key CompareJSONKey, after fio's own keys (--compare, --sweep).
 	Comparison *Comparison
+	// Baseline, when set, is printed by WriteJSON under BaselineJSONKey,
+	// after the comparison (--baseline).
+	Baseline *Baseline
 	// Run, when set, is printed by WriteJSON under RunJSONKey, before the
 	// comparison.
 	Run *RunInfo

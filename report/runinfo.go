@@ -30,6 +30,11 @@ type RunInfo struct {
 	Compare string   `json:"compare"`
 	Sweeps  []string `json:"sweeps"`
 	Repeat  int      `json:"repeat"`
+	// DriftPct is the between-run drift allowance of this runner and job
+	// (--drift, or the one of the --baseline the run was diffed against),
+	// carried so that the next run diffed against this one grants it
+	// too; nil when none was given.
+	DriftPct *float64 `json:"drift_pct,omitempty"`
 }
 
 // RunJob is one resolved job: its name and options in parse order as

@@ -214,6 +214,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 				Pid:          os.Getpid(),
 				LatencyDepth: replayDepth(j, replayLog),
 				Policy:       j.Policy().String(),
+				SQThread:     sqThread(j, opts.Compare),
 			},
 		}
 		jr.prog.State.Store('P')
@@ -586,4 +587,17 @@ func closeTargets(e *env, jr *jobRun) {
 		}
 	}
 	jr.prog.OpenFiles.Store(0)
+}
+
+// sqThread names what plays the SQ thread of j for report.JobResult:
+// report.SQGoroutine where twthread.Use says so, report.SQKernel for
+// another io_uring job with sqthread_poll=1, report.SQNone otherwise.
+func sqThread(j *jobfile.Job, compare bool) string {
+	switch {
+	case twthread.Use(j, compare):
+		return report.SQGoroutine
+	case j.IOEngine == "io_uring" && j.SQThreadPoll:
+		return report.SQKernel
+	}
+	return report.SQNone
 }
