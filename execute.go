@@ -224,6 +224,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		return runWithETA(ctx, st, cfg, parsed.Jobs(sets), io.Discard, nil)
 	}
 	var writeErrs []error
+	jsonDir := &compare.JSONDir{Dir: cfg.JSONDir}
 	onResult := func(p compare.Point, res *report.Result) {
 		st.logf("ran %s", p)
 		if normal {
@@ -231,7 +232,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 			writeErrs = append(writeErrs, report.WriteNormal(out, res))
 		}
 		if cfg.JSONDir != "" {
-			writeErrs = append(writeErrs, writeJSONFile(compare.JSONDirPath(cfg.JSONDir, p, res), compare.ForFioPlot(res)))
+			writeErrs = append(writeErrs, writeJSONFile(jsonDir.Add(p, res), compare.ForFioPlot(res)))
 		}
 		all.Add(res)
 	}
@@ -240,6 +241,9 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		// Nothing ran: no report, table or file, as for a plain run the
 		// run core refuses.
 		return st.fail(runErr)
+	}
+	if cfg.JSONDir != "" {
+		writeErrs = append(writeErrs, jsonDir.Finish())
 	}
 	var cmps []titled
 	if cmp != nil {

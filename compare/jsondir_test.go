@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -113,5 +114,38 @@ func TestForFioPlot(t *testing.T) {
 				t.Error("ForFioPlot changed the result it was given")
 			}
 		})
+	}
+}
+
+// TestJSONDirMedianRepeat: with several repeats each repeat has its own
+// file below the side's directory, and Finish copies the repeat of median
+// IOPS up to where fio-plot reads it.
+func TestJSONDirMedianRepeat(t *testing.T) {
+	dir := t.TempDir()
+	d := &JSONDir{Dir: dir}
+	iops := []uint64{300, 100, 200} // the median, 200, is repeat 3
+	for k, n := range iops {
+		job := &jobfile.Job{RW: jobfile.RWRandRead, IODepth: 8, NumJobs: 1}
+		jr := &report.JobResult{Job: job, Name: "j"}
+		jr.Dirs[jobfile.DirRead].TotalIOs = n
+		jr.Dirs[jobfile.DirRead].Runtime = time.Second
+		res := &report.Result{Jobs: []*report.JobResult{jr}}
+		path := d.Add(Point{Name: "priority", Repeat: k, Repeats: len(iops)}, res)
+		if want := filepath.Join(dir, "priority", "repeat-"+strconv.Itoa(k+1), "randread-8-1.json"); path != want {
+			t.Fatalf("repeat %d goes to %s, want %s", k, path, want)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(strconv.FormatUint(n, 10)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "priority", "randread-8-1.json"))
+	if err != nil || string(got) != "200" {
+		t.Errorf("the side's file holds %q (%v), want the median repeat's (200 IOPS)", got, err)
 	}
 }

@@ -200,18 +200,7 @@ func (b *builder) title(res *report.Result, job *jobfile.Job) {
 	if job.SQThreadPoll {
 		c.SQPoll = "1"
 	}
-	d := jobfile.DirRead
-	switch {
-	case job.RW.HasRead():
-	case job.RW.HasWrite():
-		d = jobfile.DirWrite
-	case job.RW.HasTrim():
-		d = jobfile.DirTrim
-	}
-	c.BS = FormatSize(job.BSMin(d))
-	if hi := job.BSMax(d); hi != job.BSMin(d) {
-		c.BS += "-" + FormatSize(hi)
-	}
+	c.BS = jobBS(job)
 	for _, k := range c.Keys {
 		markTitle(c, k, "swept")
 	}
