@@ -435,7 +435,7 @@ func gate(st *State, cfg *Config, cmps []titled) int {
 // point by point with the same statistics, reports and gate as --compare.
 func runDiff(st *State, cfg *Config) int {
 	if len(cfg.JobFiles) != 2 || len(cfg.JobOptions) > 0 {
-		return st.fail(errors.New("usage: gofio diff [--fail-if-slower PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"))
+		return st.fail(errors.New("usage: gofio diff [--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"))
 	}
 	old, err := compare.ReadSaved(cfg.JobFiles[0])
 	if err != nil {
