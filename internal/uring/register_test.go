@@ -1,6 +1,7 @@
 package uring
 
 import (
+	"runtime"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -62,6 +63,8 @@ func TestProbe(t *testing.T) {
 // TestRegisterRingFd enters through the registered index and unregisters
 // on QueueExit.
 func TestRegisterRingFd(t *testing.T) {
+	runtime.LockOSThread() // the registered index is the thread's
+	defer runtime.UnlockOSThread()
 	r := NewRing()
 	if err := r.QueueInit(4, 0); err != nil {
 		t.Fatal(err)
