@@ -351,6 +351,9 @@ func extrasJSON(r *Result, j *JobResult, plist []float64) *jsonObject {
 		notes = append(notes, n)
 	}
 	o.add("engine_notes", notes)
+	if j.KernelStages != nil {
+		o.add(KernelStagesJSONKey, kernelStagesJSON(j.KernelStages, plist))
+	}
 	raw, err := json.Marshal(StateOf(j))
 	if err != nil {
 		panic(fmt.Sprintf("report: job state json: %v", err))

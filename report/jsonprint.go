@@ -47,6 +47,7 @@ func (o *jsonObject) addString(k, v string) {
 func (o *jsonObject) addInt(k string, v uint64)    { o.add(k, v) }
 func (o *jsonObject) addSInt(k string, v int64)    { o.add(k, v) }
 func (o *jsonObject) addFloat(k string, v float64) { o.add(k, jsonFloat(v)) }
+func (o *jsonObject) addBool(k string, v bool)     { o.add(k, v) }
 
 func writeIndent(w *bufio.Writer, level int) {
 	for i := 0; i < level; i++ {
@@ -90,6 +91,8 @@ func printJSON(w *bufio.Writer, v jsonValue, level int) {
 		w.WriteString(strconv.FormatInt(t, 10))
 	case jsonFloat:
 		w.WriteString(strconv.FormatFloat(float64(t), 'f', 6, 64))
+	case bool:
+		w.WriteString(strconv.FormatBool(t))
 	case jsonCompact:
 		w.Write(t)
 	case jsonRaw:

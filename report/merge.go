@@ -149,6 +149,12 @@ func mergeInto(m, j *JobResult) {
 	m.TWWaitHist.Merge(&j.TWWaitHist)
 	m.Threads = append(m.Threads, j.Threads...)
 	m.DroppedCQEs += j.DroppedCQEs
+	if j.KernelStages != nil {
+		if m.KernelStages == nil {
+			m.KernelStages = &KernelStages{}
+		}
+		m.KernelStages.Merge(j.KernelStages)
+	}
 	for _, n := range j.EngineNotes {
 		if !contains(m.EngineNotes, n) {
 			m.EngineNotes = append(m.EngineNotes, n)

@@ -168,6 +168,9 @@ type JobResult struct {
 	Threads     []ThreadCPU
 	DroppedCQEs uint64
 	EngineNotes []string
+	// KernelStages is what the kernel's tracepoints measured of the job's
+	// I/Os (kernel_stages=1); nil when the job did not ask.
+	KernelStages *KernelStages
 
 	// Logs holds the samples for write_lat_log, write_bw_log and
 	// write_iops_log; nil when the job asked for no log.

@@ -19,36 +19,37 @@ const StateJSONKey = "state"
 // structs: histograms bin by bin, so the merged percentiles are exact.
 // Every gofio JSON job carries it under "gofio"/"state".
 type JobState struct {
-	Members       int          `json:"members"`
-	ElapsedNs     int64        `json:"elapsed_ns"`
-	FirstIONs     int64        `json:"first_io_ns,omitempty"`
-	Dirs          [3]DirState  `json:"dirs"` // read, write, trim
-	Sync          StatState    `json:"sync"`
-	SyncIOs       uint64       `json:"sync_ios"`
-	JobRuntimeNs  int64        `json:"job_runtime_ns"`
-	UsrNs         int64        `json:"usr_ns"`
-	SysNs         int64        `json:"sys_ns"`
-	Ctx           uint64       `json:"ctx"`
-	Majf          uint64       `json:"majf"`
-	Minf          uint64       `json:"minf"`
-	IODepth       [7]uint64    `json:"iodepth"`
-	Submit        [7]uint64    `json:"submit"`
-	Complete      [7]uint64    `json:"complete"`
-	SubmitCalls   uint64       `json:"submit_calls"`
-	CompleteCalls uint64       `json:"complete_calls"`
-	LatNs         [10]uint64   `json:"lat_ns"`
-	LatUs         [10]uint64   `json:"lat_us"`
-	LatMs         [12]uint64   `json:"lat_ms"`
-	TotalErr      uint64       `json:"total_err"`
-	FirstErr      int          `json:"first_err"`
-	ErrorText     string       `json:"error_text,omitempty"`
-	TWWait        StatState    `json:"tw_wait"`
-	Policy        string       `json:"policy"`
-	EngineNotes   []string     `json:"engine_notes,omitempty"`
-	StartNs       int64        `json:"start_ns"`
-	LatencyDepth  int          `json:"latency_depth"`
-	SteadyState   *SteadyState `json:"steadystate,omitempty"`
-	Blocks        []uint32     `json:"blocks,omitempty"` // block_error_percentiles (BlockInfos)
+	Members       int                `json:"members"`
+	ElapsedNs     int64              `json:"elapsed_ns"`
+	FirstIONs     int64              `json:"first_io_ns,omitempty"`
+	Dirs          [3]DirState        `json:"dirs"` // read, write, trim
+	Sync          StatState          `json:"sync"`
+	SyncIOs       uint64             `json:"sync_ios"`
+	JobRuntimeNs  int64              `json:"job_runtime_ns"`
+	UsrNs         int64              `json:"usr_ns"`
+	SysNs         int64              `json:"sys_ns"`
+	Ctx           uint64             `json:"ctx"`
+	Majf          uint64             `json:"majf"`
+	Minf          uint64             `json:"minf"`
+	IODepth       [7]uint64          `json:"iodepth"`
+	Submit        [7]uint64          `json:"submit"`
+	Complete      [7]uint64          `json:"complete"`
+	SubmitCalls   uint64             `json:"submit_calls"`
+	CompleteCalls uint64             `json:"complete_calls"`
+	LatNs         [10]uint64         `json:"lat_ns"`
+	LatUs         [10]uint64         `json:"lat_us"`
+	LatMs         [12]uint64         `json:"lat_ms"`
+	TotalErr      uint64             `json:"total_err"`
+	FirstErr      int                `json:"first_err"`
+	ErrorText     string             `json:"error_text,omitempty"`
+	TWWait        StatState          `json:"tw_wait"`
+	Policy        string             `json:"policy"`
+	EngineNotes   []string           `json:"engine_notes,omitempty"`
+	StartNs       int64              `json:"start_ns"`
+	LatencyDepth  int                `json:"latency_depth"`
+	SteadyState   *SteadyState       `json:"steadystate,omitempty"`
+	Blocks        []uint32           `json:"blocks,omitempty"` // block_error_percentiles (BlockInfos)
+	KernelStages  *KernelStagesState `json:"kernel_stages,omitempty"`
 }
 
 // DirState is one direction of a JobState.
@@ -116,7 +117,7 @@ func StateOf(j *JobResult) JobState {
 		TotalErr: j.TotalErr, FirstErr: j.FirstErr, ErrorText: j.ErrorText,
 		TWWait: statState(j.TWWait, &j.TWWaitHist), Policy: j.Policy,
 		EngineNotes: j.EngineNotes, LatencyDepth: j.LatencyDepth, SteadyState: j.SteadyState,
-		Blocks: j.Blocks,
+		Blocks: j.Blocks, KernelStages: kernelStagesState(j.KernelStages),
 	}
 	if !j.FirstIO.IsZero() {
 		s.FirstIONs = j.FirstIO.UnixNano()
@@ -167,6 +168,11 @@ func JobResultFromState(s *JobState, job *jobfile.Job, name string, group, errno
 	if err := s.TWWait.apply(&j.TWWait, &j.TWWaitHist); err != nil {
 		return nil, fmt.Errorf("tw_wait: %w", err)
 	}
+	ks, err := s.KernelStages.apply()
+	if err != nil {
+		return nil, err
+	}
+	j.KernelStages = ks
 	for d := range j.Dirs {
 		sd, jd := &s.Dirs[d], &j.Dirs[d]
 		jd.IOBytes, jd.TotalIOs, jd.ShortIOs, jd.DropIOs = sd.IOBytes, sd.TotalIOs, sd.ShortIOs, sd.DropIOs
