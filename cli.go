@@ -113,7 +113,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "junit", Usage: "write a JUnit XML report of the comparison to `FILE`: one test case per row"}},
 		{Flag: &cli.StringFlag{Name: "io-timeout", Usage: "end a job with ETIMEDOUT when an I/O is outstanding longer than `TIME` (every job without io_timeout=; bare numbers are seconds)"}},
 		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99 or iops"}},
-		// fio's own flags (issue 14); see fioflags.go.
+		// fio's own flags; see fioflags.go.
 		{Flag: &cli.BoolFlag{Name: "minimal", Usage: "minimal (terse) output, as --output-format=terse"}},
 		{Flag: &cli.BoolFlag{Name: "append-terse", Usage: "add the terse report to the other formats"}},
 		{Flag: &cli.IntFlag{Name: "terse-version", Value: 3, Usage: "terse format `VERSION`: 2, 3, 4 or 5"}},

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestFioFlags checks fio's command-line flags that gofio takes (issue 14):
+// TestFioFlags checks fio's command-line flags that gofio takes:
 // what each accepts and refuses, in-process.
 func TestFioFlags(t *testing.T) {
 	dir := t.TempDir()

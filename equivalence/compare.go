@@ -11,11 +11,11 @@ import (
 	"strings"
 )
 
-// Dirs are the directions whose counts every row compares.
-var Dirs = []string{"read", "write", "trim"}
+// dirs are the directions whose counts every row compares.
+var dirs = []string{"read", "write", "trim"}
 
-// CountFields are the per-direction fields every row compares exactly.
-var CountFields = []string{"total_ios", "io_bytes", "short_ios", "drop_ios"}
+// countFields are the per-direction fields every row compares exactly.
+var countFields = []string{"total_ios", "io_bytes", "short_ios", "drop_ios"}
 
 // Doc is one decoded --output-format=json document.
 type Doc map[string]any
@@ -143,8 +143,8 @@ func CompareJob(fio, gofio map[string]any, exact []string, tols []Tol, counts bo
 	for _, p := range skip {
 		skipped[p] = true
 	}
-	for _, dir := range Dirs {
-		for _, f := range CountFields {
+	for _, dir := range dirs {
+		for _, f := range countFields {
 			if counts {
 				exact = append(exact, dir+"."+f)
 			}

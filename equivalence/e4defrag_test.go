@@ -19,7 +19,7 @@ func TestE4defrag(t *testing.T) {
 		// NoKeys: fio 3.33 writes a "global options" object for a job
 		// file's [global] section and gofio does not yet (the key check
 		// of the suite's own JobFile rows is where that is tracked).
-		row := Row{Name: "engines/e4defrag-inplace" + inplace, Ref: "issue 13 e4defrag", NoKeys: true, JobFile: `[global]
+		row := Row{Name: "engines/e4defrag-inplace" + inplace, Ref: "fio engine e4defrag", NoKeys: true, JobFile: `[global]
 ioengine=e4defrag
 nrfiles=1
 filesize=4m

@@ -32,7 +32,7 @@ func TestEngHelpMatchesFio(t *testing.T) {
 		}
 		return m
 	}
-	for _, e := range jobfile.SupportedEngines {
+	for _, e := range jobfile.SupportedEngines() {
 		f, g := names(fio, e), names(gofio, e)
 		if f["fio"] || len(f) == 0 && strings.HasPrefix(e, "dir") {
 			continue // fio 3.33 does not know the engine (dircreate...)

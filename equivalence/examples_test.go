@@ -82,7 +82,7 @@ func TestFioEngineExamples(t *testing.T) {
 				}
 				o, err := Run(context.Background(), p.name, p.bin, row, dir)
 				if err != nil && strings.Contains(err.Error(), "does not run them yet") {
-					t.Skipf("pending: a job option of this example is issue 14's: %v", err)
+					t.Skipf("pending: a job option of this example is not run yet: %v", err)
 				}
 				if err != nil {
 					t.Fatalf("%v", err)

@@ -15,17 +15,17 @@ import (
 func TestFillDevice(t *testing.T) {
 	fio, gofio := bins.get(t)
 	for _, row := range []Row{
-		{Name: "options/fill-device", Ref: "issue 14 fill_device: sequential writes until ENOSPC",
-			Args: args(P, "--rw=write", "--bs=4k", "--fill_device=1"), Exact: syncDepth},
-		{Name: "options/fill-fs-time-based", Ref: "issue 14 fill_fs (fill_device's alias) with time_based: ENOSPC ends it before the runtime",
-			Args: args(P, "--rw=write", "--bs=16k", "--fill_fs=1", "--time_based", "--runtime=30")},
-		{Name: "options/fill-device-then-verify", Ref: "issue 14 fill_device, then a later group verifies the file it filled (the shape of fio's surface-scan.fio)",
+		{Name: "options/fill-device", Ref: "fill_device: sequential writes until ENOSPC",
+			Args: args(psync, "--rw=write", "--bs=4k", "--fill_device=1"), Exact: syncDepth},
+		{Name: "options/fill-fs-time-based", Ref: "fill_fs (fill_device's alias) with time_based: ENOSPC ends it before the runtime",
+			Args: args(psync, "--rw=write", "--bs=16k", "--fill_fs=1", "--time_based", "--runtime=30")},
+		{Name: "options/fill-device-then-verify", Ref: "fill_device, then a later group verifies the file it filled (the shape of fio's surface-scan.fio)",
 			JobFile: "[global]\nioengine=psync\nbs=4k\nverify=crc32c\nverify_interval=512\nfilename=disk.tmp\n[fill]\nrw=write\nfill_device=1\ndo_verify=0\n[check]\nstonewall\ncreate_serialize=0\nrw=read\ndo_verify=1\n",
 			// NoKeys: fio writes a "global options" object for a job
 			// file's [global] section that gofio does not (see TestE4defrag).
 			Exact: syncDepth, NoKeys: true},
-		{Name: "options/fill-device-size", Ref: "issue 14 fill_device with size= smaller than the filesystem: an ordinary job",
-			Args: args(P, "--rw=randwrite", "--bs=4k", "--size=2m", "--fill_device=1"), Exact: syncDepth},
+		{Name: "options/fill-device-size", Ref: "fill_device with size= smaller than the filesystem: an ordinary job",
+			Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=2m", "--fill_device=1"), Exact: syncDepth},
 	} {
 		var outs []*Outcome
 		for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {

@@ -4,7 +4,7 @@ package equivalence
 type Row struct {
 	// Name names the subtest: "area/what", unique in the table.
 	Name string
-	// Ref says where the row comes from: "issue 20 item 3".
+	// Ref says where the row comes from: "fio examples/fsx.fio".
 	Ref string
 	// Args are fio command-line options. Without JobFile the suite runs
 	// "--name=j --directory=<scratch> --output-format=json" + Args; with

@@ -1,13 +1,13 @@
 package equivalence
 
-// Engine shorthands, as issue 20 writes them.
+// Engine shorthands for the rows' command lines.
 var (
-	// U is io_uring with O_DIRECT (tmpfs takes O_DIRECT).
-	U = []string{"--ioengine=io_uring", "--direct=1"}
-	// P is psync.
-	P = []string{"--ioengine=psync"}
-	// N is the null engine.
-	N = []string{"--ioengine=null"}
+	// uringDirect is io_uring with O_DIRECT (tmpfs takes O_DIRECT).
+	uringDirect = []string{"--ioengine=io_uring", "--direct=1"}
+	// psync is the psync engine.
+	psync = []string{"--ioengine=psync"}
+	// null is the null engine.
+	null = []string{"--ioengine=null"}
 )
 
 // args joins an engine shorthand and a row's options.
@@ -40,30 +40,30 @@ func Rows() []Row {
 // baseline are plain jobs on each engine that every change must keep
 // equal.
 var baseline = []Row{
-	{Name: "base/null-read", Ref: "baseline", Args: args(N, "--rw=read", "--bs=4k", "--size=16m"), Exact: []string{"iodepth_level"}},
-	{Name: "base/null-randrw", Ref: "baseline", Args: args(N, "--rw=randrw", "--bs=4k", "--size=8m", "--iodepth=4"), Exact: []string{"iodepth_level"}},
-	{Name: "base/psync-write", Ref: "baseline", Args: args(P, "--rw=write", "--bs=4k", "--size=4m"), Exact: syncDepth},
-	{Name: "base/psync-randread", Ref: "baseline", Args: args(P, "--rw=randread", "--bs=4k", "--size=8m"), Exact: syncDepth},
-	{Name: "base/psync-randwrite-2files", Ref: "baseline", Args: args(P, "--rw=randwrite", "--bs=8k", "--size=8m", "--nrfiles=2"), Exact: syncDepth},
-	{Name: "base/psync-rw-loops", Ref: "baseline", Args: args(P, "--rw=rw", "--bs=4k", "--size=2m", "--loops=2")},
-	{Name: "base/uring-randread", Ref: "baseline", Args: args(U, "--rw=randread", "--bs=4k", "--size=8m", "--iodepth=8")},
-	{Name: "base/uring-write", Ref: "baseline", Args: args(U, "--rw=write", "--bs=16k", "--size=8m", "--iodepth=4")},
-	{Name: "base/psync-fsync", Ref: "baseline", Args: args(P, "--rw=write", "--bs=4k", "--size=2m", "--fsync=4"), Exact: []string{"sync.total_ios", "sync.lat_ns.N"}},
-	{Name: "base/psync-number_ios", Ref: "baseline", Args: args(P, "--rw=randwrite", "--bs=4k", "--size=8m", "--number_ios=100")},
-	{Name: "base/psync-randread-numjobs2", Ref: "baseline (clones: fio's thread numbers seed each)", Args: args(P, "--rw=randread", "--bsrange=4k-32k", "--size=4m", "--numjobs=2")},
-	{Name: "base/psync-randrw-loops2", Ref: "baseline (randrepeat reseeds every loop)", Args: args(P, "--rw=randrw", "--bssplit=4k/70:16k/30", "--size=4m", "--loops=2")},
-	{Name: "base/psync-randseed", Ref: "baseline (randseed= seeds sizes and mix; offsets keep FIO_RANDSEED, as fio seeds before it turns randrepeat off)", Args: args(P, "--rw=randrw", "--bsrange=4k-16k", "--size=4m", "--randseed=1234", "--rwmixread=70", "--loops=2")},
-	{Name: "base/psync-randseed-norepeat", Ref: "baseline (randseed= with randrepeat=0)", Args: args(P, "--rw=randread", "--bsrange=4k-16k", "--size=4m", "--randseed=99", "--randrepeat=0")},
-	{Name: "base/null-randread-seqnr", Ref: "baseline (rw=randread:4)", Args: args(N, "--rw=randread:4", "--bs=4k", "--size=4m")},
-	{Name: "base/psync-write-nrfiles3", Ref: "baseline (size= over 3 files)", Args: args(P, "--rw=randwrite", "--bs=4k", "--size=3m", "--nrfiles=3")},
-	{Name: "base/psync-offset-size", Ref: "baseline (found by the suite: size= caps a filesize= region)", Args: args(P, "--rw=read", "--bs=4k", "--filesize=8m", "--offset=1m", "--size=2m")},
+	{Name: "base/null-read", Ref: "baseline", Args: args(null, "--rw=read", "--bs=4k", "--size=16m"), Exact: []string{"iodepth_level"}},
+	{Name: "base/null-randrw", Ref: "baseline", Args: args(null, "--rw=randrw", "--bs=4k", "--size=8m", "--iodepth=4"), Exact: []string{"iodepth_level"}},
+	{Name: "base/psync-write", Ref: "baseline", Args: args(psync, "--rw=write", "--bs=4k", "--size=4m"), Exact: syncDepth},
+	{Name: "base/psync-randread", Ref: "baseline", Args: args(psync, "--rw=randread", "--bs=4k", "--size=8m"), Exact: syncDepth},
+	{Name: "base/psync-randwrite-2files", Ref: "baseline", Args: args(psync, "--rw=randwrite", "--bs=8k", "--size=8m", "--nrfiles=2"), Exact: syncDepth},
+	{Name: "base/psync-rw-loops", Ref: "baseline", Args: args(psync, "--rw=rw", "--bs=4k", "--size=2m", "--loops=2")},
+	{Name: "base/uring-randread", Ref: "baseline", Args: args(uringDirect, "--rw=randread", "--bs=4k", "--size=8m", "--iodepth=8")},
+	{Name: "base/uring-write", Ref: "baseline", Args: args(uringDirect, "--rw=write", "--bs=16k", "--size=8m", "--iodepth=4")},
+	{Name: "base/psync-fsync", Ref: "baseline", Args: args(psync, "--rw=write", "--bs=4k", "--size=2m", "--fsync=4"), Exact: []string{"sync.total_ios", "sync.lat_ns.N"}},
+	{Name: "base/psync-number_ios", Ref: "baseline", Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=8m", "--number_ios=100")},
+	{Name: "base/psync-randread-numjobs2", Ref: "baseline (clones: fio's thread numbers seed each)", Args: args(psync, "--rw=randread", "--bsrange=4k-32k", "--size=4m", "--numjobs=2")},
+	{Name: "base/psync-randrw-loops2", Ref: "baseline (randrepeat reseeds every loop)", Args: args(psync, "--rw=randrw", "--bssplit=4k/70:16k/30", "--size=4m", "--loops=2")},
+	{Name: "base/psync-randseed", Ref: "baseline (randseed= seeds sizes and mix; offsets keep FIO_RANDSEED, as fio seeds before it turns randrepeat off)", Args: args(psync, "--rw=randrw", "--bsrange=4k-16k", "--size=4m", "--randseed=1234", "--rwmixread=70", "--loops=2")},
+	{Name: "base/psync-randseed-norepeat", Ref: "baseline (randseed= with randrepeat=0)", Args: args(psync, "--rw=randread", "--bsrange=4k-16k", "--size=4m", "--randseed=99", "--randrepeat=0")},
+	{Name: "base/null-randread-seqnr", Ref: "baseline (rw=randread:4)", Args: args(null, "--rw=randread:4", "--bs=4k", "--size=4m")},
+	{Name: "base/psync-write-nrfiles3", Ref: "baseline (size= over 3 files)", Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=3m", "--nrfiles=3")},
+	{Name: "base/psync-offset-size", Ref: "baseline (found by the suite: size= caps a filesize= region)", Args: args(psync, "--rw=read", "--bs=4k", "--filesize=8m", "--offset=1m", "--size=2m")},
 }
 
 // issue20 are the rows of issue 20's items ("Same job, same numbers").
 var issue20 = []Row{
 	{
 		Name: "item1/randrepeat0", Ref: "issue 20 item 1",
-		Args: args(P, "--rw=randread", "--bs=4k", "--size=2m", "--randrepeat=0", "--write_lat_log=l", "--log_offset=1"),
+		Args: args(psync, "--rw=randread", "--bs=4k", "--size=2m", "--randrepeat=0", "--write_lat_log=l", "--log_offset=1"),
 		Runs: 2, Check: newSequenceEachRun("l_lat.1.log"),
 	},
 	{
@@ -76,27 +76,27 @@ var issue20 = []Row{
 	},
 	{
 		Name: "item3/bsrange-randmap", Ref: "issue 20 item 3",
-		Args: args(P, "--rw=randread", "--bsrange=4k-64k", "--size=64m"),
+		Args: args(psync, "--rw=randread", "--bsrange=4k-64k", "--size=64m"),
 	},
 	{
 		Name: "item3/bssplit-randmap-uring", Ref: "issue 20 item 3",
-		Args: args(U, "--rw=randwrite", "--bssplit=4k/50:64k/50", "--size=64m", "--iodepth=8"),
+		Args: args(uringDirect, "--rw=randwrite", "--bssplit=4k/50:64k/50", "--size=64m", "--iodepth=8"),
 	},
 	{
 		Name: "item4/randrw-separate-bs", Ref: "issue 20 item 4",
-		Args: args(P, "--rw=randrw", "--bs=4k,16k", "--size=16m"),
+		Args: args(psync, "--rw=randrw", "--bs=4k,16k", "--size=16m"),
 	},
 	{
 		Name: "item5/norandommap-bsrange", Ref: "issue 20 item 5",
-		Args: args(P, "--rw=randread", "--bsrange=4k-64k", "--size=64m", "--norandommap"),
+		Args: args(psync, "--rw=randread", "--bsrange=4k-64k", "--size=64m", "--norandommap"),
 	},
 	{
 		Name: "item6/filesize-range", Ref: "issue 20 item 6",
-		Args: args(P, "--rw=write", "--bs=4k", "--nrfiles=4", "--filesize=1m-4m"),
+		Args: args(psync, "--rw=write", "--bs=4k", "--nrfiles=4", "--filesize=1m-4m"),
 	},
 	{
 		Name: "item7/fdatasync", Ref: "issue 20 item 7 (a documented difference)",
-		Args:  args(P, "--rw=write", "--bs=4k", "--size=4m", "--fdatasync=4"),
+		Args:  args(psync, "--rw=write", "--bs=4k", "--size=4m", "--fdatasync=4"),
 		Exact: []string{"sync.lat_ns.N"},
 		// fio 3.33 counts an fdatasync in total_io_u[DDIR_DATASYNC], one
 		// past the end of its 4-entry array: the count lands in
@@ -107,7 +107,7 @@ var issue20 = []Row{
 	},
 	{
 		Name: "item8/fsync-iodepth4", Ref: "issue 20 item 8",
-		Args: args(U, "--rw=write", "--bs=4k", "--size=4m", "--fsync=8", "--iodepth=4"),
+		Args: args(uringDirect, "--rw=write", "--bs=4k", "--size=4m", "--fsync=8", "--iodepth=4"),
 		// fio issues a sync at every get_io_u while the writes issued are
 		// a multiple of 8 and no sync has completed since the last write
 		// completion, so how many go out depends on when the first
@@ -120,35 +120,35 @@ var issue20 = []Row{
 	},
 	{
 		Name: "item9/batch-uring", Ref: "issue 20 item 9",
-		Args: args(U, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
+		Args: args(uringDirect, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
 		// gofio replays fio's accounting rules (run/fioacct.go): exact.
 		Exact: depthMaps,
 	},
 	{
 		Name: "item9/batch-null", Ref: "issue 20 item 9",
-		Args:  args(N, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
+		Args:  args(null, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
 		Exact: depthMaps,
 	},
 	{
 		Name: "item10/null-slat", Ref: "issue 20 item 10",
-		Args:  args(N, "--rw=read", "--bs=4k", "--size=16m"),
+		Args:  args(null, "--rw=read", "--bs=4k", "--size=16m"),
 		Exact: []string{"read.slat_ns.N", "iodepth_submit", "iodepth_complete"},
 	},
 	{
 		Name: "item11/elapsed-ramp", Ref: "issue 20 item 11",
-		Args:   args(N, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--ramp_time=1", "--runtime=1"),
+		Args:   args(null, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--ramp_time=1", "--runtime=1"),
 		Exact:  []string{"elapsed"},
 		Serial: true, NoCounts: true,
 	},
 	{
 		Name: "item11/elapsed-startdelay", Ref: "issue 20 item 11",
-		Args:   args(N, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--startdelay=1", "--runtime=1"),
+		Args:   args(null, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--startdelay=1", "--runtime=1"),
 		Exact:  []string{"elapsed"},
 		Serial: true, NoCounts: true,
 	},
 	{
 		Name: "small/ramp-inflight", Ref: "issue 20, smaller items (ramp_time)",
-		Args:     args(U, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=8", "--time_based", "--ramp_time=1", "--runtime=1"),
+		Args:     args(uringDirect, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=8", "--time_based", "--ramp_time=1", "--runtime=1"),
 		Serial:   true,
 		NoCounts: true,
 		Check:    rampInFlight(8, 4096),
@@ -157,14 +157,14 @@ var issue20 = []Row{
 		Name: "small/ramp-size-based", Ref: "issue 20, smaller items (ramp_time)",
 		// The job ends inside its ramp: fio reports its counts, no
 		// latencies.
-		Args:  args(U, "--rw=randread", "--bs=4k", "--size=4m", "--iodepth=8", "--ramp_time=5"),
+		Args:  args(uringDirect, "--rw=randread", "--bs=4k", "--size=4m", "--iodepth=8", "--ramp_time=5"),
 		Exact: []string{"read.clat_ns.N", "read.lat_ns.N", "read.slat_ns.N"},
 	},
 	{
 		Name: "small/distribution-normal", Ref: "issue 20, smaller items (normal:20 block coverage)",
 		// fio seeds a file's distribution from a hash of its path: both
 		// programs run in one directory, and issue the same offsets.
-		Args:    args(P, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=normal:20", "--write_lat_log=l", "--log_offset=1"),
+		Args:    args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=normal:20", "--write_lat_log=l", "--log_offset=1"),
 		SameDir: true,
 		Check:   sameOffsets("l_lat.1.log"),
 	},
@@ -172,7 +172,7 @@ var issue20 = []Row{
 		Name: "small/distribution-zipf", Ref: "issue 20, smaller items (normal:20 block coverage)",
 		// fio seeds a file's distribution from a hash of its path: both
 		// programs run in one directory, and issue the same offsets.
-		Args:    args(P, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=zipf:1.2", "--write_lat_log=l", "--log_offset=1"),
+		Args:    args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=zipf:1.2", "--write_lat_log=l", "--log_offset=1"),
 		SameDir: true,
 		Check:   sameOffsets("l_lat.1.log"),
 	},
@@ -180,13 +180,13 @@ var issue20 = []Row{
 		Name: "small/distribution-pareto", Ref: "issue 20, smaller items (normal:20 block coverage)",
 		// fio seeds a file's distribution from a hash of its path: both
 		// programs run in one directory, and issue the same offsets.
-		Args:    args(P, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=pareto:0.9", "--write_lat_log=l", "--log_offset=1"),
+		Args:    args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=pareto:0.9", "--write_lat_log=l", "--log_offset=1"),
 		SameDir: true,
 		Check:   sameOffsets("l_lat.1.log"),
 	},
 	{
 		Name: "small/rate-iops-randrw", Ref: "issue 20, smaller items (rate_iops on randrw)",
-		Args:     args(P, "--rw=randrw", "--bs=4k", "--size=16m", "--rate_iops=1000,500", "--time_based", "--runtime=2"),
+		Args:     args(psync, "--rw=randrw", "--bs=4k", "--size=16m", "--rate_iops=1000,500", "--time_based", "--runtime=2"),
 		Serial:   true,
 		NoCounts: true,
 		// fio 1000.0 and 499.75 on an idle machine. Both fall behind when

@@ -5,20 +5,20 @@ import (
 	"net"
 )
 
-// A is libaio with O_DIRECT (tmpfs takes O_DIRECT).
-var A = []string{"--ioengine=libaio", "--direct=1"}
+// libaioDirect is libaio with O_DIRECT (tmpfs takes O_DIRECT).
+var libaioDirect = []string{"--ioengine=libaio", "--direct=1"}
 
 // engineRows are issue 13's engines on size-based jobs: the same counts
 // as fio 3.33 (total_ios, io_bytes, short_ios, drop_ios) and the same
 // JSON keys.
 var engineRows = []Row{
-	{Name: "engines/libaio-randread-qd1", Ref: "issue 13 libaio", Args: args(A, "--rw=randread", "--bs=4k", "--size=8m"), Exact: syncDepth},
-	{Name: "engines/libaio-randread-qd16", Ref: "issue 13 libaio", Args: args(A, "--rw=randread", "--bs=4k", "--size=8m", "--iodepth=16")},
+	{Name: "engines/libaio-randread-qd1", Ref: "issue 13 libaio", Args: args(libaioDirect, "--rw=randread", "--bs=4k", "--size=8m"), Exact: syncDepth},
+	{Name: "engines/libaio-randread-qd16", Ref: "issue 13 libaio", Args: args(libaioDirect, "--rw=randread", "--bs=4k", "--size=8m", "--iodepth=16")},
 	{Name: "engines/libaio-write-batch", Ref: "issue 13 libaio iodepth_batch*",
-		Args: args(A, "--rw=write", "--bs=8k", "--size=8m", "--iodepth=32", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4", "--iodepth_batch_complete_max=16")},
+		Args: args(libaioDirect, "--rw=write", "--bs=8k", "--size=8m", "--iodepth=32", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4", "--iodepth_batch_complete_max=16")},
 	{Name: "engines/libaio-userspace-reap", Ref: "issue 13 libaio userspace_reap",
-		Args: args(A, "--rw=randread", "--bs=4k", "--size=8m", "--iodepth=8", "--userspace_reap", "--iodepth_batch_complete_min=0")},
-	{Name: "engines/libaio-randwrite-fsync", Ref: "issue 13 libaio fsync", Args: args(A, "--rw=randwrite", "--bs=4k", "--size=4m", "--iodepth=4", "--fsync=16"),
+		Args: args(libaioDirect, "--rw=randread", "--bs=4k", "--size=8m", "--iodepth=8", "--userspace_reap", "--iodepth_batch_complete_min=0")},
+	{Name: "engines/libaio-randwrite-fsync", Ref: "issue 13 libaio fsync", Args: args(libaioDirect, "--rw=randwrite", "--bs=4k", "--size=4m", "--iodepth=4", "--fsync=16"),
 		Exact: []string{"sync.total_ios"}},
 	{Name: "engines/libaio-buffered", Ref: "issue 13 libaio direct=0", Args: []string{"--ioengine=libaio", "--rw=read", "--bs=16k", "--size=8m", "--iodepth=4"}},
 	{Name: "engines/sync-read", Ref: "issue 13 sync", Args: []string{"--ioengine=sync", "--rw=read", "--bs=4k", "--size=4m"}, Exact: syncDepth},

@@ -5,7 +5,7 @@ package equivalence
 // files as fio 3.33.
 var fileRows = []Row{
 	{Name: "files/write-setup", Ref: "issue 26 overwrite, create_fsync, fsync_on_close, unlink_each_loop, unique_filename, disk_util",
-		Args: args(P, "--rw=randwrite", "--bs=4k", "--size=256k", "--nrfiles=2", "--loops=2", "--overwrite=1", "--create_fsync=0",
+		Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=256k", "--nrfiles=2", "--loops=2", "--overwrite=1", "--create_fsync=0",
 			"--fsync_on_close=1", "--unlink_each_loop=1", "--unique_filename=0", "--disk_util=0"),
 		Exact: syncDepth},
 	{Name: "files/create-append", Ref: "issue 26 create_only (files laid out, no I/O), create_on_open (no layout), file_append (I/O past the end)",

@@ -23,7 +23,7 @@ type trimRow struct {
 	file  bool
 }
 
-// trimRows are issue 14's trim directions on each engine that trims, with
+// trimRows are fio's trim directions on each engine that trims, with
 // the cases where fio's rules are easy to get wrong: the third bs value,
 // trimwrite's size= (its writes) and number_ios (doubled), loops, and
 // randtrimwrite with offset=, where fio 3.33 adds the offset twice and
@@ -55,7 +55,7 @@ func TestTrim(t *testing.T) {
 			if !tr.file {
 				target = discardLoop(t).Path
 			}
-			row := Row{Name: "trim/" + tr.name, Ref: "issue 14 trim directions", Exact: tr.exact,
+			row := Row{Name: "trim/" + tr.name, Ref: "fio trim directions", Exact: tr.exact,
 				JobFile: "[j]\nfilename=" + target + "\n" + strings.Join(tr.opts, "\n") + "\n"}
 			root := scratchRoot(t)
 			var outs []*Outcome

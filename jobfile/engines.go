@@ -101,9 +101,9 @@ var engineTable = []EngineInfo{
 // engines it refuses. Callers must not modify it.
 func Engines() []EngineInfo { return engineTable }
 
-// SupportedEngines are the ioengine names gofio runs, in the engine
+// SupportedEngines returns the ioengine names gofio runs, in the engine
 // table's order.
-var SupportedEngines = func() []string {
+func SupportedEngines() []string {
 	var out []string
 	for _, e := range engineTable {
 		if e.Runs() {
@@ -111,7 +111,7 @@ var SupportedEngines = func() []string {
 		}
 	}
 	return out
-}()
+}
 
 // EngineByName returns the engine table's entry for name.
 func EngineByName(name string) (EngineInfo, bool) {
@@ -136,7 +136,7 @@ func checkEngine(name string) error {
 	case strings.Contains(name, "/") || strings.HasPrefix(name, "external:"):
 		return fmt.Errorf("engine %s is not supported by gofio: external engines load a C shared object; gofio has no cgo", name)
 	}
-	return fmt.Errorf("engine %s is not a fio engine (gofio runs: %s)", name, strings.Join(SupportedEngines, ", "))
+	return fmt.Errorf("engine %s is not a fio engine (gofio runs: %s)", name, strings.Join(SupportedEngines(), ", "))
 }
 
 // checkEngineRaw checks the engine of every ioengine= entry of a section

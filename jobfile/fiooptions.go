@@ -11,7 +11,7 @@ import (
 )
 
 // This file holds the fio 3.33 job options that fio's own job files use
-// beyond gofio's core set (issue 14): zones, flow control, think time,
+// beyond gofio's core set: zones, flow control, think time,
 // bandwidth rates, job ordering, priorities, the verify knobs, iologs and
 // the rest. Each keeps fio's type, default, range and help text, so
 // --cmdhelp, --showcmd and --parse-only read as fio's. Options marked
@@ -127,7 +127,7 @@ var fioOptions = []OptionSpec{
 		Help:   "How many microseconds to sleep after being held back by the flow control mechanism",
 		custom: func(j *Job, v string) error { return setMicros(&j.Flow.Sleep, v) }},
 
-	// Verify knobs (verify_state_save/load are issue 18's).
+	// Verify knobs (verify_state_save/load are in options.go).
 	{Name: "verify_backlog", Type: TypeStrVal, Parent: "verify", Help: "Verify after this number of blocks are written",
 		custom: func(j *Job, v string) error { return setU64(&j.VerifyBacklog, v, j.KBBase) }},
 	{Name: "verify_backlog_batch", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "verify", Help: "Verify this number of IO blocks",

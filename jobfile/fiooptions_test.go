@@ -19,7 +19,7 @@ func parseOne(t *testing.T, body string) *Job {
 	return jobs[1]
 }
 
-// TestFioOptionValues checks what the issue 14 options store.
+// TestFioOptionValues checks what fio's options beyond the core set store.
 func TestFioOptionValues(t *testing.T) {
 	cases := []struct {
 		body string

@@ -99,7 +99,7 @@ func EngHelp(w io.Writer, engine string) error {
 	name, opt, hasOpt := strings.Cut(engine, ",")
 	if name == "" {
 		b.WriteString("Available IO engines:\n")
-		for _, e := range SupportedEngines {
+		for _, e := range SupportedEngines() {
 			fmt.Fprintf(&b, "\t%s\n", e)
 		}
 		_, err := io.WriteString(w, b.String())

@@ -111,8 +111,8 @@ var distChoices = []Choice{{"random", "Completely random"}, {"zipf", "Zipf distr
 	{"pareto", "Pareto distribution"}, {"normal", "Normal (Gaussian) distribution"},
 	{"zoned", "Zoned random distribution"}, {"zoned_abs", "Zoned absolute random distribution"}}
 
-// SupportedVerify are the verify= methods gofio implements.
-var SupportedVerify = []string{"0", "crc32c", "crc32c-intel", "md5", "sha256", "meta", "pattern", "null"}
+// supportedVerify are the verify= methods gofio implements.
+var supportedVerify = []string{"0", "crc32c", "crc32c-intel", "md5", "sha256", "meta", "pattern", "null"}
 
 var continueChoices = []Choice{
 	{"none", "Exit when an error is encountered"},
@@ -615,11 +615,11 @@ func setDistribution(j *Job, v string) error {
 func setVerify(j *Job, v string) error {
 	name, _, _ := choiceIn(verifyChoices, v)
 	ok := false
-	for _, s := range SupportedVerify {
+	for _, s := range supportedVerify {
 		ok = ok || s == name
 	}
 	if !ok {
-		return fmt.Errorf("verify=%s is not supported by gofio (supported: %s)", name, strings.Join(SupportedVerify, ", "))
+		return fmt.Errorf("verify=%s is not supported by gofio (supported: %s)", name, strings.Join(supportedVerify, ", "))
 	}
 	j.Verify = name
 	return nil

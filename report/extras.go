@@ -17,9 +17,9 @@ func policyName(j *JobResult) string {
 	return j.Job.Policy().String()
 }
 
-// ThreadKinds are the kinds of ThreadCPU.Kind, in report order: the job
+// threadKinds are the kinds of ThreadCPU.Kind, in report order: the job
 // thread, the kernel SQPOLL thread and the io-wq workers.
-var ThreadKinds = []string{"job", "sqpoll", "iowq"}
+var threadKinds = []string{"job", "sqpoll", "iowq"}
 
 // CPUShare is the CPU time of all threads of one kind, and that time as a
 // percentage of one core over the job's run time.
@@ -31,11 +31,11 @@ type CPUShare struct {
 	SysPct   float64
 }
 
-// CPUBreakdown sums j.Threads by kind, in ThreadKinds order, leaving out
+// CPUBreakdown sums j.Threads by kind, in threadKinds order, leaving out
 // kinds without threads.
 func CPUBreakdown(j *JobResult) []CPUShare {
 	var out []CPUShare
-	for _, k := range ThreadKinds {
+	for _, k := range threadKinds {
 		s := CPUShare{Kind: k}
 		for _, t := range j.Threads {
 			if t.Kind == k {

@@ -30,7 +30,7 @@ func (c *fakeClock) sleep(d time.Duration) {
 	c.t.Add(int64(d))
 }
 
-func (c *fakeClock) opts() Options { return Options{Now: c.now, Sleep: c.sleep} }
+func (c *fakeClock) opts() Options { return Options{now: c.now, sleep: c.sleep} }
 
 func TestPriorityShortensTWWait(t *testing.T) {
 	// With every clock reading one tick apart, completion items that

@@ -23,7 +23,7 @@ func TestDefaultEnginesFollowTable(t *testing.T) {
 	for name := range DefaultEngines() {
 		have = append(have, name)
 	}
-	want := slices.Clone(jobfile.SupportedEngines)
+	want := slices.Clone(jobfile.SupportedEngines())
 	sort.Strings(have)
 	sort.Strings(want)
 	if !slices.Equal(have, want) {

@@ -439,7 +439,7 @@ func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
 		}
 	}
 	if j.Invalidate && !t.block && !t.char {
-		dropPageCache(e.opts.Fadvise, fd)
+		dropPageCache(e.opts.fadvise, fd)
 	}
 	if t.region.End < t.curSize {
 		t.region.End = t.curSize
@@ -532,7 +532,7 @@ func checkUnlinkEachLoop(j *jobfile.Job) error {
 }
 
 // dropPageCache asks the kernel to drop the file's cached pages (fio's
-// invalidate=1) through fadvise (Options.Fadvise). Dirty pages are only
+// invalidate=1) through fadvise (Options.fadvise). Dirty pages are only
 // written back, as with fio.
 func dropPageCache(fadvise func(fd int, off, n int64, advice int) error, fd int) {
 	_ = fadvise(fd, 0, 0, unix.FADV_DONTNEED)

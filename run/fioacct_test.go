@@ -8,7 +8,7 @@ import (
 
 // TestFioAcctMatchesFio replays fio 3.33's submit, complete and IO depth
 // accounting for 4096 I/Os (size=16m, bs=4k) and compares the maps with
-// what fio 3.33 printed for the same jobs (issue 20 item 9; fio's JSON
+// what fio 3.33 printed for the same jobs (fio's JSON
 // percentages converted back to counts).
 func TestFioAcctMatchesFio(t *testing.T) {
 	tests := []struct {

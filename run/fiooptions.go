@@ -15,7 +15,7 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// This file runs fio 3.33 options beyond the core set (issue 14): flow
+// This file runs fio 3.33 options beyond the core set: flow
 // control, think time and byte rates. Each hooks into the loop at one
 // place: issue (flowHeld, thinkDue, rateGapFor) and drive (think).
 

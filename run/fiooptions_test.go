@@ -113,7 +113,7 @@ func TestThinkTimePauses(t *testing.T) {
 		slept = append(slept, d)
 		mu.Unlock()
 	}
-	res := mustRun(t, jobs, Options{Sleep: sleep})
+	res := mustRun(t, jobs, Options{sleep: sleep})
 	if n := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs; n != 16 {
 		t.Fatalf("%d I/Os, want 16", n)
 	}
@@ -269,7 +269,7 @@ func TestSyncOpensSynchronous(t *testing.T) {
 		if err := os.WriteFile(tgt.path, make([]byte, 64<<10), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if je := openTarget(&env{opts: &Options{Fadvise: func(int, int64, int64, int) error { return nil }}}, jobs[0], tgt, jobs[0].RW); je != nil {
+		if je := openTarget(&env{opts: &Options{fadvise: func(int, int64, int64, int) error { return nil }}}, jobs[0], tgt, jobs[0].RW); je != nil {
 			t.Fatal(je.err)
 		}
 		b, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", tgt.fd))

@@ -37,7 +37,7 @@ func TestInvalidateEveryPass(t *testing.T) {
 			drops.Store(0)
 			j := testJob(t.TempDir(), "inv", jobfile.RWRandRead, "psync")
 			j.Invalidate, j.Direct, j.Loops = tt.invalidate, tt.direct, tt.loops
-			mustRun(t, []*jobfile.Job{j}, Options{Fadvise: fadvise})
+			mustRun(t, []*jobfile.Job{j}, Options{fadvise: fadvise})
 			if got := drops.Load(); got != tt.want {
 				t.Errorf("page cache drops = %d, want %d", got, tt.want)
 			}

@@ -216,8 +216,8 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	setup := engines.Setup{Job: j, Files: fds, Paths: paths, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP}
 	opener := jr.opener
 	if twthread.Use(j, e.opts.Compare) {
-		watched := e.opts.Now == nil && cmp.Or(j.IOTimeout, e.opts.IOTimeout) > 0
-		opener = twthread.Opener(opener, clock.Func(e.opts.Now), twthread.Watch{On: watched, Grace: hangGrace, Tick: hangTick})
+		watched := e.opts.now == nil && cmp.Or(j.IOTimeout, e.opts.IOTimeout) > 0
+		opener = twthread.Opener(opener, clock.Func(e.opts.now), twthread.Watch{On: watched, Grace: hangGrace, Tick: hangTick})
 	}
 	eng, err := opener(setup)
 	if err != nil {
@@ -288,10 +288,10 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		thinkBlocksSet: j.ThinkBlocksSet(),
 		ender:          engineEnder(p.eng),
 		syncIO:         p.syncIO,
-		fakeNow:        e.opts.Now,
+		fakeNow:        e.opts.now,
 		tsc:            clock.ProcessTSC(),
-		sleep:          e.opts.Sleep,
-		fadvise:        e.opts.Fadvise,
+		sleep:          e.opts.sleep,
+		fadvise:        e.opts.fadvise,
 		stop:           e.stop,
 		kill:           &jr.kill,
 		snap:           &jr.snap,
@@ -318,7 +318,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	}
 	if jr.replay != nil {
 		l.replay = &replay{log: jr.replay, genesis: l.clock()}
-		if e.opts.Now == nil {
+		if e.opts.now == nil {
 			l.replay.genesis -= int64(time.Since(e.progStart))
 		}
 		l.hasRead, l.hasWrite = gen.RW.HasRead(), gen.RW.HasWrite()
@@ -358,7 +358,7 @@ func sleepStop(e *env, d time.Duration) {
 		if s > 50*time.Millisecond {
 			s = 50 * time.Millisecond
 		}
-		e.opts.Sleep(s)
+		e.opts.sleep(s)
 		d -= s
 	}
 }
@@ -443,7 +443,7 @@ func (jr *jobRun) verifyPass(e *env, l *loop) bool {
 	if l.wlog == nil || l.fatal || res.Error != 0 || e.stop.Load() || l.pastRuntime {
 		return false
 	}
-	if hook := e.opts.BeforeVerify; hook != nil {
+	if hook := e.opts.beforeVerify; hook != nil {
 		if err := hook(jr.job); err != nil {
 			l.setError(errnoOf(err, unix.EIO), "verify setup", err)
 		}
@@ -542,7 +542,7 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	}
 	if je != nil {
 		failJob(e, jr, je)
-	} else if e.opts.Now == nil {
+	} else if e.opts.now == nil {
 		jr.hang = newHangWatch(cmp.Or(jr.job.IOTimeout, e.opts.IOTimeout), p.depth)
 		if jr.hang != nil {
 			// Ask for a --status-interval copy at the first engine call,

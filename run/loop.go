@@ -66,11 +66,11 @@ type loop struct {
 	thinker thinker // the engine's own think time (cpuio), nil for most
 	ender   ender   // an engine that can end the job (net's UDP receiver), nil for most
 	syncIO  bool
-	fakeNow func() int64 // Options.Now; nil: the TSC or clock.Nanotime (see loop.clock)
+	fakeNow func() int64 // Options.now; nil: the TSC or clock.Nanotime (see loop.clock)
 	tsc     *clock.TSC   // calibrated TSC, nil: clock.Nanotime
 	lastTSC int64        // last TSC reading, which the next never goes below
 	sleep   func(time.Duration)
-	fadvise func(fd int, off, n int64, advice int) error // Options.Fadvise
+	fadvise func(fd int, off, n int64, advice int) error // Options.fadvise
 	stop    *atomic.Bool
 	kill    *atomic.Bool // this job's exitall stop (jobRun.kill)
 	snap    *jobSnapshot // --status-interval copies (jobRun.snap)

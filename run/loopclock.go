@@ -2,7 +2,7 @@ package run
 
 import "github.com/gofio/gofio/internal/clock"
 
-// clock returns the loop's time in ns: Options.Now when a test injects a
+// clock returns the loop's time in ns: Options.now when a test injects a
 // clock, else the calibrated TSC or nanotime, called directly (no call
 // through a func value). The TSC reading never goes below the loop's
 // previous one, as the vDSO clock guarantees for itself.

@@ -57,21 +57,21 @@ type Options struct {
 	// then the jobs start at once.
 	StartAt   time.Time
 	StartLate bool
-	// Now returns the monotonic time in nanoseconds since an arbitrary
+	// now returns the monotonic time in nanoseconds since an arbitrary
 	// origin. Nil means the runtime's monotonic clock (vDSO
 	// CLOCK_MONOTONIC), read directly. It is read once per submit and
 	// reap batch and once per task-work item that does not run straight
 	// after a harvest (see the package doc).
-	Now func() int64
-	// Sleep waits for d; nil means time.Sleep. Used by startdelay and
+	now func() int64
+	// sleep waits for d; nil means time.Sleep. Used by startdelay and
 	// rate_iops.
-	Sleep func(d time.Duration)
-	// BeforeVerify, if set, is called on the job's goroutine between the
+	sleep func(d time.Duration)
+	// beforeVerify, if set, is called on the job's goroutine between the
 	// write phase and the verify phase of a job with verify= and
 	// do_verify=1, after every write has completed. A non-nil error ends
 	// the job with that error instead of verifying. Tests use it to
 	// corrupt a block; nil does nothing.
-	BeforeVerify func(job *jobfile.Job) error
+	beforeVerify func(job *jobfile.Job) error
 	// CheckMountedWrite is called for every block device a writing job
 	// targets, unless the job sets allow_mounted_write=1; a non-nil error
 	// refuses the job before any target is opened for writing. Nil means
@@ -79,9 +79,9 @@ type Options struct {
 	// disk or a holder stacked on them mounted or used as swap, or held
 	// exclusively by the kernel. Tests pass a stand-in.
 	CheckMountedWrite func(path string) error
-	// Fadvise is posix_fadvise(2), used to drop a file's page cache
+	// fadvise is posix_fadvise(2), used to drop a file's page cache
 	// (invalidate=1); nil means unix.Fadvise. Tests count the drops.
-	Fadvise func(fd int, off, n int64, advice int) error
+	fadvise func(fd int, off, n int64, advice int) error
 	// Compare says the run is one side of --compare: an io_uring job with
 	// sqthread_poll=1 and tw_thread=auto then runs with the SQPOLL
 	// goroutine (see tw_thread), so both policies order real submissions.

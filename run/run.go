@@ -51,14 +51,14 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if opts.Engines == nil {
 		opts.Engines = DefaultEngines()
 	}
-	if opts.Sleep == nil {
-		opts.Sleep = time.Sleep
+	if opts.sleep == nil {
+		opts.sleep = time.Sleep
 	}
 	if opts.CheckMountedWrite == nil {
 		opts.CheckMountedWrite = blockdev.CheckMountedWrite
 	}
-	if opts.Fadvise == nil {
-		opts.Fadvise = unix.Fadvise
+	if opts.fadvise == nil {
+		opts.fadvise = unix.Fadvise
 	}
 	res := &report.Result{Version: opts.Version, Kernel: hostinfo.Kernel(), Start: time.Now(), GlobalOptions: jobfile.GlobalOptions(jobs), StartAt: opts.StartAt}
 	runs, err := plan(jobs, &opts)

@@ -40,6 +40,6 @@ func waitStart(e *env) {
 		if d <= 0 {
 			return
 		}
-		e.opts.Sleep(min(d, startSlice))
+		e.opts.sleep(min(d, startSlice))
 	}
 }

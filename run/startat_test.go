@@ -19,7 +19,7 @@ func TestStartAt(t *testing.T) {
 	j := testJob(dir, "s", jobfile.RW("randread"), "psync")
 	at := time.Now().Add(300 * time.Millisecond)
 	var waited int
-	opts := Options{StartAt: at, Sleep: func(d time.Duration) {
+	opts := Options{StartAt: at, sleep: func(d time.Duration) {
 		if waited == 0 {
 			if _, err := os.Stat(j.Filenames[0]); err != nil {
 				t.Errorf("waiting before the layout: %v", err)

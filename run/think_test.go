@@ -32,7 +32,7 @@ func (c *thinkClock) sleep(d time.Duration) {
 func runThink(t *testing.T, text string, think time.Duration) (uint64, []time.Duration) {
 	t.Helper()
 	c := &thinkClock{fakeClock: fakeClock{step: int64(time.Microsecond)}, think: think}
-	res := mustRun(t, parseJobs(t, t.TempDir(), text), Options{Now: c.now, Sleep: c.sleep})
+	res := mustRun(t, parseJobs(t, t.TempDir(), text), Options{now: c.now, sleep: c.sleep})
 	return res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs, c.pauses
 }
 

@@ -111,7 +111,7 @@ func corruptAt(path string, off int64) error {
 }
 
 // TestVerifyCatchesCorruption corrupts one block between the write and
-// verify phases (Options.BeforeVerify) and checks the mismatch is caught
+// verify phases (Options.beforeVerify) and checks the mismatch is caught
 // with the file and offset, as the job's EILSEQ error, or counted with
 // continue_on_error=verify.
 func TestVerifyCatchesCorruption(t *testing.T) {
@@ -149,7 +149,7 @@ func TestVerifyCatchesCorruption(t *testing.T) {
 			path := j.Filenames[0]
 			var hooked int
 			var warn syncBuf
-			opts := Options{Warn: &warn, BeforeVerify: func(job *jobfile.Job) error {
+			opts := Options{Warn: &warn, beforeVerify: func(job *jobfile.Job) error {
 				hooked++
 				return corruptAt(path, 5*bs+tt.byteOff)
 			}}

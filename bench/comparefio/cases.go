@@ -17,7 +17,7 @@ const (
 )
 
 // Metric is one figure taken from a run's JSON, with the ratio target that
-// issue 7 sets for it.
+// the project sets for it.
 type Metric struct {
 	Name   string  // column label, with its unit
 	Better Better  // which way is better
@@ -38,7 +38,7 @@ type Case struct {
 	FloorDepth int
 	// GofioOther, when set, makes the case a comparison inside gofio:
 	// the other side (the "fio" column) is gofio again, running these
-	// options instead of Args (io_uring against libaio, issue 13).
+	// options instead of Args (io_uring against libaio).
 	GofioOther []string
 }
 
@@ -64,7 +64,7 @@ var (
 	metricCPU = Metric{Name: "CPU per I/O (ns)", Better: Lower, Target: 1.0,
 		Value: func(s Sample) float64 { return s.CPUPerIONs }}
 	// metricFloorIOPS is gofio's IOPS over the C liburing floor's, which
-	// issue 7 wants within 10%.
+	// gofio should be within 10% of.
 	metricFloorIOPS = Metric{Name: "IOPS vs C floor", Better: Higher, Target: 0.90,
 		Value: func(s Sample) float64 { return s.IOPS }}
 	metricBW = Metric{Name: "BW (MiB/s)", Better: Higher, Target: 0.98,
@@ -88,7 +88,7 @@ func boolArg(b bool) string {
 	return "0"
 }
 
-// BuildCases returns every case of issue 7 item 2, in table order, for the
+// BuildCases returns every bench case, in table order, for the
 // given layout.
 func BuildCases(l Layout) []Case {
 	timed := func(name string, extra ...string) []string {
@@ -142,7 +142,7 @@ func BuildCases(l Layout) []Case {
 			Metrics: []Metric{metricIOPSDevice},
 		})
 	}
-	// Issue 13: gofio's libaio against fio's libaio, and io_uring against
+	// gofio's libaio against fio's libaio, and io_uring against
 	// libaio inside gofio.
 	libaio := func(name, file string, size int64, direct bool, qd int) []string {
 		return timed(name, "--ioengine=libaio", "--rw=randread", "--bs=4k", "--direct="+boolArg(direct),

@@ -28,7 +28,7 @@ func TestRuntimeArg(t *testing.T) {
 	}
 }
 
-// TestBuildCases checks the case list against issue 7 item 2.
+// TestBuildCases checks the case list against the case list.
 func TestBuildCases(t *testing.T) {
 	cs := BuildCases(testLayout)
 	names := map[string]bool{}

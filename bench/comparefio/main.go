@@ -1,6 +1,6 @@
 // Command comparefio runs gofio and fio side by side on the cases of
-// issue 7 and writes the ratio table to bench/results.md. It also holds
-// the soak (issue 8) and peak-RSS (issue 6) checks, as the subcommands
+// the bench cases and writes the ratio table to bench/results.md. It also holds
+// the soak and peak-RSS checks, as the subcommands
 // "soak" and "rss". Run it through bench/compare-fio, bench/soak and
 // bench/rss from the module root.
 package main

@@ -30,7 +30,7 @@ func (r Report) SelfComparison() bool { return r.GofioVersion == r.FioVersion }
 
 // floorRatios summarises the floor cases' rows: per depth, gofio's and
 // the C floor's IOPS medians, gofio/floor with its per-pair range, and the
-// status against issue 7's 0.90 target.
+// status against the 0.90 target.
 func (r Report) floorRatios() []string {
 	var out []string
 	for _, row := range r.Rows {
@@ -67,7 +67,7 @@ func WriteResults(w io.Writer, r Report) error {
 	p("IOPS and bandwidth are better higher, latency and CPU lower. ")
 	p("Mean latency is `lat_ns` mean (submission to completion) on both sides, because fio 3.33's `clat` is broken under `sqthread_poll=1`. ")
 	p("CPU per I/O is (usr_cpu + sys_cpu)%% x job_runtime / total_ios of the job thread; it does not include the kernel's SQPOLL thread. ")
-	p("Status compares the median ratio with issue 7's target.\n\n")
+	p("Status compares the median ratio with the case's target.\n\n")
 	p("## Results\n\n")
 	if err := WriteMarkdown(&b, r.Rows); err != nil {
 		return err
@@ -101,7 +101,7 @@ func WriteResults(w io.Writer, r Report) error {
 	if ratios := r.floorRatios(); len(ratios) > 0 {
 		p("The floor-* rows run gofio's tmpfs job against `%s`'s randread/depth=N loop on the same file, ", floorSource)
 		p("alternating gofio and the floor: 4 KiB O_DIRECT random reads, N in flight, fio's default ring flags and its reap 1 / submit 1 steady state. ")
-		p("Issue 7 wants gofio's IOPS within 10%% of it (gofio/floor >= 0.90) at depths 1 and 16.\n\n")
+		p("gofio's IOPS should be within 10%% of it (gofio/floor >= 0.90) at depths 1 and 16.\n\n")
 		for _, l := range ratios {
 			p("- %s\n", l)
 		}

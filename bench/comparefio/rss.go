@@ -19,7 +19,7 @@ import (
 // timeBinary is GNU time, whose -v prints the peak RSS.
 const timeBinary = "/usr/bin/time"
 
-// rssBaseMiB is the fixed allowance of issue 6 item 7, before the buffers.
+// rssBaseMiB is the fixed allowance, before the buffers.
 const rssBaseMiB = 64
 
 // ParseMaxRSS reads "Maximum resident set size (kbytes): N" from the
@@ -40,7 +40,7 @@ func ParseMaxRSS(out []byte) (int64, error) {
 	return 0, errors.New("no \"Maximum resident set size\" line in time -v output")
 }
 
-// RSSLimit is issue 6's bound: 64 MiB plus 1.5 times the I/O buffers.
+// RSSLimit is the RSS bound: 64 MiB plus 1.5 times the I/O buffers.
 func RSSLimit(depth int, bs int64) int64 {
 	return rssBaseMiB<<20 + 3*int64(depth)*bs/2
 }
@@ -85,7 +85,7 @@ func peakRSS(ctx context.Context, dir, bin string, args []string) (int64, []byte
 	return v, stdout.Bytes(), err
 }
 
-// runRSS measures gofio's peak RSS at a huge depth (issue 6 item 7) and,
+// runRSS measures gofio's peak RSS at a huge depth and,
 // for reference, fio's on the same job.
 func runRSS(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rss", flag.ContinueOnError)

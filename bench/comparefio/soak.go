@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// soakFlags are the flags of the soak check (issue 8 item 7).
+// soakFlags are the flags of the soak check.
 type soakFlags struct {
 	gofio         string
 	duration      time.Duration

@@ -78,7 +78,7 @@ func (r Row) Status() string {
 	return "gap"
 }
 
-// TargetText renders the target as in issue 7, e.g. ">= 1.00".
+// TargetText renders the target as the cases write it, e.g. ">= 1.00".
 func (m Metric) TargetText() string {
 	if m.Better == Higher {
 		return ">= " + fmtRatio(m.Target)

@@ -13,11 +13,11 @@ type FallbackGroup struct {
 	Flags uint32
 }
 
-// DefaultFallbacks is fio's order of optional flag groups (engines/io_uring.c
+// defaultFallbacks is fio's order of optional flag groups (engines/io_uring.c
 // fio_ioring_queue_init), preceded by NO_SQARRAY, which needs nothing from
 // the caller: DEFER_TASKRUN with SINGLE_ISSUER, then COOP_TASKRUN, then
 // CQSIZE.
-var DefaultFallbacks = []FallbackGroup{
+var defaultFallbacks = []FallbackGroup{
 	{Name: "NO_SQARRAY", Flags: SetupNoSQArray},
 	{Name: "DEFER_TASKRUN+SINGLE_ISSUER", Flags: SetupDeferTaskrun | SetupSingleIssuer},
 	{Name: "COOP_TASKRUN", Flags: SetupCoopTaskrun},
@@ -25,12 +25,12 @@ var DefaultFallbacks = []FallbackGroup{
 }
 
 // QueueInitFallback is QueueInitParams that, when the kernel answers
-// EINVAL, drops the groups of DefaultFallbacks present in p.Flags one at a
+// EINVAL, drops the groups of defaultFallbacks present in p.Flags one at a
 // time, in order, and retries. It returns the names of the groups it
 // dropped (so the caller can report them) and p holds what the kernel
 // accepted. Other errors end the attempt at once.
 func (r *Ring) QueueInitFallback(entries uint32, p *Params) ([]string, error) {
-	return r.QueueInitGroups(entries, p, DefaultFallbacks)
+	return r.QueueInitGroups(entries, p, defaultFallbacks)
 }
 
 // QueueInitGroups is QueueInitFallback with the caller's own groups.
