@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -255,14 +255,9 @@ func checkGate(cfg *Config, repeats int) error {
 func describeRun(jobs []*jobfile.Job, ab *compare.AB, sweeps []compare.Sweep, repeat int) *report.RunInfo {
 	info := &report.RunInfo{Version: versionString(), CPUs: runtime.NumCPU(), Repeat: repeat, Sweeps: []string{}}
 	info.Host, info.Kernel = hostinfo.Hostname(), hostinfo.Kernel()
-	info.CPUModel = cpuModel()
+	info.CPUModel = hostinfo.CPUModel()
 	bi := buildinfo.Read()
-	info.Commit = bi.Revision
-	if info.Commit == "" {
-		info.Commit = "unknown"
-	} else if bi.Dirty {
-		info.Commit += "-dirty"
-	}
+	info.Commit = cmp.Or(bi.Commit(), "unknown")
 	info.Jobs, info.JobsHash = compare.DescribeJobs(jobs)
 	if ab != nil {
 		info.Compare = ab.String()
@@ -271,27 +266,6 @@ func describeRun(jobs []*jobfile.Job, ab *compare.AB, sweeps []compare.Sweep, re
 		info.Sweeps = append(info.Sweeps, s.String())
 	}
 	return info
-}
-
-// cpuModel reads the first "model name" (x86) or "Model"/"CPU part" line of
-// /proc/cpuinfo; "" when there is none.
-func cpuModel() string {
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		switch strings.TrimSpace(k) {
-		case "model name", "Model", "Hardware":
-			if ok {
-				return strings.TrimSpace(v)
-			}
-		}
-	}
-	return ""
 }
 
 // preflightBaseline reads the --baseline file and checks, before any I/O,

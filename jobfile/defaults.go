@@ -93,13 +93,7 @@ func fixup(j *Job) {
 	if j.SQThreadPoll {
 		j.RegisterFiles = true // fio's io_uring engine forces it
 	}
-	j.TaskrunAuto = true
-	for _, o := range j.Options {
-		switch o.Name {
-		case "coop_taskrun", "defer_taskrun", "single_issuer":
-			j.TaskrunAuto = false
-		}
-	}
+	j.TaskrunAuto = !j.Given("coop_taskrun") && !j.Given("defer_taskrun") && !j.Given("single_issuer")
 	if j.DeferTaskrun {
 		j.SingleIssuer = true
 	}
@@ -138,16 +132,12 @@ func fixup(j *Job) {
 // fixupBuffers applies fio's rules for buffer contents and the write-path
 // options (init.c fixup_options and init_flags).
 func fixupBuffers(j *Job) {
-	given := map[string]bool{}
-	for _, o := range j.Options {
-		given[o.Name] = true
-	}
 	// init_flags: scramble unless told not to, or told to zero the
 	// buffers and not told to scramble; fio's get_io_u never scrambles a
 	// job that set buffer_compress_percentage or dedupe_percentage (to
 	// anything), or verifies.
 	j.ScrambleBuffers = j.ScrambleBuffers && (j.scrambleSet || !(j.ZeroBuffers && j.zeroSet))
-	if given["buffer_compress_percentage"] || given["dedupe_percentage"] || j.Verify != "" {
+	if j.Given("buffer_compress_percentage") || j.Given("dedupe_percentage") || j.Verify != "" {
 		j.ScrambleBuffers = false
 	}
 	// Fully compressible data is zeros; partly compressible data is
@@ -160,7 +150,7 @@ func fixupBuffers(j *Job) {
 	}
 	// No in-flight overlap to wait for in a job that changes no data or
 	// has one I/O in flight.
-	if j.SerializeOverlap && !given["read_iolog"] && (!(j.RW.HasWrite() || j.RW.HasTrim()) || j.IODepth == 1) &&
+	if j.SerializeOverlap && !j.Given("read_iolog") && (!(j.RW.HasWrite() || j.RW.HasTrim()) || j.IODepth == 1) &&
 		j.IOSubmitMode != "offload" {
 		j.SerializeOverlap = false
 	}

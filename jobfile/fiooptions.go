@@ -69,14 +69,7 @@ type ThinkTime struct {
 // ThinkBlocksSet reports whether the job sets thinktime_blocks (fio's
 // fio_option_is_set): with thinktime_iotime, an unset thinktime_blocks
 // leaves the pauses to the time alone.
-func (j *Job) ThinkBlocksSet() bool {
-	for _, o := range j.Options {
-		if o.Name == "thinktime_blocks" {
-			return true
-		}
-	}
-	return false
-}
+func (j *Job) ThinkBlocksSet() bool { return j.Given("thinktime_blocks") }
 
 // fioOptions are the options of this file, in fio's --cmdhelp=all order
 // within each topic. withFioOptions splices them into the option table.
@@ -538,10 +531,8 @@ func checkWaitFor(jobs []*Job) error {
 			continue
 		}
 		e := &Error{File: j.File, Line: j.Line, Option: "wait_for=" + j.WaitFor}
-		for _, o := range j.Options {
-			if o.Name == "wait_for" {
-				e.File, e.Line = o.File, o.Line
-			}
+		if o, ok := j.Setting("wait_for"); ok {
+			e.File, e.Line = o.File, o.Line
 		}
 		if j.WaitFor == j.Name {
 			e.Msg = "a job cannot wait for itself"

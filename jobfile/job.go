@@ -408,6 +408,26 @@ func GlobalOptions(jobs []*Job) []Option {
 // "job options".
 func (j *Job) OwnOptions() []Option { return j.Options[j.NumGlobalOptions:] }
 
+// Given reports whether the user set option name (its canonical name) for
+// this job, in a [global] section, the job's own section or on the command
+// line, whatever the value.
+func (j *Job) Given(name string) bool {
+	_, ok := j.Setting(name)
+	return ok
+}
+
+// Setting returns the option name as the user last set it for this job:
+// the setting in effect, with the file and line an error about it should
+// name. ok is false when the option was not given.
+func (j *Job) Setting(name string) (o Option, ok bool) {
+	for i := len(j.Options) - 1; i >= 0; i-- {
+		if j.Options[i].Name == name {
+			return j.Options[i], true
+		}
+	}
+	return Option{}, false
+}
+
 // IOLog holds fio's I/O log options: write_iolog= records what a job
 // issues, read_iolog= replays a log in place of the job's own offsets,
 // directions and files, as the replay_* options adjust it.

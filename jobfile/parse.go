@@ -378,10 +378,8 @@ func Parse(in Input) ([]*Job, error) {
 			// fio's fixup_options drops time_based without a runtime,
 			// with an error message that --warnings-fatal makes fatal.
 			at := src.own
-			for _, o := range j.Options {
-				if o.Name == "time_based" {
-					at = &section{file: o.File, line: o.Line}
-				}
+			if o, ok := j.Setting("time_based"); ok {
+				at = &section{file: o.File, line: o.Line}
 			}
 			if in.WarningsFatal {
 				return nil, &Error{File: at.file, Line: at.line, Option: "time_based", Msg: "time_based requires a runtime/timeout setting (--warnings-fatal)"}

@@ -18,10 +18,8 @@ func validate(j *Job, s *section) error {
 		// Point at where the option was last set (file:line, --set or the
 		// command line) when the job set it explicitly.
 		name, _, _ := strings.Cut(option, "=")
-		for _, o := range j.Options {
-			if o.Name == name {
-				e.File, e.Line = o.File, o.Line
-			}
+		if o, ok := j.Setting(name); ok {
+			e.File, e.Line = o.File, o.Line
 		}
 		return e
 	}
@@ -67,11 +65,7 @@ func validate(j *Job, s *section) error {
 	if opt, msg := checkRates(j); msg != "" {
 		return bad(opt, "%s", msg)
 	}
-	explicitZone := false
-	for _, o := range j.Options {
-		explicitZone = explicitZone || o.Name == "zonemode"
-	}
-	if opt, msg := checkZones(j, explicitZone); msg != "" {
+	if opt, msg := checkZones(j, j.Given("zonemode")); msg != "" {
 		return bad(opt, "%s", msg)
 	}
 	minBS := j.MinBS()
@@ -103,12 +97,8 @@ func checkDedupe(j *Job) (option, msg string) {
 	if j.DedupePercentage == 0 || j.DedupeMode != "working_set" {
 		return "", ""
 	}
-	sizeSet := false
-	for _, o := range j.Options {
-		sizeSet = sizeSet || o.Name == "size"
-	}
 	switch {
-	case !sizeSet:
+	case !j.Given("size"):
 		return "dedupe_mode=working_set", "pregenerated dedupe working set requires size to be set"
 	case j.NrFiles != 1:
 		return "dedupe_mode=working_set", fmt.Sprintf("dedupe working set mode supported with single file per job, but %d files provided", j.NrFiles)

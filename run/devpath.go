@@ -76,10 +76,8 @@ func devError(j *jobfile.Job, option, path string, err error) error {
 	}
 	e := &jobfile.Error{File: j.File, Line: j.Line, Option: option,
 		Msg: fmt.Sprintf("%s %s; gofio never creates files under /dev (is the device name right?)", path, msg)}
-	for _, o := range j.Options {
-		if o.Name == option {
-			e.File, e.Line, e.Option = o.File, o.Line, o.Name+"="+o.Value
-		}
+	if o, ok := j.Setting(option); ok {
+		e.File, e.Line, e.Option = o.File, o.Line, o.Name+"="+o.Value
 	}
 	return fmt.Errorf("%s: %w", j.Name, e)
 }

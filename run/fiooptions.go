@@ -271,10 +271,12 @@ func (e *env) exitAll(jr *jobRun, group []*jobRun) {
 	}
 }
 
-// checkZones refuses what gofio does not run of zonemode=: zbd on a target
+// checkZonedTargets applies the zone rules fio 3.33 applies at run time,
+// not at parse time (jobfile.checkZones has those): zonesize= without
+// zonemode=, and zbd on a target
 // that is not a zoned block device (with the reason), zbd itself, which
 // gofio parses as fio does but does not run yet.
-func checkZones(j *jobfile.Job) error {
+func checkZonedTargets(j *jobfile.Job) error {
 	if j.Zones.SizeWithoutMode {
 		return fmt.Errorf("%s: zonesize=%d without zonemode=: fio 3.33's default zonemode is none, and --zonemode=none and --zonesize are not compatible (add zonemode=strided)", j.Name, j.Zones.Size)
 	}

@@ -137,10 +137,8 @@ func replayDepth(j *jobfile.Job, log *iolog.Log) int {
 	if log == nil || log.Depth == 0 {
 		return jobDepth(j)
 	}
-	for _, o := range j.Options {
-		if o.Name == "iodepth" {
-			return jobDepth(j)
-		}
+	if j.Given("iodepth") {
+		return jobDepth(j)
 	}
 	return log.Depth
 }

@@ -252,7 +252,7 @@ func checkJob(j *jobfile.Job) error {
 	if err := j.UnrunError(); err != nil {
 		return err
 	}
-	if err := checkZones(j); err != nil {
+	if err := checkZonedTargets(j); err != nil {
 		return err
 	}
 	switch {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"os"
 	"os/exec"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gofio/gofio/internal/hostinfo"
 )
 
 // Machine describes where the figures were taken.
@@ -27,7 +30,7 @@ func DescribeMachine() Machine {
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
 		m.Kernel = strings.TrimSpace(string(b))
 	}
-	m.CPUModel = procField("/proc/cpuinfo", "model name")
+	m.CPUModel = cmp.Or(hostinfo.CPUModel(), "unknown")
 	if kb := procField("/proc/meminfo", "MemTotal"); kb != "unknown" {
 		if n, err := strconv.ParseInt(strings.TrimSuffix(kb, " kB"), 10, 64); err == nil {
 			m.MemTotal = strconv.FormatInt(n>>20, 10) + " GiB"

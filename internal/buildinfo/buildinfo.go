@@ -85,10 +85,19 @@ func (i Info) String() string {
 			s += "-" + short(i.Revision)
 		}
 		if i.Dirty {
-			s += "-dirty"
+			s += "-dirty" // as Commit marks it
 		}
 	}
 	return s
+}
+
+// Commit is the VCS revision with "-dirty" when the work tree had
+// changes, "" when the build carries no revision.
+func (i Info) Commit() string {
+	if i.Revision == "" || !i.Dirty {
+		return i.Revision
+	}
+	return i.Revision + "-dirty"
 }
 
 // short is the first 12 hex digits of a commit hash.

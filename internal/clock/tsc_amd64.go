@@ -3,6 +3,9 @@ package clock
 import (
 	"bytes"
 	"os"
+	"strings"
+
+	"github.com/gofio/gofio/internal/hostinfo"
 )
 
 // rdtsc reads the time stamp counter (RDTSC, not serialising).
@@ -16,21 +19,9 @@ func tscUsable() bool {
 	if err != nil || string(bytes.TrimSpace(cs)) != "tsc" {
 		return false
 	}
-	info, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return false
-	}
-	i := bytes.Index(info, []byte("\nflags"))
-	if i < 0 {
-		return false
-	}
-	line := info[i+1:]
-	if j := bytes.IndexByte(line, '\n'); j >= 0 {
-		line = line[:j]
-	}
 	var constant, nonstop bool
-	for _, f := range bytes.Fields(line) {
-		switch string(f) {
+	for _, f := range strings.Fields(hostinfo.CPUInfo("flags")) {
+		switch f {
 		case "constant_tsc":
 			constant = true
 		case "nonstop_tsc":

@@ -5,6 +5,8 @@ package hostinfo
 
 import (
 	"os"
+	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -35,3 +37,24 @@ func Machine() string {
 	}
 	return unix.ByteSliceToString(u.Machine[:])
 }
+
+// CPUInfo returns the value of the first "key : value" line of
+// /proc/cpuinfo whose key is one of keys, "" when there is none. x86 names
+// the model "model name", arm64 "Model" or "Hardware"; every CPU has a
+// "flags" line on x86.
+func CPUInfo(keys ...string) string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if ok && slices.Contains(keys, strings.TrimSpace(k)) {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// CPUModel is the CPU's model name from /proc/cpuinfo, "" when unknown.
+func CPUModel() string { return CPUInfo("model name", "Model", "Hardware") }

@@ -25,3 +25,13 @@ func TestHostAndKernel(t *testing.T) {
 		t.Error("Machine() is empty")
 	}
 }
+
+// TestCPUInfo reads a key every Linux /proc/cpuinfo has and one none has.
+func TestCPUInfo(t *testing.T) {
+	if CPUInfo("processor") != "0" {
+		t.Errorf(`CPUInfo("processor") = %q, want "0" (the first CPU)`, CPUInfo("processor"))
+	}
+	if got := CPUInfo("no such key"); got != "" {
+		t.Errorf("CPUInfo of a missing key = %q", got)
+	}
+}
