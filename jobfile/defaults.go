@@ -24,7 +24,6 @@ func newJob() *Job {
 		Loops:                   1,
 		NumJobs:                 1,
 		DoVerify:                true,
-		ContinueOnError:         "none",
 		ClatPercentiles:         true,
 		PercentileList:          DefaultPercentiles(),
 		PercentilePrecision:     2,

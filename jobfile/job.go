@@ -1,6 +1,9 @@
 package jobfile
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // This file is the contract between the front end and the rest of gofio: the
 // parser fills a Job, and run/, engines/ and report/ read it. Fields may be
@@ -82,6 +85,44 @@ func (r RW) HasTrim() bool {
 	}
 	return false
 }
+
+// ContinueOn is the set of error kinds continue_on_error lets a job go on
+// after, as fio's ERROR_TYPE_* bits: none, read, write, io (read and
+// write), verify, all.
+type ContinueOn uint8
+
+// The kinds of ContinueOn.
+const (
+	ContinueRead ContinueOn = 1 << iota
+	ContinueWrite
+	ContinueVerify
+	ContinueIO              = ContinueRead | ContinueWrite
+	ContinueAll             = ContinueIO | ContinueVerify
+	ContinueNone ContinueOn = 0
+)
+
+// ParseContinueOn decodes a continue_on_error value (case does not matter;
+// 0 is none, 1 is all, as fio's aliases).
+func ParseContinueOn(v string) (ContinueOn, bool) {
+	switch strings.ToLower(v) {
+	case "none", "0":
+		return ContinueNone, true
+	case "read":
+		return ContinueRead, true
+	case "write":
+		return ContinueWrite, true
+	case "io":
+		return ContinueIO, true
+	case "verify":
+		return ContinueVerify, true
+	case "all", "1":
+		return ContinueAll, true
+	}
+	return ContinueNone, false
+}
+
+// Covers reports whether c lets the job go on after every kind in k.
+func (c ContinueOn) Covers(k ContinueOn) bool { return c&k == k }
 
 // Option is one option as the user typed it, after ${VAR} expansion, with
 // the canonical option name. The report prints these as fio's JSON "job
@@ -262,7 +303,7 @@ type Job struct {
 	// and verify only those.
 	VerifyStateSave bool
 	VerifyStateLoad bool
-	ContinueOnError string // none read write io verify all
+	ContinueOnError ContinueOn // continue_on_error: the error kinds the job goes on after
 
 	// Reporting.
 	ClatPercentiles     bool

@@ -362,13 +362,11 @@ var optionTable = withFioOptions([]OptionSpec{
 		Help: "Disable submission latency numbers", boolp: func(j *Job) *bool { return &j.DisableSlat }},
 	{Name: "continue_on_error", Type: TypeChoice, Default: "none", Choices: continueChoices,
 		Help: "Continue on non-fatal errors during IO", custom: func(j *Job, v string) error {
-			switch v {
-			case "0":
-				v = "none"
-			case "1":
-				v = "all"
+			c, ok := ParseContinueOn(v)
+			if !ok {
+				return fmt.Errorf("continue_on_error=%s is not one of fio's choices", v)
 			}
-			j.ContinueOnError = v
+			j.ContinueOnError = c
 			return nil
 		}},
 	{Name: "kb_base", Type: TypeChoice, Default: "1024", Prio: 1,

@@ -116,7 +116,7 @@ func TestJSONWithErrorIsPureJSON(t *testing.T) {
 	r.Jobs[0].Error = 22
 	r.Jobs[0].ErrorText = "file:io_u.c:1876, func=io_u error, error=Invalid argument"
 	r.Jobs[0].Name = "bad\tname \"quoted\" \\"
-	r.Jobs[0].Job.ContinueOnError = "all"
+	r.Jobs[0].Job.ContinueOnError = jobfile.ContinueAll
 	r.Jobs[0].TotalErr, r.Jobs[0].FirstErr = 3, 5
 	var b bytes.Buffer
 	if err := WriteJSON(&b, r, true); err != nil {

@@ -174,14 +174,7 @@ func contains(list []string, s string) bool {
 // continueOnError reports whether the job set continue_on_error to
 // anything but none.
 func continueOnError(j *jobfile.Job) bool {
-	if j == nil {
-		return false
-	}
-	switch j.ContinueOnError {
-	case "", "none", "0":
-		return false
-	}
-	return true
+	return j != nil && j.ContinueOnError != jobfile.ContinueNone
 }
 
 // GroupStats is one "Run status group" of the normal output (fio's

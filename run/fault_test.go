@@ -81,7 +81,7 @@ func TestEAGAINRetried(t *testing.T) {
 		}
 	}
 	j := testJob(t.TempDir(), "never", jobfile.RWRead, "never")
-	j.ContinueOnError = "all"
+	j.ContinueOnError = jobfile.ContinueAll
 	res, err := Run(context.Background(), []*jobfile.Job{j}, Options{Engines: engs})
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestWriteErrorsContinueOnError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		j := testJob(t.TempDir(), "w", jobfile.RWWrite, "eio")
-		j.ContinueOnError = tt.coe
+		j.ContinueOnError, _ = jobfile.ParseContinueOn(tt.coe)
 		res, err := Run(context.Background(), []*jobfile.Job{j}, Options{Engines: engs})
 		if err != nil {
 			t.Fatal(err)

@@ -54,7 +54,7 @@ func TestFUSEEIO(t *testing.T) {
 		}
 
 		j = fuseJob(x, "eio-coe", jobfile.RWRead, eng, 256<<10, 4)
-		j.ContinueOnError = "io"
+		j.ContinueOnError = jobfile.ContinueIO
 		r = runFault(t, j).Jobs[0]
 		if r.Error != 0 || r.TotalErr != 2 || r.FirstErr != int(unix.EIO) || r.Dirs[0].IOBytes != 248<<10 || r.Dirs[0].TotalIOs != 64 {
 			t.Errorf("%s: continue_on_error=io: err=%d total_err=%d first=%d bytes=%d ios=%d; want 2 errors counted, 62 blocks read",
@@ -62,7 +62,7 @@ func TestFUSEEIO(t *testing.T) {
 		}
 
 		j = fuseJob(x, "weio-coe", jobfile.RWWrite, eng, 256<<10, 4)
-		j.ContinueOnError = "write"
+		j.ContinueOnError = jobfile.ContinueWrite
 		r = runFault(t, j).Jobs[0]
 		if r.Error != 0 || r.TotalErr != 1 || r.Dirs[1].IOBytes != 252<<10 {
 			t.Errorf("%s: write continue_on_error=write: err=%d total_err=%d bytes=%d; want 1 error, 63 blocks", eng, r.Error, r.TotalErr, r.Dirs[1].IOBytes)

@@ -32,7 +32,6 @@ func testJob(dir, name string, rw jobfile.RW, engine string) *jobfile.Job {
 		BWAvgTime:               500,
 		IOPSAvgTime:             500,
 		TWPriority:              true,
-		ContinueOnError:         "none",
 		SQThreadPollCPU:         -1,
 		NonVectored:             -1,
 		Stats:                   true,

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"strings"
 	"time"
 
 	"github.com/gofio/gofio/internal/iogen"
@@ -79,14 +78,8 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 	if c.low <= 0 || c.low > depth {
 		c.low = depth
 	}
-	switch strings.ToLower(j.ContinueOnError) {
-	case "read":
-		c.coeRead = true
-	case "write":
-		c.coeWrite = true
-	case "io", "all", "1":
-		c.coeRead, c.coeWrite = true, true
-	}
+	c.coeRead = j.ContinueOnError.Covers(jobfile.ContinueRead)
+	c.coeWrite = j.ContinueOnError.Covers(jobfile.ContinueWrite)
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
 		if r := j.RateIOPS[d]; r > 0 {
 			c.rateGap[d] = int64(time.Second) / int64(r)

@@ -13,7 +13,7 @@ import (
 func TestNewLoopConfig(t *testing.T) {
 	j := testJob("", "c", jobfile.RWRandRW, "psync")
 	j.IODepthBatchSubmit, j.IODepthLow, j.Loops = 0, 64, 0
-	j.ContinueOnError = "IO"
+	j.ContinueOnError = jobfile.ContinueIO
 	j.RateIOPS[jobfile.DirWrite] = 1000
 	j.GtodReduce = true
 	c := newLoopConfig(j, 8, false)

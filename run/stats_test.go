@@ -282,7 +282,7 @@ func TestIOErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			bad := testJob(dir, "bad", jobfile.RWRead, tt.engine)
-			bad.ContinueOnError = tt.coe
+			bad.ContinueOnError, _ = jobfile.ParseContinueOn(tt.coe)
 			good := testJob(dir, "good", jobfile.RWRead, "null")
 			var warn syncBuf
 			res, err := Run(context.Background(), []*jobfile.Job{bad, good}, Options{Engines: engs, Warn: &warn})

@@ -127,10 +127,7 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 	if l.hasWrite && j.DoVerify {
 		l.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite])
 	}
-	switch j.ContinueOnError {
-	case "verify", "all", "1":
-		l.coeVerify = true
-	}
+	l.coeVerify = j.ContinueOnError.Covers(jobfile.ContinueVerify)
 }
 
 // completeData runs after a read or write moved all its bytes: it logs a

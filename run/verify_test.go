@@ -144,7 +144,7 @@ func TestVerifyCatchesCorruption(t *testing.T) {
 		name := fmt.Sprintf("%s-%s-%s-%s", tt.kind, tt.rw, tt.engine, tt.coe)
 		t.Run(name, func(t *testing.T) {
 			j := verifyJob(dir, name, tt.rw, tt.engine, tt.kind, bs, 64<<10)
-			j.ContinueOnError = tt.coe
+			j.ContinueOnError, _ = jobfile.ParseContinueOn(tt.coe)
 			setDepth(j, 4)
 			path := j.Filenames[0]
 			var hooked int

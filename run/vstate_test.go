@@ -41,7 +41,7 @@ func TestVerifyOnlyAndState(t *testing.T) {
 	v := job("crashy")
 	v.DoVerify = true
 	v.VerifyOnly = true
-	v.ContinueOnError = "verify"
+	v.ContinueOnError = jobfile.ContinueVerify
 	var warn syncBuf
 	res, err := Run(context.Background(), []*jobfile.Job{v}, Options{AuxPath: aux, Warn: &warn})
 	if err != nil {
