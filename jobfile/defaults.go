@@ -5,6 +5,11 @@ import (
 	"strings"
 )
 
+// DefaultJob returns a job that sets no option: every field holds fio
+// 3.33's default. A report of results without their job reads its
+// defaults here.
+func DefaultJob() *Job { return newJob() }
+
 // newJob returns a Job holding every option's default.
 func newJob() *Job {
 	j := &Job{

@@ -256,23 +256,31 @@ func runtimeMs(d *DirStats) uint64 {
 	return uint64(d.Runtime.Milliseconds())
 }
 
+// fioDefaults is a job that sets no option, for results that carry no job
+// (or a zero field where the option cannot be zero): jobfile owns the
+// defaults.
+var fioDefaults = jobfile.DefaultJob()
+
+// kbBase is the job's kb_base, 1024 or 1000.
 func kbBase(j *jobfile.Job) int {
 	if j == nil || j.KBBase == 0 {
-		return 1024
+		return fioDefaults.KBBase
 	}
 	return j.KBBase
 }
 
+// unitBase is the job's unit_base: 0 (auto), 1 (bits) or 8 (bytes).
 func unitBase(j *jobfile.Job) int {
 	if j == nil {
-		return 0
+		return fioDefaults.UnitBase
 	}
 	return j.UnitBase
 }
 
+// sigFigs is the job's significant_figures.
 func sigFigs(j *jobfile.Job) int {
 	if j == nil || j.SignificantFigures == 0 {
-		return 4
+		return fioDefaults.SignificantFigures
 	}
 	return j.SignificantFigures
 }

@@ -271,7 +271,7 @@ func isPow2(v int) bool { return v > 0 && v&(v-1) == 0 }
 // lat_percentiles, with fio's defaults when there is no job.
 func percentileFlags(j *jobfile.Job) (slat, clat, lat bool) {
 	if j == nil {
-		return false, true, false
+		j = fioDefaults
 	}
 	return j.SlatPercentiles, j.ClatPercentiles, j.LatPercentiles
 }
@@ -279,7 +279,7 @@ func percentileFlags(j *jobfile.Job) (slat, clat, lat bool) {
 // precision is the number of decimals percentiles are printed with.
 func precision(j *jobfile.Job) int {
 	if j == nil || j.PercentilePrecision <= 0 {
-		return 2
+		return fioDefaults.PercentilePrecision
 	}
 	return j.PercentilePrecision
 }
