@@ -34,6 +34,20 @@ type EngineInfo struct {
 	// NoIO is fio's FIO_NOIO: requests count as I/Os but move no bytes
 	// (cpuio).
 	NoIO bool
+	// SizedByFile says a diskless engine still sizes each file by
+	// filesize= or one block when the job has no size=, as fio's
+	// get_file_size does for the engines that work on names or on
+	// nothing: every diskless engine but null.
+	SizedByFile bool
+	// OpensRW says the engine opens its files read-write even for a
+	// read (falloc: a read is fallocate(KEEP_SIZE)).
+	OpensRW bool
+	// Maps says the engine maps its files into memory (mmap).
+	Maps bool
+	// NeedsExtents says the engine moves a file's extents (e4defrag's
+	// EXT4_IOC_MOVE_EXT): the file's blocks must be allocated before
+	// its I/O, and fallocate= is left to the engine.
+	NeedsExtents bool
 }
 
 // Runs reports whether gofio runs the engine.
@@ -48,20 +62,20 @@ var engineTable = []EngineInfo{
 	{Name: "vsync", Help: "Use readv/writev"},
 	{Name: "pvsync", Help: "Use preadv/pwritev"},
 	{Name: "pvsync2", Help: "Use preadv2/pwritev2"},
-	{Name: "mmap", Help: "Memory mapped IO"},
+	{Name: "mmap", Help: "Memory mapped IO", Maps: true},
 	{Name: "null", Help: "Testing engine (no data transfer)", Commit: true, Diskless: true},
-	{Name: "falloc", Help: "fallocate() file based engine"},
+	{Name: "falloc", Help: "fallocate() file based engine", OpensRW: true},
 	{Name: "ftruncate", Help: "ftruncate() file based engine"},
-	{Name: "filecreate", Help: "File creation engine", Diskless: true},
+	{Name: "filecreate", Help: "File creation engine", Diskless: true, SizedByFile: true},
 	{Name: "filestat", Help: "File stat engine"},
 	{Name: "filedelete", Help: "File delete engine"},
-	{Name: "dircreate", Help: "Directory creation engine (fio 3.34+)", Diskless: true},
-	{Name: "dirstat", Help: "Directory stat engine (fio 3.34+)", Diskless: true},
-	{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true},
-	{Name: "cpuio", Help: "CPU cycle burner engine", Diskless: true, NoIO: true},
-	{Name: "exec", Help: "Execute a program", Diskless: true, NoIO: true},
-	{Name: "net", Help: "Network IO", Diskless: true},
-	{Name: "e4defrag", Help: "ext4 defrag engine"},
+	{Name: "dircreate", Help: "Directory creation engine (fio 3.34+)", Diskless: true, SizedByFile: true},
+	{Name: "dirstat", Help: "Directory stat engine (fio 3.34+)", Diskless: true, SizedByFile: true},
+	{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true, SizedByFile: true},
+	{Name: "cpuio", Help: "CPU cycle burner engine", Diskless: true, NoIO: true, SizedByFile: true},
+	{Name: "exec", Help: "Execute a program", Diskless: true, NoIO: true, SizedByFile: true},
+	{Name: "net", Help: "Network IO", Diskless: true, SizedByFile: true},
+	{Name: "e4defrag", Help: "ext4 defrag engine", NeedsExtents: true},
 	{Name: "posixaio", Help: "POSIX asynchronous IO",
 		Refused: "POSIX AIO (aio_read/aio_write) is a glibc library that runs each request on a helper thread, not a system call; " +
 			"gofio is built without cgo, and imitating it with goroutines would measure Go's scheduler, not glibc's AIO (use libaio or io_uring)"},
@@ -111,6 +125,13 @@ func SupportedEngines() []string {
 		}
 	}
 	return out
+}
+
+// Engine returns the engine table's entry for the job's ioengine (the zero
+// EngineInfo for a name the table lacks, which validation refuses).
+func (j *Job) Engine() EngineInfo {
+	e, _ := EngineByName(j.IOEngine)
+	return e
 }
 
 // EngineByName returns the engine table's entry for name.

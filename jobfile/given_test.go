@@ -22,3 +22,19 @@ func TestGivenSetting(t *testing.T) {
 		t.Fatal("Setting(iodepth) found an option nobody gave")
 	}
 }
+
+// TestEngineTableRules: a flag of the engine table that only a diskless
+// engine can have is set only on diskless ones, and a job's Engine is its
+// ioengine's row.
+func TestEngineTableRules(t *testing.T) {
+	for _, e := range Engines() {
+		if e.SizedByFile && !e.Diskless {
+			t.Errorf("%s: SizedByFile without Diskless", e.Name)
+		}
+	}
+	j := DefaultJob()
+	j.IOEngine = "mmap"
+	if e := j.Engine(); e.Name != "mmap" || !e.Maps {
+		t.Errorf("Engine() of ioengine=mmap = %+v", e)
+	}
+}

@@ -312,16 +312,13 @@ func loopBytes(j *jobfile.Job, ts []*target) uint64 {
 
 // diskless reports whether the job's engine works without files: fio's
 // FIO_DISKLESSIO engines, as jobfile's engine table marks them.
-func diskless(j *jobfile.Job) bool {
-	e, ok := jobfile.EngineByName(j.IOEngine)
-	return ok && e.Diskless
-}
+func diskless(j *jobfile.Job) bool { return j.Engine().Diskless }
 
 // sizedByFile reports whether a diskless job without size= sizes each of
 // its files by filesize= or one block, as fio's get_file_size does for the
 // engines that work on names (filecreate, the dir engines) or on nothing
 // (cpuio): every diskless engine but null.
-func sizedByFile(j *jobfile.Job) bool { return diskless(j) && j.IOEngine != "null" }
+func sizedByFile(j *jobfile.Job) bool { return j.Engine().SizedByFile }
 
 // dioAlign returns the O_DIRECT alignment of the open fd: the logical
 // block size of a block device, or statx's dio_offset_align for a file (0
@@ -454,7 +451,7 @@ func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
 func openFlags(j *jobfile.Job, t *target, rw jobfile.RW) (flags int, direct bool) {
 	flags = unix.O_CLOEXEC
 	writes := rw.HasWrite()
-	if writes || rw.HasTrim() || j.IOEngine == "falloc" { // fio's falloc opens O_RDWR: a read is fallocate(KEEP_SIZE)
+	if writes || rw.HasTrim() || j.Engine().OpensRW {
 		flags |= unix.O_RDWR
 	} else {
 		flags |= unix.O_RDONLY
@@ -525,7 +522,7 @@ func checkUnlinkEachLoop(j *jobfile.Job) error {
 		return nil
 	case j.RegisterFiles:
 		return fmt.Errorf("%s: unlink_each_loop with registered files (registerfiles, sqthread_poll): gofio cannot swap a registered file for the next loop's new one", j.Name)
-	case j.IOEngine == "mmap":
+	case j.Engine().Maps:
 		return fmt.Errorf("%s: unlink_each_loop with ioengine=mmap: gofio cannot swap a mapped file for the next loop's new one", j.Name)
 	}
 	return nil

@@ -334,7 +334,7 @@ func preallocate(j *jobfile.Job, t *target, fd int, need uint64, warn func(forma
 	case "keep":
 		mode = unix.FALLOC_FL_KEEP_SIZE
 	}
-	if mode < 0 || j.IOEngine == "e4defrag" {
+	if mode < 0 || j.Engine().NeedsExtents {
 		return
 	}
 	err := unix.Fallocate(fd, uint32(mode), 0, int64(need))

@@ -145,7 +145,7 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *iogen.Buffers, warn fun
 	// A job that reads, or writes with overwrite=1, gets its files laid
 	// out with data (fio's extend_file new_layout).
 	withData := j.RW.HasRead() || j.Overwrite
-	if !withData && j.IOEngine == "e4defrag" {
+	if !withData && j.Engine().NeedsExtents {
 		// EXT4_IOC_MOVE_EXT needs allocated extents: preallocate as fio's
 		// default fallocate=native does for a file a job only writes.
 		if err := unix.Fallocate(fd, 0, 0, int64(need)); err != nil {
