@@ -102,7 +102,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "compare", Usage: "run every job with `KEY=A,B`: KEY=A (new) against KEY=B (old), interleaved; bare: tw_priority=1,0"},
 			optional: true, bare: compare.DefaultAB.String(), takesNext: compareValue},
 		{Flag: &cli.IntFlag{Name: "repeat", Value: 1, Usage: "run each point (and side) `N` times; gating needs 5 or more"}},
-		{Flag: &cli.StringSliceFlag{Name: "sweep", Usage: "expand jobs over `KEY=LIST` (iodepth=1..16384, bs=4k,8k; repeatable)"}},
+		{Flag: &cli.StringSliceFlag{Name: "sweep", Usage: "expand jobs over `KEY=LIST` (iodepth=1..16384, bs=4k,8k, taskrun_mode=none,coop,defer,sqpoll: the kernel's task-run modes in one table; repeatable)"}},
 		{Flag: &cli.StringFlag{Name: "compare-csv", Usage: "write the comparison table as CSV to `FILE`"}},
 		{Flag: &cli.StringFlag{Name: "json-dir", Usage: "write one fio-shaped JSON file per sweep point into `DIR`"}},
 		{Flag: &cli.StringFlag{Name: "plot", Usage: "draw avg latency against iodepth into `FILE.svg`"}},

@@ -259,3 +259,58 @@ func TestBadSweepNoIO(t *testing.T) {
 		t.Errorf("bad sweeps created %v", names)
 	}
 }
+
+// TestTaskRunModesE2E runs the kernel's four task-run modes over two
+// depths from one command (--sweep taskrun_mode) on a tmpfs scratch file:
+// every row of the comparison ran the ring the mode names, the kernel's
+// SQPOLL thread included (not gofio's goroutine), and the text table
+// names the mode of each row.
+func TestTaskRunModesE2E(t *testing.T) {
+	scr := scratchDir(t)
+	job := writeJob(t, scr, "modes.fio", "[modes]\nioengine=io_uring\nrw=randread\nbs=4k\nsize=4m\ntime_based\nruntime=10s\n")
+	csvPath := filepath.Join(scr, "modes.csv")
+	modes := []string{"none", "coop", "defer", "sqpoll"}
+	code, out, errs := runCmd(t, "--sweep", "iodepth=1,8", "--sweep", "taskrun_mode="+strings.Join(modes, ","),
+		"--set", "runtime=100ms", "--set", "filename="+filepath.Join(scr, "data"), "--output-format=json",
+		"--compare-csv="+csvPath, job)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstderr: %s", code, errs)
+	}
+	doc := decodeJSON(t, "stdout", []byte(out))
+	cmp, ok := doc[report.CompareJSONKey].(map[string]any)
+	if !ok {
+		t.Fatalf("no %q key in the JSON", report.CompareJSONKey)
+	}
+	rows, _ := cmp["rows"].([]any)
+	if len(rows) != 2*len(modes) {
+		t.Fatalf("%d rows, want %d", len(rows), 2*len(modes))
+	}
+	for i, r := range rows {
+		row := r.(map[string]any)
+		want := modes[i%len(modes)]
+		s, _ := row["new"].(map[string]any)
+		if s == nil || s["taskrun"] != want || num(t, s, "avg_lat_us_mean") <= 0 {
+			t.Errorf("row %v ran taskrun %v, want %s: %v", row["value"], s["taskrun"], want, s)
+		}
+	}
+	// The CSV carries each row's mode too.
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	if err != nil || len(records) != 1+2*len(modes) {
+		t.Fatalf("%s: %d records, %v", csvPath, len(records), err)
+	}
+	col := -1
+	for i, h := range records[0] {
+		if h == "new_taskrun" {
+			col = i
+		}
+	}
+	for i, rec := range records[1:] {
+		if col < 0 || rec[col] != modes[i%len(modes)] || rec[1] != modes[i%len(modes)] {
+			t.Errorf("csv row %d: %v, want taskrun %s", i, rec, modes[i%len(modes)])
+		}
+	}
+}

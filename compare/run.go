@@ -131,6 +131,7 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 	for _, j := range res.Jobs {
 		if j != nil {
 			spec.SQThread = report.MergeSQThread(spec.SQThread, j.SQThread)
+			side.TaskRun = report.MergeSQThread(side.TaskRun, j.TaskRun)
 		}
 	}
 	st := m.stats
@@ -246,7 +247,7 @@ func markTitle(c *report.Comparison, key, word string) {
 		c.BS = word
 	case "ioengine":
 		c.Engine = word
-	case "sqthread_poll", "sqpoll":
+	case "sqthread_poll", "sqpoll", "taskrun_mode":
 		c.SQPoll = word
 	}
 }

@@ -36,6 +36,10 @@ var positiveKeys = map[string]bool{"iodepth": true, "bs": true, "blocksize": tru
 //	               bs=4k..1m gives 4k,8k,...,512k,1m
 //	KEY=V1,V2,...  the values in the order given, each digits with an
 //	               optional unit suffix (4k, 2s, 50%); no duplicates
+//	KEY=N1,N2,...  names of an option's choices, each a letter followed
+//	               by letters, digits, '_' or '-' (taskrun_mode=none,coop,
+//	               rw=randread,randwrite); the job parser checks them; a
+//	               list is all numbers or all names, as its first value is
 //
 // Zero is refused in a range, and anywhere for iodepth, bs and numjobs.
 // Blanks around the key and the values are ignored. The key is only checked
@@ -140,14 +144,17 @@ func splitList(list string, positive bool) ([]string, error) {
 	parts := strings.Split(list, ",")
 	values := make([]string, 0, len(parts))
 	seen := make(map[string]bool, len(parts))
+	names := isName(strings.TrimSpace(parts[0]))
 	for i, p := range parts {
 		v := strings.TrimSpace(p)
 		switch {
 		case v == "":
 			return nil, fmt.Errorf("value %d is empty", i+1)
-		case !isValue(v):
+		case names && !isName(v):
+			return nil, fmt.Errorf("value %q is not a name like the first value %q (letters, digits, '_' and '-', starting with a letter)", v, strings.TrimSpace(parts[0]))
+		case !names && !isValue(v):
 			return nil, fmt.Errorf("value %q is not a number with an optional unit (4k, 2s, 50%%)", v)
-		case positive && isZero(v):
+		case !names && positive && isZero(v):
 			return nil, fmt.Errorf("value %q: must be greater than 0", v)
 		case seen[strings.ToLower(v)]:
 			return nil, fmt.Errorf("value %q is listed twice", v)
@@ -156,6 +163,20 @@ func splitList(list string, positive bool) ([]string, error) {
 		values = append(values, v)
 	}
 	return values, nil
+}
+
+// isName reports whether v names a choice: a letter, then letters,
+// digits, '_' or '-'.
+func isName(v string) bool {
+	for i, c := range v {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case (c >= '0' && c <= '9' || c == '_' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return v != ""
 }
 
 // isValue reports whether v is digits followed by an optional unit of

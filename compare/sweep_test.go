@@ -36,6 +36,9 @@ func TestParseSweep(t *testing.T) {
 		{"runtime=1s,2s", "runtime", []string{"1s", "2s"}},
 		{"rwmixread=0,50,100", "rwmixread", []string{"0", "50", "100"}},
 		{"size=10%,20%", "size", []string{"10%", "20%"}},
+		// Names of an option's choices, for the task-run modes in one table.
+		{"taskrun_mode=none,coop,defer,sqpoll", "taskrun_mode", []string{"none", "coop", "defer", "sqpoll"}},
+		{"rw=randread, rand-write_2", "rw", []string{"randread", "rand-write_2"}},
 		// The largest range that fits in 64 bits.
 		{"size=1..8p", "size", nil}, // checked by length below
 	}
@@ -100,6 +103,9 @@ func TestParseSweepErrors(t *testing.T) {
 		{"iodepth=1..99999999999999999999", "too large"},            // overflows 64 bits
 		{"size=1..16384p", "too large"},                             // unit overflows
 		{"iodepth=1,2..4", "mixes a range and a list"},              // range inside a list
+		{"taskrun_mode=none,1", `"1" is not a name like the first`}, // names then a number
+		{"taskrun_mode=none,a b", `"a b" is not a name`},            // blank inside a name
+		{"taskrun_mode=none,None", `"None" is listed twice`},        // duplicate, case aside
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 // gofio's own ("+").
 var engHelpDiffs = map[string][]string{
 	"io_uring": {"-cmd_type", "-uncached", "+coop_taskrun", "+defer_taskrun",
-		"+iowq_max_workers", "+single_issuer", "+sqthread_idle"},
+		"+iowq_max_workers", "+single_issuer", "+sqthread_idle", "+taskrun_mode"},
 }
 
 // TestEngHelpMatchesFio checks that `gofio --enghelp=NAME` lists the

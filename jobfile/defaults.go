@@ -55,6 +55,7 @@ func newJob() *Job {
 		SteadyState:             SteadyState{IOPS: true, Slope: true, Pct: true, Limit: 0.01},
 		TWThread:                "auto",
 		TWList:                  "locked",
+		TaskrunMode:             TaskrunFlags,
 	}
 	// Buffer contents: fio scrambles by default; buffer_compress_chunk,
 	// dedupe_mode and dedupe_working_set_percentage defaults.
@@ -94,10 +95,11 @@ func fixup(j *Job) {
 	if j.GtodReduce {
 		j.DisableLat, j.DisableClat, j.DisableSlat = true, true, true
 	}
+	j.TaskrunAuto = !j.Given("coop_taskrun") && !j.Given("defer_taskrun") && !j.Given("single_issuer")
+	j.applyTaskrunMode()
 	if j.SQThreadPoll {
 		j.RegisterFiles = true // fio's io_uring engine forces it
 	}
-	j.TaskrunAuto = !j.Given("coop_taskrun") && !j.Given("defer_taskrun") && !j.Given("single_issuer")
 	if j.DeferTaskrun {
 		j.SingleIssuer = true
 	}

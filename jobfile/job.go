@@ -362,7 +362,10 @@ type Job struct {
 	// single_issuer was given: the engine then asks for fio's own ring
 	// flags (DEFER_TASKRUN+SINGLE_ISSUER and COOP_TASKRUN) and drops them
 	// group by group where the kernel refuses them, as fio does.
-	TaskrunAuto    bool
+	TaskrunAuto bool
+	// TaskrunMode is taskrun_mode: TaskrunFlags (the default) leaves the
+	// flags above as given; the other modes set them (finish).
+	TaskrunMode    string
 	IOWQMaxWorkers [2]uint32 // bounded, unbounded; 0 = leave as is
 
 	// fio 3.33 options beyond the core set (jobfile/fiooptions.go).

@@ -102,6 +102,22 @@ func TestParseSemantics(t *testing.T) {
 		{"gofio options", "[j]\nioengine=io_uring\nsize=1m\ntw_priority=0\nsqthread_idle=20\niowq_max_workers=4,8\n", func(j *Job) bool {
 			return !j.TWPriority && j.SQThreadIdle == 20*time.Millisecond && j.IOWQMaxWorkers == [2]uint32{4, 8}
 		}},
+		// taskrun_mode sets the ring options and wins over the flags given.
+		{"taskrun_mode default", "[j]\nioengine=io_uring\nsize=1m\n", func(j *Job) bool {
+			return j.TaskrunMode == TaskrunFlags && j.TaskrunAuto && !j.SQThreadPoll
+		}},
+		{"taskrun_mode none", "[j]\nioengine=io_uring\nsize=1m\nsqthread_poll=1\ntaskrun_mode=none\n", func(j *Job) bool {
+			return !j.TaskrunAuto && !j.CoopTaskrun && !j.DeferTaskrun && !j.SingleIssuer && !j.SQThreadPoll && !j.RegisterFiles
+		}},
+		{"taskrun_mode coop", "[j]\nioengine=io_uring\nsize=1m\ndefer_taskrun=1\ntaskrun_mode=coop\n", func(j *Job) bool {
+			return !j.TaskrunAuto && j.CoopTaskrun && !j.DeferTaskrun && !j.SingleIssuer && !j.SQThreadPoll
+		}},
+		{"taskrun_mode defer", "[j]\nioengine=io_uring\nsize=1m\ntaskrun_mode=defer\n", func(j *Job) bool {
+			return !j.TaskrunAuto && !j.CoopTaskrun && j.DeferTaskrun && j.SingleIssuer && !j.SQThreadPoll
+		}},
+		{"taskrun_mode sqpoll", "[j]\nioengine=io_uring\nsize=1m\ncoop_taskrun=1\ntw_thread=goroutine\ntaskrun_mode=sqpoll\n", func(j *Job) bool {
+			return !j.TaskrunAuto && !j.CoopTaskrun && !j.DeferTaskrun && j.SQThreadPoll && j.TWThread == "kernel" && j.RegisterFiles
+		}},
 		// $ncpus arithmetic, as fio does through bc.
 		{"keywords", "[j]\nioengine=null\nsize=1m\niodepth=$ncpus*2\n", func(j *Job) bool { return j.IODepth == 8 }},
 	}

@@ -111,6 +111,7 @@ var csvSideFigures = []csvSideFigure{
 		}
 		return spec.SQThread
 	}},
+	{"taskrun", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string { return s.TaskRun }},
 }
 
 // csvNum formats v with prec decimals, "" for NaN.

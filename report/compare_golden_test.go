@@ -99,6 +99,12 @@ func cmpFixture() *Comparison {
 		r := &c.Rows[i]
 		v := tw[r.Value]
 		r.New.TWWaitUs, r.Old.TWWaitUs, r.New.TWWaitP99Us, r.Old.TWWaitP99Us = v[0], v[1], v[2], v[3]
+		if r.New.Ran() {
+			r.New.TaskRun = TaskRunModel
+		}
+		if r.Old.Ran() {
+			r.Old.TaskRun = TaskRunModel
+		}
 	}
 	return c
 }

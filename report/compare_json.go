@@ -94,6 +94,9 @@ type SideJSON struct {
 	IOPSMedian      float64      `json:"iops_median"`
 	IOPSMean        float64      `json:"iops_mean"`
 	PerRepeat       []RepeatJSON `json:"per_repeat"`
+	// TaskRun is the task-run mode the side's rings ran in (TaskRunOf):
+	// "none", "coop", "defer", "sqpoll", "goroutine" or "mixed".
+	TaskRun string `json:"taskrun,omitempty"`
 }
 
 // RepeatJSON is the JSON shape of RepeatStats.
@@ -123,6 +126,7 @@ func sideJSON(s *ComparisonSide) *SideJSON {
 		TWWaitUsMean: cmpRound(s.TWWaitUs, 3), TWWaitP99AllIOs: cmpRound(s.TWWaitP99Us, 3),
 		IOPSMedian: cmpRound(sideMedian(s, GateIOPS), 3), IOPSMean: cmpRound(s.IOPS, 3),
 		PerRepeat: make([]RepeatJSON, len(s.Repeats)),
+		TaskRun:   s.TaskRun,
 	}
 	for i, r := range s.Repeats {
 		var jobs []JobRepeat
@@ -140,7 +144,8 @@ func (j *SideJSON) side() ComparisonSide {
 	if j == nil {
 		return ComparisonSide{}
 	}
-	s := ComparisonSide{Name: j.Name, P50Us: j.P50UsAllIOs, P99Us: j.P99UsAllIOs, TWWaitUs: j.TWWaitUsMean, TWWaitP99Us: j.TWWaitP99AllIOs}
+	s := ComparisonSide{Name: j.Name, P50Us: j.P50UsAllIOs, P99Us: j.P99UsAllIOs, TWWaitUs: j.TWWaitUsMean, TWWaitP99Us: j.TWWaitP99AllIOs,
+		TaskRun: j.TaskRun}
 	for _, r := range j.PerRepeat {
 		s.Repeats = append(s.Repeats, RepeatStats(r))
 	}

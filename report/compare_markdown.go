@@ -20,6 +20,9 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	if l := cmpSQLine(c); l != "" {
 		fmt.Fprintf(&b, "%s\n\n", mdEsc(l))
 	}
+	if l := cmpTaskRunLine(c); l != "" {
+		fmt.Fprintf(&b, "%s\n\n", mdEsc(l))
+	}
 	header := cmpHeader(c)
 	b.WriteString("| " + strings.Join(mdEscAll(header), " | ") + " |\n")
 	b.WriteString("|" + strings.Repeat(" ---: |", len(header)) + "\n")
@@ -27,8 +30,8 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		cells := mdEscAll(cmpCells(c, r))
-		if r.Stats != nil && r.Stats.Verdict == VerdictSlower {
-			cells[6] = "**" + cells[6] + "**"
+		if v := cmpVerdictColumn(c); v >= 0 && r.Stats != nil && r.Stats.Verdict == VerdictSlower {
+			cells[v] = "**" + cells[v] + "**"
 		}
 		if gate >= 0 && r.Stats.SlowerBeyond(gate) {
 			cells[0] = "**" + cells[0] + "** ❌"
@@ -47,7 +50,7 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	if l := cmpDriftLine(c); l != "" {
 		fmt.Fprintf(&b, "%s\n\n", mdEsc(l))
 	}
-	fmt.Fprintf(&b, "<sub>%s. %s. %s</sub>\n", mdEsc(StatsRule), mdEsc(TWRule), mdEsc(cmpFooter(c)))
+	fmt.Fprintf(&b, "<sub>%s. %s. %s</sub>\n", mdEsc(cmpStatsRule(c)), mdEsc(TWRule), mdEsc(cmpFooter(c)))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("compare markdown: %w", err)
 	}

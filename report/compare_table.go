@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,9 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 	if l := cmpSQLine(c); l != "" {
 		b.WriteString(l + "\n")
 	}
+	if l := cmpTaskRunLine(c); l != "" {
+		b.WriteString(l + "\n")
+	}
 	b.WriteString("\n")
 
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', tabwriter.AlignRight)
@@ -33,7 +37,7 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("compare table: %w", err)
 	}
-	fmt.Fprintf(&b, "\n%s\n%s\n", StatsRule, TWRule)
+	fmt.Fprintf(&b, "\n%s\n%s\n", cmpStatsRule(c), TWRule)
 	if l := cmpDriftLine(c); l != "" {
 		b.WriteString(l + "\n")
 	}
@@ -63,19 +67,139 @@ var cmpSideFigures = []cmpSideFigure{
 	{"IOPS", "iops_median", 0, func(s *ComparisonSide) float64 { return sideMedian(s, GateIOPS) }},
 }
 
-// cmpHeader is the header row of the text and markdown tables.
+// cmpHeader is the header row of the text and markdown tables. Without
+// --compare only the one side's figures are shown: the gate metric's
+// median under its own name, then the side figures. A taskrun column (one
+// per side) follows the key where the task-run mode differs between rows
+// or sides (cmpTaskRunVaries).
 func cmpHeader(c *Comparison) []string {
-	h := []string{c.KeyLabel(), "new", "old", "Δ%", cmpCILabel(c), "p", "verdict"}
+	h := []string{c.KeyLabel()}
+	if !c.Compared {
+		if cmpTaskRunVaries(c) {
+			h = append(h, "taskrun")
+		}
+		h = append(h, cmpGateHead(c))
+		for _, f := range cmpOneSideFigures(c) {
+			h = append(h, f.head)
+		}
+		return h
+	}
+	if cmpTaskRunVaries(c) {
+		h = append(h, "new taskrun", "old taskrun")
+	}
+	h = append(h, "new", "old", "Δ%", cmpCILabel(c), "p", "verdict")
 	for _, f := range cmpSideFigures {
 		h = append(h, "new "+f.head, "old "+f.head)
 	}
 	return h
 }
 
+// cmpGateHead heads the one-side table's column of the gate metric.
+func cmpGateHead(c *Comparison) string {
+	switch c.GateMetricOrDefault() {
+	case GateP99:
+		return "p99"
+	case GateIOPS:
+		return "IOPS"
+	}
+	if c.Metric == "clat" {
+		return "avg clat"
+	}
+	return "avg lat"
+}
+
+// cmpOneSideFigures are the side figures of the one-side table: those of
+// cmpSideFigures that do not repeat the gate metric's column.
+func cmpOneSideFigures(c *Comparison) []cmpSideFigure {
+	g := cmpGateHead(c)
+	out := make([]cmpSideFigure, 0, len(cmpSideFigures))
+	for _, f := range cmpSideFigures {
+		if f.head != g {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// cmpVerdictColumn is the index of the verdict in cmpCells, -1 without
+// --compare.
+func cmpVerdictColumn(c *Comparison) int {
+	if !c.Compared {
+		return -1
+	}
+	if cmpTaskRunVaries(c) {
+		return 8
+	}
+	return 6
+}
+
+// cmpTaskRunVaries reports whether the task-run mode differs between the
+// rows or the sides that ran (a sweep or --compare of taskrun_mode), so
+// the tables need a column for it rather than one line.
+func cmpTaskRunVaries(c *Comparison) bool {
+	seen := ""
+	for i := range c.Rows {
+		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
+			switch {
+			case !s.Ran() || s.TaskRun == "":
+			case s.TaskRun == SQMixed:
+				return true
+			case seen == "":
+				seen = s.TaskRun
+			case seen != s.TaskRun:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cmpTaskRunLine says how the kernel ran the completion task work: in one
+// line when every row and side ran the same mode, or as a legend of the
+// taskrun column's values. It is "" when no side knows its mode.
+func cmpTaskRunLine(c *Comparison) string {
+	var modes []string
+	for i := range c.Rows {
+		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
+			if s.Ran() && s.TaskRun != "" && !slices.Contains(modes, s.TaskRun) {
+				modes = append(modes, s.TaskRun)
+			}
+		}
+	}
+	switch len(modes) {
+	case 0:
+		return ""
+	case 1:
+		if w := TaskRunWords(modes[0]); w != "" {
+			return "task run: " + w
+		}
+		return "task run: " + modes[0]
+	}
+	parts := make([]string, len(modes))
+	for i, m := range modes {
+		parts[i] = m
+		if w := TaskRunWords(m); w != "" && m != SQMixed {
+			parts[i] = m + " = " + w
+		}
+	}
+	return "taskrun = how the kernel ran the completion task work: " + strings.Join(parts, "; ")
+}
+
 // cmpCells is one row of the text and markdown tables.
 func cmpCells(c *Comparison, r *ComparisonRow) []string {
 	m := c.GateMetricOrDefault()
 	n, o := &r.New, &r.Old
+	if !c.Compared {
+		cells := []string{r.Value}
+		if cmpTaskRunVaries(c) {
+			cells = append(cells, cmpTaskRunCell(n))
+		}
+		cells = append(cells, cmpFig(n, m))
+		for _, f := range cmpOneSideFigures(c) {
+			cells = append(cells, cmpSideCell(n, f))
+		}
+		return cells
+	}
 	delta, ci, p, verdict := "-", "-", "-", "-"
 	if s := r.Stats; s != nil {
 		delta = fmt.Sprintf("%+.2f%%", s.DeltaPct)
@@ -95,11 +219,23 @@ func cmpCells(c *Comparison, r *ComparisonRow) []string {
 	if c.SameSchedule(r) {
 		verdict = "same schedule"
 	}
-	cells := []string{r.Value, cmpFig(n, m), cmpFig(o, m), delta, ci, p, verdict}
+	cells := []string{r.Value}
+	if cmpTaskRunVaries(c) {
+		cells = append(cells, cmpTaskRunCell(n), cmpTaskRunCell(o))
+	}
+	cells = append(cells, cmpFig(n, m), cmpFig(o, m), delta, ci, p, verdict)
 	for _, f := range cmpSideFigures {
 		cells = append(cells, cmpSideCell(n, f), cmpSideCell(o, f))
 	}
 	return cells
+}
+
+// cmpTaskRunCell is a side's task-run mode, "-" when unknown or not run.
+func cmpTaskRunCell(s *ComparisonSide) string {
+	if !s.Ran() || s.TaskRun == "" {
+		return "-"
+	}
+	return s.TaskRun
 }
 
 // cmpSideCell formats figure f of a side, "-" for a side that did not
@@ -132,7 +268,7 @@ func cmpSharedSQ(c *Comparison) string {
 // cmpSQ is " [SQ thread: WHAT PLAYED IT]" for a side when the sides
 // differ in it (the title says it when they agree), "" otherwise.
 func cmpSQ(c *Comparison, s SideSpec) string {
-	if cmpSharedSQ(c) != SQMixed || s.SQThread == "" {
+	if cmpSharedSQ(c) != SQMixed || s.SQThread == "" || cmpTaskRunVaries(c) {
 		return ""
 	}
 	return " [SQ thread: " + SQThreadWords(s.SQThread) + "]"
@@ -151,11 +287,33 @@ func cmpSQLine(c *Comparison) string {
 		"--set tw_thread=kernel measures the kernel's SQPOLL thread instead"
 }
 
-// cmpMetricLine says what the new and old columns hold.
+// OneSideRule is what the figures of a table without --compare are.
+const OneSideRule = "every figure but tw and tw p99 is the median of the per-repeat values; " +
+	"without --compare no side is judged against another"
+
+// cmpStatsRule is StatsRule, or OneSideRule for a table of one side.
+func cmpStatsRule(c *Comparison) string {
+	if !c.Compared {
+		return OneSideRule
+	}
+	return StatsRule
+}
+
+// cmpMetricLine says what the new and old columns hold, or for one side
+// what its first figure column holds.
 func cmpMetricLine(c *Comparison) string {
 	lat := c.Metric
 	if lat == "" {
 		lat = "lat"
+	}
+	if !c.Compared {
+		switch c.GateMetricOrDefault() {
+		case GateP99:
+			return fmt.Sprintf("p99 = median of the per-repeat p99 %s in usec", lat)
+		case GateIOPS:
+			return "IOPS = median of the per-repeat IOPS"
+		}
+		return fmt.Sprintf("%s = median of the per-repeat avg %s in usec", cmpGateHead(c), lat)
 	}
 	switch c.GateMetricOrDefault() {
 	case GateP99:

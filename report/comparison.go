@@ -211,6 +211,10 @@ type ComparisonSide struct {
 	// mechanism behind the latency: what the task-work order added.
 	TWWaitUs    float64
 	TWWaitP99Us float64
+	// TaskRun is the task-run mode the side's rings ran in at this point
+	// (JobResult.TaskRun of every job and repeat, merged as MergeSQThread
+	// merges); "" when unknown.
+	TaskRun string
 }
 
 // RepeatStats are one run's figures: all jobs and directions of that run

@@ -165,6 +165,7 @@ type JobResult struct {
 	// gofio extras.
 	Policy      string // "priority" or "fifo"
 	SQThread    string // what played the SQ thread: SQKernel, SQGoroutine or SQNone
+	TaskRun     string // the ring's task-run mode as the kernel set it up (TaskRunOf); "" off io_uring
 	Threads     []ThreadCPU
 	DroppedCQEs uint64
 	EngineNotes []string

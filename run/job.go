@@ -487,6 +487,7 @@ func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 		if len(st.SetupFlags) > 0 {
 			res.EngineNotes = append(res.EngineNotes, "setup flags: "+strings.Join(st.SetupFlags, "|"))
 		}
+		res.TaskRun = report.TaskRunOf(st.SetupFlags, res.SQThread)
 		for _, w := range st.Warnings {
 			e.warnf("%s: %s\n", j.Name, w)
 		}
