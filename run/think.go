@@ -1,0 +1,70 @@
+package run
+
+// This file holds fio's think time (thinktime=, thinktime_blocks=,
+// thinktime_spin=, thinktime_blocks_type=): thinkDue is the loop's hook at
+// issue, think runs the pause.
+
+// thinkDue reports whether thinktime is due before the next I/O, as
+// fio's handle_thinktime decides: after thinktime_blocks I/Os completed
+// (thinktime_blocks_type=complete) or issued (issue) since the last
+// pause; with thinktime_iotime, also once thinktime_iotime plus thinktime
+// has passed since the last pause began (the job's start at first), and
+// then by the blocks only when thinktime_blocks is set.
+func (l *loop) thinkDue() bool {
+	t := &l.job.Think
+	if t.Time <= 0 && l.thinker == nil {
+		return false
+	}
+	if t.IOTime > 0 {
+		if l.clock()-l.lastThinkAt >= int64(t.IOTime+t.Time) {
+			return true
+		}
+		if !l.thinkBlocksSet {
+			return false
+		}
+	}
+	n := l.thinkDone
+	if t.BlocksType == "issue" {
+		n = l.thinkIssued
+	}
+	return n >= l.lastThink+uint64(t.Blocks)
+}
+
+// think runs the pause once every slot is parked and nothing is in flight
+// (fio's io_u_quiesce): thinktime_spin of busy waiting, then the rest of
+// thinktime asleep; then the parked slots issue again. With
+// rate_ignore_thinktime the rate schedule of the last I/O's direction
+// moves on by the pause, so the job does not catch up afterwards.
+func (l *loop) think() {
+	t := &l.job.Think
+	think := t.Time
+	if l.thinker != nil {
+		think = l.thinker.ThinkTime() // cpuio's cycle x (100-cpuload)/cpuload
+	}
+	begin := l.clock()
+	spin := min(t.Spin, think) // fio: thinktime_spin is at most thinktime
+	if spin > 0 {
+		end := l.clock() + int64(spin)
+		for l.clock() < end {
+		}
+	}
+	if rest := think - spin; rest > 0 {
+		l.sleep(rest)
+	}
+	now := l.clock()
+	if l.job.RateIgnoreThinktime {
+		l.skipRate(l.lastDir, now-begin)
+	}
+	l.lastThink = l.thinkDone
+	if t.BlocksType == "issue" {
+		l.lastThink = l.thinkIssued
+	}
+	if t.IOTime > 0 {
+		l.lastThinkAt = begin
+	}
+	for _, si := range l.parked {
+		l.q.AddHeavy(si, now)
+	}
+	l.parked = l.parked[:0]
+	l.reapFresh = false
+}
