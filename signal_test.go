@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gofio/gofio/internal/faultfs"
 )
 
 // TestWatchSignals drives main's signal rules with a fake channel: the
@@ -285,5 +287,59 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	}
 	if names := listDir(t, cwd); len(names) != 0 {
 		t.Errorf("working directory holds %v, want nothing", names)
+	}
+}
+
+// TestSignalDuringLayout interrupts, with SIGINT and with SIGTERM, a read
+// job laying out its 64 MiB file on a FUSE target that sleeps 20 ms on
+// every 128 KiB write: the first signal ends gofio within a second, exit
+// 130, and the partial file it created is gone, the warning and the JSON
+// report's engine_notes saying so.
+func TestSignalDuringLayout(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			x := faultfs.MountT(t, faultfs.Options{Absent: true})
+			x.Delay(faultfs.Write, 20*time.Millisecond, 1)
+			cwd := t.TempDir()
+			p := startGofio(t, cwd, "--output-format=json", "--name=slow", "--rw=read", "--ioengine=psync",
+				"--size=64m", "--fallocate=none", "--filename="+x.Path())
+			deadline := time.Now().Add(time.Minute)
+			for x.Counts().Writes < 4 {
+				if time.Now().After(deadline) {
+					t.Fatalf("the layout did not start within a minute\nstderr: %s", p.stderr.String())
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			start := time.Now()
+			p.signal(t, sig)
+			code := p.wait(t)
+			took := time.Since(start)
+			stdout, stderr := p.stdout.String(), p.stderr.String()
+			if code != ExitInterrupted {
+				t.Errorf("exit %d, want %d\nstderr: %s", code, ExitInterrupted, stderr)
+			}
+			if took > time.Second {
+				t.Errorf("gofio took %v to end after %v during the layout", took, sig)
+			}
+			if _, err := os.Stat(x.Path()); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the partial file is still there (%v)", err)
+			}
+			c := x.Counts()
+			if c.Creates != 1 || c.Unlinks != 1 || c.WriteBytes >= 64<<20 {
+				t.Errorf("faultfs counts %+v; want the file created, written in part and removed", c)
+			}
+			note := "removed " + x.Path() + ", which this run created and whose layout stopped"
+			if !strings.Contains(stderr, note) || strings.Contains(stderr, "second signal") {
+				t.Errorf("stderr lacks the removal, or needed a second signal:\n%s", stderr)
+			}
+			job := jsonJobs(t, decodeJSON(t, "stdout", []byte(stdout)))[0]
+			extras, _ := job["gofio"].(map[string]any)
+			if notes, _ := extras["engine_notes"].([]any); len(notes) != 1 || notes[0] != note {
+				t.Errorf("gofio.engine_notes %v, want [%q]", extras["engine_notes"], note)
+			}
+			if names := listDir(t, cwd); len(names) != 0 {
+				t.Errorf("working directory holds %v, want nothing", names)
+			}
+		})
 	}
 }

@@ -417,7 +417,10 @@ type Job struct {
 	UnlinkEachLoop bool // unlink_each_loop: unlink the regular files before every loop after the first
 	FileAppend     bool // file_append: each regular file's I/O starts at its end
 	UniqueFilename bool // unique_filename: fio's client/server file-name prefix, which gofio has no use for
-	NoDiskUtil     bool // disk_util=0: the disks under the job's files are not sampled
+	// NoSpaceCheck is gofio's space_check=0: lay the files out even when
+	// they do not fit the free space of their filesystem, as fio does.
+	NoSpaceCheck bool
+	NoDiskUtil   bool // disk_util=0: the disks under the job's files are not sampled
 	// Unrun maps each option gofio parses but does not run, and that the
 	// job sets to something other than its default, to its value. A job
 	// with any is refused at run time (UnrunOptions).

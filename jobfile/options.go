@@ -396,6 +396,9 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "io_timeout", Type: TypeTime, Default: "0", Unit: time.Second, Gofio: true,
 		Help: "End the job with ETIMEDOUT when an I/O is outstanding longer than this (0: wait forever, as fio)",
 		durp: func(j *Job) *time.Duration { return &j.IOTimeout }},
+	{Name: "space_check", Type: TypeBool, Default: "1", Min: 0, Max: 1, Gofio: true, Neg: true,
+		Help:  "Refuse a job, before anything is written, whose files to create or extend do not fit the free space of their filesystem (0: lay them out anyway, as fio)",
+		boolp: func(j *Job) *bool { return &j.NoSpaceCheck }},
 	runOptionSpecs[0], runOptionSpecs[1], runOptionSpecs[2], runOptionSpecs[3],
 
 	// io_uring engine options (fio's engines/io_uring.c).

@@ -164,6 +164,7 @@ func TestENOSPCOnFullTmpfs(t *testing.T) {
 		j := testJob(dir, tt.name, tt.rw, tt.engine)
 		j.Size = 4 << 20
 		j.Unlink = true
+		j.NoSpaceCheck = true // lay out and write past the free space, as fio
 		setDepth(j, tt.depth)
 		res, err := Run(context.Background(), []*jobfile.Job{j, other}, Options{})
 		if err != nil {

@@ -26,10 +26,13 @@ type jobError struct {
 	fn    string     // fio's func= of the verror: "open(/x)", "write"
 	errno unix.Errno // the job's error number
 	err   error
+	// cleanup says what gofio undid after the failure ("removed /x, ...");
+	// empty when nothing.
+	cleanup string
 }
 
-// Error says which job, which option and path, and what failed:
-// "job bad: filename=/x: open: permission denied".
+// Error says which job, which option and path, and what failed, and what
+// gofio undid after it: "job bad: filename=/x: open: permission denied".
 func (e *jobError) Error() string {
 	var b strings.Builder
 	b.WriteString("job ")
@@ -42,6 +45,10 @@ func (e *jobError) Error() string {
 	}
 	b.WriteString(": ")
 	b.WriteString(e.err.Error())
+	if e.cleanup != "" {
+		b.WriteString("; ")
+		b.WriteString(e.cleanup)
+	}
 	return b.String()
 }
 

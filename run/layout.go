@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
@@ -20,14 +21,22 @@ import (
 // size being the sum of the regions' ends in whole MiB, rounded down as
 // fio does. A target that existed when the run was planned and is gone
 // now ends the job with ENOENT rather than being created again.
-func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string, args ...any)) *jobError {
+//
+// A stop request (the run's stop flag) ends the layout before its next
+// write; stopped then says so, and the job must not open its files. A
+// file this layout created and did not finish, because it failed or was
+// stopped, is removed, as fio's extend_file unlinks its file on a
+// terminate; the job's notes and the warning stream say so. A file that
+// existed before is never removed or truncated.
+func layoutJob(e *env, jr *jobRun, fill []byte) (stopped bool, je *jobError) {
 	j := jr.job
 	if diskless(j) || jr.replay != nil || j.CreateOnOpen {
 		// fio neither sizes nor lays out a replay's files, nor those
 		// of a create_on_open job, which its open creates.
-		return nil
+		return false, nil
 	}
 	var todo []*target
+	var fresh []bool
 	var total uint64
 	for _, t := range jr.targets {
 		if t.block || t.char {
@@ -37,12 +46,13 @@ func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string,
 			// fio neither lays out nor truncates a file it fills: the
 			// job's writes grow it until the filesystem is full.
 			if je := createEmpty(j, t); je != nil {
-				return je
+				return false, je
 			}
 			continue
 		}
 		need := t.region.Base + t.region.Size
 		st, err := os.Stat(t.path)
+		missing := false
 		switch {
 		case err == nil && uint64(st.Size()) >= need:
 			t.curSize = uint64(st.Size())
@@ -50,27 +60,61 @@ func layoutJob(jr *jobRun, fill []byte, info io.Writer, warn func(format string,
 		case err == nil:
 			t.curSize = uint64(st.Size())
 		case errors.Is(err, os.ErrNotExist) && t.exists:
-			return targetError(j.Name, t, "open", "open("+t.path+")", unix.ENOENT, err)
+			return false, targetError(j.Name, t, "open", "open("+t.path+")", unix.ENOENT, err)
 		case errors.Is(err, os.ErrNotExist):
-			t.curSize = 0
+			t.curSize, missing = 0, true
 		default:
-			return targetError(j.Name, t, "stat", "stat("+t.path+")", unix.EIO, err)
+			return false, targetError(j.Name, t, "stat", "stat("+t.path+")", unix.EIO, err)
 		}
 		todo = append(todo, t)
+		fresh = append(fresh, missing)
 		total += need
 	}
 	if len(todo) == 0 {
-		return nil
+		return false, nil
 	}
-	if info != nil {
-		fmt.Fprint(info, layoutLine(j.Name, len(todo), total))
+	if e.stop.Load() {
+		return true, nil
 	}
-	for _, t := range todo {
-		if je := layout(j, t, fill, jr.bufs, warn); je != nil {
-			return je
+	if e.opts.Info != nil {
+		fmt.Fprint(e.opts.Info, layoutLine(j.Name, len(todo), total))
+	}
+	for i, t := range todo {
+		done, je := layout(j, t, fill, jr.bufs, e.stop, e.warnf)
+		if done {
+			continue
 		}
+		if je != nil && (je.errno == unix.ENOSPC || je.errno == unix.EDQUOT) && je.fn == "write" && e.opts.Info != nil {
+			// fio's extend_file says so on stdout before its verror.
+			fmt.Fprintf(e.opts.Info, "fio: %s on laying out file, stopping\n", unix.ErrnoName(je.errno))
+		}
+		if fresh[i] {
+			removePartial(e, jr, t, je)
+		}
+		return je == nil, je
 	}
-	return nil
+	return false, nil
+}
+
+// removePartial removes target t, which this run's layout created and did
+// not finish, and says so: in je's message when the layout failed, on the
+// warning stream when it was stopped, and in the job's notes either way.
+func removePartial(e *env, jr *jobRun, t *target, je *jobError) {
+	why := "stopped"
+	if je != nil {
+		why = "failed"
+	}
+	note := fmt.Sprintf("removed %s, which this run created and whose layout %s", t.path, why)
+	if err := os.Remove(t.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		note = fmt.Sprintf("could not remove %s, which this run created and whose layout %s: %v", t.path, why, err)
+	}
+	t.created = false
+	jr.res.EngineNotes = append(jr.res.EngineNotes, note)
+	if je != nil {
+		je.cleanup = note
+		return
+	}
+	e.warnf("gofio: job %s: %s: %s\n", jr.job.Name, t.label, note)
 }
 
 // createEmpty creates target t, and the directories it lacks, if it does
@@ -113,7 +157,9 @@ func layoutLine(name string, n int, total uint64) string {
 // data from the job's buffer generator gen, in fio's max_bs[write] pieces;
 // a writing job gets a sparse extension. Nothing is ever truncated,
 // and a file that existed when the run was planned is never created again.
-func layout(j *jobfile.Job, t *target, fill []byte, gen *iogen.Buffers, warn func(format string, args ...any)) *jobError {
+// done says the file now has its size; it is false with a nil error when
+// stop was set before the layout finished (checked before each write).
+func layout(j *jobfile.Job, t *target, fill []byte, gen *iogen.Buffers, stop *atomic.Bool, warn func(format string, args ...any)) (done bool, je *jobError) {
 	need := t.region.Base + t.region.Size
 	flags := unix.O_RDWR | unix.O_CLOEXEC
 	if !t.exists {
@@ -121,12 +167,12 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *iogen.Buffers, warn fun
 		// fio creates the missing directories of a file it lays out
 		// (create_work_dirs), mode 0755.
 		if err := os.MkdirAll(filepath.Dir(t.path), 0o755); err != nil {
-			return targetError(j.Name, t, "create its directory", "mkdir("+filepath.Dir(t.path)+")", unix.EIO, err)
+			return false, targetError(j.Name, t, "create its directory", "mkdir("+filepath.Dir(t.path)+")", unix.EIO, err)
 		}
 	}
 	fd, err := unix.Open(t.path, flags, 0o644)
 	if err != nil {
-		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
+		return false, targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
 	}
 	defer unix.Close(fd)
 	if !t.exists {
@@ -134,14 +180,17 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *iogen.Buffers, warn fun
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return targetError(j.Name, t, "lay out: fstat", "fstat", unix.EIO, err)
+		return false, targetError(j.Name, t, "lay out: fstat", "fstat", unix.EIO, err)
 	}
 	cur := uint64(st.Size)
 	if cur >= need {
 		t.curSize = cur
-		return nil
+		return true, nil
 	}
 	preallocate(j, t, fd, need, warn)
+	if stop.Load() {
+		return false, nil
+	}
 	// A job that reads, or writes with overwrite=1, gets its files laid
 	// out with data (fio's extend_file new_layout).
 	withData := j.RW.HasRead() || j.Overwrite
@@ -149,17 +198,17 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *iogen.Buffers, warn fun
 		// EXT4_IOC_MOVE_EXT needs allocated extents: preallocate as fio's
 		// default fallocate=native does for a file a job only writes.
 		if err := unix.Fallocate(fd, 0, 0, int64(need)); err != nil {
-			return targetError(j.Name, t, fmt.Sprintf("lay out: preallocate %d bytes", need), "fallocate", unix.ENOSPC, err)
+			return false, targetError(j.Name, t, fmt.Sprintf("lay out: preallocate %d bytes", need), "fallocate", unix.ENOSPC, err)
 		}
 		t.curSize = need
-		return nil
+		return true, nil
 	}
 	if !withData {
 		if err := unix.Ftruncate(fd, int64(need)); err != nil {
-			return targetError(j.Name, t, fmt.Sprintf("lay out: extend to %d bytes", need), "ftruncate", unix.EIO, err)
+			return false, targetError(j.Name, t, fmt.Sprintf("lay out: extend to %d bytes", need), "ftruncate", unix.EIO, err)
 		}
 		t.curSize = need
-		return nil
+		return true, nil
 	}
 	piece := max(j.BSMax(jobfile.DirWrite), 1)
 	if piece > uint64(len(fill)) {
@@ -167,6 +216,10 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *iogen.Buffers, warn fun
 	}
 	chunk := uint64(len(fill)) / piece * piece
 	for off := cur; off < need; {
+		if stop.Load() {
+			// fio's extend_file loops while !td->terminate.
+			return false, nil
+		}
 		n := chunk
 		if need-off < n {
 			n = need - off
@@ -182,15 +235,15 @@ func layout(j *jobfile.Job, t *target, fill []byte, gen *iogen.Buffers, warn fun
 			err = io.ErrShortWrite
 		}
 		if err != nil {
-			return targetError(j.Name, t, fmt.Sprintf("lay out: write at offset %d", off), "write", unix.ENOSPC, err)
+			return false, targetError(j.Name, t, fmt.Sprintf("lay out: write at offset %d", off), "write", unix.ENOSPC, err)
 		}
 		off += uint64(w)
 	}
 	if !j.NoCreateFsync {
 		if err := unix.Fsync(fd); err != nil {
-			return targetError(j.Name, t, "lay out: fsync", "fsync", unix.EIO, err)
+			return false, targetError(j.Name, t, "lay out: fsync", "fsync", unix.EIO, err)
 		}
 	}
 	t.curSize = need
-	return nil
+	return true, nil
 }

@@ -229,6 +229,9 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 	if err := checkSteadyGroups(runs); err != nil {
 		return nil, err
 	}
+	if err := checkSpace(runs); err != nil {
+		return nil, err
+	}
 	planFlows(runs)
 	ws := make([]iogen.WorkingSetJob, len(runs))
 	for i, jr := range runs {
@@ -459,8 +462,18 @@ func runGroup(e *env, g []*jobRun) {
 			continue
 		}
 		opened = append(opened, jr)
-		if je := openJobTargets(e, jr, fill); je != nil {
+		stopped, je := openJobTargets(e, jr, fill)
+		if je != nil {
 			failJob(e, jr, je)
+			jr.endUnstarted()
+			continue
+		}
+		if stopped {
+			// As fio's job whose layout a terminate cut short, it is
+			// reported without I/O and without an error.
+			jr.started = true
+			jr.prog.State.Store('E')
+			closeTargets(e, jr)
 			jr.endUnstarted()
 			continue
 		}
@@ -546,18 +559,19 @@ func reserveProcs(n int) bool {
 
 // openJobTargets lays out and opens a job's files, counting them in the
 // job's Progress.OpenFiles (the f= of the status line; the null engine's
-// files count too, as in fio).
-func openJobTargets(e *env, jr *jobRun, fill []byte) *jobError {
-	if je := layoutJob(jr, fill, e.opts.Info, e.warnf); je != nil {
-		return je
+// files count too, as in fio). stopped says the run was stopped during
+// the layout: nothing is opened then.
+func openJobTargets(e *env, jr *jobRun, fill []byte) (stopped bool, je *jobError) {
+	if stopped, je := layoutJob(e, jr, fill); stopped || je != nil {
+		return stopped, je
 	}
 	for _, t := range jr.targets {
 		if je := openTarget(e, jr.job, t, jr.rw()); je != nil {
-			return je
+			return false, je
 		}
 		jr.prog.OpenFiles.Add(1)
 	}
-	return nil
+	return false, nil
 }
 
 // closeTargets closes a job's files, takes them off its Progress.OpenFiles

@@ -67,6 +67,11 @@ type Options struct {
 	// MaxWrite is the largest request the kernel sends (max_write and
 	// max_read); 0 is go-fuse's default of 128 KiB.
 	MaxWrite int
+	// Absent leaves the mount empty until an application creates the
+	// file (open with O_CREAT, memory backing only); unlink removes it
+	// again, so a test can see an application create and remove it.
+	// Without Absent the file is always there and cannot be removed.
+	Absent bool
 }
 
 // Counts are what the filesystem saw and injected, for a test to check
@@ -85,6 +90,7 @@ type Counts struct {
 	FirstStallOffset  int64  // offset of the first stalled request, -1 when none
 	FirstStallLength  int    // its length
 	InterruptedStalls uint64 // stalled requests the kernel interrupted
+	Creates, Unlinks  uint64 // the file created and removed (Absent)
 }
 
 type badRange struct {
@@ -122,6 +128,7 @@ type FS struct {
 	mem     []byte
 	backing *os.File
 	size    int64
+	absent  bool // Options.Absent
 	once    sync.Once
 }
 
@@ -147,7 +154,13 @@ func Available() error {
 // Mount mounts a new filesystem on dir, an existing empty directory, and
 // returns it with no fault set. The file is at Path().
 func Mount(dir string, o Options) (*FS, error) {
-	x := &FS{dir: dir, name: o.Name, size: o.Size}
+	if o.Absent && o.Backing != "" {
+		return nil, errors.New("faultfs: Absent needs memory backing")
+	}
+	x := &FS{dir: dir, name: o.Name, size: o.Size, absent: o.Absent}
+	if o.Absent {
+		x.size = 0
+	}
 	if x.name == "" {
 		x.name = "data"
 	}
@@ -173,7 +186,7 @@ func Mount(dir string, o Options) (*FS, error) {
 		}
 		x.backing = b
 	} else {
-		x.mem = make([]byte, o.Size)
+		x.mem = make([]byte, x.size)
 	}
 	root := &rootNode{fs: x}
 	mo := fuse.MountOptions{
@@ -496,12 +509,60 @@ type rootNode struct {
 	fs *FS
 }
 
-var _ fs.NodeOnAdder = (*rootNode)(nil)
+var (
+	_ fs.NodeOnAdder  = (*rootNode)(nil)
+	_ fs.NodeCreater  = (*rootNode)(nil)
+	_ fs.NodeUnlinker = (*rootNode)(nil)
+	_ fs.NodeStatfser = (*rootNode)(nil)
+)
 
 func (r *rootNode) OnAdd(ctx context.Context) {
 	r.fs.root = &r.Inode
+	if r.fs.absent {
+		return
+	}
 	ch := r.NewPersistentInode(ctx, &fileNode{fs: r.fs}, fs.StableAttr{Mode: syscall.S_IFREG, Ino: 2})
 	r.AddChild(r.fs.name, ch, true)
+}
+
+// Create creates the file of an Absent filesystem, empty; any other name,
+// or the file of one that is not Absent, is refused with EACCES.
+func (r *rootNode) Create(ctx context.Context, name string, flags uint32, mode uint32, out *fuse.EntryOut) (*fs.Inode, fs.FileHandle, uint32, syscall.Errno) {
+	x := r.fs
+	if !x.absent || name != x.name {
+		return nil, nil, 0, syscall.EACCES
+	}
+	x.mu.Lock()
+	x.mem, x.size = nil, 0
+	x.c.Creates++
+	x.mu.Unlock()
+	n := &fileNode{fs: x}
+	ch := r.NewPersistentInode(ctx, n, fs.StableAttr{Mode: syscall.S_IFREG, Ino: 2})
+	var a fuse.AttrOut
+	n.Getattr(ctx, nil, &a)
+	out.Attr = a.Attr
+	return ch, nil, fuse.FOPEN_DIRECT_IO, 0
+}
+
+// Unlink removes the file of an Absent filesystem and drops its data;
+// that of one that is not Absent cannot be removed (EPERM).
+func (r *rootNode) Unlink(ctx context.Context, name string) syscall.Errno {
+	x := r.fs
+	if !x.absent || name != x.name {
+		return syscall.EPERM
+	}
+	x.mu.Lock()
+	x.mem, x.size = nil, 0
+	x.c.Unlinks++
+	x.mu.Unlock()
+	return 0
+}
+
+// Statfs reports no size (f_blocks 0), as a FUSE filesystem without
+// statfs does: the filesystem has no fixed capacity.
+func (r *rootNode) Statfs(ctx context.Context, out *fuse.StatfsOut) syscall.Errno {
+	out.Bsize, out.Frsize, out.NameLen = 4096, 4096, 255
+	return 0
 }
 
 // fileNode is the served file.

@@ -226,3 +226,36 @@ func TestUnmountWithStalledRequest(t *testing.T) {
 		t.Errorf("%s still mounted", dir)
 	}
 }
+
+// TestAbsentCreateUnlink: an Absent mount is empty; O_CREAT creates the
+// file, writes go through, unlink removes it and its data, and any other
+// name cannot be created.
+func TestAbsentCreateUnlink(t *testing.T) {
+	x := MountT(t, Options{Absent: true})
+	if _, err := os.Stat(x.Path()); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("stat before create: %v, want not exist", err)
+	}
+	f, err := os.OpenFile(x.Path(), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(make([]byte, 8192), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if st, err := os.Stat(x.Path()); err != nil || st.Size() != 8192 {
+		t.Fatalf("stat after write: %v, %v; want 8192 bytes", st, err)
+	}
+	if err := os.Remove(x.Path()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(x.Path()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stat after unlink: %v, want not exist", err)
+	}
+	if _, err := os.Create(x.Dir() + "/other"); err == nil {
+		t.Error("created a file of another name")
+	}
+	if c := x.Counts(); c.Creates != 1 || c.Unlinks != 1 || c.WriteBytes != 8192 {
+		t.Errorf("counts %+v; want 1 create, 1 unlink, 8 KiB written", c)
+	}
+}
