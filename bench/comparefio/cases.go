@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"regexp"
+	"strings"
 	"strconv"
 	"time"
 )
@@ -36,6 +38,9 @@ type Case struct {
 	// Args as usual, and the other side is bench/liburing/uring_floor's
 	// randread/depth=FloorDepth loop on the same file instead of fio.
 	FloorDepth int
+	// Peak, when set, makes the case a peak case: the other side is fio's
+	// own peak tool t/io_uring with this ring on the same file.
+	Peak *PeakRing
 	// GofioOther, when set, makes the case a comparison inside gofio:
 	// the other side (the "fio" column) is gofio again, running these
 	// options instead of Args (io_uring against libaio).
@@ -66,6 +71,10 @@ var (
 	// metricFloorIOPS is gofio's IOPS over the C liburing floor's, which
 	// gofio should be within 10% of.
 	metricFloorIOPS = Metric{Name: "IOPS vs C floor", Better: Higher, Target: 0.90,
+		Value: func(s Sample) float64 { return s.IOPS }}
+	// metricPeakIOPS is gofio's IOPS over fio's t/io_uring's on the same
+	// ring flags, which gofio should be within 5% of.
+	metricPeakIOPS = Metric{Name: "IOPS vs t/io_uring", Better: Higher, Target: 0.95,
 		Value: func(s Sample) float64 { return s.IOPS }}
 	metricBW = Metric{Name: "BW (MiB/s)", Better: Higher, Target: 0.98,
 		Value: func(s Sample) float64 { return s.BWBytes / (1 << 20) }}
@@ -126,6 +135,17 @@ func BuildCases(l Layout) []Case {
 		}
 		cs = append(cs, Case{Name: name, Args: tmpfsRead(name, qd),
 			Metrics: []Metric{metricFloorIOPS}, Note: note, FloorDepth: qd})
+	}
+	// t/io_uring's defaults: depth 128, batches of 32, fixed buffers and
+	// registered files; no IOPOLL, which tmpfs refuses.
+	for _, ring := range []PeakRing{{Depth: 128, Batch: 32, FixedBuf: true, RegFiles: true}} {
+		name := fmt.Sprintf("peak-tmpfs-randread-4k-qd%d", ring.Depth)
+		note := fmt.Sprintf("the other side is fio's t/io_uring %s, not fio", strings.Join(ring.Args(l.TmpfsFile, int(math.Ceil(l.Runtime.Seconds())), l.TmpfsDirect), " "))
+		if tmpfsNote != "" {
+			note = tmpfsNote + "; " + note
+		}
+		cs = append(cs, Case{Name: name, Args: tmpfsRead(name, ring.Depth, ring.GofioArgs()...),
+			Metrics: []Metric{metricPeakIOPS}, Note: note, Peak: &ring})
 	}
 	for _, qd := range []int{1, 16, 128, 1024} {
 		name := fmt.Sprintf("uring-sqpoll-tmpfs-randread-4k-qd%d", qd)

@@ -70,8 +70,24 @@ func TestBuildCases(t *testing.T) {
 			}
 		}
 	}
-	if len(cs) != 23 {
-		t.Errorf("%d cases, want 23", len(cs))
+	if len(cs) != 24 {
+		t.Errorf("%d cases, want 24", len(cs))
+	}
+	for _, c := range SelectCases(cs, regexp.MustCompile(`^peak-`)) {
+		r := c.Peak
+		want := []string{"--iodepth=128", "--iodepth_batch_submit=32", "--iodepth_batch_complete_min=32", "--fixedbufs", "--registerfiles"}
+		if r == nil || len(c.Metrics) != 1 || c.Metrics[0].Name != metricPeakIOPS.Name {
+			t.Fatalf("%s: ring %v metrics %v", c.Name, r, c.Metrics)
+		}
+		for _, w := range want {
+			if !slices.Contains(c.Args, w) {
+				t.Errorf("%s: args %v lack %s", c.Name, c.Args, w)
+			}
+		}
+		got := strings.Join(r.Args(testLayout.TmpfsFile, 2, true), " ")
+		if wantT := "-p0 -n1 -R1 -b4096 -t0 -d128 -s32 -c32 -B1 -F1 -O1 -r3 " + testLayout.TmpfsFile; got != wantT {
+			t.Errorf("t/io_uring args %q, want %q", got, wantT)
+		}
 	}
 	for _, c := range SelectCases(cs, regexp.MustCompile(`^floor-`)) {
 		if !slices.Contains(c.Args, fmt.Sprintf("--iodepth=%d", c.FloorDepth)) || c.FloorDepth == 0 {

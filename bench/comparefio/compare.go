@@ -25,6 +25,7 @@ type compareFlags struct {
 	shmDir, rootDir   string
 	tmpfsMiB, rootMiB int64
 	install, floor    bool
+	fioSrc            string
 	verbose           bool
 }
 
@@ -47,6 +48,7 @@ func parseCompareFlags(args []string, stderr io.Writer) (compareFlags, error) {
 	fs.Int64Var(&f.rootMiB, "root-size", 1024, "root-filesystem scratch file size in MiB")
 	fs.BoolVar(&f.install, "install", true, "apt-get install fio and liburing-dev when absent")
 	fs.BoolVar(&f.floor, "floor", true, "run the floor-* cases (gofio vs bench/liburing/uring_floor.c) and bench/liburing/run.sh when present")
+	fs.StringVar(&f.fioSrc, "fio-src", os.Getenv("FIO_SRC"), "fio source tree or git URL to build fio's t/io_uring from for the peak-* rows (gofio vs t/io_uring on the same ring flags); empty: no peak rows (env FIO_SRC)")
 	fs.BoolVar(&f.verbose, "v", false, "print every command")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -102,7 +104,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "compare-fio: -cases: %v\n", err)
 		return exitUsage
 	}
-	if len(selectCases(BuildCases(Layout{Runtime: f.runtime}), re, f.floor)) == 0 {
+	if len(selectCases(BuildCases(Layout{Runtime: f.runtime}), re, f.floor, f.fioSrc != "")) == 0 {
 		fmt.Fprintf(stderr, "compare-fio: -cases %q matches no case\n", f.cases)
 		return exitUsage
 	}
@@ -151,13 +153,13 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		RootFile: filepath.Join(scratch.RootDir, "device.dat"), RootSize: f.rootMiB << 20,
 		Runtime: f.runtime,
 	}
-	cases := selectCases(BuildCases(l), re, f.floor)
+	cases := selectCases(BuildCases(l), re, f.floor, f.fioSrc != "")
 	if err := layOutFor(cases, &l, say); err != nil {
 		say("compare-fio: %v", err)
 		return exitSetup
 	}
 	// The O_DIRECT probe may have changed the layout: rebuild the cases.
-	cases = selectCases(BuildCases(l), re, f.floor)
+	cases = selectCases(BuildCases(l), re, f.floor, f.fioSrc != "")
 
 	rep := Report{
 		Command:   shellCommand("bench/compare-fio", args),
@@ -179,6 +181,14 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return exitSetup
 		}
 	}
+	if hasPeakCases(cases) {
+		r.Peak = filepath.Join(root, peakBinary)
+		say("building fio's t/io_uring from %s into %s", f.fioSrc, peakBinary)
+		if err := BuildPeak(ctx, root, f.fioSrc, r.Peak); err != nil {
+			say("compare-fio: %v", err)
+			return exitSetup
+		}
+	}
 	if err := os.MkdirAll(r.LogDir, 0o755); err != nil {
 		say("compare-fio: %v", err)
 		return exitSetup
@@ -195,6 +205,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	for _, line := range rep.Floor.Lines {
 		fmt.Fprintf(stdout, "liburing floor: %s\n", line)
+	}
+	for _, line := range rep.peakRatios() {
+		fmt.Fprintf(stdout, "t/io_uring: %s\n", line)
 	}
 	for _, line := range rep.floorRatios() {
 		fmt.Fprintf(stdout, "liburing floor: %s\n", line)
@@ -230,11 +243,12 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return exitOK
 }
 
-// selectCases is SelectCases, less the floor cases when floor is false.
-func selectCases(cs []Case, re *regexp.Regexp, floor bool) []Case {
+// selectCases is SelectCases, less the floor cases when floor is false and
+// the peak cases when peak is false.
+func selectCases(cs []Case, re *regexp.Regexp, floor, peak bool) []Case {
 	var out []Case
 	for _, c := range SelectCases(cs, re) {
-		if floor || c.FloorDepth == 0 {
+		if (floor || c.FloorDepth == 0) && (peak || c.Peak == nil) {
 			out = append(out, c)
 		}
 	}
@@ -251,11 +265,21 @@ func hasFloorCases(cs []Case) bool {
 	return false
 }
 
+// hasPeakCases reports whether any selected case runs fio's t/io_uring.
+func hasPeakCases(cs []Case) bool {
+	for _, c := range cs {
+		if c.Peak != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // usesTmpfs reports whether any selected fio case reads the tmpfs file,
 // which run.sh's floor reuses; floor cases have their own figures.
 func usesTmpfs(cs []Case) bool {
 	for _, c := range cs {
-		if c.FloorDepth == 0 && strings.Contains(c.Name, "tmpfs") {
+		if c.FloorDepth == 0 && c.Peak == nil && strings.Contains(c.Name, "tmpfs") {
 			return true
 		}
 	}

@@ -29,6 +29,25 @@ func TestParseFloorLine(t *testing.T) {
 	}
 }
 
+// TestParsePeakIOPS reads t/io_uring's output as fio's tree at f5344384
+// prints it: the mean of the per-second lines, not the Maximum line.
+func TestParsePeakIOPS(t *testing.T) {
+	out := "submitter=0, tid=16844, file=/dev/shm/x, nfiles=1, node=-1\n" +
+		"polled=0, fixedbufs=1, register_files=1, buffered=0, QD=128\n" +
+		"Engine=io_uring, sq_ring=128, cq_ring=128\n" +
+		"IOPS=300.54K, BW=1174MiB/s, IOS/call=32/31\n" +
+		"IOPS=1.20M, BW=4687MiB/s, IOS/call=32/32\n" +
+		"IOPS=99999, BW=390MiB/s, IOS/call=32/32\n" +
+		"Exiting on timeout\nMaximum IOPS=1.20M\n"
+	got, err := ParsePeakIOPS([]byte(out))
+	if want := (300.54e3 + 1.2e6 + 99999) / 3; err != nil || !near(got, want) {
+		t.Errorf("got %v %v, want %v", got, err, want)
+	}
+	if _, err := ParsePeakIOPS([]byte("Exiting on timeout\nMaximum IOPS=1.20M\n")); err == nil {
+		t.Error("no error without a per-second line")
+	}
+}
+
 func TestParseMaxRSS(t *testing.T) {
 	out := "\tCommand being timed: \"fio\"\n\tMaximum resident set size (kbytes): 123456\n\tAverage resident set size (kbytes): 0\n"
 	if got, err := ParseMaxRSS([]byte(out)); err != nil || got != 123456<<10 {

@@ -32,14 +32,26 @@ func (r Report) SelfComparison() bool { return r.GofioVersion == r.FioVersion }
 // the C floor's IOPS medians, gofio/floor with its per-pair range, and the
 // status against the 0.90 target.
 func (r Report) floorRatios() []string {
+	return r.otherRatios(metricFloorIOPS, "C liburing floor", "floor")
+}
+
+// peakRatios summarises the peak cases' rows as floorRatios does the floor
+// cases'.
+func (r Report) peakRatios() []string {
+	return r.otherRatios(metricPeakIOPS, "fio t/io_uring", "t/io_uring")
+}
+
+// otherRatios summarises the rows of metric m, whose other side is not
+// fio but the program named other (short: in the ratio's name).
+func (r Report) otherRatios(m Metric, other, short string) []string {
 	var out []string
 	for _, row := range r.Rows {
-		if row.Metric.Name != metricFloorIOPS.Name {
+		if row.Metric.Name != m.Name {
 			continue
 		}
 		lo, hi := row.RatioRange()
-		out = append(out, fmt.Sprintf("%s: gofio %s IOPS, C liburing floor %s IOPS, gofio/floor %s (pairs %s to %s; target %s): %s",
-			row.Case, fmtValue(row.GofioMedian()), fmtValue(row.FioMedian()), fmtRatio(row.Ratio()),
+		out = append(out, fmt.Sprintf("%s: gofio %s IOPS, %s %s IOPS, gofio/%s %s (pairs %s to %s; target %s): %s",
+			row.Case, fmtValue(row.GofioMedian()), other, fmtValue(row.FioMedian()), short, fmtRatio(row.Ratio()),
 			fmtRatio(lo), fmtRatio(hi), row.Metric.TargetText(), row.Status()))
 	}
 	return out
@@ -67,7 +79,9 @@ func WriteResults(w io.Writer, r Report) error {
 	p("IOPS and bandwidth are better higher, latency and CPU lower. ")
 	p("Mean latency is `lat_ns` mean (submission to completion) on both sides, because fio 3.33's `clat` is broken under `sqthread_poll=1`. ")
 	p("CPU per I/O is (usr_cpu + sys_cpu)%% x job_runtime / total_ios of the job thread; it does not include the kernel's SQPOLL thread. ")
-	p("Status compares the median ratio with the case's target.\n\n")
+	p("Status compares the median ratio with the case's target; ")
+	p("a latency row is `differs`, neither ok nor gap, when the two sides' mean number of I/Os in flight (Little's law: IOPS x mean latency, median over the pairs) differs by more than %.1fx: ", differsInFlight)
+	p("the same iodepth then gave queues of different lengths (one side reaping each inline completion at once, the other holding iodepth I/Os queued), so the latencies measure different things.\n\n")
 	p("## Results\n\n")
 	if err := WriteMarkdown(&b, r.Rows); err != nil {
 		return err
@@ -95,6 +109,15 @@ func WriteResults(w io.Writer, r Report) error {
 		p("\n### Failed runs (their pairs are left out)\n\n")
 		for _, f := range failed {
 			p("- %s\n", f)
+		}
+	}
+	if ratios := r.peakRatios(); len(ratios) > 0 {
+		p("\n## fio's t/io_uring\n\n")
+		p("The peak-* rows run gofio's tmpfs job with the ring of fio's own peak tool, t/io_uring (built from the fio source given with -fio-src; not kept here), ")
+		p("against t/io_uring on the same file, alternating: fixed buffers, registered files and ring fd, COOP_TASKRUN, SINGLE_ISSUER, DEFER_TASKRUN, batches of 32 submitted and awaited, depth 128, no IOPOLL. ")
+		p("t/io_uring's figure is the mean of its one-second IOPS lines (it counts submissions). gofio's IOPS should be within 5%% of it (gofio/t_io_uring >= 0.95).\n\n")
+		for _, l := range ratios {
+			p("- %s\n", l)
 		}
 	}
 	p("\n## C liburing floor\n\n")

@@ -19,13 +19,14 @@ func TestWriteResultsGolden(t *testing.T) {
 		GofioPath: "/bin/gofio", GofioVersion: "gofio-0.1",
 		FioPath: "/usr/bin/fio", FioVersion: "fio-3.33",
 		Pairs: 3, Runtime: 2 * time.Second, Layout: testLayout, RootFS: "ext4",
-		Cases: SelectCases(BuildCases(testLayout), mustRegexp(`qd1$`)),
+		Cases: SelectCases(BuildCases(testLayout), mustRegexp(`qd1$|^peak-`)),
 		Rows: []Row{
 			{Case: "null-randread-4k-qd1", Metric: metricIOPS, Gofio: []float64{5e6, 5.2e6, 4.9e6}, Fio: []float64{4.8e6, 5e6, 5.1e6}},
 			{Case: "uring-tmpfs-randread-4k-qd1", Metric: metricIOPS, Gofio: []float64{120e3, 118e3}, Fio: []float64{110e3, 111e3},
 				Failures: []string{"fio: exit status 1: fio: pid=1, err=5/file:io_u.c"}},
 			{Case: "uring-tmpfs-randread-4k-qd1", Metric: metricLat, Gofio: []float64{7.5, 7.7}, Fio: []float64{8.1, 8.0}},
 			{Case: "floor-tmpfs-randread-4k-qd1", Metric: metricFloorIOPS, Gofio: []float64{119e3, 121e3}, Fio: []float64{130e3, 128e3}},
+			{Case: "peak-tmpfs-randread-4k-qd128", Metric: metricPeakIOPS, Gofio: []float64{290e3, 300e3}, Fio: []float64{298e3, 301e3}},
 		},
 		Floor: FloorResult{Ran: true, Lines: []string{"BenchmarkNop/batch=1 356.2 352.9 1.01"}, IOPS: map[int]float64{}},
 	}

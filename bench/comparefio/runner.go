@@ -25,6 +25,7 @@ type Runner struct {
 	LogDir  string        // where raw JSON and stderr of each run go
 	Runtime time.Duration // per run, to size the timeout
 	Floor   string        // built bench/liburing/uring_floor, for floor cases
+	Peak    string        // built fio t/io_uring, for peak cases
 	Verbose func(format string, args ...any)
 }
 
@@ -84,7 +85,8 @@ func firstLine(s string) string {
 }
 
 // RunCases runs every case pairs times, alternating gofio and fio within
-// each pair (gofio and the C floor for floor cases, gofio and gofio with
+// each pair (gofio and the C floor for floor cases, gofio and fio's
+// t/io_uring for peak cases, gofio and gofio with
 // other options for GofioOther cases), and returns one row per case and
 // metric.
 func (r Runner) RunCases(ctx context.Context, gofio, fio Tool, cases []Case, pairs int, progress func(string)) []Row {
@@ -101,6 +103,8 @@ func (r Runner) RunCases(ctx context.Context, gofio, fio Tool, cases []Case, pai
 			switch {
 			case c.FloorDepth > 0:
 				fs, ferr = r.RunFloorCase(ctx, c, p)
+			case c.Peak != nil:
+				fs, ferr = r.RunPeakCase(ctx, c, p)
 			case c.GofioOther != nil:
 				other := c
 				other.Args = c.GofioOther
@@ -117,6 +121,10 @@ func (r Runner) RunCases(ctx context.Context, gofio, fio Tool, cases []Case, pai
 				default:
 					crow[i].Gofio = append(crow[i].Gofio, m.Value(gs))
 					crow[i].Fio = append(crow[i].Fio, m.Value(fs))
+					if m.Name == metricLat.Name {
+						crow[i].GofioInFlight = append(crow[i].GofioInFlight, gs.IOPS*gs.LatMeanNs/1e9)
+						crow[i].FioInFlight = append(crow[i].FioInFlight, fs.IOPS*fs.LatMeanNs/1e9)
+					}
 				}
 			}
 			msg := fmt.Sprintf("%s pair %d/%d", c.Name, p+1, pairs)

@@ -27,6 +27,28 @@ type Row struct {
 	Gofio    []float64 // per pair, in run order
 	Fio      []float64 // per pair, in run order
 	Failures []string  // runs that gave no figure, with the reason
+	// GofioInFlight and FioInFlight are each side's mean number of I/Os
+	// in flight per pair by Little's law (IOPS x mean latency), for the
+	// latency rows; see Differs.
+	GofioInFlight, FioInFlight []float64
+}
+
+// differsInFlight is how far apart the two sides' mean in-flight counts may
+// be before their mean latencies stop measuring the same thing.
+const differsInFlight = 1.5
+
+// Differs reports whether the row's two sides measured different things: a
+// latency row whose sides held different numbers of I/Os in flight on the
+// median (Little's law: mean in flight = IOPS x mean latency) by more than
+// differsInFlight times. Where one side keeps iodepth I/Os queued and the
+// other reaps each inline completion at once (tmpfs and libaio at depth 16
+// and up), the same iodepth gives latencies of different queues.
+func (r Row) Differs() bool {
+	g, f := Median(r.GofioInFlight), Median(r.FioInFlight)
+	if r.Metric.Name != metricLat.Name || !(g > 0) || !(f > 0) {
+		return false
+	}
+	return max(g/f, f/g) > differsInFlight
 }
 
 // GofioMedian is the median of gofio's figures.
@@ -70,6 +92,8 @@ func (r Row) Status() string {
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
 		return "n/a"
+	case r.Differs():
+		return "differs"
 	case r.Metric.Better == Higher && x >= r.Metric.Target:
 		return "ok"
 	case r.Metric.Better == Lower && x <= r.Metric.Target:

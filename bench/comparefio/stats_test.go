@@ -44,6 +44,16 @@ func TestRow(t *testing.T) {
 		{"device within 2%", Row{Metric: metricIOPSDevice, Gofio: []float64{99}, Fio: []float64{100}}, 0.99, 0.99, 0.99, "ok"},
 		// The ratio is of the medians, not the median of the ratios.
 		{"ratio of medians", Row{Metric: metricIOPS, Gofio: []float64{1, 4, 9}, Fio: []float64{2, 2, 2}}, 2, 0.5, 4.5, "ok"},
+		// Lower latency, but gofio held 2 I/Os in flight to fio's 16
+		// (libaio on tmpfs at iodepth 16): different things measured.
+		{"lat differs", Row{Metric: metricLat, Gofio: []float64{2.5, 2.5}, Fio: []float64{50, 50},
+			GofioInFlight: []float64{1, 1.02}, FioInFlight: []float64{16, 16}}, 0.05, 0.05, 0.05, "differs"},
+		// In flight within 1.5x of each other: an ordinary latency row.
+		{"lat same queue", Row{Metric: metricLat, Gofio: []float64{30}, Fio: []float64{40},
+			GofioInFlight: []float64{12}, FioInFlight: []float64{16}}, 0.75, 0.75, 0.75, "ok"},
+		// Only latency rows are judged by their queues.
+		{"iops never differs", Row{Metric: metricIOPS, Gofio: []float64{2}, Fio: []float64{1},
+			GofioInFlight: []float64{1}, FioInFlight: []float64{16}}, 2, 2, 2, "ok"},
 	} {
 		lo, hi := c.row.RatioRange()
 		if !near(c.row.Ratio(), c.ratio) || !near(lo, c.lo) || !near(hi, c.hi) || c.row.Status() != c.status {
