@@ -14,6 +14,10 @@ type measurement struct {
 	hist   report.Hist // the latency histogram, all jobs and directions
 	tw     report.Stat // tw wait, all jobs
 	twHist report.Hist // tw wait histogram, all jobs
+	// kst is the kernel stages of every job that asked for them
+	// (kernel_stages=1) merged; traced says whether any job did.
+	kst    report.KernelStages
+	traced bool
 }
 
 // measure merges every job and direction of r. The average latency is fio's
@@ -68,6 +72,10 @@ func measure(r *report.Result, m *measurement) {
 		if j != nil {
 			m.tw.Merge(j.TWWait)
 			m.twHist.Merge(&j.TWWaitHist)
+			if j.KernelStages != nil {
+				m.kst.Merge(j.KernelStages)
+				m.traced = true
+			}
 		}
 	}
 	m.stats.TWWaitUs = m.tw.Mean / 1000

@@ -60,7 +60,8 @@ type builder struct {
 	c       report.Comparison
 	rows    map[int]int // plan row -> index in c.Rows
 	hists   map[[2]int]*report.Hist
-	tw      map[[2]int]*twSide // tw wait of a row's side, all repeats
+	tw      map[[2]int]*twSide              // tw wait of a row's side, all repeats
+	kst     map[[2]int]*report.KernelStages // kernel stages of a row's side, all repeats
 	metrics map[string]bool
 	titled  bool
 	ab      *AB
@@ -71,6 +72,7 @@ func newBuilder(points []Point, ab *AB) *builder {
 		rows:    make(map[int]int),
 		hists:   make(map[[2]int]*report.Hist),
 		tw:      make(map[[2]int]*twSide),
+		kst:     make(map[[2]int]*report.KernelStages),
 		metrics: make(map[string]bool),
 		ab:      ab,
 	}
@@ -150,6 +152,14 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 	}
 	t.stat.Merge(m.tw)
 	t.hist.Merge(&m.twHist)
+	if m.traced {
+		k := b.kst[hk]
+		if k == nil {
+			k = new(report.KernelStages)
+			b.kst[hk] = k
+		}
+		k.Merge(&m.kst)
+	}
 	b.metrics[m.metric] = true
 }
 
@@ -174,6 +184,7 @@ func (b *builder) finish() *report.Comparison {
 				side.TWWaitUs = t.stat.Mean / 1000
 				side.TWWaitP99Us = percentileUs(&t.hist, 99)
 			}
+			side.KStages = report.NewKStagesSide(b.kst[[2]int{ri, k}])
 		}
 	}
 	switch {

@@ -29,6 +29,11 @@ type fakeRun struct {
 	// sq is what plays the SQ thread: report.SQGoroutine for the
 	// priority side, report.SQKernel for FIFO, when set.
 	sq bool
+	// kstages gives every job kernel stages: 100 joined I/Os, the kernel's
+	// tw wait 2 µs under priority and 6 µs under FIFO, the other stages
+	// 1, 2, 3, 40 and 5 µs; unavailable on the run numbered unavailAt.
+	kstages   bool
+	unavailAt int
 }
 
 func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) {
@@ -82,6 +87,22 @@ func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) 
 		}
 		jr.TWWait.Add(w)
 		jr.TWWaitHist.Add(w)
+	}
+	if f.kstages {
+		k := &report.KernelStages{Available: n != f.unavailAt, Traced: 101}
+		if !k.Available {
+			k.Reason, k.Traced = "no tracefs", 0
+		} else {
+			tw := uint64(2000)
+			if !job.TWPriority {
+				tw = 6000
+			}
+			for range 100 {
+				k.Add(&[report.NumKStages]uint64{1000, 2000, 3000, 40000, tw, 5000})
+			}
+			k.Unjoined[report.KLossIOWQ] = 1
+		}
+		jr.KernelStages = k
 	}
 	res := &report.Result{Version: "gofio-test", Kernel: "6.18.0-test", Jobs: []*report.JobResult{jr}}
 	if n == f.signalAt {
@@ -466,5 +487,47 @@ func TestRunSQThread(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestRunKernelStages checks that each side of a row gets the kernel
+// stages of every repeat merged, and a run whose tracing was unavailable
+// adds nothing to them; untraced runs give no stages.
+func TestRunKernelStages(t *testing.T) {
+	f := &fakeRun{kstages: true, unavailAt: 3}
+	ab := DefaultAB
+	c, err := Run(context.Background(), Plan([]Sweep{{Key: "iodepth", Values: []string{"1", "8"}}}, &ab, 2), &ab, f.run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range c.Rows {
+		for _, sd := range []struct {
+			s      *report.ComparisonSide
+			tw     float64
+			joined uint64
+		}{{&r.New, 2, 200}, {&r.Old, 6, 200}} {
+			k := sd.s.KStages
+			if k == nil || !k.Available {
+				t.Fatalf("row %s side %s: stages %+v", r.Value, sd.s.Name, k)
+			}
+			joined := sd.joined
+			if r.Value == "1" && sd.s.Name == report.PolicyFIFO {
+				joined = 100 // call 3 (depth 1, repeat 2, FIFO first) could not trace
+			}
+			if k.Joined != joined || k.MeanUs[report.KStageTW] != sd.tw || k.MeanUs[report.KStageDevice] != 40 || k.SumUs() != 51+sd.tw {
+				t.Errorf("row %s side %s: joined %d tw %v device %v sum %v, want %d, %v, 40, %v", r.Value, sd.s.Name,
+					k.Joined, k.MeanUs[report.KStageTW], k.MeanUs[report.KStageDevice], k.SumUs(), joined, sd.tw, 51+sd.tw)
+			}
+		}
+	}
+	if !c.HasKStages() {
+		t.Error("HasKStages is false")
+	}
+	plain, err := Run(context.Background(), Plan(nil, &ab, 1), &ab, (&fakeRun{}).run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.HasKStages() || plain.Rows[0].New.KStages != nil {
+		t.Errorf("an untraced run has stages: %+v", plain.Rows[0].New.KStages)
 	}
 }

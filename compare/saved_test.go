@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -220,5 +221,60 @@ func TestMeasureJobs(t *testing.T) {
 	measure(&report.Result{Jobs: []*report.JobResult{mk("x", 10)}}, &m)
 	if m.stats.Jobs != nil {
 		t.Errorf("one job: per-job figures %+v, want none", m.stats.Jobs)
+	}
+}
+
+// TestDiffKernelStages diffs two saved runs of two kernels with kernel
+// stages, read back from their JSON: each row's sides carry their run's
+// stages, and the table compares them stage by stage.
+func TestDiffKernelStages(t *testing.T) {
+	dir := t.TempDir()
+	save := func(name string, tw float64) *Saved {
+		f := &fakeRun{kstages: true}
+		c, err := Run(context.Background(), Plan([]Sweep{{Key: "iodepth", Values: []string{"8"}}}, nil, 5), nil, f.run, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The kernel under test moves the tw stage only.
+		c.Rows[0].New.KStages.MeanUs[report.KStageTW] = tw
+		path := filepath.Join(dir, name)
+		var b bytes.Buffer
+		if err := report.WriteCompareJSON(&b, c); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ReadSaved(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	old, cur := save("old.json", 8), save("new.json", 2)
+	d, _, err := Diff(old, cur, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Judge(d, "")
+	r := d.Rows[0]
+	if r.New.KStages.MeanUs[report.KStageTW] != 2 || r.Old.KStages.MeanUs[report.KStageTW] != 8 || r.New.KStages.Joined != 500 {
+		t.Fatalf("diff sides: new %+v old %+v", r.New.KStages, r.Old.KStages)
+	}
+	var b bytes.Buffer
+	if err := report.WriteCompareTable(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	var delta []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 2 && f[0] == "8" && f[1] == "Δ%" {
+			delta = f
+		}
+	}
+	// Stages enter..reap, then the sum: only tw moved, -75%, and the
+	// sum from 59 to 53 µs.
+	want := []string{"8", "Δ%", "+0.0%", "+0.0%", "+0.0%", "+0.0%", "-75.0%", "+0.0%", "-10.2%"}
+	if strings.Join(delta, " ") != strings.Join(want, " ") {
+		t.Errorf("the diff's stage line = %q, want %q\n%s", delta, want, b.String())
 	}
 }

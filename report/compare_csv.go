@@ -29,10 +29,10 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 	nkeys := len(header)
 	header = append(header, "new", "old", "gate_metric", "new_median", "old_median", "delta_pct",
 		"ci_lo_pct", "ci_hi_pct", "ci_confidence", "p_value", "verdict")
-	for _, f := range cmpSideFigures {
+	for _, f := range csvTableFigures {
 		header = append(header, "new_"+f.csv, "old_"+f.csv)
 	}
-	for _, f := range csvSideFigures {
+	for _, f := range csvAllSideFigures {
 		header = append(header, "new_"+f.name, "old_"+f.name)
 	}
 	header = append(header, "metric", "same_schedule")
@@ -63,10 +63,10 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 		} else {
 			rec = append(rec, "", "", "", "", "", "", "", "")
 		}
-		for _, f := range cmpSideFigures {
-			rec = append(rec, cmpCSVNum(n, f.value(n), max(f.prec, 1)), cmpCSVNum(o, f.value(o), max(f.prec, 1)))
+		for _, f := range csvTableFigures {
+			rec = append(rec, csvFigure(n, f), csvFigure(o, f))
 		}
-		for _, f := range csvSideFigures {
+		for _, f := range csvAllSideFigures {
 			rec = append(rec, f.cell(c, n, c.New), f.cell(c, o, c.Old))
 		}
 		rec = append(rec, c.Metric, strconv.FormatBool(c.SameSchedule(r)))
@@ -112,6 +112,49 @@ var csvSideFigures = []csvSideFigure{
 		return spec.SQThread
 	}},
 	{"taskrun", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string { return s.TaskRun }},
+}
+
+// csvAllSideFigures are csvSideFigures, then the kernel stages' columns.
+var csvAllSideFigures = append(csvSideFigures[:len(csvSideFigures):len(csvSideFigures)], csvKStageFigures()...)
+
+// csvTableFigures are the table's figures in the CSV: every one, the
+// kernel's tw included (empty cells where not traced), so the columns do
+// not depend on the run.
+var csvTableFigures = append(cmpSideFigures[:len(cmpSideFigures):len(cmpSideFigures)], cmpKernelFigures...)
+
+// csvFigure is a side's cell of figure f, at least one decimal.
+func csvFigure(s *ComparisonSide, f cmpSideFigure) string {
+	if !s.Ran() || f.has != nil && !f.has(s) {
+		return ""
+	}
+	return cmpCSVNum(s, f.value(s), max(f.prec, 1))
+}
+
+// csvKStageFigures are the CSV's kernel stage columns: each stage's mean,
+// the join rate and why tracing was unavailable.
+func csvKStageFigures() []csvSideFigure {
+	var out []csvSideFigure
+	for i := KStage(0); i < NumKStages; i++ {
+		out = append(out, csvSideFigure{"kstage_" + i.String() + "_us_mean", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string {
+			if !s.Ran() || !s.KStages.Measured() {
+				return ""
+			}
+			return strconv.FormatFloat(s.KStages.MeanUs[i], 'f', 3, 64)
+		}})
+	}
+	return append(out,
+		csvSideFigure{"kstage_join_rate", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string {
+			if !s.Ran() || s.KStages == nil || !s.KStages.Available {
+				return ""
+			}
+			return strconv.FormatFloat(s.KStages.JoinRate(), 'f', 4, 64)
+		}},
+		csvSideFigure{"kstage_unavailable", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string {
+			if !s.Ran() || s.KStages == nil || s.KStages.Available {
+				return ""
+			}
+			return s.KStages.Reason
+		}})
 }
 
 // csvNum formats v with prec decimals, "" for NaN.

@@ -97,6 +97,9 @@ type SideJSON struct {
 	// TaskRun is the task-run mode the side's rings ran in (TaskRunOf):
 	// "none", "coop", "defer", "sqpoll", "goroutine" or "mixed".
 	TaskRun string `json:"taskrun,omitempty"`
+	// KernelStages is the side's kernel latency stages (kernel_stages=1),
+	// absent when it was not traced.
+	KernelStages *KStagesSideJSON `json:"kernel_stages,omitempty"`
 }
 
 // RepeatJSON is the JSON shape of RepeatStats.
@@ -127,6 +130,8 @@ func sideJSON(s *ComparisonSide) *SideJSON {
 		IOPSMedian: cmpRound(sideMedian(s, GateIOPS), 3), IOPSMean: cmpRound(s.IOPS, 3),
 		PerRepeat: make([]RepeatJSON, len(s.Repeats)),
 		TaskRun:   s.TaskRun,
+
+		KernelStages: kstagesSideJSON(s.KStages),
 	}
 	for i, r := range s.Repeats {
 		var jobs []JobRepeat
@@ -145,7 +150,7 @@ func (j *SideJSON) side() ComparisonSide {
 		return ComparisonSide{}
 	}
 	s := ComparisonSide{Name: j.Name, P50Us: j.P50UsAllIOs, P99Us: j.P99UsAllIOs, TWWaitUs: j.TWWaitUsMean, TWWaitP99Us: j.TWWaitP99AllIOs,
-		TaskRun: j.TaskRun}
+		TaskRun: j.TaskRun, KStages: j.KernelStages.side()}
 	for _, r := range j.PerRepeat {
 		s.Repeats = append(s.Repeats, RepeatStats(r))
 	}

@@ -40,6 +40,15 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	b.WriteString("\n")
+	if c.HasKStages() {
+		h := cmpKStagesHeader(c)
+		b.WriteString("| " + strings.Join(mdEscAll(h), " | ") + " |\n")
+		b.WriteString("|" + strings.Repeat(" ---: |", len(h)) + "\n")
+		for _, r := range cmpKStagesRows(c) {
+			b.WriteString("| " + strings.Join(mdEscAll(r), " | ") + " |\n")
+		}
+		b.WriteString("\n")
+	}
 	if gate >= 0 {
 		if failed > 0 {
 			fmt.Fprintf(&b, "**%d of %d rows slower by more than %g%% beyond noise (--fail-if-slower %g).**\n\n", failed, len(c.Rows), gate, gate)
@@ -50,7 +59,11 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	if l := cmpDriftLine(c); l != "" {
 		fmt.Fprintf(&b, "%s\n\n", mdEsc(l))
 	}
-	fmt.Fprintf(&b, "<sub>%s. %s. %s</sub>\n", mdEsc(cmpStatsRule(c)), mdEsc(TWRule), mdEsc(cmpFooter(c)))
+	rules := []string{cmpStatsRule(c), TWRule}
+	if c.HasKStages() {
+		rules = append(rules, KTWRule, KStagesRule)
+	}
+	fmt.Fprintf(&b, "<sub>%s. %s</sub>\n", mdEsc(strings.Join(rules, ". ")), mdEsc(cmpFooter(c)))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("compare markdown: %w", err)
 	}

@@ -37,7 +37,21 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("compare table: %w", err)
 	}
+	if c.HasKStages() {
+		b.WriteString("\n")
+		tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "%s\t\n", strings.Join(cmpKStagesHeader(c), "\t"))
+		for _, r := range cmpKStagesRows(c) {
+			fmt.Fprintf(tw, "%s\t\n", strings.Join(r, "\t"))
+		}
+		if err := tw.Flush(); err != nil {
+			return fmt.Errorf("compare table: %w", err)
+		}
+	}
 	fmt.Fprintf(&b, "\n%s\n%s\n", cmpStatsRule(c), TWRule)
+	if c.HasKStages() {
+		fmt.Fprintf(&b, "%s\n%s\n", KTWRule, KStagesRule)
+	}
 	if l := cmpDriftLine(c); l != "" {
 		b.WriteString(l + "\n")
 	}
@@ -56,15 +70,18 @@ type cmpSideFigure struct {
 	csv   string // the CSV name after "new_"/"old_", naming its statistic, e.g. "iops_median"
 	prec  int    // decimals
 	value func(s *ComparisonSide) float64
+	// has reports whether the side has the figure (nil: every side that
+	// ran has it); a side without it shows "-" and an empty CSV cell.
+	has func(s *ComparisonSide) bool
 }
 
 // cmpSideFigures are the per-side columns after the verdict. Each CSV
 // name says its statistic, and the table's heading means the same figure.
 var cmpSideFigures = []cmpSideFigure{
-	{"p99", "p99_us_median", 2, func(s *ComparisonSide) float64 { return sideMedian(s, GateP99) }},
-	{"tw", "tw_wait_us_mean", 2, func(s *ComparisonSide) float64 { return s.TWWaitUs }},
-	{"tw p99", "tw_wait_p99_us_all_ios", 2, func(s *ComparisonSide) float64 { return s.TWWaitP99Us }},
-	{"IOPS", "iops_median", 0, func(s *ComparisonSide) float64 { return sideMedian(s, GateIOPS) }},
+	{"p99", "p99_us_median", 2, func(s *ComparisonSide) float64 { return sideMedian(s, GateP99) }, nil},
+	{"tw", "tw_wait_us_mean", 2, func(s *ComparisonSide) float64 { return s.TWWaitUs }, nil},
+	{"tw p99", "tw_wait_p99_us_all_ios", 2, func(s *ComparisonSide) float64 { return s.TWWaitP99Us }, nil},
+	{"IOPS", "iops_median", 0, func(s *ComparisonSide) float64 { return sideMedian(s, GateIOPS) }, nil},
 }
 
 // cmpHeader is the header row of the text and markdown tables. Without
@@ -88,7 +105,7 @@ func cmpHeader(c *Comparison) []string {
 		h = append(h, "new taskrun", "old taskrun")
 	}
 	h = append(h, "new", "old", "Δ%", cmpCILabel(c), "p", "verdict")
-	for _, f := range cmpSideFigures {
+	for _, f := range cmpTableFigures(c) {
 		h = append(h, "new "+f.head, "old "+f.head)
 	}
 	return h
@@ -112,8 +129,9 @@ func cmpGateHead(c *Comparison) string {
 // cmpSideFigures that do not repeat the gate metric's column.
 func cmpOneSideFigures(c *Comparison) []cmpSideFigure {
 	g := cmpGateHead(c)
-	out := make([]cmpSideFigure, 0, len(cmpSideFigures))
-	for _, f := range cmpSideFigures {
+	figs := cmpTableFigures(c)
+	out := make([]cmpSideFigure, 0, len(figs))
+	for _, f := range figs {
 		if f.head != g {
 			out = append(out, f)
 		}
@@ -224,7 +242,7 @@ func cmpCells(c *Comparison, r *ComparisonRow) []string {
 		cells = append(cells, cmpTaskRunCell(n), cmpTaskRunCell(o))
 	}
 	cells = append(cells, cmpFig(n, m), cmpFig(o, m), delta, ci, p, verdict)
-	for _, f := range cmpSideFigures {
+	for _, f := range cmpTableFigures(c) {
 		cells = append(cells, cmpSideCell(n, f), cmpSideCell(o, f))
 	}
 	return cells
@@ -241,7 +259,7 @@ func cmpTaskRunCell(s *ComparisonSide) string {
 // cmpSideCell formats figure f of a side, "-" for a side that did not
 // run.
 func cmpSideCell(s *ComparisonSide, f cmpSideFigure) string {
-	if !s.Ran() {
+	if !s.Ran() || f.has != nil && !f.has(s) {
 		return "-"
 	}
 	return strconv.FormatFloat(f.value(s), 'f', f.prec, 64)
@@ -288,7 +306,7 @@ func cmpSQLine(c *Comparison) string {
 }
 
 // OneSideRule is what the figures of a table without --compare are.
-const OneSideRule = "every figure but tw and tw p99 is the median of the per-repeat values; " +
+const OneSideRule = "every figure but the tw waits (tw, ktw and their p99) is the median of the per-repeat values; " +
 	"without --compare no side is judged against another"
 
 // cmpStatsRule is StatsRule, or OneSideRule for a table of one side.

@@ -211,6 +211,10 @@ type ComparisonSide struct {
 	// mechanism behind the latency: what the task-work order added.
 	TWWaitUs    float64
 	TWWaitP99Us float64
+	// KStages is the kernel latency stages of the side's I/Os at this
+	// point, every job and repeat merged; nil when no run was traced
+	// (kernel_stages=0).
+	KStages *KStagesSide
 	// TaskRun is the task-run mode the side's rings ran in at this point
 	// (JobResult.TaskRun of every job and repeat, merged as MergeSQThread
 	// merges); "" when unknown.

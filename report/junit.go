@@ -113,5 +113,7 @@ func junitNumbers(c *Comparison, r *ComparisonRow) string {
 	if s := r.Stats; s != nil {
 		fmt.Fprintf(&b, "repeats: new %d, old %d; alpha %s\n", s.NewN, s.OldN, strconv.FormatFloat(s.Alpha, 'g', -1, 64))
 	}
+	b.WriteString(junitKStages("new", &r.New))
+	b.WriteString(junitKStages("old", &r.Old))
 	return b.String()
 }

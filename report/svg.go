@@ -40,7 +40,11 @@ const (
 // metric with their confidence intervals, greyed out where the verdict is
 // not faster or slower. The legend names the sides by their values. The title
 // comes from the job (rw, bs, ioengine, sqthread_poll), the footer names
-// the gofio version and the kernel. The output is deterministic.
+// the gofio version and the kernel. With kernel stages (kernel_stages=1) a
+// third panel below shows where the latency goes at each point: one
+// stacked bar per row and side, enter, submit, queue, device, tw and reap
+// as shares of their sum, the sum in µs above the bar. The output is
+// deterministic.
 func WriteSVG(w io.Writer, c *Comparison) error {
 	var b strings.Builder
 	title := cmpTitle(c)
@@ -48,11 +52,16 @@ func WriteSVG(w io.Writer, c *Comparison) error {
 	if metric == "" {
 		metric = "lat"
 	}
+	height := svgH
+	stages := svgHasStages(c)
+	if stages {
+		height += svgKPanelH
+	}
 	fmt.Fprintf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n",
-		svgW, svgH, svgW, svgH)
+		svgW, height, svgW, height)
 	fmt.Fprintf(&b, "<title>%s</title>\n", svgEsc(title))
-	fmt.Fprintf(&b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", svgW, svgH)
+	fmt.Fprintf(&b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", svgW, height)
 	fmt.Fprintf(&b, "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">%s</text>\n",
 		svgW/2, svgEsc(title))
 	fmt.Fprintf(&b, "<text x=\"%d\" y=\"48\" text-anchor=\"middle\" font-size=\"12\">avg %s and p99 against %s; %s</text>\n",
@@ -71,6 +80,9 @@ func WriteSVG(w io.Writer, c *Comparison) error {
 	for i, line := range []string{rule1 + ";", "CI" + rule2, tw1 + ";", tw2} {
 		fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"%d\" font-size=\"9\" fill=\"#555555\">%s</text>\n",
 			svgLeft, 612+12*i, svgEsc(line))
+	}
+	if stages {
+		svgStagesPanel(&b, c, svgH)
 	}
 	b.WriteString("</svg>\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -118,7 +118,7 @@ func TestCompareTaskRunColumns(t *testing.T) {
 	if err := WriteCompareCSV(&csvb, c); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(csvb.String(), ",coop,defer,lat,") {
+	if !strings.Contains(csvb.String(), ",none,none,coop,defer,") {
 		t.Errorf("csv lacks the taskrun cells:\n%s", csvb.String())
 	}
 	back := CompareJSON(c).Comparison()

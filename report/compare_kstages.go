@@ -1,0 +1,257 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// This file carries the kernel latency stages (KernelStages, kernel_stages=1)
+// into comparisons: each side of a row gets its stages' means and p99s over
+// every joined I/O of every repeat, the tables get the kernel's tw wait
+// next to gofio's own, and a stage table shows where each microsecond went
+// per row, side by side, with the change between the sides (the
+// comparison of two kernels under gofio diff).
+
+// KStagesSide is what the kernel's tracepoints measured of one side of a
+// comparison row, every repeat's jobs merged.
+type KStagesSide struct {
+	// Available is false when no run of the side could trace; Reason
+	// says why and the figures are zero.
+	Available bool
+	Reason    string
+	// Traced and Joined count the side's traced and joined I/Os.
+	Traced, Joined uint64
+	// MeanUs and P99Us are each stage's mean and 99th percentile over
+	// the joined I/Os, in µs.
+	MeanUs [NumKStages]float64
+	P99Us  [NumKStages]float64
+}
+
+// NewKStagesSide summarizes merged kernel stages; nil for nil.
+func NewKStagesSide(k *KernelStages) *KStagesSide {
+	if k == nil {
+		return nil
+	}
+	s := &KStagesSide{Available: k.Available, Reason: k.Reason, Traced: k.Traced, Joined: k.Joined}
+	if !k.Available {
+		return s
+	}
+	for i := range k.Stages {
+		st := &k.Stages[i]
+		if st.N == 0 {
+			continue
+		}
+		s.MeanUs[i] = st.Mean / 1000
+		v, _, _ := Percentiles(&k.Hists[i], st.N, []float64{99})
+		s.P99Us[i] = float64(v[0]) / 1000
+	}
+	return s
+}
+
+// Measured reports whether s holds figures: available, with an I/O joined.
+func (s *KStagesSide) Measured() bool { return s != nil && s.Available && s.Joined > 0 }
+
+// JoinRate is the fraction of traced I/Os joined, 0 with none.
+func (s *KStagesSide) JoinRate() float64 {
+	if s == nil || s.Traced == 0 {
+		return 0
+	}
+	return float64(s.Joined) / float64(s.Traced)
+}
+
+// SumUs is the sum of the stages' means: the mean latency of a joined I/O
+// from gofio's submission stamp to its harvest.
+func (s *KStagesSide) SumUs() float64 {
+	var t float64
+	for _, v := range s.MeanUs {
+		t += v
+	}
+	return t
+}
+
+// HasKStages reports whether any side of any row has kernel stages (traced
+// or unavailable): the writers then show the kernel columns.
+func (c *Comparison) HasKStages() bool {
+	for i := range c.Rows {
+		if c.Rows[i].New.KStages != nil || c.Rows[i].Old.KStages != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// KTWRule says what the kernel's tw columns hold.
+const KTWRule = "ktw = the kernel's own completion task-work wait, from the device completion (block_rq_complete) " +
+	"to the CQE posted (io_uring_complete), from the kernel's tracepoints (kernel_stages=1); ktw and ktw p99 = its mean " +
+	"and 99th percentile in usec over every joined I/O of every repeat"
+
+// KStagesRule says what the stage table holds.
+const KStagesRule = "kernel stages: mean usec over every joined I/O of every repeat: enter = gofio's submission to the SQE " +
+	"taken by the kernel, submit = to the bio queued, queue = to the request issued, device = to the device completion, " +
+	"tw = to the CQE posted, reap = to gofio's harvest; sum = their total, the joined I/Os' mean lat; " +
+	"Δ% = (new - old) / old per stage"
+
+// cmpKernelFigures are the kernel's tw columns, shown when the comparison
+// has kernel stages.
+var cmpKernelFigures = []cmpSideFigure{
+	{"ktw", "ktw_us_mean", 2, func(s *ComparisonSide) float64 { return s.KStages.MeanUs[KStageTW] }, kstagesMeasured},
+	{"ktw p99", "ktw_p99_us_all_ios", 2, func(s *ComparisonSide) float64 { return s.KStages.P99Us[KStageTW] }, kstagesMeasured},
+}
+
+func kstagesMeasured(s *ComparisonSide) bool { return s.KStages.Measured() }
+
+// cmpTableFigures are the per-side figures of the text, markdown and JUnit
+// tables: cmpSideFigures, then the kernel's tw when traced.
+func cmpTableFigures(c *Comparison) []cmpSideFigure {
+	if !c.HasKStages() {
+		return cmpSideFigures
+	}
+	return append(cmpSideFigures[:len(cmpSideFigures):len(cmpSideFigures)], cmpKernelFigures...)
+}
+
+// kstageCells is one side's stage table cells: the stage means, their sum
+// and the join rate; in the join's place the reason when tracing was
+// unavailable.
+func kstageCells(s *ComparisonSide) []string {
+	k := s.KStages
+	cells := make([]string, 0, NumKStages+2)
+	switch {
+	case !s.Ran() || k == nil:
+		for range NumKStages + 2 {
+			cells = append(cells, "-")
+		}
+		return cells
+	case !k.Available:
+		for range NumKStages + 1 {
+			cells = append(cells, "-")
+		}
+		return append(cells, "unavailable: "+k.Reason)
+	}
+	for _, v := range k.MeanUs {
+		cells = append(cells, strconv.FormatFloat(v, 'f', 2, 64))
+	}
+	return append(cells, strconv.FormatFloat(k.SumUs(), 'f', 2, 64),
+		strconv.FormatFloat(100*k.JoinRate(), 'f', 2, 64)+"%")
+}
+
+// kstageDeltaCells is the change per stage from old to new, in percent.
+func kstageDeltaCells(n, o *KStagesSide) []string {
+	cells := make([]string, 0, NumKStages+2)
+	d := func(a, b float64) string {
+		if b == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%+.1f%%", (a-b)/b*100)
+	}
+	for i := range n.MeanUs {
+		cells = append(cells, d(n.MeanUs[i], o.MeanUs[i]))
+	}
+	return append(cells, d(n.SumUs(), o.SumUs()), "")
+}
+
+// cmpKStagesHeader heads the stage table.
+func cmpKStagesHeader(c *Comparison) []string {
+	h := []string{c.KeyLabel()}
+	if c.Compared {
+		h = append(h, "side")
+	}
+	for s := KStage(0); s < NumKStages; s++ {
+		h = append(h, s.String())
+	}
+	return append(h, "sum", "joined")
+}
+
+// cmpKStagesRows is the stage table's rows: per comparison row one line a
+// side and, where both sides measured stages, one line of Δ%.
+func cmpKStagesRows(c *Comparison) [][]string {
+	var rows [][]string
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if !c.Compared {
+			rows = append(rows, append([]string{r.Value}, kstageCells(&r.New)...))
+			continue
+		}
+		rows = append(rows, append([]string{r.Value, cmpOr(c.New.Name)}, kstageCells(&r.New)...),
+			append([]string{r.Value, cmpOr(c.Old.Name)}, kstageCells(&r.Old)...))
+		if r.New.KStages.Measured() && r.Old.KStages.Measured() {
+			rows = append(rows, append([]string{r.Value, "Δ%"}, kstageDeltaCells(r.New.KStages, r.Old.KStages)...))
+		}
+	}
+	return rows
+}
+
+// junitKStages is a side's stages as one line of a JUnit test case's
+// output, "" without them.
+func junitKStages(name string, s *ComparisonSide) string {
+	k := s.KStages
+	switch {
+	case !s.Ran() || k == nil:
+		return ""
+	case !k.Available:
+		return fmt.Sprintf("kernel stages %s: unavailable: %s\n", name, k.Reason)
+	}
+	parts := make([]string, 0, NumKStages)
+	for i, v := range k.MeanUs {
+		parts = append(parts, fmt.Sprintf("%s=%.2f", KStage(i), v))
+	}
+	return fmt.Sprintf("kernel stages %s (mean usec): %s, sum=%.2f, joined=%.2f%%\n", name, strings.Join(parts, " "),
+		k.SumUs(), 100*k.JoinRate())
+}
+
+// KStagesSideJSON is the JSON shape of a KStagesSide.
+type KStagesSideJSON struct {
+	Available bool         `json:"available"`
+	Reason    string       `json:"reason,omitempty"`
+	Traced    uint64       `json:"traced"`
+	Joined    uint64       `json:"joined"`
+	JoinRate  float64      `json:"join_rate"`
+	MeanUs    KStageUsJSON `json:"mean_us"`
+	P99Us     KStageUsJSON `json:"p99_us_all_ios"`
+}
+
+// KStageUsJSON is a figure of each kernel stage, in µs, in stage order.
+type KStageUsJSON struct {
+	Enter  float64 `json:"enter"`
+	Submit float64 `json:"submit"`
+	Queue  float64 `json:"queue"`
+	Device float64 `json:"device"`
+	TW     float64 `json:"tw"`
+	Reap   float64 `json:"reap"`
+}
+
+func kstageUsJSON(v [NumKStages]float64) KStageUsJSON {
+	return KStageUsJSON{cmpRound(v[KStageEnter], 3), cmpRound(v[KStageSubmit], 3), cmpRound(v[KStageQueue], 3),
+		cmpRound(v[KStageDevice], 3), cmpRound(v[KStageTW], 3), cmpRound(v[KStageReap], 3)}
+}
+
+func (j KStageUsJSON) array() [NumKStages]float64 {
+	return [NumKStages]float64{j.Enter, j.Submit, j.Queue, j.Device, j.TW, j.Reap}
+}
+
+func kstagesSideJSON(s *KStagesSide) *KStagesSideJSON {
+	if s == nil {
+		return nil
+	}
+	return &KStagesSideJSON{Available: s.Available, Reason: s.Reason, Traced: s.Traced, Joined: s.Joined,
+		JoinRate: cmpRound(s.JoinRate(), 4), MeanUs: kstageUsJSON(s.MeanUs), P99Us: kstageUsJSON(s.P99Us)}
+}
+
+func (j *KStagesSideJSON) side() *KStagesSide {
+	if j == nil {
+		return nil
+	}
+	return &KStagesSide{Available: j.Available, Reason: j.Reason, Traced: j.Traced, Joined: j.Joined,
+		MeanUs: j.MeanUs.array(), P99Us: j.P99Us.array()}
+}
+
+// kstageShare is stage i's share of the side's sum, 0..1; 0 when the sum
+// is not positive.
+func kstageShare(k *KStagesSide, i int) float64 {
+	t := k.SumUs()
+	if t <= 0 || math.IsNaN(t) {
+		return 0
+	}
+	return k.MeanUs[i] / t
+}

@@ -1,0 +1,127 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The kernel stage panel of the chart, below the other two.
+const (
+	svgKPanelH           = 300 // added to the chart's height
+	svgKTop, svgKBottom  = 50.0, 220.0
+	svgKOldOpacity       = "0.55"
+	svgKBarFrac          = 0.7 // of a row's slot, for its one or two bars
+	svgKBarMax           = 40.0
+	svgKLabelMinFraction = 0.08 // a segment this share or more gets its percent printed
+)
+
+// svgStageColors colors each stage, tw (the kernel's completion task-work
+// wait, the patch's subject) in the strongest hue.
+var svgStageColors = [NumKStages]string{"#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#ff7f0e", "#17becf"}
+
+// svgHasStages reports whether any side has measured stages to draw.
+func svgHasStages(c *Comparison) bool {
+	for i := range c.Rows {
+		if c.Rows[i].New.KStages.Measured() || c.Rows[i].Old.KStages.Measured() {
+			return true
+		}
+	}
+	return false
+}
+
+// svgStagesPanel draws where the latency goes: per row one 100% stacked
+// bar per side (new solid, old paler to its right), enter at the bottom
+// and reap at the top, each segment its stage's share of the sum of the
+// stage means, the sum in µs above the bar; "n/a" where a side was not
+// traced. y0 is the panel's top in the chart.
+func svgStagesPanel(b *strings.Builder, c *Comparison, y0 float64) {
+	top, bottom := y0+svgKTop, y0+svgKBottom
+	b.WriteString("<g id=\"kstages\">\n")
+	fmt.Fprintf(b, "<text x=\"%d\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"12\">where the latency goes: kernel stages per %s, share of the joined I/Os' mean lat (the sum in usec above each bar)</text>\n",
+		svgW/2, y0+22, svgEsc(c.KeyLabel()))
+	for _, p := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		y := bottom - p*(bottom-top)
+		fmt.Fprintf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\"/>\n", svgLeft, y, svgRight, y, svgGridMinor)
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s%%</text>\n", svgLeft-6, y+4, strconv.Itoa(int(p*100)))
+	}
+	fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" stroke=\"#000000\"/>\n",
+		svgLeft, top, svgRight-svgLeft, bottom-top)
+	mid := (top + bottom) / 2
+	fmt.Fprintf(b, "<text x=\"24\" y=\"%.2f\" text-anchor=\"middle\" transform=\"rotate(-90 24 %.2f)\">share of lat (%%)</text>\n", mid, mid)
+
+	n := max(len(c.Rows), 1)
+	slot := (svgRight - svgLeft) / float64(n)
+	sides := 1
+	if c.Compared {
+		sides = 2
+	}
+	width := math.Min(slot*svgKBarFrac/float64(sides), svgKBarMax)
+	step := (len(c.Rows) + 15) / 16
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		center := svgLeft + slot*(float64(i)+0.5)
+		for k, sd := range []*ComparisonSide{&r.New, &r.Old}[:sides] {
+			x := center - float64(sides)*width/2 + float64(k)*width
+			opacity := ""
+			if k == 1 {
+				opacity = " fill-opacity=\"" + svgKOldOpacity + "\""
+			}
+			ks := sd.KStages
+			if !sd.Ran() || !ks.Measured() {
+				fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"8\" fill=\"#909090\">n/a</text>\n",
+					x+width/2, bottom-4)
+				continue
+			}
+			y := bottom
+			for st := KStage(0); st < NumKStages; st++ {
+				h := kstageShare(ks, int(st)) * (bottom - top)
+				if h <= 0 {
+					continue
+				}
+				y -= h
+				fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"%s><title>%s %s %s: %.2f usec</title></rect>\n",
+					x, y, width, h, svgStageColors[st], opacity, svgEsc(r.Value), svgEsc(sd.Name), st, ks.MeanUs[st])
+				if share := kstageShare(ks, int(st)); share >= svgKLabelMinFraction && width >= 14 {
+					fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"8\" fill=\"#ffffff\">%.0f</text>\n",
+						x+width/2, y+h/2+3, share*100)
+				}
+			}
+			fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"8\">%s</text>\n",
+				x+width/2, top-3, svgUs(ks.SumUs()))
+		}
+		if i%step == 0 || i == len(c.Rows)-1 {
+			fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n", center, bottom+14, svgEsc(r.Value))
+		}
+	}
+	fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"12\">%s</text>\n",
+		(svgLeft+svgRight)/2, bottom+32, svgEsc(c.KeyLabel()))
+	if c.Compared {
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"10\" fill=\"#555555\">left bar: new (%s), right bar, paler: old (%s)</text>\n",
+			svgLeft, bottom+48, svgEsc(c.New.Name), svgEsc(cmpOr(c.Old.Name)))
+	}
+	y := top + 10
+	for st := NumKStages - 1; st >= 0; st-- {
+		fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", svgLegendX+8, y-5, svgStageColors[st])
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\">%s</text>\n", svgLegendX+36, y+4, st)
+		y += 18
+	}
+	w1, w2, _ := strings.Cut(kstagesWords, "; ")
+	for i, l := range []string{"stages: " + w1 + ";", w2} {
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"9\" fill=\"#555555\">%s</text>\n", svgLeft, bottom+62+12*float64(i), svgEsc(l))
+	}
+	b.WriteString("</g>\n")
+}
+
+// kstagesWords is the stages' meaning in one line, for the chart.
+const kstagesWords = "enter = gofio's submission to the SQE taken, submit = to the bio queued, queue = to the request issued; " +
+	"device = to the device completion, tw = to the CQE posted (the kernel's task-work wait), reap = to gofio's harvest"
+
+// svgUs formats µs for a bar label: no decimals from 100 up.
+func svgUs(v float64) string {
+	if v >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
