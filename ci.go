@@ -121,7 +121,9 @@ func writeVerdicts(st *State, cfg *Config, cmps []titled) {
 // sweep and gate. Every job must agree on them.
 func applyRunOptions(cfg *Config, jobs []*jobfile.Job) error {
 	if len(jobs) == 0 {
-		return nil
+		spec, err := compare.ParseSpec(cfg.Compare, cfg.Sweeps, canonicalOption)
+		cfg.Spec = spec
+		return err
 	}
 	ro := jobs[0].Run
 	for _, j := range jobs[1:] {
@@ -130,30 +132,30 @@ func applyRunOptions(cfg *Config, jobs []*jobfile.Job) error {
 				jobs[0].Name, j.Name)
 		}
 	}
-	// What a job file gives is checked here, so that its errors name
-	// the file and line as every other job-file error does.
-	var ab *compare.AB
-	if cfg.Compare == nil && ro.Compare != "" {
-		v, err := compare.ParseAB(ro.Compare, canonicalOption)
-		if err != nil {
-			return runOptionError(jobs[0], "compare", err)
-		}
-		ab = &v
+	// The command line's --compare and --sweep override the file's; the
+	// comparison is parsed once, from where each part came, and what a
+	// job file gave fails at its file and line as every other job-file
+	// error does.
+	compareFromFile := cfg.Compare == nil && ro.Compare != ""
+	if compareFromFile {
 		cfg.Compare = &ro.Compare
 		cfg.tookRunOption(jobs[0], "compare")
 	}
-	if len(cfg.Sweeps) == 0 && len(ro.Sweeps) > 0 {
-		sweeps, err := compare.ParseSweeps(ro.Sweeps, canonicalOption)
-		if err != nil {
-			return runOptionError(jobs[0], "sweep", err)
-		}
-		for _, sw := range sweeps {
-			if ab != nil && sw.Key == ab.Key {
-				return runOptionError(jobs[0], "compare", fmt.Errorf("%s is also swept (sweep=%s); compare one option and sweep others", ab.Key, strings.Join(ro.Sweeps, " ")))
-			}
-		}
+	sweepFromFile := len(cfg.Sweeps) == 0 && len(ro.Sweeps) > 0
+	if sweepFromFile {
 		cfg.Sweeps = ro.Sweeps
 		cfg.tookRunOption(jobs[0], "sweep")
+	}
+	spec, err := compare.ParseSpec(cfg.Compare, cfg.Sweeps, canonicalOption)
+	switch {
+	case err == nil:
+		cfg.Spec = spec
+	case errors.Is(err, compare.ErrBadSweep) && sweepFromFile:
+		return runOptionError(jobs[0], "sweep", err)
+	case errors.Is(err, compare.ErrBadCompare) && compareFromFile:
+		return runOptionError(jobs[0], "compare", err)
+	default:
+		return err
 	}
 	if !cfg.RepeatSet && ro.Repeat > 0 {
 		cfg.Repeat = ro.Repeat

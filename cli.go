@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,8 +16,33 @@ import (
 	"github.com/gofio/gofio/report"
 )
 
-// outputFormats are the values --output-format accepts (comma lists allowed).
-var outputFormats = map[string]bool{"normal": true, "json": true, "json+": true, "terse": true, "compare": true, "markdown": true}
+// outputFormats is the one list of the values --output-format accepts
+// (comma lists allowed), in the order help and errors name them. merge
+// says gofio merge writes the format too.
+var outputFormats = []struct {
+	name  string
+	merge bool
+}{{"normal", true}, {"json", true}, {"json+", true}, {"terse", false}, {"compare", false}, {"markdown", false}}
+
+// formatNames returns the names of outputFormats, all of them or, with
+// mergeOnly, those gofio merge writes.
+func formatNames(mergeOnly bool) []string {
+	var names []string
+	for _, f := range outputFormats {
+		if f.merge || !mergeOnly {
+			names = append(names, f.name)
+		}
+	}
+	return names
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
 
 // command is the whole gofio command: it parses argv, then shows help,
 // checks or prints the jobs, or runs them. It returns the process exit code.
@@ -82,7 +108,7 @@ func isBoolFlag(f cli.Flag) bool {
 // parsed values in them).
 func flagTable() []flagSpec {
 	return []flagSpec{
-		{Flag: &cli.StringSliceFlag{Name: "output-format", Usage: "normal, json, json+, terse, compare or markdown; a comma list prints several"}},
+		{Flag: &cli.StringSliceFlag{Name: "output-format", Usage: orList(formatNames(false)) + "; a comma list prints several"}},
 		{Flag: &cli.StringFlag{Name: "output", Usage: "write the report to `FILE` instead of stdout"}},
 		{Flag: &cli.BoolFlag{Name: "parse-only", Usage: "check the job files and exit"}},
 		{Flag: &cli.BoolFlag{Name: "showcmd", Usage: "print each job file as an fio command line and exit"}},
@@ -243,8 +269,8 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	}
 	for _, v := range c.StringSlice("output-format") {
 		for _, f := range strings.Split(v, ",") {
-			if !outputFormats[f] {
-				return nil, fmt.Errorf("invalid --output-format %q (valid: normal, json, json+, terse, compare, markdown)", f)
+			if !slices.Contains(formatNames(false), f) {
+				return nil, fmt.Errorf("invalid --output-format %q (valid: %s)", f, strings.Join(formatNames(false), ", "))
 			}
 			cfg.OutputFormats = append(cfg.OutputFormats, f)
 		}
@@ -265,11 +291,6 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	for _, s := range cfg.Sets {
 		if !strings.Contains(s, "=") {
 			return nil, fmt.Errorf("--set %q: want KEY=VALUE", s)
-		}
-	}
-	for _, s := range cfg.Sweeps {
-		if k, v, ok := strings.Cut(s, "="); !ok || k == "" || v == "" {
-			return nil, fmt.Errorf("--sweep %q: want KEY=LIST", s)
 		}
 	}
 	if cfg.Repeat < 1 {

@@ -3,6 +3,7 @@ package main
 import (
 	"time"
 
+	"github.com/gofio/gofio/compare"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -18,7 +19,7 @@ type Config struct {
 	JobFiles   []string // job files in order ("-" is stdin)
 	JobOptions []string // fio job options from the command line, canonical --name[=value]
 
-	OutputFormats []string // normal, json, json+, terse, compare
+	OutputFormats []string // --output-format: names from outputFormats
 	Output        string   // --output=FILE; "" means stdout
 	ParseOnly     bool
 	ShowCmd       bool
@@ -27,11 +28,14 @@ type Config struct {
 	Sets          []string // --set KEY=VALUE, in order
 
 	// Compare and sweep.
-	Compare      *string // --compare[=KEY=A,B]; nil when not given
-	Repeat       int
-	RepeatSet    bool     // --repeat was given (it overrides repeat= in a job file)
-	GateMetric   string   // --gate-metric: report.GateAvg, GateP99 or GateIOPS
-	Sweeps       []string // --sweep KEY=LIST, in order
+	Compare    *string // --compare[=KEY=A,B]; nil when not given
+	Repeat     int
+	RepeatSet  bool     // --repeat was given (it overrides repeat= in a job file)
+	GateMetric string   // --gate-metric: report.GateAvg, GateP99 or GateIOPS
+	Sweeps     []string // --sweep KEY=LIST, in order
+	// Spec is the comparison --compare and --sweep (or the job file's
+	// compare= and sweep=) ask for, parsed once by applyRunOptions.
+	Spec         compare.Spec
 	CompareCSV   string
 	JSONDir      string
 	Plot         string

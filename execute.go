@@ -159,23 +159,7 @@ func writeFormats(cfg *Config, out io.Writer, res *report.Result) error {
 // before any I/O; then the points run in plan order. jobs are the jobs as
 // resolved without the plan's overrides: what the run describes itself by.
 func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
-	sweeps, err := compare.ParseSweeps(cfg.Sweeps, canonicalOption)
-	if err != nil {
-		return st.fail(err)
-	}
-	var ab *compare.AB
-	if cfg.Compare != nil {
-		v, err := compare.ParseAB(*cfg.Compare, canonicalOption)
-		if err != nil {
-			return st.fail(err)
-		}
-		for _, sw := range sweeps {
-			if sw.Key == v.Key {
-				return st.fail(fmt.Errorf("--compare %s: %s is also swept; compare one option and sweep others", v, v.Key))
-			}
-		}
-		ab = &v
-	}
+	ab, sweeps := cfg.Spec.AB, cfg.Spec.Sweeps
 	if err := checkGate(cfg, cfg.Repeat); err != nil {
 		return st.fail(err)
 	}
@@ -188,6 +172,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		info.DriftPct = &d
 	}
 	var baseline *compare.Saved
+	var err error
 	if cfg.Baseline != "" {
 		if baseline, err = preflightBaseline(cfg, info, ab, sweeps); err != nil {
 			return st.fail(err)

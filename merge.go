@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/gofio/gofio/fleet"
 	"github.com/gofio/gofio/report"
@@ -15,10 +17,8 @@ import (
 // stdout with --output-format=json), the normal text to stdout. Nothing is
 // written when a file is refused.
 func (st *State) merge(files []string, output, format string, force bool) error {
-	switch format {
-	case "normal", "json", "json+":
-	default:
-		return fmt.Errorf("merge: invalid --output-format %q (valid: normal, json, json+)", format)
+	if !slices.Contains(formatNames(true), format) {
+		return fmt.Errorf("merge: invalid --output-format %q (valid: %s)", format, strings.Join(formatNames(true), ", "))
 	}
 	if len(files) == 0 {
 		return errors.New("merge: no result files (gofio merge -o all.json host1.json host2.json ...)")

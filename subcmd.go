@@ -81,7 +81,7 @@ func (st *State) subcommands() []*cli.Command {
 			ArgsUsage: "-o all.json host1.json host2.json ...",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the merged JSON to `FILE` (the normal text goes to stdout)"},
-				&cli.StringFlag{Name: "output-format", Value: "normal", Usage: "what stdout gets without -o: normal, json or json+"},
+				&cli.StringFlag{Name: "output-format", Value: "normal", Usage: "what stdout gets without -o: " + orList(formatNames(true))},
 				&cli.BoolFlag{Name: "force", Usage: "merge results of different run ids, jobs or duplicate hosts"},
 			},
 			Action: func(c *cli.Context) error {

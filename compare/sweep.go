@@ -59,7 +59,7 @@ func ParseSweep(s string) (Sweep, error) {
 	}
 	list = strings.TrimSpace(list)
 	if list == "" {
-		return Sweep{}, fmt.Errorf("%w %q: empty list of values", ErrBadSweep, s)
+		return Sweep{}, fmt.Errorf("%w %q: empty list of values (want KEY=LIST)", ErrBadSweep, s)
 	}
 	var (
 		values []string

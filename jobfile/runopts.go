@@ -27,22 +27,13 @@ var runOptionSpecs = []OptionSpec{
 	{Name: "compare", Type: TypeString, Gofio: true, globalOnly: true,
 		Help: "gofio: run every job with KEY=A and with KEY=B and compare (compare=KEY=A,B; [global] only; --compare overrides)",
 		custom: func(j *Job, v string) error {
-			key, list, ok := strings.Cut(v, "=")
-			if !ok || key == "" || strings.Count(list, ",") != 1 {
-				return fmt.Errorf("want KEY=A,B, e.g. compare=ioengine=io_uring,libaio")
-			}
-			j.Run.Compare = v
+			j.Run.Compare = v // parsed with --compare's grammar by the command (compare.ParseSpec)
 			return nil
 		}},
 	{Name: "sweep", Type: TypeString, Gofio: true, globalOnly: true,
 		Help: "gofio: expand the jobs over KEY=LIST, several separated by blanks (sweep=iodepth=1..16384; [global] only; --sweep overrides)",
 		custom: func(j *Job, v string) error {
-			j.Run.Sweeps = strings.Fields(v)
-			for _, s := range j.Run.Sweeps {
-				if k, l, ok := strings.Cut(s, "="); !ok || k == "" || l == "" {
-					return fmt.Errorf("%q: want KEY=LIST, e.g. sweep=iodepth=1..16384", s)
-				}
-			}
+			j.Run.Sweeps = strings.Fields(v) // parsed with --sweep's grammar by the command (compare.ParseSpec)
 			if len(j.Run.Sweeps) == 0 {
 				return fmt.Errorf("want KEY=LIST, e.g. sweep=iodepth=1..16384")
 			}

@@ -36,10 +36,8 @@ func TestRunOptions(t *testing.T) {
 	}
 	for _, tt := range []struct{ text, want string }{
 		{"[j]\nioengine=null\nsize=1m\nrepeat=5\n", ":4: repeat=5: repeat= is a gofio option for the whole run: put it in [global] (or use --repeat)"},
-		{"[global]\ncompare=ioengine\n[j]\nioengine=null\nsize=1m\n", ":2: compare=ioengine: want KEY=A,B"},
 		{"[global]\nrepeat=0\n[j]\nioengine=null\nsize=1m\n", ":2: repeat=0"},
 		{"[global]\nfail_if_slower=-1\n[j]\nioengine=null\nsize=1m\n", "want a percentage of 0 or more"},
-		{"[global]\nsweep=iodepth\n[j]\nioengine=null\nsize=1m\n", "want KEY=LIST"},
 	} {
 		_, err := Parse(Input{Files: []string{write(tt.text)}})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
