@@ -1,5 +1,10 @@
 package equivalence
 
+import (
+	"fmt"
+	"strings"
+)
+
 // fileRows are fio's file-setup options: how files are laid out, created,
 // appended to, synced and unlinked, with the same counts and the same
 // files as fio 3.33.
@@ -13,4 +18,63 @@ var fileRows = []Row{
 			"[only]\nrw=read\nsize=256k\nfilename=a.dat\ncreate_only=1\n" +
 			"[open]\nrw=write\nsize=128k\nfilename=b.dat\ncreate_on_open=1\n" +
 			"[append]\nstonewall\nrw=randrw\nsize=128k\nfilename=a.dat\nfile_append=1\n"},
+	{Name: "files/service-type", Ref: "file_service_type: every kind of fio 3.33, with :N and a distribution's value and center; the I/O lines of write_iolog are fio's",
+		JobFile: fileServiceJob, Check: sameIologIO(fileServiceLogs...)},
+}
+
+// fileServiceLogs are the iologs of fileServiceJob's jobs, one per
+// file_service_type.
+var fileServiceLogs = []string{"rnd.log", "rrw.log", "seq.log", "rr.log", "zipf.log", "zipfseq.log", "pareto.log", "gauss.log", "normc.log"}
+
+// fileServiceJob runs each file_service_type over four 64 KiB files,
+// each job writing its iolog.
+var fileServiceJob = "[global]\nioengine=psync\nbs=4k\nsize=256k\nnrfiles=4\nrw=randread\n" +
+	"[rnd]\nfile_service_type=random:2\nwrite_iolog=rnd.log\n" +
+	"[rrw]\nrw=randrw\nfile_service_type=random\nwrite_iolog=rrw.log\n" +
+	"[seq]\nrw=write\nfile_service_type=sequential\nwrite_iolog=seq.log\n" +
+	"[rr]\nfile_service_type=roundrobin:3\nwrite_iolog=rr.log\n" +
+	"[zipf]\nfile_service_type=zipf:1.2\nwrite_iolog=zipf.log\n" +
+	"[zipfseq]\nrw=read\nfile_service_type=zipf\nwrite_iolog=zipfseq.log\n" +
+	"[pareto]\nfile_service_type=pareto:0.3:0.5\nwrite_iolog=pareto.log\n" +
+	"[gauss]\nfile_service_type=gauss:20\nwrite_iolog=gauss.log\n" +
+	"[normc]\nfile_service_type=normal:10:0.2\nwrite_iolog=normc.log\n"
+
+// iologIO keeps the I/O lines of a version 3 iolog, times dropped: which
+// file, offset and length each I/O had, in order. The open and close
+// lines are left out: fio closes a finished file when its next I/O
+// needs another, gofio keeps its files open to the end.
+func iologIO(log []byte) []string {
+	var out []string
+	for _, l := range iologBody(log) {
+		if f := strings.Fields(l); len(f) == 4 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// sameIologIO returns a Check that both programs' iologs names hold the
+// same I/O lines.
+func sameIologIO(names ...string) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for i := range fio {
+			for _, name := range names {
+				f, g := iologIO(fio[i].Logs[name]), iologIO(gofio[i].Logs[name])
+				if len(f) == 0 {
+					diffs = append(diffs, fmt.Sprintf("run %d: fio's %s has no I/O", i, name))
+				}
+				if len(f) != len(g) {
+					diffs = append(diffs, fmt.Sprintf("run %d: %s: fio logged %d I/Os, gofio %d", i, name, len(f), len(g)))
+				}
+				for k := 0; k < len(f) && k < len(g); k++ {
+					if f[k] != g[k] {
+						diffs = append(diffs, fmt.Sprintf("run %d: %s I/O %d: fio %q, gofio %q", i, name, k+1, f[k], g[k]))
+						break
+					}
+				}
+			}
+		}
+		return diffs
+	}
 }

@@ -26,6 +26,7 @@ func newJob() *Job {
 		RandSeed:                0x89,
 		RandomGenerator:         "tausworthe",
 		RandomDistribution:      Distribution{Kind: "random"},
+		FileService:             FileService{Kind: "roundrobin", Nr: 1, Center: -1},
 		Loops:                   1,
 		NumJobs:                 1,
 		DoVerify:                true,

@@ -338,6 +338,8 @@ var fioOptions = []OptionSpec{
 		boolp: func(j *Job) *bool { return &j.FileAppend }},
 	{Name: "disk_util", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Log disk utilization statistics",
 		Neg: true, boolp: func(j *Job) *bool { return &j.NoDiskUtil }},
+	{Name: "file_service_type", Type: TypeChoice, Default: "roundrobin", Parent: "nrfiles", Help: "How to select which file to service next",
+		Choices: fileServiceChoices, custom: setFileService},
 	{Name: "serialize_overlap", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "iodepth", Help: "Wait for in-flight IOs that collide to complete",
 		boolp: func(j *Job) *bool { return &j.SerializeOverlap }},
 	{Name: "offset_increment", Type: TypeSize, Default: "0", Parent: "offset", Help: "What is the increment from one offset to the next",
@@ -751,4 +753,82 @@ func setReplaySkip(j *Job, v string) error {
 		}
 	}
 	return nil
+}
+
+// fileServiceChoices are file_service_type's values, in fio's order.
+var fileServiceChoices = []Choice{
+	{"random", "Choose a file at random (uniform)"},
+	{"zipf", "Zipf randomized"},
+	{"pareto", "Pareto randomized"},
+	{"normal", "Normal (Gaussian) randomized"},
+	{"gauss", "Alias for normal"},
+	{"roundrobin", "Round robin select files"},
+	{"sequential", "Finish one file before moving to the next"},
+}
+
+// setFileService parses file_service_type as fio 3.33's str_fst_cb: the
+// N of random, roundrobin and sequential through C's atoi, the
+// non-uniform kinds' VALUE[:CENTER] through sscanf's %lf, with fio's
+// range checks and messages.
+func setFileService(j *Job, v string) error {
+	kind, _, _ := choiceIn(fileServiceChoices, v)
+	if kind == "gauss" {
+		kind = "normal"
+	}
+	fs := FileService{Kind: kind, Nr: 1, Center: -1}
+	// fio's get_opt_postfix: what follows the first colon, trimmed.
+	post, hasPost := "", false
+	if i := strings.IndexByte(v, ':'); i >= 0 {
+		post, hasPost = strings.TrimSpace(v[i+1:]), true
+	}
+	switch kind {
+	case "random", "roundrobin", "sequential":
+		if hasPost {
+			fs.Nr = cAtoi(post)
+		}
+		j.FileService = fs
+		return nil
+	case "zipf":
+		fs.Param = 1.1 // fio's FIO_DEF_ZIPF
+	case "pareto":
+		fs.Param = 0.2 // FIO_DEF_PARETO
+	}
+	if hasPost {
+		val, ok := post, true
+		if i := strings.IndexByte(post, ':'); i >= 0 {
+			val = post[:i]
+			fs.Center, ok = scanFloat(post[i+1:])
+		}
+		if ok {
+			fs.Param, ok = scanFloat(val)
+		}
+		if !ok {
+			return errors.New("file service type random postfix parsing failed")
+		}
+	}
+	if fs.Center != -1 && (fs.Center < 0 || fs.Center > 1) {
+		return errors.New("distribution center out of range (0 <= center <= 1.0)")
+	}
+	switch {
+	case kind == "zipf" && fs.Param == 1:
+		return errors.New("zipf theta must be different than 1.0")
+	case kind == "pareto" && (fs.Param <= 0 || fs.Param >= 1):
+		return errors.New("pareto input out of range (0 < input < 1.0)")
+	case kind == "normal" && (fs.Param < 0 || fs.Param >= 100):
+		return errors.New("normal deviation out of range (0 <= input < 100.0)")
+	}
+	j.FileService = fs
+	return nil
+}
+
+// scanFloat reads a number as C's sscanf("%lf") does: blanks first, then
+// the longest prefix that is a number; false when there is none.
+func scanFloat(s string) (float64, bool) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	for n := len(s); n > 0; n-- {
+		if f, err := strconv.ParseFloat(s[:n], 64); err == nil || errors.Is(err, strconv.ErrRange) {
+			return f, true
+		}
+	}
+	return 0, false
 }

@@ -46,6 +46,13 @@ func TestFioOptionValues(t *testing.T) {
 		{"verify=meta\n", func(j *Job) any { return j.Verify }, "meta"},
 		{"prioclass=2\nprio=3\n", func(j *Job) any { return []int{j.PrioClass, j.Prio} }, []int{2, 3}},
 		{"threads=4\n", func(j *Job) any { return j.Thread }, false}, // the tiobench option is not thread=
+		{"", func(j *Job) any { return j.FileService }, FileService{Kind: "roundrobin", Nr: 1, Center: -1}},
+		{"file_service_type=random:4\n", func(j *Job) any { return j.FileService }, FileService{Kind: "random", Nr: 4, Center: -1}},
+		{"file_service_type=roundrobin:x\n", func(j *Job) any { return j.FileService }, FileService{Kind: "roundrobin", Center: -1}}, // C's atoi
+		{"file_service_type=sequential\n", func(j *Job) any { return j.FileService }, FileService{Kind: "sequential", Nr: 1, Center: -1}},
+		{"file_service_type=zipf\n", func(j *Job) any { return j.FileService }, FileService{Kind: "zipf", Nr: 1, Param: 1.1, Center: -1}},
+		{"file_service_type=pareto:0.3:0.5\n", func(j *Job) any { return j.FileService }, FileService{Kind: "pareto", Nr: 1, Param: 0.3, Center: 0.5}},
+		{"file_service_type=gauss:20\n", func(j *Job) any { return j.FileService }, FileService{Kind: "normal", Nr: 1, Param: 20, Center: -1}},
 	}
 	for _, c := range cases {
 		j := parseOne(t, c.body)
@@ -105,6 +112,12 @@ func TestFioParseDifferences(t *testing.T) {
 		"zonemode=zbd\ncreate_serialize=0\n": "--zonemode=zbd and --create_serialize=0 are not compatible",
 		"rate=1m\nrate_iops=10\n":            "rate and rate_iops are mutually exclusive",
 		"rate=1m\nrate_min=2m\n":             "minimum rate exceeds rate",
+		"file_service_type=zipf:1\n":         "zipf theta must be different than 1.0",
+		"file_service_type=pareto:1.5\n":     "pareto input out of range (0 < input < 1.0)",
+		"file_service_type=normal:100\n":     "normal deviation out of range (0 <= input < 100.0)",
+		"file_service_type=zipf:x\n":         "file service type random postfix parsing failed",
+		"file_service_type=zipf:1.2:1.5\n":   "distribution center out of range",
+		"file_service_type=lottery\n":        "valid values: random, zipf, pareto, normal, gauss, roundrobin, sequential",
 	} {
 		_, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+body)}, Host: &testHost})
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -151,6 +151,24 @@ type Distribution struct {
 	Zones [NumDirs][]ZoneSplit
 }
 
+// FileService is file_service_type=: how a job with several files picks
+// the file of its next I/O, as fio 3.33's get_next_file.
+type FileService struct {
+	// Kind is "roundrobin" (fio's default), "sequential" (finish one
+	// file before moving to the next), "random" (uniform), or the
+	// non-uniform "zipf", "pareto" and "normal" (gauss is its alias).
+	Kind string
+	// Nr is the N of roundrobin:N, sequential:N and random:N, I/Os to
+	// issue to a file before choosing again (fio's file_service_nr, read
+	// with C's atoi: 0 never chooses again while the file lasts); 1 for
+	// the non-uniform kinds.
+	Nr int
+	// Param is zipf's theta, pareto's h or normal's deviation (percent).
+	Param float64
+	// Center is the distribution's center in [0, 1], -1 when not given.
+	Center float64
+}
+
 // ZoneSplit is one range of random_distribution=zoned or zoned_abs, as
 // fio's struct zone_split: Access percent of the I/Os go to the next
 // SizePct percent of the region (zoned) or the next Size bytes
@@ -231,6 +249,7 @@ type Job struct {
 	RandSeedSet        bool
 	RandomGenerator    string
 	RandomDistribution Distribution
+	FileService        FileService // file_service_type=
 	Loops              int
 	NumberIOs          uint64
 

@@ -23,6 +23,9 @@ type Dist struct {
 	paretoPow float64
 	// normal
 	stddev uint64
+	// noHash leaves the values where they fall, as fio's
+	// zipf_disable_hash and gauss_disable_hash (file_service_type).
+	noHash bool
 }
 
 // zipfMaxGen caps the zeta(n) sum as fio's ZIPF_MAX_GEN does.
@@ -88,10 +91,10 @@ func (d *Dist) Next() uint64 {
 		default:
 			v = 1 + uint64(float64(n)*math.Pow(eta*uni-eta+1.0, alpha))
 		}
-		v = HashU64(v - 1)
+		v = d.hash(v - 1)
 	case 'p':
 		uni := float64(d.r.Next()) / float64(1<<32-1)
-		v = HashU64(uint64(float64(n-1) * math.Pow(uni, d.paretoPow)))
+		v = d.hash(uint64(float64(n-1) * math.Pow(uni, d.paretoPow)))
 	case 'n':
 		var sum uint64
 		for i := 0; i < 12; i++ {
@@ -107,9 +110,35 @@ func (d *Dist) Next() uint64 {
 			}
 			sum = uint64(int64(sum) + dev)
 		}
-		v = HashU64(sum)
+		v = d.hash(sum)
 	}
 	return (v + d.randOff) % n
+}
+
+// hash scatters v over the range as fio's __hash_u64, unless noHash.
+func (d *Dist) hash(v uint64) uint64 {
+	if d.noHash {
+		return v
+	}
+	return HashU64(v)
+}
+
+// ForFiles makes d fio's file_service_type distribution over its
+// nranges: values are not scattered (zipf_disable_hash,
+// gauss_disable_hash), and a center in [0, 1] (-1: none) moves them as
+// fio's shared_rand_init (zipf, pareto: nranges times center, after the
+// draw it replaces) and gauss_init (nranges times center less one half,
+// a negative product wrapping as C's conversion does on amd64).
+func (d *Dist) ForFiles(center float64) {
+	d.noHash = true
+	if center == -1 {
+		return
+	}
+	if d.kind == 'n' {
+		d.randOff = uint64(int64(float64(d.nranges) * (center - 0.5)))
+		return
+	}
+	d.randOff = uint64(float64(d.nranges) * center)
 }
 
 // Jhash is fio's jhash (Bob Jenkins' lookup3 as fio's hash.h has it,

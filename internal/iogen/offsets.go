@@ -55,6 +55,19 @@ type Offsets struct {
 	next   int // fio's td->next_file
 	NrDone int
 
+	// file_service_type (fio's __get_next_file): svc is its kind,
+	// svcNr its file_service_nr; svcFile is the file being served (fio's
+	// file_service_file; -1 once it is closed: done, reset or a new
+	// pass) and svcLeft the I/Os it has left (file_service_left).
+	svc      fileService
+	svcNr    uint32
+	svcFile  int
+	svcLeft  uint32
+	svcParam float64
+	svcCtr   float64
+	rFile    fiorand.Frand // random: fio's next_file_state
+	fileDist fiorand.Dist  // zipf, pareto, normal: next_file_zipf or next_file_gauss
+
 	seeds  fiorand.Seeds
 	verify bool
 	// fio's generators: random_state, bsrange_state[], rwmix_state.
@@ -88,6 +101,43 @@ type Offsets struct {
 	zonedAbs     bool
 	rZone        fiorand.Frand
 	AbsOverflows uint64
+}
+
+// fileService is a file_service_type kind.
+type fileService uint8
+
+const (
+	svcRoundRobin fileService = iota
+	svcSequential
+	svcRandom
+	svcZipf
+	svcPareto
+	svcNormal
+)
+
+// fileServiceShift is fio's FIO_FSERVICE_SHIFT: a non-uniform file draw
+// is over nrfiles<<10 values, shifted back down.
+const fileServiceShift = 10
+
+// newFileService returns the kind of fs (roundrobin when unset) and its
+// N.
+func newFileService(fs jobfile.FileService) (fileService, uint32) {
+	nr := uint32(fs.Nr) // fio's unsigned file_service_nr
+	switch fs.Kind {
+	case "sequential":
+		return svcSequential, nr
+	case "random":
+		return svcRandom, nr
+	case "zipf":
+		return svcZipf, 1
+	case "pareto":
+		return svcPareto, 1
+	case "normal":
+		return svcNormal, 1
+	case "roundrobin":
+		return svcRoundRobin, nr
+	}
+	return svcRoundRobin, 1
 }
 
 // zoneBounds is one entry of fio's zone_state_index: where a zoned range
@@ -146,6 +196,8 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 		verify:    j.Verify != "" && j.Verify != "0",
 	}
 	g.randTrimWrite = g.trimWrite && g.random
+	g.svc, g.svcNr = newFileService(j.FileService)
+	g.svcParam, g.svcCtr, g.svcFile = j.FileService.Param, j.FileService.Center, -1
 	g.RWMix[jobfile.DirRead] = uint64(j.RWMixRead)
 	g.RWMix[jobfile.DirWrite] = 100 - uint64(j.RWMixRead)
 	if g.random {
@@ -255,6 +307,15 @@ func (g *Offsets) reseed() {
 	g.rMix = fiorand.NewFrand(s.Seed[fiorand.SeedMix], false)
 	g.rZone = fiorand.NewFrand(s.Seed[fiorand.SeedZone], false)
 	g.rOff = fiorand.NewFrand(s.OffsetSeed(), s.Use64)
+	switch g.svc {
+	case svcRandom:
+		g.rFile = fiorand.NewFrand(s.Seed[fiorand.SeedFile], s.Use64)
+	case svcZipf, svcPareto, svcNormal:
+		// fio's init_rand_file_service, with the seed's low 32 bits.
+		kind := map[fileService]string{svcZipf: "zipf", svcPareto: "pareto", svcNormal: "normal"}[g.svc]
+		g.fileDist, _ = fiorand.NewDist(kind, g.svcParam, uint64(len(g.Files))<<fileServiceShift, uint32(s.Seed[fiorand.SeedFile]))
+		g.fileDist.ForFiles(g.svcCtr)
+	}
 }
 
 // resetFiles starts every file over (fio_file_reset and the done flags).
@@ -285,6 +346,7 @@ func (g *Offsets) resetFile(r *Region) {
 // repeatable job reseeds its generators.
 func (g *Offsets) NewPass() {
 	g.hasPending = false
+	g.svcFile = -1 // fio's clear_io_state closes the files
 	g.resetFiles()
 	g.rwmixIssues = 0
 	if g.seeds.Repeatable {
@@ -410,10 +472,11 @@ func (g *Offsets) drawDir() jobfile.Dir {
 // not done), offset and length, marks it in the random map and counts it
 // as issued. ok is false when every file is done for this loop.
 func (g *Offsets) Fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
+	resets := 0
 	for g.NrDone < len(g.Files) {
 		d = g.Dir()
 		g.hasPending = false
-		file = g.pickFile()
+		file = g.nextFile()
 		r := &g.Files[file]
 		if g.trimWrite {
 			// fio's set_rw_ddir: a trim, then the write of the block
@@ -432,6 +495,17 @@ func (g *Offsets) Fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 			g.issues[d]++
 			g.zoneBytes += n
 			return d, file, off, n, true
+		}
+		// fio's set_io_u_file closes the file; a non-uniform service
+		// starts it over, the others are done with it for this pass.
+		g.svcFile = -1
+		if g.svc >= svcZipf {
+			// fio would draw for ever if no file could take an I/O
+			// even after its reset; gofio ends the pass instead.
+			if resets++; resets <= 2*len(g.Files) {
+				g.resetFile(r)
+				continue
+			}
 		}
 		r.Done = true
 		g.NrDone++
@@ -461,8 +535,48 @@ func (g *Offsets) strideZone(r *Region, d jobfile.Dir) {
 	}
 }
 
-// pickFile is fio's get_next_file_rr with file_service_type=roundrobin:
-// the next file that is not done.
+// nextFile is fio's __get_next_file: the file being served while it
+// lasts (sequential) or has I/Os left (file_service_nr), else a new one
+// round robin or drawn at random.
+func (g *Offsets) nextFile() int {
+	if g.svcFile >= 0 {
+		if g.svc == svcSequential {
+			return g.svcFile
+		}
+		if g.svcLeft > 0 {
+			g.svcLeft--
+			return g.svcFile
+		}
+	}
+	var f int
+	if g.svc <= svcSequential {
+		f = g.pickFile()
+	} else {
+		f = g.pickRandomFile()
+	}
+	g.svcFile, g.svcLeft = f, g.svcNr-1
+	return f
+}
+
+// pickRandomFile is fio's get_next_file_rand: files drawn until one is
+// not done, uniformly (__get_next_fileno_rand) or from the non-uniform
+// distribution over nrfiles<<10 values.
+func (g *Offsets) pickRandomFile() int {
+	n := uint64(len(g.Files))
+	for {
+		var f uint64
+		if g.svc == svcRandom {
+			f = uint64(uint32(float64(n) * (float64(g.rFile.Next()) / (float64(g.rFile.Max()) + 1.0))))
+		} else {
+			f = g.fileDist.Next() >> fileServiceShift
+		}
+		if f < n && !g.Files[f].Done {
+			return int(f)
+		}
+	}
+}
+
+// pickFile is fio's get_next_file_rr: the next file that is not done.
 func (g *Offsets) pickFile() int {
 	for {
 		f := g.next
@@ -483,7 +597,7 @@ func (g *Offsets) SyncFile() int {
 	if g.NrDone >= len(g.Files) {
 		return g.next
 	}
-	return g.pickFile()
+	return g.nextFile()
 }
 
 // fillFile is fio's fill_io_u for one file: offset, then length, then
@@ -610,7 +724,9 @@ func (g *Offsets) randBlock(r *Region, d jobfile.Dir) (uint64, bool) {
 	if b, ok := g.randOffset(r, d); ok {
 		return b, true
 	}
-	if g.timeBased {
+	if g.timeBased || g.svc >= svcZipf {
+		// fio's get_next_rand_block: a time_based job, or one whose
+		// file service is non-uniform, starts the file over.
 		g.resetFile(r)
 		return g.randOffset(r, d)
 	}
