@@ -34,6 +34,7 @@ func Rows() []Row {
 	rows = append(rows, trimOptionRows...)
 	rows = append(rows, lfsrRows...)
 	rows = append(rows, fileRows...)
+	rows = append(rows, depthRows...)
 	return rows
 }
 

@@ -57,6 +57,7 @@ func newJob() *Job {
 		TWThread:                "auto",
 		TWList:                  "locked",
 		TaskrunMode:             TaskrunFlags,
+		TWReap:                  "auto",
 	}
 	// Buffer contents: fio scrambles by default; buffer_compress_chunk,
 	// dedupe_mode and dedupe_working_set_percentage defaults.

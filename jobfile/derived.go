@@ -70,6 +70,30 @@ func (j *Job) MaxBS() uint64 {
 // sched.Priority for tw_priority=1 (the default), sched.FIFO for 0.
 func (j *Job) Policy() sched.Policy { return sched.PolicyFor(j.TWPriority) }
 
+// ReapAll reports whether the job's loop harvests every CQE between
+// task-work items (tw_reap=all, gofio's task-work model) rather than
+// reaping as fio 3.33 does (tw_reap=fio). tw_reap=auto is all for one
+// side of --compare (compare) and with tw_thread=goroutine, where the
+// policy orders the work, and fio otherwise.
+func (j *Job) ReapAll(compare bool) bool {
+	switch j.TWReap {
+	case "all":
+		return true
+	case "fio":
+		return false
+	}
+	return compare || j.TWThread == "goroutine"
+}
+
+// ReapName is the reap mode ReapAll selects, as reports print it: "all"
+// or "fio".
+func (j *Job) ReapName(compare bool) string {
+	if j.ReapAll(compare) {
+		return "all"
+	}
+	return "fio"
+}
+
 // IOPrio is prioclass= and prio= as the kernel's ioprio value
 // (class << 13 | level), as fio's ioprio_value.
 func (j *Job) IOPrio() int { return j.PrioClass<<13 | j.Prio }

@@ -28,6 +28,10 @@ type EngineInfo struct {
 	// only for engines without one, so a synchronous null job (iodepth=1)
 	// leaves both maps empty while psync fills them.
 	Commit bool
+	// GetEventsAll says fio's engine returns every completed event from a
+	// getevents call that may wait, whatever iodepth_batch_complete_max
+	// says, and none from one that may not (null's null_getevents).
+	GetEventsAll bool
 	// Diskless is fio's FIO_DISKLESSIO: the engine opens and lays out no
 	// file before its I/O (null, cpuio, filecreate, the dir engines).
 	Diskless bool
@@ -63,7 +67,7 @@ var engineTable = []EngineInfo{
 	{Name: "pvsync", Help: "Use preadv/pwritev"},
 	{Name: "pvsync2", Help: "Use preadv2/pwritev2"},
 	{Name: "mmap", Help: "Memory mapped IO", Maps: true},
-	{Name: "null", Help: "Testing engine (no data transfer)", Commit: true, Diskless: true},
+	{Name: "null", Help: "Testing engine (no data transfer)", Commit: true, GetEventsAll: true, Diskless: true},
 	{Name: "falloc", Help: "fallocate() file based engine", OpensRW: true},
 	{Name: "ftruncate", Help: "ftruncate() file based engine"},
 	{Name: "filecreate", Help: "File creation engine", Diskless: true, SizedByFile: true},

@@ -373,6 +373,7 @@ type Job struct {
 	TWPriority   bool          // tw_priority=1 (default): completion task-work first
 	TWThread     string        // tw_thread: "auto" (default), "kernel" or "goroutine"
 	TWList       string        // tw_list: "locked" (default) or "lockfree"
+	TWReap       string        // tw_reap: "auto" (default), "fio" or "all"
 	SQThreadIdle time.Duration // sqthread_idle (ms); 0 = kernel default
 	CoopTaskrun  bool
 	DeferTaskrun bool // implies SingleIssuer

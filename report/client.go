@@ -57,7 +57,7 @@ func (c *ClientResult) SumClients() {
 		c.All = nil
 		return
 	}
-	sum := &JobResult{Name: AllClients, GroupID: all[len(all)-1].GroupID, Job: all[0].Job, Policy: all[0].Policy}
+	sum := &JobResult{Name: AllClients, GroupID: all[len(all)-1].GroupID, Job: all[0].Job, Policy: all[0].Policy, Reap: all[0].Reap}
 	for _, j := range all {
 		mergeInto(sum, j)
 	}

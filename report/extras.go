@@ -62,6 +62,14 @@ func writeExtrasNormal(w *bufio.Writer, j *JobResult) {
 	if p := policyName(j); p != "" {
 		fmt.Fprintf(w, "  gofio policy : tw=%s, dropped_cqes=%d\n", p, j.DroppedCQEs)
 	}
+	if j.InFlightTime > 0 {
+		depth := 0
+		if j.Job != nil {
+			depth = j.Job.IODepth
+		}
+		fmt.Fprintf(w, "  gofio depth  : iodepth=%d, in flight=%.2f (mean over time of I/Os submitted and not reaped), reap=%s\n",
+			depth, j.InFlightMean(), j.Reap)
+	}
 	if j.TWWait.N > 0 {
 		unit, min, max, mean, dev := latScale(j.TWWait)
 		fmt.Fprintf(w, "  gofio tw wait (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f, samples=%d\n", unit,

@@ -12,8 +12,9 @@ import (
 // line per job (clones after the first show once as "..."), the version
 // line and "Starting N process(es)". Each job line is fio's, byte for
 // byte; gofio's task-work policy follows it on a line of its own,
-// "  gofio policy : tw=priority" (or tw=fifo), which fio-reading scripts
-// skip as they skip the job block's "  gofio " lines.
+// "  gofio policy : tw=priority" (or tw=fifo), then how the job reaps
+// (tw_reap) on a line of its own, "  gofio reap   : fio (...)", which
+// fio-reading scripts skip as they skip the job block's "  gofio " lines.
 func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 	bw := bufio.NewWriter(w)
 	threads, procs := 0, 0
@@ -36,6 +37,12 @@ func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 				j.Name, j.GroupID, j.RW, bs[0][0], bs[0][1], bs[1][0], bs[1][1], bs[2][0], bs[2][1],
 				j.IOEngine, j.IODepth)
 			fmt.Fprintf(bw, "  gofio policy : tw=%s\n", j.Policy())
+			if j.ReapAll(false) {
+				fmt.Fprint(bw, "  gofio reap   : all (tw_reap: every CQE between task-work items, gofio's model)\n")
+			} else {
+				fmt.Fprintf(bw, "  gofio reap   : fio (tw_reap: as fio, iodepth_batch_complete_min=%d, iodepth_batch_complete_max=%d)\n",
+					j.IODepthBatchCompleteMin, max(j.IODepthBatchCompleteMax, j.IODepthBatchCompleteMin))
+			}
 		case 1:
 			fmt.Fprint(bw, "...\n")
 		}

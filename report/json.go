@@ -20,7 +20,9 @@ const etaDone = 2147483647
 // object). Keys, order, nesting and value types are fio's. Two things are
 // gofio's: "fio version" carries r.Version (for example "gofio-0.1.0"), so
 // a consumer can tell the producer apart, and each job has one extra key,
-// "gofio", last, holding the task-work policy, the tw wait stat, the CPU
+// "gofio", last, holding the task-work policy, the tw wait stat, how the
+// job reaped (reap: "fio" or "all") and its measured mean number of I/Os
+// in flight (inflight_mean, time-averaged submitted-but-not-reaped), the CPU
 // breakdown by thread kind, dropped CQEs and engine notes.
 func WriteJSON(w io.Writer, r *Result, plus bool) error {
 	bw := bufio.NewWriter(w)
@@ -323,6 +325,8 @@ func extrasJSON(r *Result, j *JobResult, plist []float64) *jsonObject {
 		}
 	}
 	o.add("tw_wait_ns", statJSON(j.TWWait, &j.TWWaitHist, true, plist, false))
+	o.addString("reap", j.Reap)
+	o.addFloat("inflight_mean", finite(j.InFlightMean()))
 	cpu := &jsonObject{}
 	for _, s := range CPUBreakdown(j) {
 		c := &jsonObject{}

@@ -87,6 +87,7 @@ func MergeGroup(members []*JobResult) *JobResult {
 		Pid:     first.Pid,
 		Start:   first.Start,
 		Policy:  first.Policy,
+		Reap:    first.Reap,
 	}
 	for _, j := range members {
 		mergeInto(m, j)
@@ -147,6 +148,10 @@ func mergeInto(m, j *JobResult) {
 
 	m.TWWait.Merge(j.TWWait)
 	m.TWWaitHist.Merge(&j.TWWaitHist)
+	// The members run side by side: the group's I/Os in flight are the
+	// sum of theirs, over the longest member's time.
+	m.InFlightArea += j.InFlightArea
+	m.InFlightTime = max(m.InFlightTime, j.InFlightTime)
 	m.Threads = append(m.Threads, j.Threads...)
 	m.DroppedCQEs += j.DroppedCQEs
 	if j.KernelStages != nil {

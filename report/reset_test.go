@@ -64,7 +64,7 @@ func TestResetIOStats(t *testing.T) {
 		"Job": true, "Name": true, "GroupID": true, "Members": true, "Pid": true, "Start": true, "FirstIO": true, "Elapsed": true,
 		"Error": true, "ErrorText": true, "TotalErr": true, "FirstErr": true,
 		"JobRuntime": true, "UsrCPU": true, "SysCPU": true, "Ctx": true, "Majf": true, "Minf": true,
-		"LatencyDepth": true, "Policy": true, "SQThread": true, "TaskRun": true, "Threads": true, "DroppedCQEs": true, "EngineNotes": true,
+		"LatencyDepth": true, "Policy": true, "Reap": true, "SQThread": true, "TaskRun": true, "Threads": true, "DroppedCQEs": true, "EngineNotes": true,
 		"Logs": true, "SteadyState": true, "KernelStages": true, // the tracer leaves ramp_time out itself
 		"Blocks": true, // fio's reset_all_stats keeps block_infos
 	}

@@ -164,6 +164,7 @@ type JobResult struct {
 
 	// gofio extras.
 	Policy      string // "priority" or "fifo"
+	Reap        string // tw_reap as the job ran: "fio" or "all" (Job.ReapName)
 	SQThread    string // what played the SQ thread: SQKernel, SQGoroutine or SQNone
 	TaskRun     string // the ring's task-run mode as the kernel set it up (TaskRunOf); "" off io_uring
 	Threads     []ThreadCPU
@@ -240,6 +241,22 @@ type IOStats struct {
 
 	TWWait     Stat // gofio: harvest to completion-item run, ns
 	TWWaitHist Hist
+
+	// InFlightArea is the integral over InFlightTime ns of the number of
+	// I/Os submitted and not yet reaped (ns × I/Os), counted where the
+	// run submits and reaps: their ratio is the time-averaged number of
+	// I/Os in flight (InFlightMean).
+	InFlightArea uint64
+	InFlightTime uint64
+}
+
+// InFlightMean is the time-averaged number of I/Os submitted and not yet
+// reaped; 0 when none were measured.
+func (s *IOStats) InFlightMean() float64 {
+	if s.InFlightTime == 0 {
+		return 0
+	}
+	return float64(s.InFlightArea) / float64(s.InFlightTime)
 }
 
 // ResetIOStats zeroes every per-I/O figure, as fio does when ramp_time

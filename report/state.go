@@ -44,6 +44,9 @@ type JobState struct {
 	ErrorText     string             `json:"error_text,omitempty"`
 	TWWait        StatState          `json:"tw_wait"`
 	Policy        string             `json:"policy"`
+	Reap          string             `json:"reap,omitempty"`
+	InFlightArea  uint64             `json:"inflight_area,omitempty"`
+	InFlightTime  uint64             `json:"inflight_ns,omitempty"`
 	EngineNotes   []string           `json:"engine_notes,omitempty"`
 	StartNs       int64              `json:"start_ns"`
 	LatencyDepth  int                `json:"latency_depth"`
@@ -115,7 +118,8 @@ func StateOf(j *JobResult) JobState {
 		SubmitCalls: j.SubmitCalls, CompleteCalls: j.CompleteCalls,
 		LatNs: j.LatNs, LatUs: j.LatUs, LatMs: j.LatMs,
 		TotalErr: j.TotalErr, FirstErr: j.FirstErr, ErrorText: j.ErrorText,
-		TWWait: statState(j.TWWait, &j.TWWaitHist), Policy: j.Policy,
+		TWWait: statState(j.TWWait, &j.TWWaitHist), Policy: j.Policy, Reap: j.Reap,
+		InFlightArea: j.InFlightArea, InFlightTime: j.InFlightTime,
 		EngineNotes: j.EngineNotes, LatencyDepth: j.LatencyDepth, SteadyState: j.SteadyState,
 		Blocks: j.Blocks, KernelStages: kernelStagesState(j.KernelStages),
 	}
@@ -147,7 +151,7 @@ func JobResultFromState(s *JobState, job *jobfile.Job, name string, group, errno
 		Elapsed:    time.Duration(s.ElapsedNs),
 		JobRuntime: time.Duration(s.JobRuntimeNs), UsrCPU: time.Duration(s.UsrNs), SysCPU: time.Duration(s.SysNs),
 		Ctx: s.Ctx, Majf: s.Majf, Minf: s.Minf,
-		TotalErr: s.TotalErr, FirstErr: s.FirstErr, Policy: s.Policy,
+		TotalErr: s.TotalErr, FirstErr: s.FirstErr, Policy: s.Policy, Reap: s.Reap,
 		EngineNotes: s.EngineNotes, LatencyDepth: s.LatencyDepth, SteadyState: s.SteadyState,
 		Blocks: s.Blocks,
 	}
@@ -155,6 +159,7 @@ func JobResultFromState(s *JobState, job *jobfile.Job, name string, group, errno
 		IODepth: s.IODepth, Submit: s.Submit, Complete: s.Complete,
 		SubmitCalls: s.SubmitCalls, CompleteCalls: s.CompleteCalls,
 		LatNs: s.LatNs, LatUs: s.LatUs, LatMs: s.LatMs,
+		InFlightArea: s.InFlightArea, InFlightTime: s.InFlightTime,
 	}
 	if s.FirstIONs != 0 {
 		j.FirstIO = time.Unix(0, s.FirstIONs)

@@ -71,6 +71,8 @@ func synthResult() *Result {
 	j1.LatMs = [12]uint64{60, 40, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 	j1.LatencyDepth = 8
 	j1.Policy = "priority"
+	j1.Reap = "fio"
+	j1.InFlightArea, j1.InFlightTime = 15_900_000_000, 2_000_000_000 // 7.95 in flight over 2 s
 	for i := uint64(0); i < 5000; i++ {
 		v := 200 + i*7%900
 		j1.TWWait.Add(v)
@@ -96,6 +98,8 @@ func synthResult() *Result {
 	j2.LatMs = [12]uint64{0, 0, 4990, 10}
 	j2.LatencyDepth = 1
 	j2.Policy = "fifo"
+	j2.Reap = "all"
+	j2.InFlightArea, j2.InFlightTime = 1_000_000_000, 2_001_000_000
 	r.Jobs = []*JobResult{j1, j2}
 	r.Disks = []DiskStats{{Name: "vda", ReadIOs: 87191, WriteIOs: 86927, ReadTicks: 4190, WriteTicks: 4213, InQueue: 8404, Util: 86.3}}
 	r.GlobalOptions = []jobfile.Option{{Name: "ioengine", Value: "io_uring", HasValue: true}}

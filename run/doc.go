@@ -26,9 +26,15 @@
 // orders them: tw_priority=1 runs completion items before any queued heavy
 // item, tw_priority=0 runs everything in arrival order. When nothing is
 // runnable the loop submits and waits as fio's wait_for_completions does.
-// Every harvest takes every CQE the ring holds; fio's submit, complete and
-// IO depth maps are replayed from the order requests are queued
-// (fioacct.go). With tw_thread=goroutine (and sqthread_poll=1 jobs under
+// How it reaps is tw_reap (Job.ReapAll): in a plain run as fio 3.33 (only
+// when nothing is runnable, at most iodepth_batch_complete_max CQEs a
+// call, the rest left in the ring), so that a slot waits as an unreaped
+// CQE and the job keeps fio's I/Os in flight; under --compare and
+// tw_reap=all (gofio's task-work model) a harvest takes every CQE the ring
+// holds, also between heavy items, and a free slot waits as a heavy item.
+// JobResult's in-flight area is counted where the loop submits and reaps.
+// fio's submit, complete and IO depth maps are replayed from the order
+// requests are queued (fioacct.go). With tw_thread=goroutine (and sqthread_poll=1 jobs under
 // --compare) a goroutine plays the patch's SQ thread and runs submissions
 // and harvested CQEs from its own queue under the job's policy.
 // JobResult.TWWait is the time from a harvest to its completion item: the

@@ -6,6 +6,7 @@ import (
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // reapRecorder wraps an engine and remembers the largest harvest.
@@ -20,10 +21,12 @@ func (r *reapRecorder) Reap(out []engines.Completion, min int) (int, error) {
 	return n, err
 }
 
-// TestHarvestTakesEveryCQE checks that a harvest is the whole CQ, not
-// iodepth_batch_complete_max of it: 16 requests submitted at once are
-// harvested at once although fio's default max is 1.
-func TestHarvestTakesEveryCQE(t *testing.T) {
+// reapRun runs 1024 random reads at depth 16, submitted 16 at a time, on
+// the null engine under another name (so fio's null rules do not apply),
+// with the given tw_reap and completion batch limits, and returns the
+// largest reap and the result.
+func reapRun(t *testing.T, reap string, completeMin, completeMax int) (int, *report.JobResult) {
+	t.Helper()
 	rec := &reapRecorder{}
 	engs := map[string]engines.Opener{"rec": func(s engines.Setup) (engines.Engine, error) {
 		e, err := null.Open(s)
@@ -33,12 +36,37 @@ func TestHarvestTakesEveryCQE(t *testing.T) {
 	j := nullJob(t, 1024, 16, false)
 	j.IOEngine = "rec"
 	j.IODepthBatchSubmit = 16
+	j.IODepthBatchCompleteMin, j.IODepthBatchCompleteMax = completeMin, completeMax
+	j.TWReap = reap
 	r := mustRun(t, []*jobfile.Job{j}, Options{Engines: engs}).Jobs[0]
-	if rec.most != 16 {
-		t.Errorf("largest harvest %d CQEs, want all 16 in flight", rec.most)
-	}
 	if r.TWWait.N != 1024 || r.Dirs[0].Clat.N != 1024 {
-		t.Errorf("%d tw wait and %d clat samples, want one per I/O (1024)", r.TWWait.N, r.Dirs[0].Clat.N)
+		t.Errorf("tw_reap=%s: %d tw wait and %d clat samples, want one per I/O (1024)", reap, r.TWWait.N, r.Dirs[0].Clat.N)
+	}
+	return rec.most, r
+}
+
+// TestHarvestTakesEveryCQE checks that under tw_reap=all a harvest is the
+// whole CQ, not iodepth_batch_complete_max of it: 16 requests submitted
+// at once are harvested at once although fio's default max is 1.
+func TestHarvestTakesEveryCQE(t *testing.T) {
+	if most, _ := reapRun(t, "all", 1, 0); most != 16 {
+		t.Errorf("largest harvest %d CQEs, want all 16 in flight", most)
+	}
+}
+
+// TestReapAsFio checks that under tw_reap=fio a reap takes at most
+// iodepth_batch_complete_max CQEs (fio's default: min 1, so max 1), and at
+// least the min when the min is above the max, as fio's td_io_getevents;
+// the null engine's completions are all ready, so every reap is full.
+func TestReapAsFio(t *testing.T) {
+	for _, c := range []struct{ min, max, want int }{{1, 0, 1}, {4, 0, 4}, {2, 8, 8}, {8, 4, 8}} {
+		most, r := reapRun(t, "fio", c.min, c.max)
+		if most != c.want {
+			t.Errorf("iodepth_batch_complete_min=%d max=%d: largest reap %d CQEs, want %d", c.min, c.max, most, c.want)
+		}
+		if m := r.InFlightMean(); m < 1 || m > 16 {
+			t.Errorf("iodepth_batch_complete_min=%d max=%d: mean in flight %.2f, want within 1..16", c.min, c.max, m)
+		}
 	}
 }
 
@@ -52,6 +80,7 @@ func TestHarvestTakesEveryCQE(t *testing.T) {
 func TestCompletionWaitsBehindHeavyUnderFIFO(t *testing.T) {
 	for _, prio := range []bool{true, false} {
 		j := nullJob(t, 4096, 8, prio)
+		j.TWReap = "all"
 		clock := &fakeClock{step: 1}
 		r := mustRun(t, []*jobfile.Job{j}, clock.opts()).Jobs[0]
 		if r.TWWait.N != 4096 {

@@ -97,6 +97,9 @@ type loop struct {
 
 	depth    int
 	inflight int // submitted and not yet harvested
+	// inflightT is when inflight last changed (or the statistics
+	// started): the in-flight area is counted up to it.
+	inflightT int64
 	// latency_target (latency.go): the depth search, nil when off; the
 	// slots waiting for room under its depth; a drain under way, with the
 	// statistics to reset at its end; the reads and writes completed.
@@ -221,6 +224,7 @@ func (l *loop) run() {
 	now := l.clock()
 	l.started = now
 	l.statsStart = now
+	l.inflightT = now
 	l.lastThinkAt = now
 	l.initPrios()
 	if l.ramping {
@@ -257,17 +261,10 @@ func (l *loop) run() {
 func (l *loop) drive() {
 	l.reapFresh = false
 	for !l.fatal {
-		var now int64
-		if l.reapFresh {
-			// A harvest just stamped the time: one clock reading serves
-			// both (under the priority policy the item is the first
-			// completion of that harvest, so its tw wait is 0).
-			now, l.reapFresh = l.reapStamp, false
-		} else {
-			now = l.clock()
-		}
-		it, ok := l.q.Next(now)
-		if !ok {
+		if l.q.Len() == 0 {
+			// Nothing to run, so no clock reading: a stamp left from an
+			// earlier harvest is stale once the loop waits or thinks.
+			l.reapFresh = false
 			if l.pN == 0 && l.inflight == 0 {
 				if len(l.parked) > 0 {
 					l.think()
@@ -278,12 +275,22 @@ func (l *loop) drive() {
 			l.wait()
 			continue
 		}
+		var now int64
+		if l.reapFresh {
+			// A harvest just stamped the time: one clock reading serves
+			// both (under the priority policy the item is the first
+			// completion of that harvest, so its tw wait is 0).
+			now, l.reapFresh = l.reapStamp, false
+		} else {
+			now = l.clock()
+		}
+		it, _ := l.q.Next(now)
 		if it.Kind == sched.Completion {
 			l.complete(it, now)
 			continue
 		}
 		l.issue(it.Slot, now)
-		if l.harvestBetween && l.inflight > 0 {
+		if l.reapAll && l.inflight > 0 {
 			l.reap(0)
 		}
 	}
@@ -597,10 +604,11 @@ func (l *loop) queue(si uint32) {
 // submit hands every queued request to the engine and stamps them: one
 // issue time per submit batch, as fio's commit does.
 func (l *loop) submit() {
+	var syncT int64 // the issue stamp: before Submit for sync engines, after it for the others
 	if l.syncIO {
-		t := l.clock()
+		syncT = l.clock()
 		for i := 0; i < l.pN; i++ {
-			l.slots[l.pending[(l.pHead+i)%len(l.pending)]].issue = t
+			l.slots[l.pending[(l.pHead+i)%len(l.pending)]].issue = syncT
 		}
 	}
 	if l.hang != nil {
@@ -642,7 +650,6 @@ func (l *loop) submit() {
 		l.reap(1)
 		return
 	}
-	l.inflight += n
 	acct := !l.ramping
 	if l.syncIO {
 		// Stamped before Submit; no slat, as fio's sync engines.
@@ -650,8 +657,10 @@ func (l *loop) submit() {
 			l.popPending()
 		}
 	} else {
-		l.stampIssued(n, acct)
+		syncT = l.stampIssued(n, acct)
 	}
+	l.inflightAt(syncT)
+	l.inflight += n
 	if acct && l.acct == nil {
 		if !l.noMarks() {
 			l.res.SubmitCalls++
@@ -662,9 +671,9 @@ func (l *loop) submit() {
 }
 
 // stampIssued pops the n submitted slots off the pending ring and stamps
-// them with one issue time, accounting slat for first submissions of reads
-// and writes when acct (not ramping) and slat is on.
-func (l *loop) stampIssued(n int, acct bool) {
+// them with one issue time, which it returns, accounting slat for first
+// submissions of reads and writes when acct (not ramping) and slat is on.
+func (l *loop) stampIssued(n int, acct bool) int64 {
 	t := l.clock()
 	slat := acct && !l.noSlat
 	for i := 0; i < n; i++ {
@@ -687,6 +696,7 @@ func (l *loop) stampIssued(n int, acct bool) {
 			}
 		}
 	}
+	return t
 }
 
 // wait submits what is queued and blocks for completions: min(
@@ -715,13 +725,37 @@ func (l *loop) wait() {
 	}
 }
 
-// reap harvests CQEs from the engine (the "irq"): every CQE the ring holds,
-// not iodepth_batch_complete_max of them, with one time stamp per harvest
-// and one completion item per CQE, spliced onto the task-work queue.
-// waitFor (0 never blocks) is how many a blocking wait waits for; fio's
-// batch options set it (see wait). The complete map is fio's (see fioAcct).
+// inflightAt adds the I/Os in flight since the last change of their
+// number to the job's in-flight area, up to t, the time of the change
+// about to be made.
+func (l *loop) inflightAt(t int64) {
+	if d := t - l.inflightT; d > 0 {
+		l.res.InFlightArea += uint64(l.inflight) * uint64(d)
+		l.res.InFlightTime += uint64(d)
+	}
+	l.inflightT = t
+}
+
+// reap takes CQEs from the engine, with one time stamp per call and one
+// completion item per CQE, spliced onto the task-work queue. waitFor (0
+// never blocks) is how many a blocking wait waits for; fio's batch
+// options set it (see wait). Under tw_reap=all a reap is a harvest (the
+// "irq"): every CQE the ring holds. Otherwise it is fio's
+// td_io_getevents: at most iodepth_batch_complete_max and at least
+// waitFor, so that the CQEs left wait in the ring as they do under fio,
+// and count as in flight. The complete map is fio's (see fioAcct).
 func (l *loop) reap(waitFor int) {
 	room := min(l.inflight, len(l.cqes))
+	switch {
+	case l.reapAll:
+	case l.getEventsAll && waitFor == 0:
+		return
+	case !l.getEventsAll:
+		room = min(room, max(l.completeMax, waitFor))
+	}
+	if room == 0 {
+		return
+	}
 	waitFor = min(waitFor, room)
 	var n int
 	var err error
@@ -750,6 +784,7 @@ func (l *loop) reap(waitFor int) {
 	if n == 0 && l.hang != nil {
 		return // a timed reap that found nothing
 	}
+	l.inflightAt(t)
 	trims := 0
 	for i := 0; i < n; i++ {
 		c := l.cqes[i]
@@ -1074,6 +1109,7 @@ func (l *loop) resetStats(now int64) {
 	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
 	l.issuedIOs = 0
 	l.statsStart = now
+	l.inflightT = now
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
 	getrusageThread(&l.rusageStart)

@@ -15,6 +15,9 @@ import (
 type loopConfig struct {
 	batchSubmit int // iodepth_batch_submit, within 1..depth
 	completeMin int // iodepth_batch_complete_min
+	// completeMax is iodepth_batch_complete_max after fio's fixup (at
+	// least completeMin): the most a fio-mode reap takes.
+	completeMax int
 	low         int // iodepth_low, within 1..depth
 	numberIOs   uint64
 
@@ -34,8 +37,16 @@ type loopConfig struct {
 	loops             uint64 // loops=, at least 1
 	rateGap           [jobfile.NumDirs]int64
 	hasRead, hasWrite bool
-	harvestBetween    bool
-	progressEvery     int64 // ns between Progress updates
+	// reapAll is tw_reap=all (Job.ReapAll): every CQE the ring holds is
+	// harvested between task-work items, gofio's task-work model. Without
+	// it the loop reaps as fio 3.33: only when no slot is free (or an
+	// engine refuses work), completeMax CQEs at a time.
+	reapAll bool
+	// getEventsAll is fio's null engine rule: a reap that may wait takes
+	// every completion, whatever iodepth_batch_complete_max says, and one
+	// that may not takes none (jobfile's EngineInfo.GetEventsAll).
+	getEventsAll  bool
+	progressEvery int64 // ns between Progress updates
 	// invalidate=1 on buffered files drops the page cache again after
 	// every pass over the job's files, as fio's do_io loop does when it
 	// starts a new loop (time_based, loops=N).
@@ -66,7 +77,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		fdatasyncEvery: j.Fdatasync,
 		hasRead:        j.RW.HasRead(),
 		hasWrite:       j.RW.HasWrite(),
-		harvestBetween: true,
+		reapAll:        j.ReapAll(compare),
 		progressEvery:  int64(10 * time.Millisecond),
 		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
 		loops:          max(uint64(j.Loops), 1),
@@ -75,6 +86,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 	if c.batchSubmit <= 0 || c.batchSubmit > depth {
 		c.batchSubmit = depth
 	}
+	c.completeMax = max(j.IODepthBatchCompleteMax, c.completeMin)
 	if c.low <= 0 || c.low > depth {
 		c.low = depth
 	}
@@ -90,6 +102,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		c.trimAtQueue = e.TrimAtQueue
 		c.commit = e.Commit
 		c.noIO = e.NoIO
+		c.getEventsAll = e.GetEventsAll
 	}
 	return c
 }

@@ -214,6 +214,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 				Pid:          os.Getpid(),
 				LatencyDepth: replayDepth(j, replayLog),
 				Policy:       j.Policy().String(),
+				Reap:         j.ReapName(opts.Compare),
 				SQThread:     sqThread(j, opts.Compare),
 			},
 		}
