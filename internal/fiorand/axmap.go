@@ -73,6 +73,20 @@ func (m *Axmap) SetRun(b, n uint64) uint64 {
 	return set
 }
 
+// SetOne sets bit b when it is free and reports whether it did: SetRun(b,
+// 1) == 1, small enough to inline into a per-I/O path.
+func (m *Axmap) SetOne(b uint64) bool {
+	if b > m.nbits || b/64 >= uint64(len(m.words)) {
+		return false
+	}
+	w, mask := &m.words[b/64], uint64(1)<<(b%64)
+	if *w&mask != 0 {
+		return false
+	}
+	*w |= mask
+	return true
+}
+
 func lowMask(n uint64) uint64 {
 	if n >= 64 {
 		return ^uint64(0)

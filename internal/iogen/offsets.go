@@ -35,6 +35,15 @@ type Region struct {
 type Offsets struct {
 	RW     jobfile.RW
 	random bool
+	// mixed is RW reads and writes; otherwise every I/O goes in oneDir.
+	// Both are RW's, decided once rather than per I/O.
+	mixed  bool
+	oneDir jobfile.Dir
+	// simpleRand is a job whose every I/O is a uniform random block of
+	// one size in one direction of one file, with or without the random
+	// map: Fill takes fillSimpleRand, the general rules' outcome for it
+	// in one call instead of six.
+	simpleRand bool
 	// trimWrite is fio's td_trimwrite (rw=trimwrite, randtrimwrite):
 	// each block is trimmed, then written. randTrimWrite is
 	// randtrimwrite, whose writes go where the trim before them went.
@@ -198,6 +207,16 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 	g.randTrimWrite = g.trimWrite && g.random
 	g.svc, g.svcNr = newFileService(j.FileService)
 	g.svcParam, g.svcCtr, g.svcFile = j.FileService.Param, j.FileService.Center, -1
+	switch {
+	case j.RW.HasRead() && j.RW.HasWrite():
+		g.mixed = true
+	case j.RW.HasRead():
+		g.oneDir = jobfile.DirRead
+	case j.RW.HasWrite():
+		g.oneDir = jobfile.DirWrite
+	default:
+		g.oneDir = jobfile.DirTrim
+	}
 	g.RWMix[jobfile.DirRead] = uint64(j.RWMixRead)
 	g.RWMix[jobfile.DirWrite] = 100 - uint64(j.RWMixRead)
 	if g.random {
@@ -288,7 +307,22 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 	}
 	g.reseed()
 	g.resetFiles()
+	g.simpleRand = g.isSimpleRand()
 	return g, nil
+}
+
+// isSimpleRand reports whether the job is one fillSimpleRand serves: rw=
+// randread, randwrite or randtrim without :N, one block size and the
+// alignment of that size, one file served round robin or sequentially
+// (so that picking it draws nothing), no zones, uniform offsets from the
+// tausworthe generator.
+func (g *Offsets) isSimpleRand() bool {
+	d := g.oneDir
+	if !g.random || g.mixed || g.trimWrite || g.strided || g.seqNr != 1 || len(g.Files) != 1 || g.svc > svcSequential {
+		return false
+	}
+	r := &g.Files[0]
+	return g.MinBS[d] == g.MaxBS[d] && g.ba[d] == g.MinBS[d] && g.zoned[d] == nil && !r.hasDist && !r.hasLfsr
 }
 
 func min64(a, b uint64) uint64 {
@@ -444,14 +478,8 @@ func (g *Offsets) SetDir(d jobfile.Dir) {
 }
 
 func (g *Offsets) drawDir() jobfile.Dir {
-	switch {
-	case g.RW.HasRead() && g.RW.HasWrite():
-	case g.RW.HasRead():
-		return jobfile.DirRead
-	case g.RW.HasWrite():
-		return jobfile.DirWrite
-	default:
-		return jobfile.DirTrim
+	if !g.mixed {
+		return g.oneDir
 	}
 	if g.issues[g.rwmixDir] >= g.rwmixIssues {
 		d := jobfile.DirWrite
@@ -472,6 +500,9 @@ func (g *Offsets) drawDir() jobfile.Dir {
 // not done), offset and length, marks it in the random map and counts it
 // as issued. ok is false when every file is done for this loop.
 func (g *Offsets) Fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
+	if g.simpleRand && g.NrDone == 0 && (!g.hasPending || g.pending == g.oneDir) {
+		return g.fillSimpleRand()
+	}
 	resets := 0
 	for g.NrDone < len(g.Files) {
 		d = g.Dir()
@@ -510,6 +541,51 @@ func (g *Offsets) Fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 		r.Done = true
 		g.NrDone++
 	}
+	return d, 0, 0, 0, false
+}
+
+// fillSimpleRand is Fill for a simpleRand job whose one file is not done:
+// what Dir, nextFile, fillFile, offset, randBlock, randOffset and buflen
+// decide for it, drawing the same numbers in the same order. nextFile
+// has only the one file to give and no draw to make for it.
+func (g *Offsets) fillSimpleRand() (d jobfile.Dir, file int, off, n uint64, ok bool) {
+	d = g.oneDir
+	g.hasPending = false
+	r := &g.Files[0]
+	// randBlock and randOffset: a uniform draw, moved to the next free
+	// block; a time_based job starts the file over when the map is full.
+	var b uint64
+	if last := g.lastBlock(r, d); last != 0 {
+		b = uint64(float64(last) * g.rOff.Frac())
+		ok = true
+		if r.amap != nil && r.amap.IsSet(b) {
+			b, ok = r.amap.NextFree(b)
+		}
+	}
+	if !ok && g.timeBased {
+		g.resetFile(r)
+		b, ok = g.randOffset(r, d)
+	}
+	// offset and fillFile: in the region and the file, then shortened at
+	// the first block the random map already has.
+	n = g.MinBS[d]
+	rel := b * g.ba[d]
+	off = rel + r.Base
+	if ok && rel < r.Size && off < r.End && n != 0 && off+n <= r.End {
+		if r.amap != nil && !r.amap.SetOne((off-r.Base)/n) {
+			n = 0
+		}
+		if n != 0 {
+			r.lastStart[d] = off
+			r.lastPos[d] = off + n
+			g.issues[d]++
+			g.zoneBytes += n
+			return d, 0, off, n, true
+		}
+	}
+	g.svcFile = -1
+	r.Done = true
+	g.NrDone++
 	return d, 0, 0, 0, false
 }
 
