@@ -35,6 +35,7 @@ func Rows() []Row {
 	rows = append(rows, lfsrRows...)
 	rows = append(rows, fileRows...)
 	rows = append(rows, depthRows...)
+	rows = append(rows, offsetRows...)
 	return rows
 }
 

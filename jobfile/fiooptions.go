@@ -338,6 +338,20 @@ var fioOptions = []OptionSpec{
 		boolp: func(j *Job) *bool { return &j.FileAppend }},
 	{Name: "disk_util", Type: TypeBool, Default: "1", Min: 0, Max: 1, Help: "Log disk utilization statistics",
 		Neg: true, boolp: func(j *Job) *bool { return &j.NoDiskUtil }},
+	{Name: "percentage_random", Type: TypeInt, Default: "100,100,100", Min: 0, Max: 100, Dirs: 3, Neg: true,
+		Help:  "Percentage of seq/random mix that should be random",
+		dirsp: func(j *Job) *[NumDirs]int { return &j.SeqPercent }},
+	{Name: "rw_sequencer", Type: TypeChoice, Default: "sequential", Help: "IO offset generator modifier",
+		Choices: []Choice{{"sequential", "Generate sequential offsets"}, {"identical", "Generate identical offsets"}},
+		custom:  func(j *Job, v string) error { j.RWIdentical = v == "identical"; return nil }},
+	{Name: "allrandrepeat", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Use repeatable random numbers for everything",
+		boolp: func(j *Job) *bool { return &j.AllRandRepeat }},
+	{Name: "offset_align", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Help: "Start IO from this offset alignment",
+		custom: func(j *Job, v string) error {
+			n, err := strconv.ParseUint(v, 10, 64)
+			j.OffsetAlign, j.OffsetAlignSet = n, true
+			return err
+		}},
 	{Name: "file_service_type", Type: TypeChoice, Default: "roundrobin", Parent: "nrfiles", Help: "How to select which file to service next",
 		Choices: fileServiceChoices, custom: setFileService},
 	{Name: "serialize_overlap", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "iodepth", Help: "Wait for in-flight IOs that collide to complete",

@@ -47,6 +47,12 @@ func TestFioOptionValues(t *testing.T) {
 		{"prioclass=2\nprio=3\n", func(j *Job) any { return []int{j.PrioClass, j.Prio} }, []int{2, 3}},
 		{"threads=4\n", func(j *Job) any { return j.Thread }, false}, // the tiobench option is not thread=
 		{"", func(j *Job) any { return j.FileService }, FileService{Kind: "roundrobin", Nr: 1, Center: -1}},
+		{"", func(j *Job) any { return j.SeqPercent }, [NumDirs]int{}},
+		{"percentage_random=20,80\n", func(j *Job) any { return j.SeqPercent }, [NumDirs]int{80, 20, 20}},
+		{"rw_sequencer=identical\n", func(j *Job) any { return j.RWIdentical }, true},
+		{"allrandrepeat=1\n", func(j *Job) any { return j.AllRandRepeat }, true},
+		{"offset_align=0\n", func(j *Job) any { return []any{j.OffsetAlign, j.OffsetAlignSet} }, []any{uint64(0), true}},
+		{"offset_align=64k\n", func(j *Job) any { return j.OffsetAlign }, uint64(64 << 10)},
 		{"file_service_type=random:4\n", func(j *Job) any { return j.FileService }, FileService{Kind: "random", Nr: 4, Center: -1}},
 		{"file_service_type=roundrobin:x\n", func(j *Job) any { return j.FileService }, FileService{Kind: "roundrobin", Center: -1}}, // C's atoi
 		{"file_service_type=sequential\n", func(j *Job) any { return j.FileService }, FileService{Kind: "sequential", Nr: 1, Center: -1}},

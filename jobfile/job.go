@@ -200,18 +200,23 @@ type Job struct {
 	NumGlobalOptions int
 
 	// Files and targets.
-	Filenames         []string // explicit filename= list (escapes resolved); empty means generated
-	Directory         []string
-	FilenameFormat    string
-	NrFiles           int
-	OpenFiles         int
-	Size              uint64 // total bytes; 0 means the file/device size
-	SizePercent       int    // size=N% (1..100), 0 if unset
-	FileSizeMin       uint64 // filesize= range; 0 when unset
-	FileSizeMax       uint64
-	IOSize            uint64 // io_size=; 0 means Size
-	IOSizePercent     int    // io_size=N% (1..100), 0 if unset
-	Offset            uint64
+	Filenames      []string // explicit filename= list (escapes resolved); empty means generated
+	Directory      []string
+	FilenameFormat string
+	NrFiles        int
+	OpenFiles      int
+	Size           uint64 // total bytes; 0 means the file/device size
+	SizePercent    int    // size=N% (1..100), 0 if unset
+	FileSizeMin    uint64 // filesize= range; 0 when unset
+	FileSizeMax    uint64
+	IOSize         uint64 // io_size=; 0 means Size
+	IOSizePercent  int    // io_size=N% (1..100), 0 if unset
+	Offset         uint64
+	// OffsetAlign is offset_align: the unit an offset computed from a
+	// percentage is rounded up to; OffsetAlignSet says it was given
+	// (fio then uses it even when 0), else the smallest block size is.
+	OffsetAlign       uint64
+	OffsetAlignSet    bool
 	OffsetPercent     int
 	CreateOnOpen      bool
 	Unlink            bool
@@ -229,10 +234,18 @@ type Job struct {
 	Thread                  bool
 
 	// Pattern.
-	RW          RW
-	RWSeqNr     uint64          // rw=randread:N, new random offset every N I/Os (0 = every I/O)
-	RWSeqAdd    int64           // rw=write:4k, hole added after each sequential I/O; negative (rw=read:-8k) goes backwards
-	RWMixRead   int             // percent of reads for mixed patterns
+	RW        RW
+	RWSeqNr   uint64 // rw=randread:N, new random offset every N I/Os (0 = every I/O)
+	RWSeqAdd  int64  // rw=write:4k, hole added after each sequential I/O; negative (rw=read:-8k) goes backwards
+	RWMixRead int    // percent of reads for mixed patterns
+	// SeqPercent is 100 less percentage_random per direction: the share
+	// of a random pattern's I/Os that go on sequentially (0: all random,
+	// fio's default).
+	SeqPercent [NumDirs]int
+	// RWIdentical is rw_sequencer=identical: the I/Os between the new
+	// random offsets of rw=randread:N repeat the last offset instead of
+	// going on sequentially.
+	RWIdentical bool
 	BS          [NumDirs]uint64 // bs= per direction
 	BSRangeMin  [NumDirs]uint64 // bsrange=; 0 when unset
 	BSRangeMax  [NumDirs]uint64
@@ -246,7 +259,11 @@ type Job struct {
 	// generators from it (the offset generator only without randrepeat,
 	// as fio seeds before it turns randrepeat off) and no longer reseeds
 	// at every loop.
-	RandSeedSet        bool
+	RandSeedSet bool
+	// AllRandRepeat is allrandrepeat: every generator's seed is fixed
+	// (fio's FIO_RANDSEED times the thread number, plus the seed's
+	// index), even with randrepeat=0.
+	AllRandRepeat      bool
 	RandomGenerator    string
 	RandomDistribution Distribution
 	FileService        FileService // file_service_type=

@@ -68,7 +68,7 @@ type OptionSpec struct {
 	Prio     int           // fio's parse priority: higher is parsed first
 	Unit     time.Duration // TypeTime: the unit of a bare number
 	Dirs     int           // values per direction (read,write,trim) for TypeInt/TypeRange
-	Neg      bool          // TypeBool: the stored value is the inverse
+	Neg      bool          // TypeBool: the stored value is the inverse; a per-direction TypeInt: Max less the value
 	Note     string        // gofio's remark for the README (differences, limits)
 	// OptionalArg marks fio's callback strings (FIO_OPT_STR without
 	// choices): the value may be left out or empty.
@@ -252,6 +252,9 @@ func (o *OptionSpec) setDirs(j *Job, raw string) error {
 		}
 		if err := o.checkRange(v); err != nil {
 			return err
+		}
+		if o.Neg {
+			v = o.Max - v
 		}
 		if o.dirsp != nil {
 			o.dirsp(j)[d] = int(v)

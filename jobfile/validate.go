@@ -43,6 +43,8 @@ func validate(j *Job, s *section) error {
 		return bad("ioengine=cpuio", "cpuio needs cpuload= (the percentage of a CPU to burn), as fio's \"cpu thread needs rate\"")
 	case j.NumJobs < 1:
 		return bad("numjobs=0", "numjobs must be at least 1")
+	case j.OffsetAlignSet && j.OffsetAlign == 0 && (j.OffsetPercent > 0 || j.OffsetIncrementPercent > 0):
+		return bad("offset_align=0", "a percentage offset is rounded up to offset_align, which must not be 0 (fio 3.33 divides by it and dies of SIGFPE)")
 	case j.RegisterFiles && j.OpenFiles != j.NrFiles:
 		return bad("registerfiles", "registered files (registerfiles, or sqthread_poll which implies it) need openfiles=%d equal to nrfiles=%d",
 			j.OpenFiles, j.NrFiles)

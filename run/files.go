@@ -564,7 +564,8 @@ func fileSize(j *jobfile.Job, r *fiorand.Frand) uint64 {
 // offset= plus, for clone k of numjobs, k times offset_increment (both
 // already in j.Offset when given in bytes), where offset=N% and
 // offset_increment=N% are percentages of realSize; an offset with a
-// percentage in it is rounded up to the smallest block size.
+// percentage in it is rounded up to offset_align, or without it to the
+// smallest block size.
 func startOffset(j *jobfile.Job, realSize uint64) uint64 {
 	off := j.Offset
 	align := false
@@ -576,7 +577,11 @@ func startOffset(j *jobfile.Job, realSize uint64) uint64 {
 		off += uint64(j.SubjobNumber) * (uint64(j.OffsetIncrementPercent) * realSize / 100)
 		align = true
 	}
-	if a := j.MinBS(); align && a > 0 && off%a != 0 {
+	a := j.MinBS()
+	if j.OffsetAlignSet {
+		a = j.OffsetAlign
+	}
+	if align && a > 0 && off%a != 0 {
 		off += a - off%a
 	}
 	return off

@@ -163,6 +163,7 @@ func NewSeeds(j *jobfile.Job, thread int) Seeds {
 			for i := range fs.Seed {
 				fs.Seed[i] = binary.LittleEndian.Uint64(b[8*i:])
 			}
+			fs.allRandRepeat(j)
 			return fs
 		}
 	}
@@ -174,10 +175,23 @@ func NewSeeds(j *jobfile.Job, thread int) Seeds {
 		fs.Seed[i] = seed*fs.thread + uint64(i)
 		seed *= 0x9e370001
 	}
+	fs.allRandRepeat(j)
 	if j.RandRepeat {
 		fs.Seed[SeedBlock] = fioRandSeed * fs.thread
 	}
 	return fs
+}
+
+// allRandRepeat fixes every seed with allrandrepeat=1, as fio's
+// td_fill_rand_seeds: FIO_RANDSEED times the thread number plus the
+// seed's index, whatever randrepeat and randseed say.
+func (fs *Seeds) allRandRepeat(j *jobfile.Job) {
+	if !j.AllRandRepeat {
+		return
+	}
+	for i := range fs.Seed {
+		fs.Seed[i] = fioRandSeed*fs.thread + uint64(i)
+	}
 }
 
 // OffsetSeed is the seed of the random-offset generator.

@@ -83,6 +83,13 @@ type Offsets struct {
 	rOff fiorand.Frand
 	rBS  [jobfile.NumDirs]fiorand.Frand
 	rMix fiorand.Frand
+	// percentage_random: per direction the share of I/Os that go on
+	// sequentially, drawn from fio's seq_rand_state (every direction
+	// seeded alike, as in fio).
+	seqPct [jobfile.NumDirs]uint64
+	rSeq   [jobfile.NumDirs]fiorand.Frand
+	// identical is rw_sequencer=identical.
+	identical bool
 
 	// fio's td->io_issues, td->rwmix_ddir and td->rwmix_issues.
 	issues      [jobfile.NumDirs]uint64
@@ -182,7 +189,7 @@ func zoneIndex(zones []jobfile.ZoneSplit, absolute bool) *[100]zoneBounds {
 // fio's 0x89) and distinct per job, or from the clock otherwise.
 func JobSeed(j *jobfile.Job, index int, fallback uint64) uint64 {
 	s := j.RandSeed
-	if !j.RandRepeat && !j.RandSeedSet {
+	if !j.RandRepeat && !j.RandSeedSet && !j.AllRandRepeat {
 		return fallback ^ uint64(index)*0x9e3779b97f4a7c15
 	}
 	x := s
@@ -205,6 +212,10 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 		verify:    j.Verify != "" && j.Verify != "0",
 	}
 	g.randTrimWrite = g.trimWrite && g.random
+	for d := range g.seqPct {
+		g.seqPct[d] = uint64(j.SeqPercent[d])
+	}
+	g.identical = j.RWIdentical
 	g.svc, g.svcNr = newFileService(j.FileService)
 	g.svcParam, g.svcCtr, g.svcFile = j.FileService.Param, j.FileService.Center, -1
 	switch {
@@ -341,6 +352,9 @@ func (g *Offsets) reseed() {
 	g.rMix = fiorand.NewFrand(s.Seed[fiorand.SeedMix], false)
 	g.rZone = fiorand.NewFrand(s.Seed[fiorand.SeedZone], false)
 	g.rOff = fiorand.NewFrand(s.OffsetSeed(), s.Use64)
+	for d := range g.rSeq {
+		g.rSeq[d] = fiorand.NewFrand(s.Seed[fiorand.SeedSeqRandRead], false)
+	}
 	switch g.svc {
 	case svcRandom:
 		g.rFile = fiorand.NewFrand(s.Seed[fiorand.SeedFile], s.Use64)
@@ -728,17 +742,24 @@ func (g *Offsets) offset(r *Region, d jobfile.Dir) (off uint64, random, ok bool)
 		// and adds the region's base once more below: with offset= a
 		// randtrimwrite job writes elsewhere, as fio 3.33 does.
 		rel = r.lastStart[jobfile.DirTrim]
-	case rwSeqHit && g.random:
+	case rwSeqHit && g.random && g.doRandom(d):
 		b, ok := g.randBlock(r, d)
 		if !ok {
 			return 0, false, false
 		}
 		rel, random = b*g.ba[d], true
-	case rwSeqHit:
+	case rwSeqHit && !g.random:
 		if rel, ok = g.seqOffset(r, d); !ok {
 			return 0, false, false
 		}
+	case !rwSeqHit && g.identical:
+		// rw_sequencer=identical: the last offset again (the file's
+		// first when there is none), outside the random map.
+		if r.lastStart[d] != ^uint64(0) {
+			rel = r.lastStart[d] - r.Base
+		}
 	default:
+		// percentage_random's sequential share goes on as this does.
 		// rw=randread:N between random offsets: sequential, not in the
 		// map (fio's IO_U_F_BUSY_OK).
 		if rel, ok = g.seqOffset(r, d); !ok {
@@ -834,6 +855,15 @@ func (g *Offsets) randOffset(r *Region, d jobfile.Dir) (b uint64, ok bool) {
 		return b, true
 	}
 	return r.amap.NextFree(b)
+}
+
+// doRandom is fio's should_do_random: whether a random pattern's next
+// I/O in direction d takes a random offset (percentage_random).
+func (g *Offsets) doRandom(d jobfile.Dir) bool {
+	if g.seqPct[d] == 0 {
+		return true
+	}
+	return g.rSeq[d].Between(1, 100) <= 100-g.seqPct[d]
 }
 
 // zonedRange draws the range of a zoned (or zoned_abs) job's next random
