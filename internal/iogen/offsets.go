@@ -326,14 +326,14 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 // randread, randwrite or randtrim without :N, one block size and the
 // alignment of that size, one file served round robin or sequentially
 // (so that picking it draws nothing), no zones, uniform offsets from the
-// tausworthe generator.
+// tausworthe generator, every I/O random (percentage_random=100).
 func (g *Offsets) isSimpleRand() bool {
 	d := g.oneDir
 	if !g.random || g.mixed || g.trimWrite || g.strided || g.seqNr != 1 || len(g.Files) != 1 || g.svc > svcSequential {
 		return false
 	}
 	r := &g.Files[0]
-	return g.MinBS[d] == g.MaxBS[d] && g.ba[d] == g.MinBS[d] && g.zoned[d] == nil && !r.hasDist && !r.hasLfsr
+	return g.MinBS[d] == g.MaxBS[d] && g.ba[d] == g.MinBS[d] && g.zoned[d] == nil && !r.hasDist && !r.hasLfsr && g.seqPct[d] == 0
 }
 
 func min64(a, b uint64) uint64 {
