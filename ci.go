@@ -439,15 +439,7 @@ func runDiff(st *State, cfg *Config) int {
 	defer closeOut()
 	cmps := []titled{{cfg.JobFiles[0] + " -> " + cfg.JobFiles[1], d, true}}
 	var errs []error
-	if hasFormat(cfg, "normal") || hasFormat(cfg, "compare") {
-		errs = append(errs, report.WriteCompareTable(out, d))
-	}
-	if hasFormat(cfg, "markdown") {
-		errs = append(errs, report.WriteCompareMarkdown(out, d, cfg.FailIfSlower))
-	}
-	if hasFormat(cfg, "json") || hasFormat(cfg, "json+") {
-		errs = append(errs, report.WriteCompareJSON(out, d))
-	}
+	errs = append(errs, writeComparisons(cfg, out, comparisons{cmps: cmps, json: func(w io.Writer, _ bool) error { return report.WriteCompareJSON(w, d) }}))
 	if cfg.CompareCSV != "" {
 		errs = append(errs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, d) }))
 	}

@@ -16,34 +16,6 @@ import (
 	"github.com/gofio/gofio/report"
 )
 
-// outputFormats is the one list of the values --output-format accepts
-// (comma lists allowed), in the order help and errors name them. merge
-// says gofio merge writes the format too.
-var outputFormats = []struct {
-	name  string
-	merge bool
-}{{"normal", true}, {"json", true}, {"json+", true}, {"terse", false}, {"compare", false}, {"markdown", false}}
-
-// formatNames returns the names of outputFormats, all of them or, with
-// mergeOnly, those gofio merge writes.
-func formatNames(mergeOnly bool) []string {
-	var names []string
-	for _, f := range outputFormats {
-		if f.merge || !mergeOnly {
-			names = append(names, f.name)
-		}
-	}
-	return names
-}
-
-// orList joins names as "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
 // command is the whole gofio command: it parses argv, then shows help,
 // checks or prints the jobs, or runs them. It returns the process exit code.
 func (st *State) command(ctx context.Context, args []string) int {

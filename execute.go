@@ -136,24 +136,6 @@ func writeReports(st *State, cfg *Config, out io.Writer, res *report.Result) int
 	return ExitOK
 }
 
-// writeFormats writes res in every requested format, in fio's order
-// (terse, json, normal): the final report, and each --status-interval one.
-func writeFormats(cfg *Config, out io.Writer, res *report.Result) error {
-	var errs []error
-	if hasFormat(cfg, "terse") {
-		errs = append(errs, report.WriteTerseVersion(out, res, cfg.terseVersion()))
-	}
-	if hasFormat(cfg, "json+") {
-		errs = append(errs, report.WriteJSON(out, res, true))
-	} else if hasFormat(cfg, "json") {
-		errs = append(errs, report.WriteJSON(out, res, false))
-	}
-	if hasFormat(cfg, "normal") {
-		errs = append(errs, report.WriteNormal(out, res))
-	}
-	return errors.Join(errs...)
-}
-
 // executeCompare runs the --compare/--sweep/--repeat plan: every point is
 // parsed first, and a --baseline read and checked, so bad input exits 1
 // before any I/O; then the points run in plan order. jobs are the jobs as
@@ -249,15 +231,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true})
 			}
 		}
-		if normal || hasFormat(cfg, "compare") {
-			for _, c := range cmps {
-				writeErrs = append(writeErrs, writeTitledTable(out, c))
-			}
-		}
-		if hasFormat(cfg, "markdown") {
-			writeErrs = append(writeErrs, writeMarkdown(out, cfg, cmps))
-		}
-		if hasFormat(cfg, "json") || hasFormat(cfg, "json+") {
+		writeErrs = append(writeErrs, writeComparisons(cfg, out, comparisons{cmps: cmps, headings: true, json: func(w io.Writer, plus bool) error {
 			res := all.Result()
 			res.Comparison = cmp
 			res.Run = info
@@ -270,8 +244,8 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 					}
 				}
 			}
-			writeErrs = append(writeErrs, report.WriteJSON(out, res, hasFormat(cfg, "json+")))
-		}
+			return report.WriteJSON(w, res, plus)
+		}}))
 		if cfg.CompareCSV != "" {
 			writeErrs = append(writeErrs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, cmp) }))
 		}
