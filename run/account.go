@@ -102,7 +102,7 @@ func markLatency(r *report.JobResult, ns uint64) {
 // After a stall of more than one window the windows restart at the sample
 // instead of catching up with a burst of samples, as fio's would.
 type sampler struct {
-	avg    int64 // window in ns
+	avg    int64 // window in ns, whole milliseconds
 	last   int64 // window start
 	prev   [jobfile.NumDirs]uint64
 	isBW   bool
@@ -120,6 +120,18 @@ func (s *sampler) reset(now int64, cur *[jobfile.NumDirs]uint64) {
 // add takes a sample of cur (bytes or I/O counts per direction) at now;
 // start is the stats origin for the log time stamp.
 func (s *sampler) add(r *report.JobResult, now, start int64, cur *[jobfile.NumDirs]uint64) {
+	// take's own test in ns, inlined into every reap: avg is whole
+	// milliseconds, so fewer whole milliseconds than avg's since the
+	// window started is fewer ns than avg (a clock behind the window
+	// start, or no window, is take's to judge).
+	if uint64(now-s.last) < uint64(s.avg) {
+		return
+	}
+	s.take(r, now, start, cur)
+}
+
+// take is add once the window may have closed.
+func (s *sampler) take(r *report.JobResult, now, start int64, cur *[jobfile.NumDirs]uint64) {
 	if s.avg <= 0 {
 		return
 	}

@@ -47,6 +47,12 @@ func (l *loop) flowHeld(si uint32) bool {
 		// flow_threshold_exceeded let the I/O through.
 		return false
 	}
+	return l.flowAdmit(si)
+}
+
+// flowAdmit is flowHeld for a job in a flow, kept out of line so that a
+// job without flow= pays one inlined test per I/O.
+func (l *loop) flowAdmit(si uint32) bool {
 	if l.flow.admit(l.flowCount, int64(l.job.Flow.Weight)) {
 		l.flowPassed = true
 		return false

@@ -98,19 +98,29 @@ func (l *loop) setHang(h *hangWatch) {
 // callBegin marks the start of an engine call that may sleep.
 func (l *loop) callBegin() {
 	if l.hang != nil {
-		// A copy for --status-interval if one is wanted: the call may
-		// never return.
-		l.snapshot()
-		l.hang.call.Store(max(l.clock(), 1))
+		l.callBeginWatched()
 	}
+}
+
+// callBeginWatched is callBegin under io_timeout, kept out of line so that
+// a job without it pays one inlined test per call.
+func (l *loop) callBeginWatched() {
+	// A copy for --status-interval if one is wanted: the call may never
+	// return.
+	l.snapshot()
+	l.hang.call.Store(max(l.clock(), 1))
 }
 
 // callEnd marks its end; if the watcher took the job over meanwhile the
 // thread leaves at once, touching nothing of the job.
 func (l *loop) callEnd() {
-	if l.hang == nil {
-		return
+	if l.hang != nil {
+		l.callEndWatched()
 	}
+}
+
+// callEndWatched is callEnd under io_timeout.
+func (l *loop) callEndWatched() {
 	if v := l.hang.call.Load(); v < 0 || !l.hang.call.CompareAndSwap(v, 0) {
 		runtime.Goexit()
 	}

@@ -15,7 +15,6 @@ import (
 func (e *Engine) configure(s engines.Setup, p uring.Params) error {
 	job := s.Job
 	r := e.ring
-	e.scratch = make([]uring.CompletionQueueEvent, min(int(r.CQEntries()), 4096))
 	e.files = append([]int(nil), s.Files...)
 
 	switch job.NonVectored {

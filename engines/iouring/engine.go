@@ -19,7 +19,6 @@ type Engine struct {
 	fds      []int // the files' descriptors, for trims
 	trims    engines.QueueTrims
 	iov      []unix.Iovec // one per slot, for READV/WRITEV
-	scratch  []uring.CompletionQueueEvent
 	depth    int
 	fixedBuf bool
 	fixedFd  bool

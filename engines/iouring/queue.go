@@ -189,16 +189,18 @@ func (e *Engine) reapRing(out []engines.Completion, min int) (int, error) {
 	return n, nil
 }
 
-// copyOut moves ready CQEs into out.
+// copyOut moves ready CQEs into out, read in place in the CQ ring; the
+// completions of cancel requests are counted, not returned.
 func (e *Engine) copyOut(out []engines.Completion) int {
 	total := 0
 	for total < len(out) {
-		k := e.ring.CopyCQEs(e.scratch[:min(len(out)-total, len(e.scratch))])
+		k := min(int(e.ring.CQReady()), len(out)-total)
 		if k == 0 {
 			break
 		}
 		j := total
-		for _, c := range e.scratch[:k] {
+		for i := 0; i < k; i++ {
+			c := e.ring.CQEAt(uint32(i))
 			if c.UserData&cancelTag != 0 {
 				e.countCancel(c.Res)
 				continue
@@ -206,6 +208,7 @@ func (e *Engine) copyOut(out []engines.Completion) int {
 			out[j] = engines.Completion{Slot: uint32(c.UserData), Res: c.Res}
 			j++
 		}
+		e.ring.CQAdvance(uint32(k))
 		total = j
 	}
 	return total

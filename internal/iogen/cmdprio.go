@@ -125,6 +125,15 @@ func (c *Cmdprio) prioIndex(d jobfile.Dir, p uint16) uint8 {
 // cmdprio leaves it alone), as fio's fio_cmdprio_set_ioprio: no draw when
 // the I/O's percentage is 0, else one draw in 0..99.
 func (c *Cmdprio) Pick(d jobfile.Dir, n uint64) (prio uint16, idx uint8) {
+	if c.on == [2]bool{} {
+		return 0, 0
+	}
+	return c.pick(d, n)
+}
+
+// pick is Pick for a direction that uses cmdprio, kept out of line so
+// that a job without cmdprio options pays one inlined test per I/O.
+func (c *Cmdprio) pick(d jobfile.Dir, n uint64) (prio uint16, idx uint8) {
 	if int(d) >= len(c.on) || !c.on[d] {
 		return 0, 0
 	}

@@ -34,6 +34,12 @@ func (r *Ring) CQAdvance(n uint32) {
 	}
 }
 
+// CQEAt returns the ready CQE i places past the head (0 is the head),
+// without consuming it; i must be below CQReady's count. With CQReady and
+// CQAdvance it lets a caller read CQEs in place, copying only what it
+// keeps.
+func (r *Ring) CQEAt(i uint32) *CompletionQueueEvent { return r.cq.cqeAt(*r.cq.khead + i) }
+
 // CQESeen marks one CQE as consumed.
 func (r *Ring) CQESeen(*CompletionQueueEvent) { r.CQAdvance(1) }
 
