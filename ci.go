@@ -440,13 +440,7 @@ func runDiff(st *State, cfg *Config) int {
 	cmps := []titled{{cfg.JobFiles[0] + " -> " + cfg.JobFiles[1], d, true}}
 	var errs []error
 	errs = append(errs, writeComparisons(cfg, out, comparisons{cmps: cmps, json: func(w io.Writer, _ bool) error { return report.WriteCompareJSON(w, d) }}))
-	if cfg.CompareCSV != "" {
-		errs = append(errs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, d) }))
-	}
-	if cfg.Plot != "" {
-		errs = append(errs, writeFile(cfg.Plot, func(w io.Writer) error { return report.WriteSVG(w, d) }))
-	}
-	errs = append(errs, writeCIReports(st, cfg, cmps))
+	errs = append(errs, writeComparisonFiles(st, cfg, cmps))
 	if err := errors.Join(errs...); err != nil {
 		return st.fail(err)
 	}

@@ -141,40 +141,9 @@ func writeReports(st *State, cfg *Config, out io.Writer, res *report.Result) int
 // before any I/O; then the points run in plan order. jobs are the jobs as
 // resolved without the plan's overrides: what the run describes itself by.
 func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
-	ab, sweeps := cfg.Spec.AB, cfg.Spec.Sweeps
-	if err := checkGate(cfg, cfg.Repeat); err != nil {
-		return st.fail(err)
-	}
-	if cfg.FailIfSlower >= 0 && ab == nil && cfg.Baseline == "" {
-		return st.fail(gateError(cfg, errors.New("--fail-if-slower needs --compare or --baseline (or gofio diff): there is nothing to compare")))
-	}
-	info := withFleet(cfg, describeRun(jobs, ab, sweeps, cfg.Repeat))
-	if cfg.Drift >= 0 {
-		d := cfg.Drift
-		info.DriftPct = &d
-	}
-	var baseline *compare.Saved
-	var err error
-	if cfg.Baseline != "" {
-		if baseline, err = preflightBaseline(cfg, info, ab, sweeps); err != nil {
-			return st.fail(err)
-		}
-	}
-	points := compare.Plan(sweeps, ab, cfg.Repeat)
-	parsed, err := compare.ParsePoints(points, func(sets []string) ([]*jobfile.Job, error) {
-		jobs, err := parsePoint(in, sets)
-		if err != nil {
-			return nil, err
-		}
-		for _, j := range jobs {
-			if err := j.UnrunError(); err != nil {
-				return nil, err
-			}
-		}
-		return jobs, run.CheckTargets(jobs)
-	})
+	p, err := prepareComparison(cfg, jobs, in)
 	if err != nil {
-		return st.fail(pointError(cfg, ab, sweeps, err))
+		return st.fail(err)
 	}
 	if err := checkOutputDirs(cfg); err != nil {
 		return st.fail(err)
@@ -188,22 +157,22 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	normal := hasFormat(cfg, "normal")
 	var all compare.Concat
 	runAt := func(ctx context.Context, sets []string) (*report.Result, error) {
-		return runWithETA(ctx, st, cfg, parsed.Jobs(sets), io.Discard, nil)
+		return runWithETA(ctx, st, cfg, p.parsed.Jobs(sets), io.Discard, nil)
 	}
 	var writeErrs []error
 	jsonDir := &compare.JSONDir{Dir: cfg.JSONDir}
-	onResult := func(p compare.Point, res *report.Result) {
-		st.logf("ran %s", p)
+	onResult := func(pt compare.Point, res *report.Result) {
+		st.logf("ran %s", pt)
 		if normal {
-			fmt.Fprintf(out, "\ngofio point: %s\n", p)
+			fmt.Fprintf(out, "\ngofio point: %s\n", pt)
 			writeErrs = append(writeErrs, report.WriteNormal(out, res))
 		}
 		if cfg.JSONDir != "" {
-			writeErrs = append(writeErrs, writeJSONFile(jsonDir.Add(p, res), compare.ForFioPlot(res)))
+			writeErrs = append(writeErrs, writeJSONFile(jsonDir.Add(pt, res), compare.ForFioPlot(res)))
 		}
 		all.Add(res)
 	}
-	cmp, runErr := compare.Run(ctx, points, ab, runAt, onResult)
+	cmp, runErr := compare.Run(ctx, p.points, p.ab, runAt, onResult)
 	if runErr != nil && !errors.Is(runErr, compare.ErrInterrupted) && len(all.Result().Jobs) == 0 {
 		// Nothing ran: no report, table or file, as for a plain run the
 		// run core refuses.
@@ -215,44 +184,24 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	var cmps []titled
 	if cmp != nil {
 		compare.Judge(cmp, cfg.GateMetric)
-		cmps = append(cmps, titled{"", cmp, ab != nil})
-		if baseline != nil && runErr == nil {
-			d, warnings, err := compare.Diff(baseline, &compare.Saved{Path: "this run", Info: info, Comparison: cmp}, cfg.AllowDifferentJobs)
-			for _, w := range warnings {
-				st.logf("--baseline %s: %s", cfg.Baseline, w)
-			}
+		cmps = append(cmps, titled{"", cmp, p.ab != nil})
+		if p.baseline != nil && runErr == nil {
+			d, err := diffBaseline(st, cfg, p, cmp)
 			if err != nil {
 				writeErrs = append(writeErrs, err)
 			} else {
-				judgeDiff(st, cfg, d, baseline)
-				if d.DriftPct > 0 && info.DriftPct == nil {
-					info.DriftPct = &d.DriftPct
-				}
 				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true})
 			}
 		}
 		writeErrs = append(writeErrs, writeComparisons(cfg, out, comparisons{cmps: cmps, headings: true, json: func(w io.Writer, plus bool) error {
 			res := all.Result()
-			res.Comparison = cmp
-			res.Run = info
-			for _, c := range cmps[1:] {
-				res.Baseline = &report.Baseline{Path: cfg.Baseline, FailIfSlower: -1, Verdict: "not gated", Comparison: c.cmp}
-				if cfg.FailIfSlower >= 0 {
-					res.Baseline.FailIfSlower, res.Baseline.Verdict = cfg.FailIfSlower, "pass"
-					if len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0 {
-						res.Baseline.Verdict = "fail"
-					}
-				}
+			res.Comparison, res.Run = cmp, p.info
+			if len(cmps) > 1 {
+				res.Baseline = baselineVerdict(cfg, cmps[1].cmp)
 			}
 			return report.WriteJSON(w, res, plus)
 		}}))
-		if cfg.CompareCSV != "" {
-			writeErrs = append(writeErrs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, cmp) }))
-		}
-		if cfg.Plot != "" {
-			writeErrs = append(writeErrs, writeFile(cfg.Plot, func(w io.Writer) error { return report.WriteSVG(w, cmp) }))
-		}
-		writeErrs = append(writeErrs, writeCIReports(st, cfg, cmps))
+		writeErrs = append(writeErrs, writeComparisonFiles(st, cfg, cmps))
 	}
 	if err := errors.Join(writeErrs...); err != nil {
 		return st.fail(err)
@@ -269,6 +218,103 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	}
 	writeVerdicts(st, cfg, cmps)
 	return gate(st, cfg, cmps)
+}
+
+// comparisonPlan is a --compare/--sweep/--repeat/--baseline run made ready
+// before any I/O: its points with their jobs parsed, the run's description
+// and the baseline it is judged against (nil without --baseline).
+type comparisonPlan struct {
+	ab       *compare.AB
+	points   []compare.Point
+	parsed   *compare.Parsed
+	info     *report.RunInfo
+	baseline *compare.Saved
+}
+
+// prepareComparison checks the gate, reads and checks --baseline and
+// parses every point of the plan, so that bad input fails before any I/O.
+func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*comparisonPlan, error) {
+	ab, sweeps := cfg.Spec.AB, cfg.Spec.Sweeps
+	if err := checkGate(cfg, cfg.Repeat); err != nil {
+		return nil, err
+	}
+	if cfg.FailIfSlower >= 0 && ab == nil && cfg.Baseline == "" {
+		return nil, gateError(cfg, errors.New("--fail-if-slower needs --compare or --baseline (or gofio diff): there is nothing to compare"))
+	}
+	p := &comparisonPlan{ab: ab, info: withFleet(cfg, describeRun(jobs, ab, sweeps, cfg.Repeat))}
+	if cfg.Drift >= 0 {
+		d := cfg.Drift
+		p.info.DriftPct = &d
+	}
+	if cfg.Baseline != "" {
+		var err error
+		if p.baseline, err = preflightBaseline(cfg, p.info, ab, sweeps); err != nil {
+			return nil, err
+		}
+	}
+	p.points = compare.Plan(sweeps, ab, cfg.Repeat)
+	parsed, err := compare.ParsePoints(p.points, func(sets []string) ([]*jobfile.Job, error) {
+		jobs, err := parsePoint(in, sets)
+		if err != nil {
+			return nil, err
+		}
+		for _, j := range jobs {
+			if err := j.UnrunError(); err != nil {
+				return nil, err
+			}
+		}
+		return jobs, run.CheckTargets(jobs)
+	})
+	if err != nil {
+		return nil, pointError(cfg, ab, sweeps, err)
+	}
+	p.parsed = parsed
+	return p, nil
+}
+
+// diffBaseline compares this run's comparison cmp with the --baseline and
+// judges it; a drift the diff settled on is recorded in the run's info.
+func diffBaseline(st *State, cfg *Config, p *comparisonPlan, cmp *report.Comparison) (*report.Comparison, error) {
+	d, warnings, err := compare.Diff(p.baseline, &compare.Saved{Path: "this run", Info: p.info, Comparison: cmp}, cfg.AllowDifferentJobs)
+	for _, w := range warnings {
+		st.logf("--baseline %s: %s", cfg.Baseline, w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	judgeDiff(st, cfg, d, p.baseline)
+	if d.DriftPct > 0 && p.info.DriftPct == nil {
+		p.info.DriftPct = &d.DriftPct
+	}
+	return d, nil
+}
+
+// baselineVerdict is the JSON's account of the diff d against --baseline:
+// the gate and its verdict, "not gated" without --fail-if-slower.
+func baselineVerdict(cfg *Config, d *report.Comparison) *report.Baseline {
+	b := &report.Baseline{Path: cfg.Baseline, FailIfSlower: -1, Verdict: "not gated", Comparison: d}
+	if cfg.FailIfSlower >= 0 {
+		b.FailIfSlower, b.Verdict = cfg.FailIfSlower, "pass"
+		if len(compare.Gate(d, cfg.FailIfSlower)) > 0 {
+			b.Verdict = "fail"
+		}
+	}
+	return b
+}
+
+// writeComparisonFiles writes the files a comparison asks for beside its
+// output: --compare-csv and --plot of the first comparison, and the CI
+// reports (--junit, $GITHUB_STEP_SUMMARY) of all.
+func writeComparisonFiles(st *State, cfg *Config, cmps []titled) error {
+	var errs []error
+	if cfg.CompareCSV != "" {
+		errs = append(errs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, cmps[0].cmp) }))
+	}
+	if cfg.Plot != "" {
+		errs = append(errs, writeFile(cfg.Plot, func(w io.Writer) error { return report.WriteSVG(w, cmps[0].cmp) }))
+	}
+	errs = append(errs, writeCIReports(st, cfg, cmps))
+	return errors.Join(errs...)
 }
 
 // parsePoint parses the jobs with a sweep point's overrides after the
