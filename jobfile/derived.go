@@ -97,3 +97,8 @@ func (j *Job) ReapName(compare bool) string {
 // IOPrio is prioclass= and prio= as the kernel's ioprio value
 // (class << 13 | level), as fio's ioprio_value.
 func (j *Job) IOPrio() int { return j.PrioClass<<13 | j.Prio }
+
+// LogEpoch reports whether the job's log lines count time from the epoch
+// of clock LogEpochClock (log_unix_epoch or log_alternate_epoch), as
+// fio's set_epoch_time.
+func (j *Job) LogEpoch() bool { return j.LogUnixEpoch || j.LogAlternateEpoch }

@@ -352,6 +352,14 @@ var fioOptions = []OptionSpec{
 			j.OffsetAlign, j.OffsetAlignSet = n, true
 			return err
 		}},
+	{Name: "log_unix_epoch", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Use Unix time in log files",
+		boolp: func(j *Job) *bool { return &j.LogUnixEpoch }},
+	{Name: "log_alternate_epoch", Type: TypeBool, Default: "0", Min: 0, Max: 1,
+		Help:   "Use alternate epoch time in log files. Uses the same epoch as that is used by clock_gettime with specified log_alternate_epoch_clock_id.",
+		boolp: func(j *Job) *bool { return &j.LogAlternateEpoch }},
+	{Name: "log_alternate_epoch_clock_id", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded,
+		Help:   "If log_alternate_epoch or log_unix_epoch is true, this option specifies the clock_id from clock_gettime whose epoch should be used. If neither of those is true, this option has no effect. Default value is 0, or CLOCK_REALTIME",
+		intp: func(j *Job) *int { return &j.LogEpochClock }},
 	{Name: "file_service_type", Type: TypeChoice, Default: "roundrobin", Parent: "nrfiles", Help: "How to select which file to service next",
 		Choices: fileServiceChoices, custom: setFileService},
 	{Name: "serialize_overlap", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "iodepth", Help: "Wait for in-flight IOs that collide to complete",

@@ -360,6 +360,13 @@ type Job struct {
 	LogAvgMsec          int
 	LogMaxValue         bool // log_max_value: a window's max instead of its mean
 	LogOffset           bool // log_offset: the offset column in every log line
+	// LogUnixEpoch and LogAlternateEpoch are log_unix_epoch and
+	// log_alternate_epoch: either makes every log line's time count
+	// from the epoch of clock_gettime's LogEpochClock
+	// (log_alternate_epoch_clock_id; 0, CLOCK_REALTIME, is the Unix
+	// epoch) instead of from the job's start (Job.LogEpoch).
+	LogUnixEpoch, LogAlternateEpoch bool
+	LogEpochClock                   int
 	PerJobLogs          bool // per_job_logs: the job number in log file names
 	BWAvgTime           int  // ms
 	IOPSAvgTime         int  // ms

@@ -21,6 +21,11 @@ type JobLogs struct {
 	BW, IOPS        []LogSample
 	// LogOffset adds the offset column (log_offset=1).
 	LogOffset bool
+	// EpochMsec is added to every sample's time when it is written: the
+	// milliseconds of log_alternate_epoch_clock_id's clock when the job's
+	// statistics started (fio's alternate_epoch), with log_unix_epoch or
+	// log_alternate_epoch; 0 otherwise.
+	EpochMsec uint64
 }
 
 // LogWindow collects latency samples for one log, averaging them per
@@ -110,7 +115,7 @@ func WriteLogs(dir string, r *Result) error {
 				// An absolute prefix names the file itself, as in fio.
 				name = filepath.Join(dir, name)
 			}
-			if err := writeLog(name, f.samples, j.Logs.LogOffset, !j.Job.PerJobLogs, f.prio); err != nil {
+			if err := writeLog(name, f.samples, j.Logs.LogOffset, !j.Job.PerJobLogs, f.prio, j.Logs.EpochMsec); err != nil {
 				return err
 			}
 		}
@@ -119,8 +124,8 @@ func WriteLogs(dir string, r *Result) error {
 }
 
 // writeLog writes samples to the log file name, replacing it, or adding to
-// its end when appendTo is set.
-func writeLog(name string, samples []LogSample, withOffset, appendTo bool, prio string) error {
+// its end when appendTo is set, with epoch added to every time.
+func writeLog(name string, samples []LogSample, withOffset, appendTo bool, prio string, epoch uint64) error {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if appendTo {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
@@ -132,9 +137,9 @@ func writeLog(name string, samples []LogSample, withOffset, appendTo bool, prio 
 	w := bufio.NewWriter(f)
 	for _, s := range samples {
 		if withOffset {
-			fmt.Fprintf(w, "%d, %d, %d, %d, %d, %s\n", s.Msec, s.Value, int(s.Dir), s.BS, s.Offset, prio)
+			fmt.Fprintf(w, "%d, %d, %d, %d, %d, %s\n", s.Msec+epoch, s.Value, int(s.Dir), s.BS, s.Offset, prio)
 		} else {
-			fmt.Fprintf(w, "%d, %d, %d, %d, %s\n", s.Msec, s.Value, int(s.Dir), s.BS, prio)
+			fmt.Fprintf(w, "%d, %d, %d, %d, %s\n", s.Msec+epoch, s.Value, int(s.Dir), s.BS, prio)
 		}
 	}
 	if err := w.Flush(); err != nil {
@@ -152,7 +157,7 @@ func writeLog(name string, samples []LogSample, withOffset, appendTo bool, prio 
 // 0, 0" line per sample.
 func WriteAggBWLogs(dir string, samples [3][]LogSample) error {
 	for d, name := range []string{"agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log"} {
-		if err := writeLog(filepath.Join(dir, name), samples[d], false, false, "0"); err != nil {
+		if err := writeLog(filepath.Join(dir, name), samples[d], false, false, "0", 0); err != nil {
 			return err
 		}
 	}

@@ -106,3 +106,20 @@ func TestLogPrio(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteLogsEpoch checks that a job's EpochMsec (log_unix_epoch) is
+// added to every time written, as fio's __add_log_sample adds its
+// alternate_epoch.
+func TestWriteLogsEpoch(t *testing.T) {
+	j := &JobResult{Job: synthJob("ep", jobfile.RWRead), Logs: &JobLogs{EpochMsec: 1796156687000}}
+	j.Job.WriteLatLog, j.Job.PerJobLogs = "ep", true
+	j.Logs.Clat = []LogSample{{Msec: 0, Value: 5}, {Msec: 12, Value: 6, Dir: jobfile.DirWrite, BS: 4096}}
+	dir := t.TempDir()
+	if err := WriteLogs(dir, &Result{Jobs: []*JobResult{j}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "ep_clat.1.log"))
+	if want := "1796156687000, 5, 0, 0, 0\n1796156687012, 6, 1, 4096, 0\n"; err != nil || string(got) != want {
+		t.Errorf("ep_clat.1.log = %q, %v; want %q", got, err, want)
+	}
+}

@@ -237,6 +237,7 @@ func (l *loop) run() {
 		l.nextIssue[d] = now
 	}
 	getrusageThread(&l.rusageStart)
+	l.setLogEpoch()
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
 	l.setState()
@@ -1113,6 +1114,21 @@ func (l *loop) resetStats(now int64) {
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
 	getrusageThread(&l.rusageStart)
+	l.setLogEpoch()
+}
+
+// setLogEpoch records, with log_unix_epoch or log_alternate_epoch, the
+// milliseconds of log_alternate_epoch_clock_id's clock now, where the
+// logs' times start, as fio's set_epoch_time at the job's start and at
+// reset_all_stats. A clock the kernel refuses leaves the epoch at 0.
+func (l *loop) setLogEpoch() {
+	if l.res.Logs == nil || !l.job.LogEpoch() {
+		return
+	}
+	var ts unix.Timespec
+	if unix.ClockGettime(int32(l.job.LogEpochClock), &ts) == nil {
+		l.res.Logs.EpochMsec = uint64(ts.Sec)*1000 + uint64(ts.Nsec)/1000000
+	}
 }
 
 // noMarks reports whether the submit and complete maps stay empty: fio
