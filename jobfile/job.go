@@ -367,10 +367,10 @@ type Job struct {
 	// epoch) instead of from the job's start (Job.LogEpoch).
 	LogUnixEpoch, LogAlternateEpoch bool
 	LogEpochClock                   int
-	PerJobLogs          bool // per_job_logs: the job number in log file names
-	BWAvgTime           int  // ms
-	IOPSAvgTime         int  // ms
-	Stats               bool
+	PerJobLogs                      bool // per_job_logs: the job number in log file names
+	BWAvgTime                       int  // ms
+	IOPSAvgTime                     int  // ms
+	Stats                           bool
 
 	// io_uring engine options.
 	Hipri             bool
