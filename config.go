@@ -62,6 +62,7 @@ type Config struct {
 	Debug          []string      // --debug categories
 	AuxPath        string        // --aux-path
 	IOTimeout      time.Duration // --io-timeout; 0 = off (hung.go in run)
+	KernelStages   string        // --kernel-stages: "", "0", "1" or "required"
 
 	// Fleet runs and fallbacks.
 	StartAt        time.Time // --start-at; zero when not given

@@ -102,6 +102,9 @@ type KernelStages struct {
 	// could not be enabled): the tracing's cost.
 	BPFRunNs uint64
 	BPFRuns  uint64
+	// DrainCPUNs is the CPU time of the thread that read the events and
+	// joined them in user space: the rest of the tracing's cost.
+	DrainCPUNs uint64
 }
 
 // JoinRate is the fraction of traced I/Os that were joined, 0 with none.
@@ -154,6 +157,16 @@ func (k *KernelStages) Merge(o *KernelStages) {
 	}
 	k.BPFRunNs += o.BPFRunNs
 	k.BPFRuns += o.BPFRuns
+	k.DrainCPUNs += o.DrainCPUNs
+}
+
+// CostNsPerIO is the tracing's CPU time per traced I/O in ns, in the
+// kernel's BPF programs and in the user-space drain together.
+func (k *KernelStages) CostNsPerIO() float64 {
+	if k.Traced == 0 {
+		return 0
+	}
+	return float64(k.BPFRunNs+k.DrainCPUNs) / float64(k.Traced)
 }
 
 // KernelStagesJSONKey is the key of a job's kernel stages inside its
@@ -164,7 +177,8 @@ const KernelStagesJSONKey = "kernel_stages"
 //
 //	{"available": true, "traced": N, "joined": N, "join_rate": 0.999,
 //	 "unjoined": {"iowq": 0, "split": 0, "merged": 0, "lost": 0, "unreaped": 0},
-//	 "lost_events": 0, "bpf_run_ns": N, "bpf_runs": N, "bpf_ns_per_io": 1.7,
+//	 "lost_events": 0, "bpf_run_ns": N, "bpf_runs": N, "bpf_ns_per_io": 1700.0,
+//	 "drain_cpu_ns": N, "cost_ns_per_io": 2500.0,
 //	 "stages_ns": {"enter": STAT, "submit": STAT, "queue": STAT,
 //	               "device": STAT, "tw": STAT, "reap": STAT}}
 //
@@ -189,6 +203,8 @@ func kernelStagesJSON(k *KernelStages, plist []float64) *jsonObject {
 	o.addInt("bpf_run_ns", k.BPFRunNs)
 	o.addInt("bpf_runs", k.BPFRuns)
 	o.addFloat("bpf_ns_per_io", k.BPFNsPerIO())
+	o.addInt("drain_cpu_ns", k.DrainCPUNs)
+	o.addFloat("cost_ns_per_io", k.CostNsPerIO())
 	st := &jsonObject{}
 	for s := range k.Stages {
 		st.add(KStage(s).String(), statJSON(k.Stages[s], &k.Hists[s], true, plist, false))
@@ -243,6 +259,7 @@ type KernelStagesState struct {
 	Stages     [NumKStages]StatState `json:"stages"`
 	BPFRunNs   uint64                `json:"bpf_run_ns"`
 	BPFRuns    uint64                `json:"bpf_runs"`
+	DrainCPUNs uint64                `json:"drain_cpu_ns"`
 }
 
 func kernelStagesState(k *KernelStages) *KernelStagesState {
@@ -250,7 +267,7 @@ func kernelStagesState(k *KernelStages) *KernelStagesState {
 		return nil
 	}
 	s := &KernelStagesState{Available: k.Available, Reason: k.Reason, Traced: k.Traced, Joined: k.Joined,
-		Unjoined: k.Unjoined, LostEvents: k.LostEvents, BPFRunNs: k.BPFRunNs, BPFRuns: k.BPFRuns}
+		Unjoined: k.Unjoined, LostEvents: k.LostEvents, BPFRunNs: k.BPFRunNs, BPFRuns: k.BPFRuns, DrainCPUNs: k.DrainCPUNs}
 	for i := range k.Stages {
 		s.Stages[i] = statState(k.Stages[i], &k.Hists[i])
 	}
@@ -262,7 +279,7 @@ func (s *KernelStagesState) apply() (*KernelStages, error) {
 		return nil, nil
 	}
 	k := &KernelStages{Available: s.Available, Reason: s.Reason, Traced: s.Traced, Joined: s.Joined,
-		Unjoined: s.Unjoined, LostEvents: s.LostEvents, BPFRunNs: s.BPFRunNs, BPFRuns: s.BPFRuns}
+		Unjoined: s.Unjoined, LostEvents: s.LostEvents, BPFRunNs: s.BPFRunNs, BPFRuns: s.BPFRuns, DrainCPUNs: s.DrainCPUNs}
 	for i := range s.Stages {
 		if err := s.Stages[i].apply(&k.Stages[i], &k.Hists[i]); err != nil {
 			return nil, fmt.Errorf("kernel stage %s: %w", KStage(i), err)

@@ -384,6 +384,10 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		failJob(e, jr, &jobError{job: j.Name, op: "offsets", fn: "setup", errno: unix.EINVAL, err: err})
 		return
 	}
+	if je := jr.startKernelStages(e, p, l); je != nil {
+		failJob(e, jr, je)
+		return
+	}
 	res.FirstIO = time.Now()
 	// The ETA line's planned span: a job with runtime= ends at its start
 	// plus ramp_time and runtime (time_based jobs have no byte total).
@@ -409,6 +413,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		// read back N times.
 		l.verifyEachLoop = l.wlog != nil && !j.TimeBased && l.loops > 1
 		l.run()
+		l.stopKernelStages()
 		for l.verifyEachLoop && l.loopNr < l.loops && jr.verifyPass(e, l) {
 			l.nextPass()
 		}
@@ -461,6 +466,7 @@ func (jr *jobRun) verifyPass(e *env, l *loop) bool {
 func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 	j := jr.job
 	res := jr.res
+	l.stopKernelStages()
 	if l.tw != nil {
 		res.EngineNotes = append(res.EngineNotes, l.tw.Note())
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
+	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
@@ -109,6 +110,7 @@ type loop struct {
 	latIOs             uint64
 	acct               *fioAcct         // fio's submit, complete and depth maps; nil for sync engines
 	tw                 *twthread.Engine // the SQPOLL goroutine (tw_thread), nil without
+	kt                 *ktrace.Tracer   // kernel_stages: the job's tracer, nil when off
 
 	// loopConfig holds what the job's options decide, built once by
 	// newLoopConfig.
@@ -965,6 +967,9 @@ func (l *loop) complete(it sched.Item, now int64) {
 				}
 			}
 			markLatency(l.res, clat)
+			if l.kt != nil {
+				l.kt.Reap(uint64(si), s.start, now)
+			}
 			if l.sample != nil {
 				l.sample(s.dir, s.slat, int64(clat), int64(lat))
 			}
@@ -1106,6 +1111,9 @@ func (l *loop) endRamp(now int64) {
 func (l *loop) resetStats(now int64) {
 	l.gen.EndRamp()
 	l.res.ResetIOStats()
+	if l.kt != nil {
+		l.kt.Reset(now)
+	}
 	l.initPrios()
 	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
 	l.issuedIOs = 0

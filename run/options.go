@@ -15,6 +15,7 @@ import (
 	netengine "github.com/gofio/gofio/engines/net"
 	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/engines/psync"
+	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -27,6 +28,9 @@ type Options struct {
 	// IOTimeout is --io-timeout: the io_timeout of every job that sets
 	// none (see hung.go). 0 is off.
 	IOTimeout time.Duration
+	// KernelStages is --kernel-stages: the kernel_stages of every job
+	// that leaves it at 0 ("", "0", "1" or "required").
+	KernelStages string
 	// Warn receives fio-style warning lines ("note: ...", I/O error
 	// lines, engine fallbacks). Nil discards them.
 	Warn io.Writer
@@ -90,6 +94,9 @@ type Options struct {
 	// sample, if set, sees every accounted read or write completion:
 	// slat (-1 when not measured), clat and lat in ns. Tests only.
 	sample func(d jobfile.Dir, slat, clat, lat int64)
+	// kstage, if set, sees every I/O kernel_stages joined: gofio's stamps
+	// and the stages, on the tracer's goroutine. Tests only.
+	kstage func(r ktrace.Reap, d *[report.NumKStages]uint64)
 }
 
 // DefaultEngines returns the engines built into gofio, by ioengine= name:

@@ -59,6 +59,8 @@ type Joiner struct {
 	reset  uint64
 
 	st *report.KernelStages
+	// OnJoin, when set, sees every joined I/O: its reap and its stages.
+	OnJoin func(r Reap, d *[report.NumKStages]uint64)
 }
 
 // NewJoiner returns a Joiner that counts into st.
@@ -324,6 +326,9 @@ func (j *Joiner) match(q *udQueue) {
 			r.rqDone - r.issue, r.cqe - r.rqDone, p.End - r.cqe,
 		}
 		j.st.Add(&d)
+		if j.OnJoin != nil {
+			j.OnJoin(p, &d)
+		}
 		j.release(r)
 	}
 }

@@ -1,0 +1,120 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/internal/ktrace"
+	"github.com/gofio/gofio/jobfile"
+)
+
+// kernelStagesMode is the job's kernel_stages, or --kernel-stages for a
+// job that leaves it at 0: "0", "1" or "required".
+func kernelStagesMode(j *jobfile.Job, flag string) string {
+	if j.KernelStages != "" && j.KernelStages != "0" {
+		return j.KernelStages
+	}
+	if flag == "" {
+		return "0"
+	}
+	return flag
+}
+
+// kernelStagesBlocker says why the job's I/O cannot be traced whatever the
+// kernel, "" when it can.
+func kernelStagesBlocker(j *jobfile.Job, l *loop, targets []*target) string {
+	switch {
+	case j.IOEngine != "io_uring":
+		return fmt.Sprintf("ioengine=%s: kernel stages trace io_uring requests only", j.IOEngine)
+	case l.tw != nil:
+		return "tw_thread=goroutine: gofio's stand-in SQ thread submits, not the kernel's; trace with tw_thread=kernel"
+	case l.noIO || len(targets) == 0:
+		return "the job has no file to trace"
+	}
+	return ""
+}
+
+// startKernelStages starts the job's tracer before its first I/O when the
+// job asks for kernel stages. Tracing that cannot run leaves a result
+// saying why and a note, or, with kernel_stages=required, fails the job.
+func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
+	j := jr.job
+	mode := kernelStagesMode(j, e.opts.KernelStages)
+	if mode == "0" {
+		return nil
+	}
+	var err error
+	var kt *ktrace.Tracer
+	if why := kernelStagesBlocker(j, l, jr.targets); why != "" {
+		err = &ktrace.Unavailable{Reason: why}
+	} else {
+		tids := []int{p.tid}
+		if j.SQThreadPoll {
+			// The kernel's SQ thread submits; it names itself once it
+			// first runs.
+			sq := 0
+			for i := 0; sq == 0 && i < 100; i++ {
+				for _, th := range ioThreads(p.tid) {
+					if th.Kind == "sqpoll" {
+						sq = th.TID
+					}
+				}
+				if sq == 0 {
+					time.Sleep(time.Millisecond)
+				}
+			}
+			if sq == 0 {
+				err = &ktrace.Unavailable{Reason: "sqthread_poll: the kernel's SQ thread (iou-sqp-" + strconv.Itoa(p.tid) + ") was not found"}
+			}
+			tids = append(tids, sq)
+		}
+		if err == nil {
+			kt, err = ktrace.Open(ktrace.Config{Target: jr.targets[0].path, Tids: tids, Euid: os.Geteuid(), OnJoin: e.opts.kstage})
+		}
+	}
+	if err != nil {
+		ks := ktrace.Unavailability(err)
+		if mode == "required" {
+			errno := unix.ENOTSUP
+			if errors.Is(err, unix.EPERM) || ks.Reason != "" && os.Geteuid() != 0 {
+				errno = unix.EPERM
+			}
+			return &jobError{job: j.Name, where: "kernel_stages=required", op: "kernel stages", fn: "kernel_stages",
+				errno: errno, err: errors.New(ks.Reason)}
+		}
+		jr.res.KernelStages = ks
+		e.warnf("note: %s: kernel stages unavailable: %s\n", j.Name, ks.Reason)
+		return nil
+	}
+	if len(jr.targets) > 1 {
+		jr.res.EngineNotes = append(jr.res.EngineNotes,
+			fmt.Sprintf("kernel stages: traced on %s's device only, of %d files", jr.targets[0].path, len(jr.targets)))
+	}
+	l.kt = kt
+	// The stages meet gofio's own stamps: read the kernel's clock
+	// (CLOCK_MONOTONIC, bpf_ktime_get_ns), not a calibrated TSC.
+	l.tsc = nil
+	return nil
+}
+
+// stopKernelStages stops the job's tracer and puts its stages and a note
+// of what the tracing cost in the result.
+func (l *loop) stopKernelStages() {
+	if l.kt == nil {
+		return
+	}
+	ks := l.kt.Close()
+	l.kt = nil
+	l.res.KernelStages = ks
+	if ks.Traced == 0 {
+		return
+	}
+	l.res.EngineNotes = append(l.res.EngineNotes, fmt.Sprintf(
+		"kernel stages: tracing cost %.2f us of CPU per I/O (BPF programs %.2f us over %d runs, user-space join %.2f us); bench/results.md has its IOPS cost",
+		ks.CostNsPerIO()/1000, ks.BPFNsPerIO()/1000, ks.BPFRuns, float64(ks.DrainCPUNs)/float64(ks.Traced)/1000))
+}

@@ -1,0 +1,125 @@
+package run
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gofio/gofio/internal/ktrace"
+	"github.com/gofio/gofio/internal/loopdev"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+)
+
+// TestKernelStagesAddUpToLat runs the patch's job (examples/randread.fio,
+// kernel SQPOLL) on a loop device it makes, with kernel stages on, and
+// checks I/O by I/O that the six stages add up to gofio's own lat: each
+// joined I/O's stages sum to a lat the job accounted, to the nanosecond
+// (one clock, CLOCK_MONOTONIC, on both sides), and at least 99% of the
+// I/Os join. Root only.
+func TestKernelStagesAddUpToLat(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("kernel stages need root (BPF on tracepoints) and a loop device; skipping")
+	}
+	dev := loopdev.New(t, 64<<20)
+	jobs, err := jobfile.Parse(jobfile.Input{Files: []string{"../examples/randread.fio"},
+		Sets: []string{"filename=" + dev.Path, "runtime=1", "kernel_stages=required", "iodepth=8"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	lats := map[int64]int{}
+	type joined struct {
+		r ktrace.Reap
+		d [report.NumKStages]uint64
+	}
+	var got []joined
+	opts := Options{
+		sample: func(_ jobfile.Dir, _, _, lat int64) { mu.Lock(); lats[lat]++; mu.Unlock() },
+		kstage: func(r ktrace.Reap, d *[report.NumKStages]uint64) {
+			mu.Lock()
+			got = append(got, joined{r, *d})
+			mu.Unlock()
+		},
+	}
+	res := mustRun(t, jobs, opts)
+	ks := res.Jobs[0].KernelStages
+	if ks == nil || !ks.Available {
+		t.Fatalf("no kernel stages: %+v", ks)
+	}
+	if ks.JoinRate() < 0.99 || ks.Joined != uint64(len(got)) {
+		t.Fatalf("joined %d of %d traced (%d seen), unjoined %v", ks.Joined, ks.Traced, len(got), ks.Unjoined)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, g := range got {
+		var sum uint64
+		for _, v := range g.d {
+			sum += v
+		}
+		lat := int64(g.r.End - g.r.Start)
+		if int64(sum) != lat {
+			t.Fatalf("I/O %d: stages %v add up to %d ns, its stamps %d", i, g.d, sum, lat)
+		}
+		if lats[lat] == 0 {
+			t.Fatalf("I/O %d: stages add up to %d ns, a lat the job never accounted", i, lat)
+		}
+		lats[lat]--
+	}
+	if res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs < ks.Traced*99/100 {
+		t.Fatalf("the job did %d reads, the tracer saw %d", res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs, ks.Traced)
+	}
+	t.Logf("%d I/Os, %d joined; tw mean %.0f ns", ks.Traced, ks.Joined, ks.Stages[report.KStageTW].Mean)
+}
+
+// TestKernelStagesUnavailableRunsOn checks that a job whose I/O cannot be
+// traced (psync, a gofio stand-in SQ thread, a file on tmpfs, or no root)
+// runs on with the reason in its result, and fails with
+// kernel_stages=required.
+func TestKernelStagesUnavailableRunsOn(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name   string
+		edit   func(j *jobfile.Job)
+		reason string
+	}{
+		{"psync", func(j *jobfile.Job) { j.IOEngine = "psync" }, "ioengine=psync: kernel stages trace io_uring requests only"},
+		{"tw goroutine", func(j *jobfile.Job) { j.SQThreadPoll, j.TWThread = true, "goroutine" }, "tw_thread=goroutine"},
+		{"tmpfs", func(j *jobfile.Job) {
+			j.Filenames = []string{"/dev/shm/gofio-kstage-" + strings.ReplaceAll(t.Name(), "/", "-")}
+		},
+			"is not a block device and its file system has none"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			j := testJob(dir, "ks", jobfile.RWRandRead, "io_uring")
+			j.KernelStages = "1"
+			tt.edit(j)
+			if strings.HasPrefix(j.Filenames[0], "/dev/shm/") {
+				t.Cleanup(func() { os.Remove(j.Filenames[0]) })
+			}
+			if os.Geteuid() != 0 && tt.name == "tmpfs" {
+				tt.reason = "not root"
+			}
+			res := mustRun(t, []*jobfile.Job{j}, Options{})
+			ks := res.Jobs[0].KernelStages
+			if ks == nil || ks.Available || !strings.Contains(ks.Reason, tt.reason) {
+				t.Fatalf("stages %+v, want unavailable: %q", ks, tt.reason)
+			}
+			if res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs == 0 {
+				t.Fatal("the job did not run")
+			}
+			j = testJob(dir, "ks", jobfile.RWRandRead, "io_uring")
+			j.KernelStages = "required"
+			tt.edit(j)
+			res, err := Run(context.Background(), []*jobfile.Job{j}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if jr := res.Jobs[0]; jr.Error == 0 || !strings.Contains(jr.ErrorText, tt.reason) || jr.Dirs[jobfile.DirRead].TotalIOs != 0 {
+				t.Fatalf("required: error %d %q, %d reads", jr.Error, jr.ErrorText, jr.Dirs[jobfile.DirRead].TotalIOs)
+			}
+		})
+	}
+}
