@@ -31,8 +31,6 @@ func kernelStagesBlocker(j *jobfile.Job, l *loop, targets []*target) string {
 	switch {
 	case j.IOEngine != "io_uring":
 		return fmt.Sprintf("ioengine=%s: kernel stages trace io_uring requests only", j.IOEngine)
-	case l.tw != nil:
-		return "tw_thread=goroutine: gofio's stand-in SQ thread submits, not the kernel's; trace with tw_thread=kernel"
 	case l.noIO || len(targets) == 0:
 		return "the job has no file to trace"
 	}
@@ -54,7 +52,11 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
 		err = &ktrace.Unavailable{Reason: why}
 	} else {
 		tids := []int{p.tid}
-		if j.SQThreadPoll {
+		switch {
+		case l.tw != nil:
+			// gofio's stand-in SQ thread (tw_thread) submits.
+			tids = append(tids, l.tw.TID())
+		case j.SQThreadPoll:
 			// The kernel's SQ thread submits; it names itself once it
 			// first runs.
 			sq := 0

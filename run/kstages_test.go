@@ -13,22 +13,39 @@ import (
 	"github.com/gofio/gofio/report"
 )
 
-// TestKernelStagesAddUpToLat runs the patch's job (examples/randread.fio,
-// kernel SQPOLL) on a loop device it makes, with kernel stages on, and
-// checks I/O by I/O that the six stages add up to gofio's own lat: each
-// joined I/O's stages sum to a lat the job accounted, to the nanosecond
-// (one clock, CLOCK_MONOTONIC, on both sides), and at least 99% of the
-// I/Os join. Root only.
+// TestKernelStagesAddUpToLat runs the patch's job (examples/randread.fio)
+// on a loop device it makes, with kernel stages on, as it is (the kernel's
+// SQPOLL), with gofio's stand-in SQ thread and without SQPOLL, and checks
+// I/O by I/O that the six stages add up to gofio's own lat: each joined
+// I/O's stages sum to a lat the job accounted, to the nanosecond (one
+// clock, CLOCK_MONOTONIC, on both sides), and at least 99% of the I/Os
+// join. Root only.
 func TestKernelStagesAddUpToLat(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("kernel stages need root (BPF on tracepoints) and a loop device; skipping")
 	}
 	dev := loopdev.New(t, 64<<20)
-	jobs, err := jobfile.Parse(jobfile.Input{Files: []string{"../examples/randread.fio"},
-		Sets: []string{"filename=" + dev.Path, "runtime=1", "kernel_stages=required", "iodepth=8"}})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name string
+		sets []string
+	}{
+		{"kernel SQPOLL", nil},
+		{"tw_thread=goroutine", []string{"tw_thread=goroutine"}},
+		{"no SQPOLL", []string{"sqpoll=0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sets := append([]string{"filename=" + dev.Path, "runtime=1", "kernel_stages=required", "iodepth=8"}, tc.sets...)
+			jobs, err := jobfile.Parse(jobfile.Input{Files: []string{"../examples/randread.fio"}, Sets: sets})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkStagesAddUp(t, jobs)
+		})
 	}
+}
+
+func checkStagesAddUp(t *testing.T, jobs []*jobfile.Job) {
+	t.Helper()
 	var mu sync.Mutex
 	lats := map[int64]int{}
 	type joined struct {
@@ -68,14 +85,14 @@ func TestKernelStagesAddUpToLat(t *testing.T) {
 		}
 		lats[lat]--
 	}
-	if res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs < ks.Traced*99/100 {
-		t.Fatalf("the job did %d reads, the tracer saw %d", res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs, ks.Traced)
+	if ios := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs; ios < ks.Traced*99/100 {
+		t.Fatalf("the job did %d reads, the tracer saw %d", ios, ks.Traced)
 	}
 	t.Logf("%d I/Os, %d joined; tw mean %.0f ns", ks.Traced, ks.Joined, ks.Stages[report.KStageTW].Mean)
 }
 
 // TestKernelStagesUnavailableRunsOn checks that a job whose I/O cannot be
-// traced (psync, a gofio stand-in SQ thread, a file on tmpfs, or no root)
+// traced (psync, a file on tmpfs, or no root)
 // runs on with the reason in its result, and fails with
 // kernel_stages=required.
 func TestKernelStagesUnavailableRunsOn(t *testing.T) {
@@ -86,7 +103,6 @@ func TestKernelStagesUnavailableRunsOn(t *testing.T) {
 		reason string
 	}{
 		{"psync", func(j *jobfile.Job) { j.IOEngine = "psync" }, "ioengine=psync: kernel stages trace io_uring requests only"},
-		{"tw goroutine", func(j *jobfile.Job) { j.SQThreadPoll, j.TWThread = true, "goroutine" }, "tw_thread=goroutine"},
 		{"tmpfs", func(j *jobfile.Job) {
 			j.Filenames = []string{"/dev/shm/gofio-kstage-" + strings.ReplaceAll(t.Name(), "/", "-")}
 		},

@@ -76,6 +76,7 @@ type Engine struct {
 	stats           engines.Stats
 	closeErr        error
 	lockFree        bool
+	tid             int // the goroutine's OS thread, set before the engine opens
 
 	// io_timeout: watch.On says the job runs under it.
 	watch Watch
@@ -254,6 +255,7 @@ func (t *Engine) run(open engines.Opener, s engines.Setup, opened chan<- error) 
 		}
 	}()
 	defer close(t.closed)
+	t.tid = unix.Gettid()
 	if cpu := s.Job.SQThreadPollCPU; cpu >= 0 {
 		pinned = true
 		var set unix.CPUSet
@@ -601,6 +603,10 @@ func (t *Engine) takeInto(out []engines.Completion) int {
 
 // Wait returns the goroutine's tw wait of slot's last completion.
 func (t *Engine) Wait(slot uint32) int64 { return t.wait[slot] }
+
+// TID is the OS thread id of the goroutine, the thread that submits the
+// job's SQEs and harvests its CQEs.
+func (t *Engine) TID() int { return t.tid }
 
 // stop ends the goroutine's loop and waits until it has left it. Under
 // io_timeout it gives up on a goroutine asleep in one call into the real
