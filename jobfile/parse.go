@@ -134,35 +134,10 @@ func load(in Input) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	var globals []*section
-	addGlobal := func(g *section) error {
-		scratch := newJob()
-		for _, gs := range append(globals, g) {
-			if err := applyEntries(scratch, gs.main()); err != nil {
-				return err
-			}
-		}
-		g.engineAt = scratch.IOEngine
-		if _, err := engineEntries(g, scratch.IOEngine); err != nil {
-			return err
-		}
-		for _, gs := range append(globals, g) {
-			if gs.engineAt == scratch.IOEngine {
-				es, err := engineEntries(gs, scratch.IOEngine)
-				if err != nil {
-					return err
-				}
-				if err := applyEntries(scratch, es); err != nil {
-					return err
-				}
-			}
-		}
-		globals = append(globals, g)
-		return nil
-	}
+	var globals globalChain
 	for _, s := range cmdSecs {
 		if s.global {
-			if err := addGlobal(s); err != nil {
+			if err := globals.add(s); err != nil {
 				return nil, err
 			}
 			continue
@@ -173,73 +148,122 @@ func load(in Input) (*loaded, error) {
 		if fi > 0 {
 			globals = nil // fio resets def_thread before each further file
 		}
-		pp := &prepass{in: &in, host: host}
-		data, err := pp.readJobFile(file)
-		if err != nil {
+		if err := l.loadFile(&in, host, fi, file, &globals); err != nil {
 			return nil, err
-		}
-		if err := pp.parse(file, data, false); err != nil {
-			return nil, err
-		}
-		raws, err := structure(pp.sections)
-		if err != nil {
-			return nil, err
-		}
-		var dump, gofioDump strings.Builder
-		// dumpTo writes e to the fio line, or to the line of gofio's own
-		// options (fio refuses them), after --name=SECTION when e is a
-		// job section's own.
-		dumpTo := func(e entry, section string) {
-			if !e.spec.Gofio {
-				dump.WriteString(e.dump())
-				return
-			}
-			if section != "" && !strings.Contains(gofioDump.String(), "--name="+section+" ") {
-				gofioDump.WriteString("--name=" + section + " ")
-			}
-			gofioDump.WriteString(e.dump())
-		}
-		stonewall := fi > 0
-		for _, raw := range raws {
-			if !raw.global() && skipSection(in.Sections, raw.name) {
-				continue // fio does not parse sections that --section skips
-			}
-			s, err := resolve(raw, raw.global())
-			if err != nil {
-				return nil, err
-			}
-			s.fileIndex = fi
-			if s.global {
-				if err := addGlobal(s); err != nil {
-					return nil, err
-				}
-				for _, g := range globals {
-					for _, e := range g.entries {
-						if g == s || !e.spec.Gofio {
-							dumpTo(e, "")
-						}
-					}
-				}
-				continue
-			}
-			dump.WriteString("--name=" + s.name + " ")
-			for _, e := range s.entries {
-				dumpTo(e, s.name)
-			}
-			for _, e := range l.sets {
-				dumpTo(e, s.name)
-			}
-			l.jobs = append(l.jobs, jobSource{globals: clone(globals), own: s, stonewall: stonewall})
-			stonewall = false
-		}
-		if dump.Len() > 0 {
-			l.dumps = append(l.dumps, "fio "+dump.String()+"\n")
-		}
-		if gofioDump.Len() > 0 {
-			l.dumps = append(l.dumps, ShowCmdGofioPrefix+gofioDump.String()+"\n")
 		}
 	}
 	return l, nil
+}
+
+// globalChain is the [global] sections in effect, in order: each job
+// section takes a copy of it.
+type globalChain []*section
+
+// add appends the [global] section g after checking that its engine
+// options belong to the engine the chain sets by then (fio parses an
+// engine's options only once ioengine= names it).
+func (gc *globalChain) add(g *section) error {
+	scratch := newJob()
+	for _, gs := range append(*gc, g) {
+		if err := applyEntries(scratch, gs.main()); err != nil {
+			return err
+		}
+	}
+	g.engineAt = scratch.IOEngine
+	if _, err := engineEntries(g, scratch.IOEngine); err != nil {
+		return err
+	}
+	for _, gs := range append(*gc, g) {
+		if gs.engineAt == scratch.IOEngine {
+			es, err := engineEntries(gs, scratch.IOEngine)
+			if err != nil {
+				return err
+			}
+			if err := applyEntries(scratch, es); err != nil {
+				return err
+			}
+		}
+	}
+	*gc = append(*gc, g)
+	return nil
+}
+
+// loadFile reads job file number fi and adds its job sections to l, each
+// with the [global] sections in effect before it, and its --showcmd
+// lines.
+func (l *loaded) loadFile(in *Input, host Host, fi int, file string, globals *globalChain) error {
+	pp := &prepass{in: in, host: host}
+	data, err := pp.readJobFile(file)
+	if err != nil {
+		return err
+	}
+	if err := pp.parse(file, data, false); err != nil {
+		return err
+	}
+	raws, err := structure(pp.sections)
+	if err != nil {
+		return err
+	}
+	var dump showCmdDump
+	stonewall := fi > 0
+	for _, raw := range raws {
+		if !raw.global() && skipSection(in.Sections, raw.name) {
+			continue // fio does not parse sections that --section skips
+		}
+		s, err := resolve(raw, raw.global())
+		if err != nil {
+			return err
+		}
+		s.fileIndex = fi
+		if s.global {
+			if err := globals.add(s); err != nil {
+				return err
+			}
+			for _, g := range *globals {
+				for _, e := range g.entries {
+					if g == s || !e.spec.Gofio {
+						dump.add(e, "")
+					}
+				}
+			}
+			continue
+		}
+		dump.fio.WriteString("--name=" + s.name + " ")
+		for _, e := range s.entries {
+			dump.add(e, s.name)
+		}
+		for _, e := range l.sets {
+			dump.add(e, s.name)
+		}
+		l.jobs = append(l.jobs, jobSource{globals: clone(*globals), own: s, stonewall: stonewall})
+		stonewall = false
+	}
+	if dump.fio.Len() > 0 {
+		l.dumps = append(l.dumps, "fio "+dump.fio.String()+"\n")
+	}
+	if dump.gofio.Len() > 0 {
+		l.dumps = append(l.dumps, ShowCmdGofioPrefix+dump.gofio.String()+"\n")
+	}
+	return nil
+}
+
+// showCmdDump builds one job file's --showcmd lines: the fio command line,
+// and the line of gofio's own options (fio refuses them).
+type showCmdDump struct {
+	fio, gofio strings.Builder
+}
+
+// add writes e to the fio line, or to gofio's line after --name=SECTION
+// when e is a job section's own.
+func (d *showCmdDump) add(e entry, section string) {
+	if !e.spec.Gofio {
+		d.fio.WriteString(e.dump())
+		return
+	}
+	if section != "" && !strings.Contains(d.gofio.String(), "--name="+section+" ") {
+		d.gofio.WriteString("--name=" + section + " ")
+	}
+	d.gofio.WriteString(e.dump())
 }
 
 func clone(s []*section) []*section { return append([]*section(nil), s...) }
