@@ -47,8 +47,9 @@ var (
 
 // ProcessTSC returns the calibrated TSC clock, calibrating it on the first
 // call (about 10 ms), or nil where the counter is not a usable clock: not
-// amd64, no invariant TSC, the kernel not using it as its clocksource, or
-// a reading no cheaper than nanotime.
+// amd64, no invariant TSC, counters that disagree between CPUs (where the
+// kernel does not use the TSC as its clocksource), or a reading no cheaper
+// than nanotime.
 func ProcessTSC() *TSC {
 	tscOnce.Do(func() {
 		if tscUsable() {
