@@ -218,25 +218,7 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	default:
 		return nil, fmt.Errorf("invalid --start-at-late %q (valid: error, run)", late)
 	}
-	at, err := parseStartAt(c.String("start-at"), c.String("start-at-late"), time.Now())
-	if err != nil {
-		return nil, err
-	}
-	cfg.StartAt = at
-	cfg.RunID = c.String("run-id")
-	if c.IsSet("run-id") {
-		if err := checkRunID(cfg.RunID); err != nil {
-			return nil, err
-		}
-	} else {
-		cfg.RunID = newRunID()
-	}
-	cfg.Hostname = c.String("hostname")
-	if c.IsSet("hostname") && (cfg.Hostname == "" || strings.ContainsAny(cfg.Hostname, " \t\n\"")) {
-		return nil, fmt.Errorf("--hostname %q: want a name without spaces or quotes", cfg.Hostname)
-	}
-	cfg.FallbackEngine = c.String("fallback-engine")
-	if err := checkFallbackEngine(cfg.FallbackEngine); err != nil {
+	if err := fleetFlagsFrom(c, cfg); err != nil {
 		return nil, err
 	}
 	if c.IsSet("cmdhelp") {
@@ -247,10 +229,44 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		v := c.String("enghelp")
 		cfg.EngHelp = &v
 	}
+	if err := outputFormatsFrom(c, cfg); err != nil {
+		return nil, err
+	}
+	return cfg, checkConfig(c, cfg)
+}
+
+// fleetFlagsFrom takes the flags of a fleet run: --start-at and
+// --start-at-late, --run-id (a new one when not given), --hostname and
+// --fallback-engine.
+func fleetFlagsFrom(c *cli.Context, cfg *Config) error {
+	at, err := parseStartAt(c.String("start-at"), c.String("start-at-late"), time.Now())
+	if err != nil {
+		return err
+	}
+	cfg.StartAt = at
+	cfg.RunID = c.String("run-id")
+	if c.IsSet("run-id") {
+		if err := checkRunID(cfg.RunID); err != nil {
+			return err
+		}
+	} else {
+		cfg.RunID = newRunID()
+	}
+	cfg.Hostname = c.String("hostname")
+	if c.IsSet("hostname") && (cfg.Hostname == "" || strings.ContainsAny(cfg.Hostname, " \t\n\"")) {
+		return fmt.Errorf("--hostname %q: want a name without spaces or quotes", cfg.Hostname)
+	}
+	cfg.FallbackEngine = c.String("fallback-engine")
+	return checkFallbackEngine(cfg.FallbackEngine)
+}
+
+// outputFormatsFrom takes --output-format's comma lists (normal when none
+// is given) after fio's --minimal and --append-terse.
+func outputFormatsFrom(c *cli.Context, cfg *Config) error {
 	for _, v := range c.StringSlice("output-format") {
 		for _, f := range strings.Split(v, ",") {
 			if !slices.Contains(formatNames(false), f) {
-				return nil, fmt.Errorf("invalid --output-format %q (valid: %s)", f, strings.Join(formatNames(false), ", "))
+				return fmt.Errorf("invalid --output-format %q (valid: %s)", f, strings.Join(formatNames(false), ", "))
 			}
 			cfg.OutputFormats = append(cfg.OutputFormats, f)
 		}
@@ -258,39 +274,44 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	if len(cfg.OutputFormats) == 0 {
 		cfg.OutputFormats = []string{"normal"}
 	}
+	return nil
+}
+
+// checkConfig refuses flag values outside what each flag allows.
+func checkConfig(c *cli.Context, cfg *Config) error {
 	switch cfg.Eta {
 	case "auto", "always", "never":
 	default:
-		return nil, fmt.Errorf("invalid --eta %q (valid: auto, always, never)", cfg.Eta)
+		return fmt.Errorf("invalid --eta %q (valid: auto, always, never)", cfg.Eta)
 	}
 	for _, s := range cfg.Sections {
 		if s == "global" {
-			return nil, errors.New("can't use global as only section")
+			return errors.New("can't use global as only section")
 		}
 	}
 	for _, s := range cfg.Sets {
 		if !strings.Contains(s, "=") {
-			return nil, fmt.Errorf("--set %q: want KEY=VALUE", s)
+			return fmt.Errorf("--set %q: want KEY=VALUE", s)
 		}
 	}
 	if cfg.Repeat < 1 {
-		return nil, fmt.Errorf("--repeat %d: want at least 1", cfg.Repeat)
+		return fmt.Errorf("--repeat %d: want at least 1", cfg.Repeat)
 	}
 	if c.IsSet("drift") && cfg.Drift < 0 {
-		return nil, fmt.Errorf("--drift %g: want a percentage of 0 or more", cfg.Drift)
+		return fmt.Errorf("--drift %g: want a percentage of 0 or more", cfg.Drift)
 	}
 	if c.IsSet("fail-if-slower") && cfg.FailIfSlower < 0 {
-		return nil, fmt.Errorf("--fail-if-slower %g: want a percentage of 0 or more", cfg.FailIfSlower)
+		return fmt.Errorf("--fail-if-slower %g: want a percentage of 0 or more", cfg.FailIfSlower)
 	}
 	switch cfg.GateMetric {
 	case report.GateAvg, report.GateP99, report.GateIOPS:
 	default:
-		return nil, fmt.Errorf("invalid --gate-metric %q (valid: avg, p99, iops)", cfg.GateMetric)
+		return fmt.Errorf("invalid --gate-metric %q (valid: avg, p99, iops)", cfg.GateMetric)
 	}
 	if cfg.Plot != "" && !strings.HasSuffix(cfg.Plot, ".svg") {
-		return nil, fmt.Errorf("--plot %q: want a .svg file name", cfg.Plot)
+		return fmt.Errorf("--plot %q: want a .svg file name", cfg.Plot)
 	}
-	return cfg, nil
+	return nil
 }
 
 // act does what the flags ask once they are parsed. showHelp prints the
