@@ -102,150 +102,185 @@ func ParseBlktrace(r io.Reader, name string, o Options) (*Log, error) {
 	if p.o.TimeScale == 0 {
 		p.o.TimeScale = 100
 	}
-	var order binary.ByteOrder = binary.LittleEndian
-	buf := make([]byte, traceLen)
+	tr := traceReader{r: r, name: name, buf: make([]byte, traceLen), order: binary.LittleEndian}
 	files := map[uint32]int{}
-	var depth, thisDepth [3]int
-	rec := 0
-	for ; ; rec++ {
-		if _, err := io.ReadFull(r, buf); err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				return nil, fmt.Errorf("%s: record %d: short read (a truncated trace)", name, rec+1)
-			}
-			return nil, fmt.Errorf("%s: %w", name, err)
+	var probe depthProbe
+	for {
+		t, ok, err := tr.next()
+		if err != nil {
+			return nil, err
 		}
-		if rec == 0 && binary.LittleEndian.Uint32(buf)&0xffffff00 != blktraceMagic {
-			order = binary.BigEndian
-		}
-		t := decodeTrace(buf, order)
-		if t.magic&0xffffff00 != blktraceMagic {
-			return nil, fmt.Errorf("%s: record %d: bad magic in blktrace data: %x", name, rec+1, t.magic)
-		}
-		if t.magic&0xff != traceVersion {
-			return nil, fmt.Errorf("%s: record %d: bad blktrace version %d (want %d)", name, rec+1, t.magic&0xff, traceVersion)
-		}
-		if t.pduLen > 0 {
-			if _, err := io.CopyN(io.Discard, r, int64(t.pduLen)); err != nil {
-				return nil, fmt.Errorf("%s: record %d: short payload: %w", name, rec+1, err)
-			}
+		if !ok {
+			break
 		}
 		cat := t.action >> tcShift
 		act := t.action & 0xffff
 		if cat&tcNotify == 0 {
-			if d, ok := traceDir(cat); ok {
-				switch act {
-				case taQueue:
-					thisDepth[d]++
-				case taBackmerge, taFrontmerge:
-					thisDepth[d]--
-				case taComplete:
-					depth[d] = max(depth[d], thisDepth[d])
-					thisDepth[d] = 0
-				}
-			}
+			probe.see(cat, act)
 			if cat&(tcWrite|tcDiscard) != 0 && o.ReadOnly {
 				p.log.SkippedWrites++
 				continue
 			}
 		}
-		if act != taQueue {
+		if act != taQueue || cat&tcNotify != 0 {
 			continue
 		}
-		var delay uint64
-		if cat&tcNotify == 0 {
-			delay = p.delay(t.time) / 1000
-		}
+		delay := p.delay(t.time) / 1000
 		if o.Align > 0 {
 			t.bytes = uint32((uint64(t.bytes) + o.Align - 1) &^ (o.Align - 1))
 		}
-		var k Kind
-		switch {
-		case cat&tcNotify != 0:
-			continue
-		case cat&tcDiscard != 0:
-			if o.Skip&SkipTrim != 0 {
-				continue
-			}
-			k = Trim
-		case cat&tcFlush != 0:
-			if o.Skip&SkipSync != 0 {
-				continue
-			}
-			k = Sync
-		case cat&tcWrite != 0:
-			if o.Skip&SkipWrite != 0 {
-				continue
-			}
-			k = Write
-		default:
-			if o.Skip&SkipRead != 0 {
-				continue
-			}
-			k = Read
-		}
-		if k != Sync && t.bytes == 0 {
-			continue // fio: "ignoring zero byte trace"
+		k, ok := traceKind(cat, o.Skip)
+		if !ok || (k != Sync && t.bytes == 0) {
+			continue // skipped, or fio's "ignoring zero byte trace"
 		}
 		file, ok := files[t.device]
 		if !ok {
 			dev := o.Redirect
 			if dev == "" {
-				var err error
 				if dev, err = lookupDevice(t.device); err != nil {
-					return nil, fmt.Errorf("%s: record %d: %w", name, rec+1, err)
+					return nil, fmt.Errorf("%s: record %d: %w", name, tr.rec, err)
 				}
 			}
 			file = p.addFile(dev)
 			files[t.device] = file
 			p.log.Entries = append(p.log.Entries, Entry{Kind: OpenFile, File: file})
 		}
-		l := p.log
-		e := Entry{Kind: k, File: file, Delay: delay}
-		switch k {
-		case Sync:
-			l.Syncs++
-		default:
-			e.Offset, e.Len = t.sector*512, uint64(t.bytes)
-			if o.Scale > 1 {
-				e.Offset /= o.Scale
-			}
-			if o.Align > 0 {
-				e.Offset &^= o.Align - 1
-			}
-			switch k {
-			case Read:
-				l.Reads++
-			case Write:
-				l.Writes++
-			default:
-				l.Trims++
-			}
-			l.MaxLen[k] = max(l.MaxLen[k], e.Len)
-			l.Bytes += e.Len
-		}
-		l.Entries = append(l.Entries, e)
+		p.log.addTraced(k, file, delay, t, o)
 	}
 	l := p.log
 	for i := range l.Files {
 		l.Entries = append(l.Entries, Entry{Kind: CloseFile, File: i})
 	}
-	for d := range depth {
-		n := [3]uint64{l.Reads, l.Writes, l.Trims}[d]
-		switch {
-		case depth[d] > maxProbedDepth:
-			depth[d] = maxProbedDepth
-		case depth[d] == 0 && n > 0:
-			depth[d] = 1
-		}
-		l.Depth = max(l.Depth, depth[d])
-	}
+	l.Depth = probe.result(l)
 	if l.Reads == 0 && l.Writes == 0 && l.Trims == 0 && l.Syncs == 0 {
 		return nil, fmt.Errorf("%s: found no ios in blktrace data", name)
 	}
 	return l, nil
+}
+
+// traceReader reads a blktrace file's records in order, with the byte
+// order its first record's magic shows.
+type traceReader struct {
+	r     io.Reader
+	name  string
+	buf   []byte
+	order binary.ByteOrder
+	rec   int // records read, for errors: the 1-based number of the last
+}
+
+// next returns the next record, ok false at the end of the trace. It
+// checks the magic and version and skips the record's payload.
+func (tr *traceReader) next() (t trace, ok bool, err error) {
+	if _, err := io.ReadFull(tr.r, tr.buf); err != nil {
+		if errors.Is(err, io.EOF) {
+			return trace{}, false, nil
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return trace{}, false, fmt.Errorf("%s: record %d: short read (a truncated trace)", tr.name, tr.rec+1)
+		}
+		return trace{}, false, fmt.Errorf("%s: %w", tr.name, err)
+	}
+	tr.rec++
+	if tr.rec == 1 && binary.LittleEndian.Uint32(tr.buf)&0xffffff00 != blktraceMagic {
+		tr.order = binary.BigEndian
+	}
+	t = decodeTrace(tr.buf, tr.order)
+	if t.magic&0xffffff00 != blktraceMagic {
+		return trace{}, false, fmt.Errorf("%s: record %d: bad magic in blktrace data: %x", tr.name, tr.rec, t.magic)
+	}
+	if t.magic&0xff != traceVersion {
+		return trace{}, false, fmt.Errorf("%s: record %d: bad blktrace version %d (want %d)", tr.name, tr.rec, t.magic&0xff, traceVersion)
+	}
+	if t.pduLen > 0 {
+		if _, err := io.CopyN(io.Discard, tr.r, int64(t.pduLen)); err != nil {
+			return trace{}, false, fmt.Errorf("%s: record %d: short payload: %w", tr.name, tr.rec, err)
+		}
+	}
+	return t, true, nil
+}
+
+// depthProbe finds the queue depth a trace shows per direction, as fio's
+// blktrace replay probes it: the most requests queued (less merges)
+// before a completion.
+type depthProbe struct {
+	depth, this [3]int
+}
+
+// see counts one non-notify record of category cat and action act.
+func (dp *depthProbe) see(cat, act uint32) {
+	d, ok := traceDir(cat)
+	if !ok {
+		return
+	}
+	switch act {
+	case taQueue:
+		dp.this[d]++
+	case taBackmerge, taFrontmerge:
+		dp.this[d]--
+	case taComplete:
+		dp.depth[d] = max(dp.depth[d], dp.this[d])
+		dp.this[d] = 0
+	}
+}
+
+// result is the replay's depth for l: the deepest direction, capped at
+// maxProbedDepth, and at least 1 for a direction with I/Os.
+func (dp *depthProbe) result(l *Log) int {
+	out := 0
+	for d, v := range dp.depth {
+		n := [3]uint64{l.Reads, l.Writes, l.Trims}[d]
+		switch {
+		case v > maxProbedDepth:
+			v = maxProbedDepth
+		case v == 0 && n > 0:
+			v = 1
+		}
+		out = max(out, v)
+	}
+	return out
+}
+
+// traceKind is the entry kind of a queued record of category cat, ok false
+// when skip leaves that kind out.
+func traceKind(cat uint32, skip Skip) (Kind, bool) {
+	switch {
+	case cat&tcDiscard != 0:
+		return Trim, skip&SkipTrim == 0
+	case cat&tcFlush != 0:
+		return Sync, skip&SkipSync == 0
+	case cat&tcWrite != 0:
+		return Write, skip&SkipWrite == 0
+	}
+	return Read, skip&SkipRead == 0
+}
+
+// addTraced appends the entry of queued record t, of kind k on file, and
+// counts it.
+func (l *Log) addTraced(k Kind, file int, delay uint64, t trace, o Options) {
+	e := Entry{Kind: k, File: file, Delay: delay}
+	switch k {
+	case Sync:
+		l.Syncs++
+	default:
+		e.Offset, e.Len = t.sector*512, uint64(t.bytes)
+		if o.Scale > 1 {
+			e.Offset /= o.Scale
+		}
+		if o.Align > 0 {
+			e.Offset &^= o.Align - 1
+		}
+		switch k {
+		case Read:
+			l.Reads++
+		case Write:
+			l.Writes++
+		default:
+			l.Trims++
+		}
+		l.MaxLen[k] = max(l.MaxLen[k], e.Len)
+		l.Bytes += e.Len
+	}
+	l.Entries = append(l.Entries, e)
 }
 
 // traceDir is fio's t_get_ddir: 0 read, 1 write, 2 discard.
