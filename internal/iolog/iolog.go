@@ -243,25 +243,9 @@ func (p *parser) line(b []byte) error {
 	default:
 		return fmt.Errorf("bad iolog%d line %q: want %sFILE ACTION [OFFSET LENGTH]", p.log.Version, b, timeField(v3))
 	}
-	var k Kind
-	switch act {
-	case "read":
-		k = Read
-	case "write":
-		k = Write
-	case "trim":
-		k = Trim
-	case "sync":
-		k = Sync
-	case "datasync":
-		k = Datasync
-	case "wait":
-		if v3 {
-			return fmt.Errorf("wait is not allowed in a version 3 iolog")
-		}
-		k = Wait
-	default:
-		return fmt.Errorf("bad iolog file action %q (want read, write, trim, sync, datasync or wait)", act)
+	k, err := ioAction(act, v3)
+	if err != nil {
+		return err
 	}
 	off, err := strconv.ParseUint(string(f[2]), 10, 64)
 	if err != nil {
@@ -271,10 +255,9 @@ func (p *parser) line(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("bad length %q: %w", f[3], err)
 	}
-	l := p.log
 	if k == Wait {
 		if !p.o.NoStall {
-			l.Entries = append(l.Entries, Entry{Kind: Wait, Delay: off})
+			p.log.Entries = append(p.log.Entries, Entry{Kind: Wait, Delay: off})
 		}
 		return nil
 	}
@@ -282,18 +265,50 @@ func (p *parser) line(b []byte) error {
 	if !ok {
 		return fmt.Errorf("%s %s: file %s was not added (no \"%s add\" line before it)", act, f[2], fname, fname)
 	}
+	p.addIO(k, file, off, n, delay)
+	return nil
+}
+
+// ioAction is the entry kind of an I/O line's action; wait exists only
+// before version 3.
+func ioAction(act string, v3 bool) (Kind, error) {
+	switch act {
+	case "read":
+		return Read, nil
+	case "write":
+		return Write, nil
+	case "trim":
+		return Trim, nil
+	case "sync":
+		return Sync, nil
+	case "datasync":
+		return Datasync, nil
+	case "wait":
+		if v3 {
+			return 0, fmt.Errorf("wait is not allowed in a version 3 iolog")
+		}
+		return Wait, nil
+	}
+	return 0, fmt.Errorf("bad iolog file action %q (want read, write, trim, sync, datasync or wait)", act)
+}
+
+// addIO counts an I/O line of kind k and appends its entry, as fio's replay
+// keeps it: writes left out of a read-only replay, trims skipped, offsets
+// scaled and aligned.
+func (p *parser) addIO(k Kind, file int, off, n, delay uint64) {
+	l := p.log
 	switch k {
 	case Read:
 		l.Reads++
 	case Write:
 		if p.o.ReadOnly {
 			l.SkippedWrites++
-			return nil
+			return
 		}
 		l.Writes++
 	case Trim:
 		l.SkippedTrims++
-		return nil
+		return
 	default:
 		l.Syncs++
 	}
@@ -308,7 +323,6 @@ func (p *parser) line(b []byte) error {
 	}
 	l.Bytes += n
 	l.Entries = append(l.Entries, Entry{Kind: k, File: file, Offset: off, Len: n, Delay: delay})
-	return nil
 }
 
 func timeField(v3 bool) string {
