@@ -116,10 +116,56 @@ var ErrDifferentJobs = errors.New("the runs are of different jobs")
 // returned warnings say where the machines differ (kernel, host, CPU,
 // gofio build), since that is often the point.
 func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, error) {
-	var warnings []string
+	warnings, problems := comparable(old, cur)
+	if len(problems) > 0 && !allowDifferent {
+		return nil, warnings, fmt.Errorf("%w (%s); pass --allow-different-jobs to compare them anyway",
+			ErrDifferentJobs, strings.Join(problems, "; "))
+	}
+	for _, p := range problems {
+		warnings = append(warnings, "allowed: "+p)
+	}
+	oc, nc := old.Comparison, cur.Comparison
+	d := &report.Comparison{
+		RW: nc.RW, BS: nc.BS, Engine: nc.Engine, SQPoll: nc.SQPoll, Version: nc.Version, Kernel: nc.Kernel,
+		Key: nc.Key, Keys: append([]string(nil), nc.Keys...), Metric: nc.Metric, Repeat: nc.Repeat, Compared: true,
+		New: report.SideSpec{Name: "new", Key: report.DiffSideKey, Value: cur.Path},
+		Old: report.SideSpec{Name: "old", Key: report.DiffSideKey, Value: old.Path},
+	}
+	d.New.SQThread, d.Old.SQThread = sidesSQThread(nc), sidesSQThread(oc)
+	if oc.Metric != nc.Metric {
+		d.Metric = "mixed"
+	}
+	b := diffRows{d: d, bySide: nc.Compared || oc.Compared, index: map[diffKey]int{}}
+	if b.bySide {
+		d.Keys = append(d.Keys, "side")
+		d.Key = strings.Join(d.Keys, ",")
+	}
+	// Runs of several jobs are compared job by job: each job's own
+	// per-repeat figures, a "job" key after the others.
+	b.byJob = hasJobs(nc) && hasJobs(oc)
+	if b.byJob {
+		d.Keys = append(d.Keys, "job")
+		d.Key = strings.Join(d.Keys, ",")
+	}
+	for _, c := range []struct {
+		cmp   *report.Comparison
+		isNew bool
+	}{{nc, true}, {oc, false}} {
+		for i := range c.cmp.Rows {
+			r := &c.cmp.Rows[i]
+			b.add(r, c.cmp.New.Name, &r.New, c.isNew)
+			b.add(r, c.cmp.Old.Name, &r.Old, c.isNew)
+		}
+	}
+	return d, warnings, nil
+}
+
+// comparable checks that two saved runs can be diffed: problems (the jobs
+// differ, they compared or swept different things) refuse the diff unless
+// allowed; warnings (another kernel, host, CPU or gofio) are only said.
+func comparable(old, cur *Saved) (warnings, problems []string) {
 	oi, ni := old.Info, cur.Info
 	oc, nc := old.Comparison, cur.Comparison
-	var problems []string
 	switch {
 	case oi == nil || ni == nil:
 		warnings = append(warnings, "a run does not describe itself (no "+report.RunJSONKey+"): its jobs and machine are not checked")
@@ -145,89 +191,59 @@ func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, e
 	if oc.Key != nc.Key {
 		problems = append(problems, fmt.Sprintf("they swept different options: old %q, new %q", oc.Key, nc.Key))
 	}
-	if len(problems) > 0 && !allowDifferent {
-		return nil, warnings, fmt.Errorf("%w (%s); pass --allow-different-jobs to compare them anyway",
-			ErrDifferentJobs, strings.Join(problems, "; "))
-	}
-	if len(problems) > 0 {
-		for _, p := range problems {
-			warnings = append(warnings, "allowed: "+p)
-		}
-	}
+	return warnings, problems
+}
 
-	d := &report.Comparison{
-		RW: nc.RW, BS: nc.BS, Engine: nc.Engine, SQPoll: nc.SQPoll, Version: nc.Version, Kernel: nc.Kernel,
-		Key: nc.Key, Keys: append([]string(nil), nc.Keys...), Metric: nc.Metric, Repeat: nc.Repeat, Compared: true,
-		New: report.SideSpec{Name: "new", Key: report.DiffSideKey, Value: cur.Path},
-		Old: report.SideSpec{Name: "old", Key: report.DiffSideKey, Value: old.Path},
+// diffKey is a row of a diff: the sweep point, and the side and job when
+// the diff splits by them.
+type diffKey struct{ value, side, job string }
+
+// diffRows builds a diff's rows: the new run's sides fill each row's new
+// side, the old run's its old side.
+type diffRows struct {
+	d             *report.Comparison
+	bySide, byJob bool
+	index         map[diffKey]int
+}
+
+// add files side s (named sideName) of row r of the new (isNew) or old run.
+func (b *diffRows) add(r *report.ComparisonRow, sideName string, s *report.ComparisonSide, isNew bool) {
+	if !s.Ran() {
+		return
 	}
-	d.New.SQThread, d.Old.SQThread = sidesSQThread(nc), sidesSQThread(oc)
-	if oc.Metric != nc.Metric {
-		d.Metric = "mixed"
+	if !b.bySide {
+		sideName = ""
 	}
-	bySide := nc.Compared || oc.Compared
-	if bySide {
-		d.Keys = append(d.Keys, "side")
-		d.Key = strings.Join(d.Keys, ",")
+	parts := []jobSide{{"", s}}
+	if b.byJob {
+		parts = splitJobs(s)
 	}
-	// Runs of several jobs are compared job by job: each job's own
-	// per-repeat figures, a "job" key after the others.
-	byJob := hasJobs(nc) && hasJobs(oc)
-	if byJob {
-		d.Keys = append(d.Keys, "job")
-		d.Key = strings.Join(d.Keys, ",")
-	}
-	type key struct{ value, side, job string }
-	index := map[key]int{}
-	add := func(r *report.ComparisonRow, sideName string, s *report.ComparisonSide, isNew bool) {
-		if !s.Ran() {
-			return
-		}
-		if !bySide {
-			sideName = ""
-		}
-		parts := []jobSide{{"", s}}
-		if byJob {
-			parts = splitJobs(s)
-		}
-		for _, p := range parts {
-			k := key{r.Value, sideName, p.job}
-			i, ok := index[k]
-			if !ok {
-				row := report.ComparisonRow{Value: r.Value, Values: append([]string(nil), r.Values...), X: r.X}
-				if bySide {
-					row.Values = append(row.Values, sideName)
-				}
-				if byJob {
-					row.Values = append(row.Values, p.job)
-				}
-				row.Value = strings.Join(row.Values, ",")
-				i = len(d.Rows)
-				index[k] = i
-				d.Rows = append(d.Rows, row)
+	for _, p := range parts {
+		k := diffKey{r.Value, sideName, p.job}
+		i, ok := b.index[k]
+		if !ok {
+			row := report.ComparisonRow{Value: r.Value, Values: append([]string(nil), r.Values...), X: r.X}
+			if b.bySide {
+				row.Values = append(row.Values, sideName)
 			}
-			cp := *p.side
-			cp.Repeats = append([]report.RepeatStats(nil), p.side.Repeats...)
-			if isNew {
-				cp.Name = "new"
-				d.Rows[i].New = cp
-			} else {
-				cp.Name = "old"
-				d.Rows[i].Old = cp
+			if b.byJob {
+				row.Values = append(row.Values, p.job)
 			}
+			row.Value = strings.Join(row.Values, ",")
+			i = len(b.d.Rows)
+			b.index[k] = i
+			b.d.Rows = append(b.d.Rows, row)
+		}
+		cp := *p.side
+		cp.Repeats = append([]report.RepeatStats(nil), p.side.Repeats...)
+		if isNew {
+			cp.Name = "new"
+			b.d.Rows[i].New = cp
+		} else {
+			cp.Name = "old"
+			b.d.Rows[i].Old = cp
 		}
 	}
-	for _, c := range []struct {
-		cmp   *report.Comparison
-		isNew bool
-	}{{nc, true}, {oc, false}} {
-		for i := range c.cmp.Rows {
-			r := &c.cmp.Rows[i]
-			add(r, c.cmp.New.Name, &r.New, c.isNew)
-			add(r, c.cmp.Old.Name, &r.Old, c.isNew)
-		}
-	}
-	return d, warnings, nil
 }
 
 // sidesSQThread is what played the SQ thread on every side of c.
