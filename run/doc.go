@@ -32,10 +32,14 @@
 // CQE and the job keeps fio's I/Os in flight; under --compare and
 // tw_reap=all (gofio's task-work model) a harvest takes every CQE the ring
 // holds, also between heavy items, and a free slot waits as a heavy item.
-// JobResult's in-flight area is counted where the loop submits and reaps.
-// fio's submit, complete and IO depth maps are replayed from the order
-// requests are queued (fioacct.go). With tw_thread=goroutine (and sqthread_poll=1 jobs under
-// --compare) a goroutine plays the patch's SQ thread and runs submissions
+// Like fio's submit, complete and IO depths maps, JobResult's in-flight
+// area is counted where the loop does what it counts: a batch commit
+// (fio's td_io_commit: depth), an engine submit (submit), a reap
+// (complete), and a submit or reap that changes what is in flight. In a
+// plain run the loop also follows fio's answers to an engine that refuses
+// work (trims with requests queued, null with completions pending): it
+// commits and waits, so the maps are fio's. With tw_thread=goroutine (and
+// sqthread_poll=1 jobs under --compare) a goroutine plays the patch's SQ thread and runs submissions
 // and harvested CQEs from its own queue under the job's policy.
 // JobResult.TWWait is the time from a harvest to its completion item: the
 // latency the ordering itself adds. What the job's options decide about

@@ -9,22 +9,26 @@ import (
 	"github.com/gofio/gofio/report"
 )
 
-// reapRecorder wraps an engine and remembers the largest harvest.
+// reapRecorder wraps an engine and remembers the largest reap but the
+// last (the job's final reap takes everything left in flight).
 type reapRecorder struct {
 	engines.Engine
-	most int
+	most, last int
 }
 
 func (r *reapRecorder) Reap(out []engines.Completion, min int) (int, error) {
 	n, err := r.Engine.Reap(out, min)
-	r.most = max(r.most, n)
+	if n > 0 {
+		r.most = max(r.most, r.last)
+		r.last = n
+	}
 	return n, err
 }
 
 // reapRun runs 1024 random reads at depth 16, submitted 16 at a time, on
 // the null engine under another name (so fio's null rules do not apply),
 // with the given tw_reap and completion batch limits, and returns the
-// largest reap and the result.
+// largest reap but the final one, and the result.
 func reapRun(t *testing.T, reap string, completeMin, completeMax int) (int, *report.JobResult) {
 	t.Helper()
 	rec := &reapRecorder{}
@@ -95,5 +99,56 @@ func TestCompletionWaitsBehindHeavyUnderFIFO(t *testing.T) {
 		if !prio && r.TWWait.Min < 7 {
 			t.Errorf("fifo: shortest tw wait %d ticks, want >= 7 (behind the 7 queued heavy items)", r.TWWait.Min)
 		}
+	}
+}
+
+// TestMapsCountedAsFio runs 4096 reads and counts the submit, complete and
+// IO depths maps where the loop submits, reaps and commits, and compares
+// them with what fio 3.33 printed for the same jobs (size=16m, bs=4k; its
+// JSON percentages converted back to counts). The io_uring cases run on
+// the null engine under another name, whose completions are all there
+// when a reap asks, so every reap takes what fio's does.
+func TestMapsCountedAsFio(t *testing.T) {
+	tests := []struct {
+		name                       string
+		engine                     string
+		depth, batch, cmin, cmax   int
+		depthMap, submit, complete [7]uint64
+	}{
+		// --ioengine=io_uring --iodepth=16 --iodepth_batch_submit=8
+		// --iodepth_batch_complete_min=4: IO depths 8=0.2% 16=99.8%,
+		// submit 4=99.8% 8=0.2%, complete 4=99.9% (1021) 16=0.1% (1).
+		{"io_uring batched", "uringlike", 16, 8, 4, 4,
+			[7]uint64{3: 8, 4: 4088}, [7]uint64{1: 1020, 2: 2}, [7]uint64{1: 1021, 3: 1}},
+		// fio's defaults at iodepth=16: 1, 2, 4, 8 once each while the
+		// queue fills, then 16; the final reap takes the last 15.
+		{"io_uring defaults", "uringlike", 16, 1, 1, 1,
+			[7]uint64{0: 1, 1: 2, 2: 4, 3: 8, 4: 4081}, [7]uint64{1: 4096}, [7]uint64{1: 4081, 3: 1}},
+		// --ioengine=null, batched: 8=100% everywhere (null returns every
+		// committed event and refuses to queue while they are pending).
+		{"null batched", "null", 16, 8, 4, 4,
+			[7]uint64{3: 4096}, [7]uint64{2: 512}, [7]uint64{2: 512}},
+		// --ioengine=null at iodepth=16: one I/O at a time, depth 1.
+		{"null defaults", "null", 16, 1, 1, 1,
+			[7]uint64{0: 4096}, [7]uint64{1: 4096}, [7]uint64{1: 4096}},
+	}
+	engs := map[string]engines.Opener{"uringlike": null.Open, "null": null.Open}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := nullJob(t, 4096, tt.depth, true)
+			j.IOEngine = tt.engine
+			j.IODepthBatchSubmit = tt.batch
+			j.IODepthBatchCompleteMin, j.IODepthBatchCompleteMax = tt.cmin, tt.cmax
+			r := mustRun(t, []*jobfile.Job{j}, Options{Engines: engs}).Jobs[0]
+			if r.IODepth != tt.depthMap {
+				t.Errorf("IO depths %v, want %v", r.IODepth, tt.depthMap)
+			}
+			if r.Submit != tt.submit {
+				t.Errorf("submit %v, want %v", r.Submit, tt.submit)
+			}
+			if r.Complete != tt.complete {
+				t.Errorf("complete %v, want %v", r.Complete, tt.complete)
+			}
+		})
 	}
 }

@@ -337,10 +337,6 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	l.setupVerify(j, jr.ver, regions)
 	// The harvest takes every CQE: room for all of them.
 	l.cqes = make([]engines.Completion, depth)
-	if !p.syncIO {
-		l.acct = newFioAcct(jr.res, depth, j.IODepthBatchSubmit, j.IODepthBatchCompleteMin,
-			j.IODepthBatchCompleteMax, j.IODepthLow, j.IOEngine, j.SQThreadPoll)
-	}
 	l.loopNr = 1
 	if !j.TimeBased && jr.replay == nil {
 		l.budget = loopBytes(j, jr.targets) * l.loops

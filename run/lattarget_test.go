@@ -60,6 +60,8 @@ func TestLatencyTargetFindsDepth(t *testing.T) {
 	// Percentile 99: with 100, as in fio, every I/O of the first harvest
 	// 8 deep would lower the depth once more, down to a failure at 1.
 	j.LatencyTarget = jobfile.LatencyTarget{Target: 450 * time.Microsecond, Window: 10 * time.Millisecond, Percentile: 99}
+	// The engine's model is a harvest of everything in flight.
+	j.TWReap = "all"
 	opts := clock.opts()
 	opts.Engines = engs
 	var warn strings.Builder

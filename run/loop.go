@@ -108,9 +108,16 @@ type loop struct {
 	latIdle            []uint32
 	latDrain, latReset bool
 	latIOs             uint64
-	acct               *fioAcct         // fio's submit, complete and depth maps; nil for sync engines
-	tw                 *twthread.Engine // the SQPOLL goroutine (tw_thread), nil without
-	kt                 *ktrace.Tracer   // kernel_stages: the job's tracer, nil when off
+	// fio's accounting of an asynchronous engine, kept where the loop
+	// does what fio counts (the submit, complete and IO depths maps):
+	// ioQueued is fio's io_u_queued, the requests queued since the last
+	// batch commit (commitQueued); trimsFlying and trimsPending count the
+	// trims done at queue (trimAtQueue) that are not yet reaped and not
+	// yet submitted, which fio never holds in cur_depth.
+	ioQueued, trimsFlying, trimsPending int
+
+	tw *twthread.Engine // the SQPOLL goroutine (tw_thread), nil without
+	kt *ktrace.Tracer   // kernel_stages: the job's tracer, nil when off
 
 	// loopConfig holds what the job's options decide, built once by
 	// newLoopConfig.
@@ -250,9 +257,6 @@ func (l *loop) run() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
-	if l.acct != nil {
-		l.acct.finish()
-	}
 	if l.lat != nil {
 		l.res.LatencyDepth = l.lat.QD
 	}
@@ -530,15 +534,27 @@ func (l *loop) rateDir(d jobfile.Dir, now int64) (jobfile.Dir, bool) {
 	return d, true
 }
 
-// rateWait puts the slot back and sleeps towards the rate_iops time,
-// harvesting what completed meanwhile.
+// rateWait puts the slot back and sleeps towards the rate_iops time. In
+// a plain run it first reaps everything in flight, as fio's io_u_quiesce
+// does before it sleeps (commit, then one reap after another); under
+// tw_reap=all it harvests what completed meanwhile. Completions reaped run
+// before the sleep.
 func (l *loop) rateWait(si uint32, wait int64) {
 	l.q.AddHeavy(si, l.clock())
+	if !l.syncIO && !l.reapAll {
+		l.commitQueued()
+	}
 	if l.pN > 0 {
 		l.submit()
 	}
 	if l.inflight > 0 {
-		l.reap(0)
+		if !l.syncIO && !l.reapAll {
+			for l.inflight > 0 && !l.fatal && (l.hang == nil || !l.hangCheck()) {
+				l.reap(1)
+			}
+		} else {
+			l.reap(0)
+		}
 		if k, ok := l.q.Peek(); ok && k == sched.Completion {
 			return
 		}
@@ -568,9 +584,14 @@ func (l *loop) overlapsInFlight(file int, off, n uint64) bool {
 
 // overlapWait is fio's answer to FIO_Q_BUSY from serialize_overlap: the
 // slot goes back, what is queued is submitted and the loop waits for a
-// completion, after which the held I/O is tried again.
+// completion (in a plain run as fio's busy path, see busy), after which
+// the held I/O is tried again.
 func (l *loop) overlapWait(si uint32) {
 	l.q.AddHeavy(si, l.clock())
+	if !l.syncIO && !l.reapAll && l.curDepth() > 0 {
+		l.busy()
+		return
+	}
 	if l.pN > 0 {
 		l.submit()
 	}
@@ -579,9 +600,21 @@ func (l *loop) overlapWait(si uint32) {
 	}
 }
 
-// queue hands the prepared request in l.req to the engine.
+// queue hands the prepared request in l.req to the engine. A reading or
+// writing request of an asynchronous engine counts in fio's io_u_queued,
+// and a batch of iodepth_batch_submit of them is committed
+// (commitQueued). In a plain run an engine that fio's would refuse first
+// (FIO_Q_BUSY) makes the loop commit and wait as fio's do_io does:
+// io_uring and libaio trim only with nothing queued, and null queues
+// nothing while completions are pending.
 func (l *loop) queue(si uint32) {
 	trimNow := l.req.Op == engines.OpTrim && l.trimAtQueue
+	if !l.syncIO && !l.reapAll && (trimNow && l.pN > l.trimsPending || l.getEventsAll && l.inflight > 0) {
+		l.busy()
+		if l.fatal {
+			return
+		}
+	}
 	if trimNow {
 		// io_uring and libaio trim inside Queue, as fio's engines do in
 		// their queue hook: the trim is issued now, not at Submit.
@@ -592,16 +625,73 @@ func (l *loop) queue(si uint32) {
 		return
 	}
 	l.slots[si].flight = true
-	l.pushPending(si)
-	switch {
-	case l.acct != nil && trimNow:
-		l.acct.trimmedOne()
-	case l.acct != nil:
-		l.acct.queuedOne()
+	if l.syncIO {
+		l.pushPending(si)
+		if l.pN >= l.batchSubmit {
+			l.submit()
+		}
+		return
 	}
-	if l.pN >= l.batchSubmit {
+	if trimNow {
+		// fio's hook completes the trim at once: one submit, one
+		// complete, and the depth bucket of cur_depth with it, which it
+		// then leaves.
+		l.res.IODepth[depthBucket(l.curDepth()+1)]++
+		l.res.SubmitCalls++
+		l.res.Submit[batchBucket(1)]++
+		l.res.CompleteCalls++
+		l.res.Complete[batchBucket(1)]++
+		l.trimsFlying++
+		l.trimsPending++
+		l.pushPending(si)
+		return
+	}
+	l.pushPending(si)
+	l.ioQueued++
+	if l.ioQueued >= l.batchSubmit {
+		l.commitQueued()
+	}
+}
+
+// curDepth is fio's cur_depth of an asynchronous engine: the requests
+// queued or in flight, the trims done at queue left out. Reaped requests
+// whose completion items have not run yet are not in it: fio completes
+// what it reaps before it queues again.
+func (l *loop) curDepth() int { return l.inflight + l.pN - l.trimsFlying }
+
+// commitQueued is fio's td_io_commit: with requests queued since the last
+// one, the IO depths map counts them in the bucket of cur_depth, and the
+// engine submits what is pending.
+func (l *loop) commitQueued() {
+	d := l.curDepth()
+	if d == 0 || l.ioQueued == 0 {
+		return
+	}
+	l.res.IODepth[depthBucket(d)] += uint64(l.ioQueued)
+	l.ioQueued = 0
+	if l.pN > 0 {
 		l.submit()
 	}
+}
+
+// busy is do_io's answer to FIO_Q_BUSY: the request waits, td_io_commit
+// runs and, with I/O in flight, fio waits for completions, the queue full
+// when no other slot is free.
+func (l *loop) busy() {
+	l.commitQueued()
+	if l.fatal || l.curDepth() == 0 {
+		return
+	}
+	l.waitReap(l.curDepth()+1 >= l.depthLimit())
+}
+
+// depthLimit is the depth at which fio's queue_full says the queue is
+// full: iodepth, or latency_target's current depth.
+func (l *loop) depthLimit() int {
+	if l.lat != nil {
+		return l.lat.QD
+	}
+	return l.depth
 }
 
 // submit hands every queued request to the engine and stamps them: one
@@ -642,7 +732,7 @@ func (l *loop) submit() {
 		return
 	}
 	if n == 0 {
-		if l.acct == nil && !l.noMarks() {
+		if l.syncIO && !l.noMarks() || !l.syncIO && l.markSubmit {
 			l.res.SubmitCalls++
 			l.res.Submit[0]++
 		}
@@ -664,7 +754,17 @@ func (l *loop) submit() {
 	}
 	l.inflightAt(syncT)
 	l.inflight += n
-	if acct && l.acct == nil {
+	switch {
+	case !l.syncIO:
+		// The engine's commit marks what it submitted: the trims were
+		// counted at queue.
+		trims := min(l.trimsPending, n)
+		l.trimsPending -= trims
+		if k := n - trims; k > 0 && l.markSubmit {
+			l.res.SubmitCalls++
+			l.res.Submit[batchBucket(k)]++
+		}
+	case acct:
 		if !l.noMarks() {
 			l.res.SubmitCalls++
 			l.res.Submit[batchBucket(n)]++
@@ -702,10 +802,13 @@ func (l *loop) stampIssued(n int, acct bool) int64 {
 	return t
 }
 
-// wait submits what is queued and blocks for completions: min(
-// iodepth_batch_complete_min, in flight) of them (at least 1), and, when the
-// queue was full, keeps reaping until no more than iodepth_low remain, as
-// fio's wait_for_completions does.
+// wait submits what is queued and blocks for completions, as fio's
+// wait_for_completions does once no slot is free: min(
+// iodepth_batch_complete_min, in flight) of them (at least 1), and, when
+// the queue was full, it keeps reaping until no more than iodepth_low
+// remain. In a plain run, once the job issues no more, it reaps everything
+// in flight in one call, as fio's do_io ends with io_u_queued_complete(td,
+// cur_depth).
 func (l *loop) wait() {
 	if l.pN > 0 {
 		l.submit()
@@ -716,13 +819,28 @@ func (l *loop) wait() {
 	if l.inflight == 0 {
 		return
 	}
-	full := l.inflight == l.depth
-	for {
+	if l.stopIssue && !l.reapAll {
+		if l.hang == nil || !l.hangCheck() {
+			l.reap(l.inflight)
+		}
+		return
+	}
+	l.waitReap(l.curDepth() >= l.depthLimit())
+}
+
+// waitReap is the reap loop of fio's wait_for_completions, full saying
+// whether the queue was full; what is queued is submitted first, as fio's
+// getevents commits.
+func (l *loop) waitReap(full bool) {
+	if l.pN > 0 {
+		l.submit()
+	}
+	for !l.fatal && l.inflight > 0 {
 		if l.hang != nil && l.hangCheck() {
 			return
 		}
 		l.reap(max(min(l.completeMin, l.inflight), 1))
-		if l.fatal || !full || l.inflight <= l.low {
+		if !full || l.inflight <= l.low {
 			return
 		}
 	}
@@ -746,7 +864,8 @@ func (l *loop) inflightAt(t int64) {
 // "irq"): every CQE the ring holds. Otherwise it is fio's
 // td_io_getevents: at most iodepth_batch_complete_max and at least
 // waitFor, so that the CQEs left wait in the ring as they do under fio,
-// and count as in flight. The complete map is fio's (see fioAcct).
+// and count as in flight. The complete map counts each reap that took a
+// completion, with how many it took (the trims done at queue left out).
 func (l *loop) reap(waitFor int) {
 	room := min(l.inflight, len(l.cqes))
 	switch {
@@ -788,7 +907,7 @@ func (l *loop) reap(waitFor int) {
 		return // a timed reap that found nothing
 	}
 	l.inflightAt(t)
-	trims := 0
+	trims := 0 // trims done at queue
 	for i := 0; i < n; i++ {
 		c := l.cqes[i]
 		if l.hang != nil {
@@ -803,9 +922,13 @@ func (l *loop) reap(waitFor int) {
 	}
 	l.q.AddBatch(&l.batch)
 	l.inflight -= n
+	l.trimsFlying -= trims
 	switch {
-	case l.acct != nil:
-		l.acct.harvested(n - trims)
+	case !l.syncIO:
+		if k := n - trims; k > 0 {
+			l.res.CompleteCalls++
+			l.res.Complete[batchBucket(k)]++
+		}
 	case !l.ramping && !l.noMarks():
 		l.res.CompleteCalls++
 		l.res.Complete[batchBucket(n)]++
@@ -1199,9 +1322,6 @@ func (l *loop) nextPass() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
-	if l.acct != nil {
-		l.acct.finish()
-	}
 	l.ended = l.clock()
 }
 

@@ -45,7 +45,11 @@ type loopConfig struct {
 	// getEventsAll is fio's null engine rule: a reap that may wait takes
 	// every completion, whatever iodepth_batch_complete_max says, and one
 	// that may not takes none (jobfile's EngineInfo.GetEventsAll).
-	getEventsAll  bool
+	getEventsAll bool
+	// markSubmit says the engine's fio counterpart marks the submit map
+	// when it commits: all but io_uring under SQPOLL, whose commit only
+	// wakes the kernel's thread.
+	markSubmit    bool
 	progressEvery int64 // ns between Progress updates
 	// invalidate=1 on buffered files drops the page cache again after
 	// every pass over the job's files, as fio's do_io loop does when it
@@ -78,6 +82,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		hasRead:        j.RW.HasRead(),
 		hasWrite:       j.RW.HasWrite(),
 		reapAll:        j.ReapAll(compare),
+		markSubmit:     !(j.IOEngine == "io_uring" && j.SQThreadPoll),
 		progressEvery:  int64(10 * time.Millisecond),
 		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
 		loops:          max(uint64(j.Loops), 1),

@@ -268,9 +268,6 @@ func (l *loop) runVerify() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
-	if l.acct != nil {
-		l.acct.finish()
-	}
 	l.verifying = false
 	l.ended = l.clock()
 }

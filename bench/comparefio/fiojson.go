@@ -21,6 +21,10 @@ type Sample struct {
 	Errors     []int // non-zero job error values
 	// Extras holds each job's "gofio" object, when the tool wrote one.
 	Extras []json.RawMessage
+	// ReapAll says a job's "gofio" object reports tw_reap=all: it
+	// harvested every CQE between task-work items instead of reaping as
+	// fio does, so its latency is not fio's kind.
+	ReapAll bool
 }
 
 // fioStat is one {min,max,mean,stddev,N} object of fio's JSON.
@@ -91,6 +95,12 @@ func ParseSample(out []byte) (Sample, error) {
 		}
 		if len(j.Gofio) > 0 {
 			s.Extras = append(s.Extras, j.Gofio)
+			var x struct {
+				Reap string `json:"reap"`
+			}
+			if json.Unmarshal(j.Gofio, &x) == nil && x.Reap == "all" {
+				s.ReapAll = true
+			}
 		}
 		for _, d := range []fioDir{j.Read, j.Write, j.Trim} {
 			s.IOPS += d.IOPS

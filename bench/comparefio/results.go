@@ -81,7 +81,8 @@ func WriteResults(w io.Writer, r Report) error {
 	p("CPU per I/O is (usr_cpu + sys_cpu)%% x job_runtime / total_ios of the job thread; it does not include the kernel's SQPOLL thread. ")
 	p("Status compares the median ratio with the case's target; ")
 	p("a latency row is `differs`, neither ok nor gap, when the two sides' mean number of I/Os in flight (Little's law: IOPS x mean latency, median over the pairs) differs by more than %.1fx: ", differsInFlight)
-	p("the same iodepth then gave queues of different lengths (one side reaping each inline completion at once, the other holding iodepth I/Os queued), so the latencies measure different things.\n\n")
+	p("the same iodepth then gave queues of different lengths (one side reaping each inline completion at once, the other holding iodepth I/Os queued), so the latencies measure different things. ")
+	p("A latency row is `differs` as well when gofio's side reported `reap: all` (tw_reap=all: every CQE harvested between task-work items, gofio's model, not fio's reaping).\n\n")
 	p("## Results\n\n")
 	if err := WriteMarkdown(&b, r.Rows); err != nil {
 		return err

@@ -124,6 +124,7 @@ func (r Runner) RunCases(ctx context.Context, gofio, fio Tool, cases []Case, pai
 					if m.Name == metricLat.Name {
 						crow[i].GofioInFlight = append(crow[i].GofioInFlight, gs.IOPS*gs.LatMeanNs/1e9)
 						crow[i].FioInFlight = append(crow[i].FioInFlight, fs.IOPS*fs.LatMeanNs/1e9)
+						crow[i].ReapAll = crow[i].ReapAll || gs.ReapAll
 					}
 				}
 			}

@@ -31,6 +31,9 @@ type Row struct {
 	// in flight per pair by Little's law (IOPS x mean latency), for the
 	// latency rows; see Differs.
 	GofioInFlight, FioInFlight []float64
+	// ReapAll says gofio harvested every CQE (tw_reap=all) in a pair of
+	// a latency row; see Differs.
+	ReapAll bool
 }
 
 // differsInFlight is how far apart the two sides' mean in-flight counts may
@@ -40,12 +43,20 @@ const differsInFlight = 1.5
 // Differs reports whether the row's two sides measured different things: a
 // latency row whose sides held different numbers of I/Os in flight on the
 // median (Little's law: mean in flight = IOPS x mean latency) by more than
-// differsInFlight times. Where one side keeps iodepth I/Os queued and the
+// differsInFlight times, or one whose gofio side ran tw_reap=all (every
+// CQE harvested between task-work items, not fio's reaping). Where one
+// side keeps iodepth I/Os queued and the
 // other reaps each inline completion at once (tmpfs and libaio at depth 16
 // and up), the same iodepth gives latencies of different queues.
 func (r Row) Differs() bool {
 	g, f := Median(r.GofioInFlight), Median(r.FioInFlight)
-	if r.Metric.Name != metricLat.Name || !(g > 0) || !(f > 0) {
+	if r.Metric.Name != metricLat.Name {
+		return false
+	}
+	if r.ReapAll {
+		return true // gofio's task-work model against fio's reaping
+	}
+	if !(g > 0) || !(f > 0) {
 		return false
 	}
 	return max(g/f, f/g) > differsInFlight

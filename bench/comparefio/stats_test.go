@@ -65,3 +65,45 @@ func TestRow(t *testing.T) {
 		t.Errorf("empty row: lo %v status %s", lo, empty.Status())
 	}
 }
+
+// TestDiffersMarksUnlikeLatencies checks which latency rows are marked
+// differs: sides with different numbers of I/Os in flight, or a gofio side
+// that harvested every CQE (tw_reap=all); never an IOPS row.
+func TestDiffersMarksUnlikeLatencies(t *testing.T) {
+	lat := Row{Metric: metricLat, Gofio: []float64{96}, Fio: []float64{98},
+		GofioInFlight: []float64{15.8}, FioInFlight: []float64{15.9}}
+	if lat.Differs() || lat.Status() != "ok" {
+		t.Errorf("same in flight: differs %v, status %q, want ok", lat.Differs(), lat.Status())
+	}
+	half := lat
+	half.GofioInFlight = []float64{7.9}
+	if !half.Differs() || half.Status() != "differs" {
+		t.Errorf("half the I/Os in flight: status %q, want differs", half.Status())
+	}
+	all := lat
+	all.ReapAll = true
+	if !all.Differs() {
+		t.Error("a gofio side under tw_reap=all is not marked differs")
+	}
+	iops := Row{Metric: metricIOPS, Gofio: []float64{1}, Fio: []float64{1}, ReapAll: true}
+	if iops.Differs() {
+		t.Error("an IOPS row is marked differs")
+	}
+}
+
+// TestParseSampleReap reads tw_reap=all from the gofio object.
+func TestParseSampleReap(t *testing.T) {
+	for _, c := range []struct {
+		reap string
+		want bool
+	}{{"all", true}, {"fio", false}} {
+		doc := `{"fio version":"gofio-x","jobs":[{"jobname":"j","read":{"iops":1,"total_ios":1},"gofio":{"reap":"` + c.reap + `"}}]}`
+		s, err := ParseSample([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.ReapAll != c.want {
+			t.Errorf("reap %q: ReapAll %v, want %v", c.reap, s.ReapAll, c.want)
+		}
+	}
+}
