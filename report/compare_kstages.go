@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -149,6 +150,34 @@ func kstageDeltaCells(n, o *KStagesSide) []string {
 		cells = append(cells, d(n.MeanUs[i], o.MeanUs[i]))
 	}
 	return append(cells, d(n.SumUs(), o.SumUs()), "")
+}
+
+// kstagesMeasuredAny reports whether any side that ran measured stages.
+func kstagesMeasuredAny(c *Comparison) bool {
+	for i := range c.Rows {
+		if c.Rows[i].New.KStages.Measured() || c.Rows[i].Old.KStages.Measured() {
+			return true
+		}
+	}
+	return false
+}
+
+// cmpKStagesUnavailable is the one line that replaces the stage table
+// when no side measured stages: why tracing could not run, each distinct
+// reason once.
+func cmpKStagesUnavailable(c *Comparison) string {
+	var reasons []string
+	for i := range c.Rows {
+		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
+			if k := s.KStages; s.Ran() && k != nil && !k.Available && !slices.Contains(reasons, k.Reason) {
+				reasons = append(reasons, k.Reason)
+			}
+		}
+	}
+	if len(reasons) == 0 {
+		return "kernel stages: none joined"
+	}
+	return "kernel stages unavailable: " + strings.Join(reasons, "; ")
 }
 
 // cmpKStagesHeader heads the stage table.

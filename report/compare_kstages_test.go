@@ -266,3 +266,35 @@ func TestKStagesOneSide(t *testing.T) {
 		t.Errorf("row 64,sqpoll has %d segments, want %d", n, NumKStages)
 	}
 }
+
+// TestKStagesAllUnavailable checks that a comparison no side of which could
+// trace (a tmpfs target) says why in one line, not a table of dashes, and
+// its ktw cells read "-".
+func TestKStagesAllUnavailable(t *testing.T) {
+	c := cmpFixture()
+	for i := range c.Rows {
+		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
+			if s.Ran() {
+				s.KStages = &KStagesSide{Reason: "target /dev/shm/x is not a block device"}
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteCompareTable(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, "not a block device"); n != 1 || !strings.Contains(out, "\nkernel stages unavailable: target /dev/shm/x is not a block device\n") {
+		t.Errorf("the reason appears %d times, want once on its own line:\n%s", n, out)
+	}
+	if strings.Contains(out, "enter  submit") {
+		t.Errorf("a stage table of nothing:\n%s", out)
+	}
+	b.Reset()
+	if err := WriteCompareMarkdown(&b, c, -1); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "not a block device"); n != 1 {
+		t.Errorf("markdown gives the reason %d times, want once", n)
+	}
+}

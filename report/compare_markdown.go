@@ -40,7 +40,9 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	b.WriteString("\n")
-	if c.HasKStages() {
+	if c.HasKStages() && !kstagesMeasuredAny(c) {
+		fmt.Fprintf(&b, "%s\n\n", mdEsc(cmpKStagesUnavailable(c)))
+	} else if c.HasKStages() {
 		h := cmpKStagesHeader(c)
 		b.WriteString("| " + strings.Join(mdEscAll(h), " | ") + " |\n")
 		b.WriteString("|" + strings.Repeat(" ---: |", len(h)) + "\n")

@@ -37,7 +37,9 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("compare table: %w", err)
 	}
-	if c.HasKStages() {
+	if c.HasKStages() && !kstagesMeasuredAny(c) {
+		b.WriteString("\n" + cmpKStagesUnavailable(c) + "\n")
+	} else if c.HasKStages() {
 		b.WriteString("\n")
 		tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "%s\t\n", strings.Join(cmpKStagesHeader(c), "\t"))
