@@ -39,7 +39,7 @@ func svgHasStages(c *Comparison) bool {
 func svgStagesPanel(b *strings.Builder, c *Comparison, y0 float64) {
 	top, bottom := y0+svgKTop, y0+svgKBottom
 	b.WriteString("<g id=\"kstages\">\n")
-	fmt.Fprintf(b, "<text x=\"%d\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"12\">where the latency goes: kernel stages per %s, share of the joined I/Os' mean lat (the sum in usec above each bar)</text>\n",
+	fmt.Fprintf(b, "<text x=\"%d\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"12\">where the latency goes: kernel stages per %s, share of the joined I/Os' mean lat (the sum above each bar, usec unless ms)</text>\n",
 		svgW/2, y0+22, svgEsc(c.KeyLabel()))
 	for _, p := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		y := bottom - p*(bottom-top)
@@ -58,7 +58,13 @@ func svgStagesPanel(b *strings.Builder, c *Comparison, y0 float64) {
 		sides = 2
 	}
 	width := math.Min(slot*svgKBarFrac/float64(sides), svgKBarMax)
-	step := (len(c.Rows) + 15) / 16
+	// Label every step-th row, so labels of about 6 units a character
+	// do not run into each other.
+	longest := 1
+	for i := range c.Rows {
+		longest = max(longest, len(c.Rows[i].Value))
+	}
+	step := max(1, int(math.Ceil(float64(longest)*6/slot)))
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		center := svgLeft + slot*(float64(i)+0.5)
@@ -118,10 +124,17 @@ func svgStagesPanel(b *strings.Builder, c *Comparison, y0 float64) {
 const kstagesWords = "enter = gofio's submission to the SQE taken, submit = to the bio queued, queue = to the request issued; " +
 	"device = to the device completion, tw = to the CQE posted (the kernel's task-work wait), reap = to gofio's harvest"
 
-// svgUs formats µs for a bar label: no decimals from 100 up.
+// svgUs formats a bar's sum for its label, short enough for a narrow bar:
+// µs with one decimal below 100, whole µs below 1000, then ms ("3.7ms",
+// "164ms").
 func svgUs(v float64) string {
-	if v >= 100 {
+	switch {
+	case v < 100:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case v < 1000:
 		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v < 10000:
+		return strconv.FormatFloat(v/1000, 'f', 1, 64) + "ms"
 	}
-	return strconv.FormatFloat(v, 'f', 1, 64)
+	return strconv.FormatFloat(v/1000, 'f', 0, 64) + "ms"
 }
