@@ -11,7 +11,7 @@ func (l *loop) clock() int64 {
 		return l.fakeNow()
 	}
 	if l.tsc != nil {
-		t := l.tsc.Now()
+		t := l.tsc.FromTicks(clock.Ticks())
 		if t < l.lastTSC {
 			t = l.lastTSC
 		}
