@@ -1,0 +1,584 @@
+package cmd
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"runtime"
+	"strings"
+
+	"github.com/gofio/gofio/compare"
+	"github.com/gofio/gofio/internal/buildinfo"
+	"github.com/gofio/gofio/internal/hostinfo"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/run"
+)
+
+// This file is the comparison command (--compare, --sweep, --repeat,
+// --baseline): the plan made ready before any I/O, the runs, the
+// self-description of a run, the verdicts, the Markdown, step summary and
+// JUnit reports, and the --fail-if-slower gate, which gofio diff shares.
+
+// titled is a judged comparison with what it compares, for the reports:
+// the run's own --compare (title "") or a diff against a baseline. gated
+// says whether --fail-if-slower applies to it (a plain sweep has nothing
+// to gate).
+type titled struct {
+	title string
+	cmp   *report.Comparison
+	gated bool
+}
+
+// driftFor returns the between-run drift allowance of a diff against old:
+// --drift when given, else the one old stores (RunInfo.DriftPct), else 0
+// with a warning, since runs made apart in time drift beyond the spread
+// within each (docs/ci.md).
+func driftFor(st *State, cfg *Config, old *compare.Saved) float64 {
+	if cfg.Drift >= 0 {
+		return cfg.Drift
+	}
+	if old.Info != nil && old.Info.DriftPct != nil {
+		return *old.Info.DriftPct
+	}
+	if cfg.FailIfSlower >= 0 {
+		st.logf("warning: %s carries no drift allowance and --drift was not given: the gate assumes two runs made apart in time differ only by their within-run noise, which a loaded or drifting runner breaks; measure the drift with gofio drift and pass --drift (docs/ci.md)", old.Path)
+	}
+	return 0
+}
+
+// judgeDiff judges a diff against a baseline and grants it the drift
+// allowance.
+func judgeDiff(st *State, cfg *Config, d *report.Comparison, old *compare.Saved) {
+	compare.Judge(d, cfg.GateMetric)
+	compare.ApplyDrift(d, driftFor(st, cfg, old))
+}
+
+// verdictLine says in one line what a gated or baseline comparison
+// concluded: the rows by verdict and, under --fail-if-slower, pass or
+// fail, e.g. "gofio verdict against the baseline b.json: pass: no row
+// slower by more than 5% (+ 8% drift) beyond noise; 4 rows: 1 faster, 3 ~".
+func verdictLine(cfg *Config, c titled) string {
+	counts := map[string]int{}
+	var order []string
+	for i := range c.cmp.Rows {
+		v := "not compared"
+		if s := c.cmp.Rows[i].Stats; s != nil {
+			v = s.Verdict
+		}
+		if c.cmp.SameSchedule(&c.cmp.Rows[i]) {
+			v = "same schedule"
+		}
+		if counts[v] == 0 {
+			order = append(order, v)
+		}
+		counts[v]++
+	}
+	parts := make([]string, len(order))
+	for i, v := range order {
+		parts[i] = fmt.Sprintf("%d %s", counts[v], v)
+	}
+	what := "gofio verdict"
+	if c.title != "" {
+		what += " " + c.title
+	}
+	rows := fmt.Sprintf("%d rows: %s", len(c.cmp.Rows), strings.Join(parts, ", "))
+	drift := ""
+	if c.cmp.DriftPct > 0 {
+		drift = fmt.Sprintf(" (+ %g%% drift)", c.cmp.DriftPct)
+	}
+	switch {
+	case !c.gated || cfg.FailIfSlower < 0:
+		return fmt.Sprintf("%s: not gated (no --fail-if-slower); %s", what, rows)
+	case len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0:
+		return fmt.Sprintf("%s: FAIL: slower by more than %g%%%s beyond noise; %s", what, cfg.FailIfSlower, drift, rows)
+	}
+	return fmt.Sprintf("%s: pass: no row slower by more than %g%%%s beyond noise; %s", what, cfg.FailIfSlower, drift, rows)
+}
+
+// writeVerdicts writes the verdict line of every comparison that compared
+// two sides: to stdout, or to stderr where stdout carries JSON that a line
+// after it would spoil.
+func writeVerdicts(st *State, cfg *Config, cmps []titled) {
+	w := st.Stdout
+	if cfg.Output == "" && (hasFormat(cfg, "json") || hasFormat(cfg, "json+")) {
+		w = st.Stderr
+	}
+	for _, c := range cmps {
+		if c.cmp.Compared {
+			fmt.Fprintln(w, verdictLine(cfg, c))
+		}
+	}
+}
+
+// applyRunOptions takes compare=, sweep=, repeat= and fail_if_slower= from
+// the job files' [global] where the command line did not give --compare,
+// --sweep, --repeat or --fail-if-slower: a job file can carry its own
+// sweep and gate. Every job must agree on them.
+func applyRunOptions(cfg *Config, jobs []*jobfile.Job) error {
+	if len(jobs) == 0 {
+		spec, err := compare.ParseSpec(cfg.Compare, cfg.Sweeps, canonicalOption)
+		cfg.Spec = spec
+		return err
+	}
+	ro := jobs[0].Run
+	for _, j := range jobs[1:] {
+		if !reflect.DeepEqual(j.Run, ro) {
+			return fmt.Errorf("%s and %s: jobs disagree on compare=, sweep=, repeat= or fail_if_slower=; give them once, in the first file's [global]",
+				jobs[0].Name, j.Name)
+		}
+	}
+	// The command line's --compare and --sweep override the file's; the
+	// comparison is parsed once, from where each part came, and what a
+	// job file gave fails at its file and line as every other job-file
+	// error does.
+	compareFromFile := cfg.Compare == nil && ro.Compare != ""
+	if compareFromFile {
+		cfg.Compare = &ro.Compare
+		cfg.tookRunOption(jobs[0], "compare")
+	}
+	sweepFromFile := len(cfg.Sweeps) == 0 && len(ro.Sweeps) > 0
+	if sweepFromFile {
+		cfg.Sweeps = ro.Sweeps
+		cfg.tookRunOption(jobs[0], "sweep")
+	}
+	spec, err := compare.ParseSpec(cfg.Compare, cfg.Sweeps, canonicalOption)
+	switch {
+	case err == nil:
+		cfg.Spec = spec
+	case errors.Is(err, compare.ErrBadSweep) && sweepFromFile:
+		return runOptionError(jobs[0], "sweep", err)
+	case errors.Is(err, compare.ErrBadCompare) && compareFromFile:
+		return runOptionError(jobs[0], "compare", err)
+	default:
+		return err
+	}
+	if !cfg.RepeatSet && ro.Repeat > 0 {
+		cfg.Repeat = ro.Repeat
+	}
+	if cfg.FailIfSlower < 0 && ro.HasFailIfSlower {
+		cfg.FailIfSlower = ro.FailIfSlower
+		cfg.tookRunOption(jobs[0], "fail_if_slower")
+	}
+	return nil
+}
+
+// tookRunOption records where j's job file gave the run option name=.
+func (cfg *Config) tookRunOption(j *jobfile.Job, name string) {
+	if o, ok := runOptionAt(j, name); ok {
+		if cfg.RunOptionsAt == nil {
+			cfg.RunOptionsAt = map[string]jobfile.Option{}
+		}
+		cfg.RunOptionsAt[name] = o
+	}
+}
+
+// runOptionAt returns the job-file option name= that j took its run
+// option from: the last one given, as it is the one in effect.
+func runOptionAt(j *jobfile.Job, name string) (jobfile.Option, bool) {
+	for i := len(j.Options) - 1; i >= 0; i-- {
+		if o := j.Options[i]; o.Name == name && o.File != "" {
+			return o, true
+		}
+	}
+	return jobfile.Option{}, false
+}
+
+// runOptionError is err about the run option name= of j's job file, with
+// its file and line; the grammar's "bad --flag "VALUE": " prefix is left
+// out, the option's text saying it.
+func runOptionError(j *jobfile.Job, name string, err error) error {
+	o, ok := runOptionAt(j, name)
+	if !ok {
+		return err
+	}
+	return atOption(o, err)
+}
+
+// atOption is err as a *jobfile.Error at the job-file option o.
+func atOption(o jobfile.Option, err error) error {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "bad --") {
+		if _, rest, ok := strings.Cut(msg, "\": "); ok {
+			msg = rest
+		}
+	}
+	return &jobfile.Error{File: o.File, Line: o.Line, Option: o.Name + "=" + o.Value, Msg: msg}
+}
+
+// gateError is err about --fail-if-slower, placed at fail_if_slower= in
+// the job file when the file set it.
+func gateError(cfg *Config, err error) error {
+	if o, ok := cfg.RunOptionsAt["fail_if_slower"]; ok {
+		return atOption(o, err)
+	}
+	return err
+}
+
+// pointError is err from parsing a point of the plan: a bad value of the
+// compared or a swept option is placed at the job file's compare= or
+// sweep= when the file gave it.
+func pointError(cfg *Config, ab *compare.AB, sweeps []compare.Sweep, err error) error {
+	var je *jobfile.Error
+	if !errors.As(err, &je) || je.File != "--set" {
+		return err
+	}
+	key, _, _ := strings.Cut(je.Option, "=")
+	name := ""
+	if ab != nil && ab.Key == key {
+		name = "compare"
+	}
+	for _, sw := range sweeps {
+		if sw.Key == key {
+			name = "sweep"
+		}
+	}
+	if o, ok := cfg.RunOptionsAt[name]; ok {
+		return &jobfile.Error{File: o.File, Line: o.Line, Option: o.Name + "=" + o.Value, Msg: je.Option + ": " + je.Msg}
+	}
+	return err
+}
+
+// checkGate refuses --fail-if-slower with fewer than compare.MinGateRepeats
+// repeats a side: the test could never, or only by chance, reject.
+func checkGate(cfg *Config, repeats int) error {
+	if cfg.FailIfSlower < 0 || repeats >= compare.MinGateRepeats {
+		return nil
+	}
+	return gateError(cfg, fmt.Errorf("--fail-if-slower needs --repeat %d or more (got %d): with fewer repeats a side, the Mann-Whitney U test has too little power to tell a slowdown from noise at p < %g (see the README)",
+		compare.MinGateRepeats, repeats, compare.Alpha))
+}
+
+// describeRun says where and how this run is made, for its JSON output.
+func describeRun(jobs []*jobfile.Job, ab *compare.AB, sweeps []compare.Sweep, repeat int) *report.RunInfo {
+	info := &report.RunInfo{Version: versionString(), CPUs: runtime.NumCPU(), Repeat: repeat, Sweeps: []string{}}
+	info.Host, info.Kernel = hostinfo.Hostname(), hostinfo.Kernel()
+	info.CPUModel = hostinfo.CPUModel()
+	bi := buildinfo.Read()
+	info.Commit = cmp.Or(bi.Commit(), "unknown")
+	info.Jobs, info.JobsHash = compare.DescribeJobs(jobs)
+	if ab != nil {
+		info.Compare = ab.String()
+	}
+	for _, s := range sweeps {
+		info.Sweeps = append(info.Sweeps, s.String())
+	}
+	return info
+}
+
+// preflightBaseline reads the --baseline file and checks, before any I/O,
+// that this run can be compared with it: the same jobs and the same
+// --compare (unless --allow-different-jobs), and enough repeats in it for
+// the gate.
+func preflightBaseline(cfg *Config, info *report.RunInfo, ab *compare.AB, sweeps []compare.Sweep) (*compare.Saved, error) {
+	old, err := compare.ReadSaved(cfg.Baseline)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline: %w", err)
+	}
+	if err := checkGate(cfg, minRepeats(old.Comparison)); err != nil {
+		return nil, fmt.Errorf("--baseline %s: %w", cfg.Baseline, err)
+	}
+	stub := &report.Comparison{Key: "iodepth", Compared: ab != nil}
+	if len(sweeps) > 0 {
+		var keys []string
+		for _, s := range sweeps {
+			keys = append(keys, s.Key)
+		}
+		stub.Key = strings.Join(keys, ",")
+	}
+	if ab != nil {
+		stub.New, stub.Old = ab.Sides()
+	}
+	if _, _, err := compare.Diff(old, &compare.Saved{Info: info, Comparison: stub}, cfg.AllowDifferentJobs); err != nil {
+		return nil, fmt.Errorf("--baseline %s: %w", cfg.Baseline, err)
+	}
+	return old, nil
+}
+
+// writeTitledTable writes one comparison's text table, after a line
+// saying what it compares when it is not the run's own.
+func writeTitledTable(w io.Writer, c titled) error {
+	head := "\n"
+	if c.title != "" {
+		head = "\ngofio diff " + c.title + ":\n"
+	}
+	if _, err := io.WriteString(w, head); err != nil {
+		return fmt.Errorf("compare table: %w", err)
+	}
+	return report.WriteCompareTable(w, c.cmp)
+}
+
+// writeMarkdown writes every comparison as Markdown, each under a heading
+// when it is not the run's own.
+func writeMarkdown(w io.Writer, cfg *Config, cmps []titled) error {
+	for i, c := range cmps {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return fmt.Errorf("markdown: %w", err)
+			}
+		}
+		if c.title != "" {
+			if _, err := fmt.Fprintf(w, "#### gofio diff %s\n\n", c.title); err != nil {
+				return fmt.Errorf("markdown: %w", err)
+			}
+		}
+		gate := -1.0
+		if c.gated {
+			gate = cfg.FailIfSlower
+		}
+		if err := report.WriteCompareMarkdown(w, c.cmp, gate); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCIReports appends the Markdown tables to $GITHUB_STEP_SUMMARY when
+// it is set, and writes --junit.
+func writeCIReports(st *State, cfg *Config, cmps []titled) error {
+	if len(cmps) == 0 {
+		return nil
+	}
+	var errs []error
+	if path, ok := st.Getenv("GITHUB_STEP_SUMMARY"); ok && path != "" {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err))
+		} else {
+			errs = append(errs, writeMarkdown(f, cfg, cmps), f.Close())
+		}
+	}
+	if cfg.JUnit != "" {
+		var suites []*report.Comparison
+		var gates []float64
+		for _, c := range cmps {
+			if !c.cmp.Compared {
+				continue // one side: no test to pass or fail
+			}
+			suites = append(suites, c.cmp)
+			g := -1.0
+			if c.gated {
+				g = cfg.FailIfSlower
+			}
+			gates = append(gates, g)
+		}
+		errs = append(errs, writeFile(cfg.JUnit, func(w io.Writer) error { return report.WriteJUnit(w, suites, gates) }))
+	}
+	return errors.Join(errs...)
+}
+
+// gate applies --fail-if-slower to every gated comparison: ExitSlower
+// when any row of any of them is slower beyond noise, after saying which.
+func gate(st *State, cfg *Config, cmps []titled) int {
+	if cfg.FailIfSlower < 0 {
+		return ExitOK
+	}
+	code := ExitOK
+	for _, c := range cmps {
+		if !c.gated {
+			continue
+		}
+		if err := compare.CheckSlower(c.cmp, cfg.FailIfSlower); err != nil {
+			if c.title != "" {
+				st.logf("%s: %v", c.title, err)
+			} else {
+				st.logf("%v", err)
+			}
+			code = ExitSlower
+		}
+	}
+	return code
+}
+
+// executeCompare runs the --compare/--sweep/--repeat plan: every point is
+// parsed first, and a --baseline read and checked, so bad input exits 1
+// before any I/O; then the points run in plan order. jobs are the jobs as
+// resolved without the plan's overrides: what the run describes itself by.
+func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
+	p, err := prepareComparison(cfg, jobs, in)
+	if err != nil {
+		return st.fail(err)
+	}
+	if err := checkOutputDirs(cfg); err != nil {
+		return st.fail(err)
+	}
+	out, closeOut, err := openOutput(st, cfg)
+	if err != nil {
+		return st.fail(err)
+	}
+	defer closeOut()
+
+	normal := hasFormat(cfg, "normal")
+	var all compare.Concat
+	runAt := func(ctx context.Context, sets []string) (*report.Result, error) {
+		return runWithETA(ctx, st, cfg, p.parsed.Jobs(sets), io.Discard, nil)
+	}
+	var writeErrs []error
+	jsonDir := &compare.JSONDir{Dir: cfg.JSONDir}
+	onResult := func(pt compare.Point, res *report.Result) {
+		st.logf("ran %s", pt)
+		if normal {
+			fmt.Fprintf(out, "\ngofio point: %s\n", pt)
+			writeErrs = append(writeErrs, report.WriteNormal(out, res))
+		}
+		if cfg.JSONDir != "" {
+			writeErrs = append(writeErrs, writeJSONFile(jsonDir.Add(pt, res), compare.ForFioPlot(res)))
+		}
+		all.Add(res)
+	}
+	cmp, runErr := compare.Run(ctx, p.points, p.ab, runAt, onResult)
+	if runErr != nil && !errors.Is(runErr, compare.ErrInterrupted) && len(all.Result().Jobs) == 0 {
+		// Nothing ran: no report, table or file, as for a plain run the
+		// run core refuses.
+		return st.fail(runErr)
+	}
+	if cfg.JSONDir != "" {
+		writeErrs = append(writeErrs, jsonDir.Finish())
+	}
+	var cmps []titled
+	if cmp != nil {
+		compare.Judge(cmp, cfg.GateMetric)
+		cmps = append(cmps, titled{"", cmp, p.ab != nil})
+		if p.baseline != nil && runErr == nil {
+			d, err := diffBaseline(st, cfg, p, cmp)
+			if err != nil {
+				writeErrs = append(writeErrs, err)
+			} else {
+				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true})
+			}
+		}
+		writeErrs = append(writeErrs, writeComparisons(cfg, out, comparisons{cmps: cmps, headings: true, json: func(w io.Writer, plus bool) error {
+			res := all.Result()
+			res.Comparison, res.Run = cmp, p.info
+			if len(cmps) > 1 {
+				res.Baseline = baselineVerdict(cfg, cmps[1].cmp)
+			}
+			return report.WriteJSON(w, res, plus)
+		}}))
+		writeErrs = append(writeErrs, writeComparisonFiles(st, cfg, cmps))
+	}
+	if err := errors.Join(writeErrs...); err != nil {
+		return st.fail(err)
+	}
+	switch {
+	case errors.Is(runErr, compare.ErrInterrupted):
+		st.logf("%v", runErr)
+		return ExitInterrupted
+	case runErr != nil:
+		return st.fail(runErr)
+	}
+	if code := exitCode(all.Result()); code != ExitOK {
+		return code
+	}
+	writeVerdicts(st, cfg, cmps)
+	return gate(st, cfg, cmps)
+}
+
+// comparisonPlan is a --compare/--sweep/--repeat/--baseline run made ready
+// before any I/O: its points with their jobs parsed, the run's description
+// and the baseline it is judged against (nil without --baseline).
+type comparisonPlan struct {
+	ab       *compare.AB
+	points   []compare.Point
+	parsed   *compare.Parsed
+	info     *report.RunInfo
+	baseline *compare.Saved
+}
+
+// prepareComparison checks the gate, reads and checks --baseline and
+// parses every point of the plan, so that bad input fails before any I/O.
+func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*comparisonPlan, error) {
+	ab, sweeps := cfg.Spec.AB, cfg.Spec.Sweeps
+	if err := checkGate(cfg, cfg.Repeat); err != nil {
+		return nil, err
+	}
+	if cfg.FailIfSlower >= 0 && ab == nil && cfg.Baseline == "" {
+		return nil, gateError(cfg, errors.New("--fail-if-slower needs --compare or --baseline (or gofio diff): there is nothing to compare"))
+	}
+	p := &comparisonPlan{ab: ab, info: withFleet(cfg, describeRun(jobs, ab, sweeps, cfg.Repeat))}
+	if cfg.Drift >= 0 {
+		d := cfg.Drift
+		p.info.DriftPct = &d
+	}
+	if cfg.Baseline != "" {
+		var err error
+		if p.baseline, err = preflightBaseline(cfg, p.info, ab, sweeps); err != nil {
+			return nil, err
+		}
+	}
+	p.points = compare.Plan(sweeps, ab, cfg.Repeat)
+	parsed, err := compare.ParsePoints(p.points, func(sets []string) ([]*jobfile.Job, error) {
+		jobs, err := parsePoint(in, sets)
+		if err != nil {
+			return nil, err
+		}
+		for _, j := range jobs {
+			if err := j.UnrunError(); err != nil {
+				return nil, err
+			}
+		}
+		return jobs, run.CheckTargets(jobs)
+	})
+	if err != nil {
+		return nil, pointError(cfg, ab, sweeps, err)
+	}
+	p.parsed = parsed
+	return p, nil
+}
+
+// diffBaseline compares this run's comparison cmp with the --baseline and
+// judges it; a drift the diff settled on is recorded in the run's info.
+func diffBaseline(st *State, cfg *Config, p *comparisonPlan, cmp *report.Comparison) (*report.Comparison, error) {
+	d, warnings, err := compare.Diff(p.baseline, &compare.Saved{Path: "this run", Info: p.info, Comparison: cmp}, cfg.AllowDifferentJobs)
+	for _, w := range warnings {
+		st.logf("--baseline %s: %s", cfg.Baseline, w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	judgeDiff(st, cfg, d, p.baseline)
+	if d.DriftPct > 0 && p.info.DriftPct == nil {
+		p.info.DriftPct = &d.DriftPct
+	}
+	return d, nil
+}
+
+// baselineVerdict is the JSON's account of the diff d against --baseline:
+// the gate and its verdict, "not gated" without --fail-if-slower.
+func baselineVerdict(cfg *Config, d *report.Comparison) *report.Baseline {
+	b := &report.Baseline{Path: cfg.Baseline, FailIfSlower: -1, Verdict: "not gated", Comparison: d}
+	if cfg.FailIfSlower >= 0 {
+		b.FailIfSlower, b.Verdict = cfg.FailIfSlower, "pass"
+		if len(compare.Gate(d, cfg.FailIfSlower)) > 0 {
+			b.Verdict = "fail"
+		}
+	}
+	return b
+}
+
+// writeComparisonFiles writes the files a comparison asks for beside its
+// output: --compare-csv and --plot of the first comparison, and the CI
+// reports (--junit, $GITHUB_STEP_SUMMARY) of all.
+func writeComparisonFiles(st *State, cfg *Config, cmps []titled) error {
+	var errs []error
+	if cfg.CompareCSV != "" {
+		errs = append(errs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, cmps[0].cmp) }))
+	}
+	if cfg.Plot != "" {
+		errs = append(errs, writeFile(cfg.Plot, func(w io.Writer) error { return report.WriteSVG(w, cmps[0].cmp) }))
+	}
+	errs = append(errs, writeCIReports(st, cfg, cmps))
+	return errors.Join(errs...)
+}
+
+// parsePoint parses the jobs with a sweep point's overrides after the
+// user's own --set values.
+func parsePoint(in jobfile.Input, sets []string) ([]*jobfile.Job, error) {
+	in.Sets = append(append([]string(nil), in.Sets...), sets...)
+	in.Warn = io.Discard // warnings were printed by the first parse
+	return jobfile.Parse(in)
+}

@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"time"
+
+	"github.com/gofio/gofio/compare"
+	"github.com/gofio/gofio/jobfile"
+)
+
+// Config is the one parsed form of a gofio command line: gofio's own flags
+// (flagTable) and the job options and files splitArgv set apart. cli.go
+// fills it; act and execute read only it.
+type Config struct {
+	Help, Version bool
+	Verbose       bool    // --verbose: with --version, the long form
+	CmdHelp       *string // --cmdhelp[=OPT]; nil when not given
+	EngHelp       *string // --enghelp[=ENGINE[,OPT]]; nil when not given
+
+	JobFiles   []string // job files in order ("-" is stdin)
+	JobOptions []string // fio job options from the command line, canonical --name[=value]
+
+	OutputFormats []string // --output-format: names from outputFormats
+	Output        string   // --output=FILE; "" means stdout
+	ParseOnly     bool
+	ShowCmd       bool
+	Sections      []string
+	Eta           string   // auto, always, never
+	Sets          []string // --set KEY=VALUE, in order
+
+	// Compare and sweep.
+	Compare    *string // --compare[=KEY=A,B]; nil when not given
+	Repeat     int
+	RepeatSet  bool     // --repeat was given (it overrides repeat= in a job file)
+	GateMetric string   // --gate-metric: report.GateAvg, GateP99 or GateIOPS
+	Sweeps     []string // --sweep KEY=LIST, in order
+	// Spec is the comparison --compare and --sweep (or the job file's
+	// compare= and sweep=) ask for, parsed once by applyRunOptions.
+	Spec         compare.Spec
+	CompareCSV   string
+	JSONDir      string
+	Plot         string
+	FailIfSlower float64 // percent; <0 when unset
+	Drift        float64 // --drift: between-run drift allowance of a baseline diff, percent; <0 when unset
+	// RunOptionsAt are the job-file options compare=, sweep= and
+	// fail_if_slower= that the run took (applyRunOptions), by name: the
+	// errors they cause later name their file and line.
+	RunOptionsAt map[string]jobfile.Option
+
+	// CI: baselines, diff and reports.
+	Diff               bool   // gofio diff OLD.json NEW.json (JobFiles holds the two)
+	Baseline           string // --baseline OLD.json
+	AllowDifferentJobs bool   // --allow-different-jobs
+	JUnit              string // --junit FILE
+
+	// fio's flags (fioflags.go).
+	TerseVersion   int           // --terse-version: 2, 3, 4 or 5
+	ReadOnly       bool          // --readonly: refuse writing and trimming jobs
+	EtaNewline     time.Duration // --eta-newline; 0 = off
+	StatusInterval time.Duration // --status-interval; 0 = off
+	BandwidthLog   bool          // --bandwidth-log: agg-*_bw.log
+	WarningsFatal  bool          // --warnings-fatal
+	Debug          []string      // --debug categories
+	AuxPath        string        // --aux-path
+	IOTimeout      time.Duration // --io-timeout; 0 = off (hung.go in run)
+	KernelStages   string        // --kernel-stages: "", "0", "1" or "required"
+
+	// Fleet runs and fallbacks.
+	StartAt        time.Time // --start-at; zero when not given
+	StartLate      bool      // --start-at-late=run
+	RunID          string    // --run-id, or a random one
+	Hostname       string    // --hostname: the host name results carry; "" is uname -n
+	FallbackEngine string    // --fallback-engine; "" when not given
+}

@@ -1,0 +1,109 @@
+package cmd
+
+// This file is gofio diff (two saved runs compared point by point) and
+// gofio drift (the between-run drift of same-setting runs).
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gofio/gofio/compare"
+	"github.com/gofio/gofio/report"
+)
+
+// minRepeats is the fewest repeats any side of c ran.
+func minRepeats(c *report.Comparison) int {
+	n := -1
+	for _, r := range c.Rows {
+		for _, s := range []*report.ComparisonSide{&r.New, &r.Old} {
+			if s.Ran() && (n < 0 || len(s.Repeats) < n) {
+				n = len(s.Repeats)
+			}
+		}
+	}
+	return max(n, 0)
+}
+
+// runDiff is gofio diff OLD.json NEW.json: the two saved runs compared
+// point by point with the same statistics, reports and gate as --compare.
+func runDiff(st *State, cfg *Config) int {
+	if len(cfg.JobFiles) != 2 || len(cfg.JobOptions) > 0 {
+		return st.fail(errors.New("usage: gofio diff [--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"))
+	}
+	old, err := compare.ReadSaved(cfg.JobFiles[0])
+	if err != nil {
+		return st.fail(err)
+	}
+	cur, err := compare.ReadSaved(cfg.JobFiles[1])
+	if err != nil {
+		return st.fail(err)
+	}
+	if err := checkGate(cfg, min(minRepeats(old.Comparison), minRepeats(cur.Comparison))); err != nil {
+		return st.fail(err)
+	}
+	d, warnings, err := compare.Diff(old, cur, cfg.AllowDifferentJobs)
+	for _, w := range warnings {
+		st.logf("warning: %s", w)
+	}
+	if err != nil {
+		return st.fail(err)
+	}
+	judgeDiff(st, cfg, d, old)
+	out, closeOut, err := openOutput(st, cfg)
+	if err != nil {
+		return st.fail(err)
+	}
+	defer closeOut()
+	cmps := []titled{{cfg.JobFiles[0] + " -> " + cfg.JobFiles[1], d, true}}
+	var errs []error
+	errs = append(errs, writeComparisons(cfg, out, comparisons{cmps: cmps, json: func(w io.Writer, _ bool) error { return report.WriteCompareJSON(w, d) }}))
+	errs = append(errs, writeComparisonFiles(st, cfg, cmps))
+	if err := errors.Join(errs...); err != nil {
+		return st.fail(err)
+	}
+	writeVerdicts(st, cfg, cmps)
+	return gate(st, cfg, cmps)
+}
+
+// drift is gofio drift RUN.json...: the between-run drift of same-setting
+// runs (compare.DriftPct), row by row, and the --drift it recommends.
+func (st *State) drift(files []string, gateMetric string) error {
+	switch gateMetric {
+	case report.GateAvg, report.GateP99, report.GateIOPS:
+	default:
+		return fmt.Errorf("drift: invalid --gate-metric %q (valid: avg, p99, iops)", gateMetric)
+	}
+	var runs []*compare.Saved
+	for _, f := range files {
+		r, err := compare.ReadSaved(f)
+		if err != nil {
+			return fmt.Errorf("drift: %w", err)
+		}
+		runs = append(runs, r)
+	}
+	rows, pct, err := compare.DriftPct(runs, gateMetric)
+	if err != nil {
+		return fmt.Errorf("drift: %w", err)
+	}
+	tw := tabwriter.NewWriter(st.Stdout, 0, 8, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "row\tmedian %s of each run\tsd of log\tdrift %%\t\n", gateMetric)
+	for _, r := range rows {
+		ms := make([]string, len(r.Medians))
+		for i, m := range r.Medians {
+			ms[i] = strconv.FormatFloat(m, 'g', 5, 64)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.4f\t%.1f\t\n", r.Value, strings.Join(ms, " "), r.SDLog, r.Pct)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("drift: %w", err)
+	}
+	_, err = fmt.Fprintf(st.Stdout, "\n%d runs; drift allowance = exp(t·√2·sd) - 1 with t the %g quantile of Student's t, %d degrees of freedom: "+
+		"a fresh pair of runs of the unchanged job drifts further one way with probability %g per row\n--drift %s\n",
+		len(runs), 1-compare.DriftFalseAlarm, len(runs)-1, compare.DriftFalseAlarm, strconv.FormatFloat(math.Ceil(pct), 'f', -1, 64))
+	return err
+}
