@@ -123,7 +123,7 @@ var issue20 = []Row{
 	{
 		Name: "item9/batch-uring", Ref: "issue 20 item 9",
 		Args: args(uringDirect, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
-		// gofio replays fio's accounting rules (run/fioacct.go): exact.
+		// gofio counts the maps where it commits, submits and reaps as fio: exact.
 		Exact: depthMaps,
 	},
 	{

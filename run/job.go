@@ -335,7 +335,7 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 		l.tw = tw
 	}
 	l.setupVerify(j, jr.ver, regions)
-	// The harvest takes every CQE: room for all of them.
+	// A harvest (tw_reap=all) or the final reap takes every CQE: room for all of them.
 	l.cqes = make([]engines.Completion, depth)
 	l.loopNr = 1
 	if !j.TimeBased && jr.replay == nil {
