@@ -211,7 +211,11 @@ type loop struct {
 
 // pushPending remembers a queued, not yet submitted slot.
 func (l *loop) pushPending(s uint32) {
-	l.pending[(l.pHead+l.pN)%len(l.pending)] = s
+	i := l.pHead + l.pN // pHead and pN are below len(l.pending): no division
+	if i >= len(l.pending) {
+		i -= len(l.pending)
+	}
+	l.pending[i] = s
 	l.pN++
 }
 
