@@ -26,6 +26,9 @@ type Row struct {
 	// IgnoreKeys lists key-path prefixes ("/jobs[]/job options/foo") left
 	// out of the key-structure comparison, each for a documented reason.
 	IgnoreKeys []string
+	// Exit is the exit status both programs end the row with: fio's is
+	// the number of jobs that failed (0: none may fail).
+	Exit int
 	// NoKeys and NoFiles turn the key-structure and file comparisons off;
 	// NoCounts turns the per-direction counts off (time-based rows).
 	NoKeys, NoFiles, NoCounts bool

@@ -1,8 +1,12 @@
 package equivalence
 
 // offsetRows are the options that shape a random pattern's offsets and
-// seeds: every I/O (file, offset, length, in order) is fio's.
+// seeds, where every I/O (file, offset, length, in order) is fio's, and
+// max_latency, which ends a job at the same I/O as fio.
 var offsetRows = []Row{
+	{Name: "options/max-latency", Ref: "max_latency: 1 us ends a randread job at its first I/O with ETIMEDOUT (err=110); 10 s for reads and 1 us for writes ends a randrw job at its first write",
+		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\n[r]\nrw=randread\nmax_latency=1\n[rw]\nrw=randrw\nmax_latency=10s,1\n",
+		Exit:    2, Exact: append([]string{"error"}, syncDepth...)},
 	{Name: "offsets/random-share-sequencer-seeds", Ref: "percentage_random (one and per direction), rw_sequencer=identical, allrandrepeat with randrepeat=0, offset_align",
 		JobFile: offsetJob, Check: sameIologIO(offsetLogs...)},
 }

@@ -3,6 +3,7 @@ package equivalence
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -68,6 +69,12 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	o := &Outcome{Program: program, Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Dir: dir}
+	var ee *exec.ExitError
+	if r.Exit != 0 && errors.As(err, &ee) && ee.ExitCode() == r.Exit {
+		err = nil // the row's jobs fail on purpose
+	} else if r.Exit != 0 && err == nil {
+		err = fmt.Errorf("exit status 0, want %d", r.Exit)
+	}
 	if err != nil {
 		return o, fmt.Errorf("%s %s: %w\nstderr: %s", program, strings.Join(r.Command(dir), " "), err, truncate(o.Stderr))
 	}

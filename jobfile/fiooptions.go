@@ -352,6 +352,14 @@ var fioOptions = []OptionSpec{
 			j.OffsetAlign, j.OffsetAlignSet = n, true
 			return err
 		}},
+	{Name: "max_latency", Type: TypeTime, Unit: time.Microsecond, Dirs: 3, Help: "Maximum tolerated IO latency (usec)",
+		durDirs: func(j *Job) *[NumDirs]time.Duration { return &j.MaxLatency }},
+	{Name: "nice", Type: TypeInt, Default: "0", Min: -20, Max: 19, Help: "Set job CPU nice value",
+		intp: func(j *Job) *int { return &j.Nice }},
+	{Name: "exec_prerun", Type: TypeString, Help: "Execute this file prior to running job",
+		custom: func(j *Job, v string) error { j.ExecPrerun = v; return nil }},
+	{Name: "exec_postrun", Type: TypeString, Help: "Execute this file after running job",
+		custom: func(j *Job, v string) error { j.ExecPostrun = v; return nil }},
 	{Name: "log_unix_epoch", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Use Unix time in log files",
 		boolp: func(j *Job) *bool { return &j.LogUnixEpoch }},
 	{Name: "log_alternate_epoch", Type: TypeBool, Default: "0", Min: 0, Max: 1,

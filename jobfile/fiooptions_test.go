@@ -48,6 +48,9 @@ func TestFioOptionValues(t *testing.T) {
 		{"threads=4\n", func(j *Job) any { return j.Thread }, false}, // the tiobench option is not thread=
 		{"", func(j *Job) any { return j.FileService }, FileService{Kind: "roundrobin", Nr: 1, Center: -1}},
 		{"", func(j *Job) any { return j.SeqPercent }, [NumDirs]int{}},
+		{"max_latency=10ms,1\n", func(j *Job) any { return j.MaxLatency }, [NumDirs]time.Duration{10 * time.Millisecond, time.Microsecond, time.Microsecond}},
+		{"log_unix_epoch=1\n", func(j *Job) any { return []any{j.LogEpoch(), j.LogEpochClock} }, []any{true, 0}},
+		{"log_alternate_epoch=1\nlog_alternate_epoch_clock_id=1\n", func(j *Job) any { return []any{j.LogEpoch(), j.LogEpochClock} }, []any{true, 1}},
 		{"percentage_random=20,80\n", func(j *Job) any { return j.SeqPercent }, [NumDirs]int{80, 20, 20}},
 		{"rw_sequencer=identical\n", func(j *Job) any { return j.RWIdentical }, true},
 		{"allrandrepeat=1\n", func(j *Job) any { return j.AllRandRepeat }, true},

@@ -360,6 +360,10 @@ type Job struct {
 	LogAvgMsec          int
 	LogMaxValue         bool // log_max_value: a window's max instead of its mean
 	LogOffset           bool // log_offset: the offset column in every log line
+	// MaxLatency is max_latency per direction: a read, write or trim
+	// whose total latency is longer ends the job with ETIMEDOUT (0: no
+	// limit).
+	MaxLatency [NumDirs]time.Duration
 	// LogUnixEpoch and LogAlternateEpoch are log_unix_epoch and
 	// log_alternate_epoch: either makes every log line's time count
 	// from the epoch of clock_gettime's LogEpochClock
@@ -417,44 +421,49 @@ type Job struct {
 	IOWQMaxWorkers [2]uint32 // bounded, unbounded; 0 = leave as is
 
 	// fio 3.33 options beyond the core set (jobfile/fiooptions.go).
-	Zones                  Zones
-	Flow                   Flow
-	Think                  ThinkTime
-	LatencyTarget          LatencyTarget   // latency_target, latency_window, latency_percentile, latency_run
-	SteadyState            SteadyState     // steadystate, steadystate_duration, steadystate_ramp_time
-	Rate                   [NumDirs]uint64 // rate=: bytes per second per direction; 0 = unlimited
-	RateMin                [NumDirs]uint64 // rate_min=: bytes per second the job must keep up
-	RateIOPSMin            [NumDirs]uint64 // rate_iops_min=
-	RateProcess            string          // "linear" or "poisson"
-	RateCycle              int             // rate_cycle= (ms)
-	RateIgnoreThinktime    bool
-	WaitFor                string // wait_for=: the job (section name) this one starts after
-	ExitAll                bool   // exitall: the first job to finish ends the others (ExitWhat says which)
-	ExitWhat               string // "group", "stonewall" or "all"
-	ExitAllOnError         bool
-	IgnoreError            [3][]int // ignore_error= per class: read, write, verify
-	ErrorDump              bool
-	VerifyDump             bool
-	VerifyFatal            bool
-	VerifyAsync            int
-	VerifyBacklog          uint64 // verify_backlog: verify once this many written blocks are unverified
-	VerifyBacklogBatch     int    // verify_backlog_batch: blocks per backlog verify (0: VerifyBacklog)
-	VerifyInterval         int    // verify_interval after fio's fixups: bytes per header; the block size when 0
-	VerifyOffset           int    // verify_offset: where in each verify block the header goes (0: at its start)
-	ExperimentalVerify     bool
-	IOSubmitMode           string // "inline" or "offload" (run inline)
-	Fallocate              string // none, native, posix, keep, truncate
-	Sync                   string // none, sync, dsync: O_SYNC/O_DSYNC on opened files
-	NoFileCreate           bool   // allow_file_create=0
-	CreateSerialize        bool
-	LogPrio                bool
-	IOLog                  IOLog  // read_iolog=, write_iolog= and the replay_* options
-	NUMACPUNodes           []int  // numa_cpu_nodes=
-	NUMAMemPolicy          string // numa_mem_policy=MODE[:NODES]
-	PrioClass, Prio        int    // prioclass=, prio= (ioprio of the job's thread)
-	PrioSet                bool   // prioclass or prio was given
-	OffsetIncrement        uint64
-	OffsetIncrementPercent int
+	Zones               Zones
+	Flow                Flow
+	Think               ThinkTime
+	LatencyTarget       LatencyTarget   // latency_target, latency_window, latency_percentile, latency_run
+	SteadyState         SteadyState     // steadystate, steadystate_duration, steadystate_ramp_time
+	Rate                [NumDirs]uint64 // rate=: bytes per second per direction; 0 = unlimited
+	RateMin             [NumDirs]uint64 // rate_min=: bytes per second the job must keep up
+	RateIOPSMin         [NumDirs]uint64 // rate_iops_min=
+	RateProcess         string          // "linear" or "poisson"
+	RateCycle           int             // rate_cycle= (ms)
+	RateIgnoreThinktime bool
+	WaitFor             string // wait_for=: the job (section name) this one starts after
+	ExitAll             bool   // exitall: the first job to finish ends the others (ExitWhat says which)
+	ExitWhat            string // "group", "stonewall" or "all"
+	ExitAllOnError      bool
+	IgnoreError         [3][]int // ignore_error= per class: read, write, verify
+	ErrorDump           bool
+	VerifyDump          bool
+	VerifyFatal         bool
+	VerifyAsync         int
+	VerifyBacklog       uint64 // verify_backlog: verify once this many written blocks are unverified
+	VerifyBacklogBatch  int    // verify_backlog_batch: blocks per backlog verify (0: VerifyBacklog)
+	VerifyInterval      int    // verify_interval after fio's fixups: bytes per header; the block size when 0
+	VerifyOffset        int    // verify_offset: where in each verify block the header goes (0: at its start)
+	ExperimentalVerify  bool
+	IOSubmitMode        string // "inline" or "offload" (run inline)
+	Fallocate           string // none, native, posix, keep, truncate
+	Sync                string // none, sync, dsync: O_SYNC/O_DSYNC on opened files
+	NoFileCreate        bool   // allow_file_create=0
+	CreateSerialize     bool
+	LogPrio             bool
+	IOLog               IOLog  // read_iolog=, write_iolog= and the replay_* options
+	NUMACPUNodes        []int  // numa_cpu_nodes=
+	NUMAMemPolicy       string // numa_mem_policy=MODE[:NODES]
+	PrioClass, Prio     int    // prioclass=, prio= (ioprio of the job's thread)
+	PrioSet             bool   // prioclass or prio was given
+	Nice                int    // nice=: added to the job thread's nice value (-20..19)
+	// ExecPrerun and ExecPostrun are exec_prerun and exec_postrun:
+	// shell commands run before the job's I/O and after the job, their
+	// output sent to NAME.prerun.txt and NAME.postrun.txt.
+	ExecPrerun, ExecPostrun string
+	OffsetIncrement         uint64
+	OffsetIncrementPercent  int
 
 	// File setup and teardown, as fio's filesetup.c and backend.c run
 	// them.

@@ -80,13 +80,15 @@ type OptionSpec struct {
 
 	globalOnly bool // refused outside [global] (RunOptions)
 
-	intp   func(*Job) *int
-	u64p   func(*Job) *uint64
-	boolp  func(*Job) *bool
-	durp   func(*Job) *time.Duration
-	dirsp  func(*Job) *[NumDirs]int
-	dirs64 func(*Job) *[NumDirs]uint64
-	custom func(*Job, string) error
+	intp  func(*Job) *int
+	u64p  func(*Job) *uint64
+	boolp func(*Job) *bool
+	durp  func(*Job) *time.Duration
+	// durDirs stores a per-direction TypeTime (Dirs > 1).
+	durDirs func(*Job) *[NumDirs]time.Duration
+	dirsp   func(*Job) *[NumDirs]int
+	dirs64  func(*Job) *[NumDirs]uint64
+	custom  func(*Job, string) error
 }
 
 // TypeName returns the type text fio's --cmdhelp prints.
@@ -213,6 +215,21 @@ func (o *OptionSpec) set(j *Job, raw string, has bool) error {
 		*o.u64p(j) = uint64(v)
 		return nil
 	case TypeTime:
+		if o.Dirs > 1 {
+			parts, err := splitDirs(raw, o.Dirs)
+			if err != nil {
+				return err
+			}
+			for dir, p := range parts {
+				if p == "" {
+					continue
+				}
+				if o.durDirs(j)[dir], err = parseTime(p, o.Unit); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		d, err := parseTime(raw, o.Unit)
 		if err != nil {
 			return err

@@ -225,3 +225,31 @@ func TestCPUsAllowedSplitPinsEachJob(t *testing.T) {
 		t.Errorf("job threads allowed %v; want job 0 on CPU 0 and job 1 on CPU 1", got)
 	}
 }
+
+// TestNiceJobThread runs a job with nice=5 on an engine that reads its
+// thread's nice value when it opens: 5 more than the test's, as fio's
+// nice(5) at the start of thread_main; the test's own thread keeps its
+// value.
+func TestNiceJobThread(t *testing.T) {
+	before, err := unix.Getpriority(unix.PRIO_PROCESS, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got atomic.Int64
+	engs := map[string]engines.Opener{"nice": func(s engines.Setup) (engines.Engine, error) {
+		if raw, err := unix.Getpriority(unix.PRIO_PROCESS, 0); err == nil {
+			got.Store(int64(20 - raw))
+		}
+		return null.Open(s)
+	}}
+	j := nullJob(t, 64, 1, true)
+	j.IOEngine = "nice"
+	j.Nice = 5
+	mustRun(t, []*jobfile.Job{j}, Options{Engines: engs})
+	if want := int64(20-before) + 5; got.Load() != want && !(want > 19 && got.Load() == 19) {
+		t.Errorf("engine opened at nice %d, want %d", got.Load(), want)
+	}
+	if after, _ := unix.Getpriority(unix.PRIO_PROCESS, 0); after != before {
+		t.Errorf("the test's thread went from %d to %d", 20-before, 20-after)
+	}
+}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -82,6 +83,24 @@ func memPolicy(spec string, mem []byte) error {
 	_, _, e := unix.Syscall6(unix.SYS_MBIND, uintptr(unsafe.Pointer(&mem[0])), uintptr(len(mem)), mode, maskp, maxnode, mpolMFMove)
 	if e != 0 {
 		return fmt.Errorf("numa_mem_policy=%s: mbind: %w", spec, e)
+	}
+	return nil
+}
+
+// niceThread adds inc to the calling thread's nice value, as fio's nice()
+// at the start of thread_main (glibc's nice: getpriority, then setpriority
+// of the sum, which the kernel clamps to -20..19; EACCES reads EPERM).
+func niceThread(inc int) error {
+	raw, err := unix.Getpriority(unix.PRIO_PROCESS, 0)
+	if err != nil {
+		return err
+	}
+	// The system call answers 20 less the nice value.
+	if err := unix.Setpriority(unix.PRIO_PROCESS, 0, 20-raw+inc); err != nil {
+		if errors.Is(err, unix.EACCES) {
+			return unix.EPERM
+		}
+		return err
 	}
 	return nil
 }

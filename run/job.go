@@ -130,6 +130,7 @@ type prepared struct {
 	syncIO bool
 	tid    int
 	pinned bool
+	niced  bool // nice= changed the thread's nice value
 	// abandoned: io_timeout left requests with the kernel, which may still
 	// write into the buffers; they stay mapped (and the engine open, when
 	// the job's thread never came back) until the process exits.
@@ -167,6 +168,12 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	}
 	if err := setIOPrio(j); err != nil {
 		return p, fail(fmt.Sprintf("prioclass=%d prio=%d", j.PrioClass, j.Prio), "ioprio", "ioprio_set", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+	}
+	if j.Nice != 0 {
+		p.niced = true
+		if err := niceThread(j.Nice); err != nil {
+			return p, fail(fmt.Sprintf("nice=%d", j.Nice), "nice", "nice", unix.Errno(errnoOf(err, unix.EPERM)), err)
+		}
 	}
 	cpus := allowedCPUs(j, jr.index)
 	if len(j.NUMACPUNodes) > 0 {
@@ -384,6 +391,13 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		failJob(e, jr, je)
 		return
 	}
+	if j.ExecPrerun != "" {
+		if err := execString(e, j, j.ExecPrerun, "prerun"); err != nil {
+			// fio's thread_main skips the job's I/O without an error.
+			e.warnf("gofio: job %s: %v: the job does no I/O, as in fio\n", j.Name, err)
+			return
+		}
+	}
 	res.FirstIO = time.Now()
 	// The ETA line's planned span: a job with runtime= ends at its start
 	// plus ramp_time and runtime (time_based jobs have no byte total).
@@ -434,6 +448,11 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		e.warnf("gofio: job %s: write_iolog=%s: %v\n", j.Name, j.IOLog.Write, err)
 	}
 	jr.finish(e, p, l, true)
+	if j.ExecPostrun != "" {
+		if err := execString(e, j, j.ExecPostrun, "postrun"); err != nil {
+			e.warnf("gofio: job %s: %v\n", j.Name, err)
+		}
+	}
 }
 
 // verifyPass runs the verify phase of a writing job with verify= after a
@@ -538,9 +557,9 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	defer jr.end(wg)
 	runtime.LockOSThread()
 	p, je := jr.prepare(e)
-	// A thread whose affinity changed is not handed back to the Go
-	// scheduler: the goroutine exits locked and the runtime ends it.
-	if !p.pinned {
+	// A thread whose affinity or nice value changed is not handed back to
+	// the Go scheduler: the goroutine exits locked and the runtime ends it.
+	if !p.pinned && !p.niced {
 		defer runtime.UnlockOSThread()
 	}
 	if je != nil {

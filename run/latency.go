@@ -72,10 +72,17 @@ func (l *loop) latCompleted(s *slot, lat int64, now int64) {
 		l.latApply(a, now)
 		return
 	}
+	l.latFatal(s, lat, l.lat.Target)
+}
+
+// latFatal is fio's lat_fatal: an I/O took lat ns, more than max (a
+// missed latency_target at depth 1, or max_latency): the job ends with
+// ETIMEDOUT, saying which I/O, in fio's words.
+func (l *loop) latFatal(s *slot, lat int64, max int64) {
 	if l.warn != nil && l.res.Error == 0 {
 		name := l.slotPath(s)
 		fmt.Fprintf(l.warn, "gofio: latency of %d nsec exceeds specified max (%d nsec): %s %s %d %d\n",
-			lat, l.lat.Target, name, s.dir, s.off-uint64(s.done), s.length)
+			lat, max, name, s.dir, s.off-uint64(s.done), s.length)
 	}
 	l.setError(int(unix.ETIMEDOUT), "max latency exceeded", unix.ETIMEDOUT)
 	l.stopIssue = true

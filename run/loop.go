@@ -131,7 +131,10 @@ type loop struct {
 	issued    uint64 // bytes issued since stats start
 	issuedIOs uint64
 	ramping   bool
-	rampEnd   int64
+	// idleAtError: nothing was in flight when the job's error was set
+	// (endReap).
+	idleAtError bool
+	rampEnd     int64
 
 	fillRNG fiorand.RNG
 	held    heldIO // serialize_overlap: the I/O waiting for an overlapping one
@@ -261,6 +264,7 @@ func (l *loop) run() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
+	l.endReap()
 	if l.lat != nil {
 		l.res.LatencyDepth = l.lat.QD
 	}
@@ -1080,6 +1084,11 @@ func (l *loop) complete(it sched.Item, now int64) {
 			if !l.noLat {
 				ds.Lat.Add(lat)
 				ds.LatHist.Add(lat)
+				// fio's account_io_completion checks max_latency
+				// with the total latency, once it is logged.
+				if m := l.job.MaxLatency[s.dir]; m > 0 && int64(lat) > int64(m) {
+					l.latFatal(s, int64(lat), int64(m))
+				}
 			}
 			if int(s.prioIdx) < len(ds.Prios) {
 				// fio's add_stat_prio_sample: the clat, or with
@@ -1167,6 +1176,7 @@ func (l *loop) setError(errno int, fn string, err error) {
 	}
 	l.res.Error = errno
 	l.res.ErrorText = fmt.Sprintf("func=%s, error=%s", fn, errText(errno, err))
+	l.idleAtError = l.inflight == 0
 	if l.prog != nil {
 		l.prog.State.Store('X')
 	}
@@ -1326,7 +1336,20 @@ func (l *loop) nextPass() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
+	l.endReap()
 	l.ended = l.clock()
+}
+
+// endReap is fio's cleanup_pending_aio when do_io ends on an error with
+// nothing in flight (always, for a synchronous engine): its reap with no
+// minimum finds nothing, and td_io_getevents marks the complete map with
+// that 0 all the same. With I/O in flight the drain's reaps are counted
+// as they happen.
+func (l *loop) endReap() {
+	if l.res.Error != 0 && !l.ramping && l.idleAtError {
+		l.res.CompleteCalls++
+		l.res.Complete[batchBucket(0)]++
+	}
 }
 
 // newLoop starts the next loop over the files.
