@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -51,9 +50,12 @@ func TestMain(m *testing.M) {
 func gofioBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
+		// go test puts its own GOROOT/bin first in the PATH of the
+		// processes it starts.
 		goTool, err := exec.LookPath("go")
 		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+			binErr = fmt.Errorf("the go command: %w", err)
+			return
 		}
 		if binDir, binErr = os.MkdirTemp("", "gofio-e2e-bin-"); binErr != nil {
 			return

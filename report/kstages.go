@@ -87,9 +87,10 @@ type KernelStages struct {
 	// every count is zero.
 	Available bool
 	Reason    string
-	// Traced counts the io_uring requests the tracer saw the job submit;
-	// Joined those measured across every stage; Unjoined the rest by
-	// reason. Traced = Joined + sum(Unjoined) once the job has ended.
+	// Traced counts the io_uring reads and writes the tracer saw the job
+	// submit (after ramp_time), once each is settled; Joined those
+	// measured across every stage; Unjoined the rest by reason: Traced =
+	// Joined + sum(Unjoined).
 	Traced   uint64
 	Joined   uint64
 	Unjoined [NumKLoss]uint64

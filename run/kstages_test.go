@@ -32,6 +32,8 @@ func TestKernelStagesAddUpToLat(t *testing.T) {
 		{"kernel SQPOLL", nil},
 		{"tw_thread=goroutine", []string{"tw_thread=goroutine"}},
 		{"no SQPOLL", []string{"sqpoll=0"}},
+		// I/Os of the ramp are not counted, those after it are.
+		{"ramp_time", []string{"sqpoll=0", "ramp_time=300ms"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sets := append([]string{"filename=" + dev.Path, "runtime=1", "kernel_stages=required", "iodepth=8"}, tc.sets...)

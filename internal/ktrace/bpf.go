@@ -9,8 +9,8 @@ import (
 )
 
 // ringBytes is the size of the BPF ring buffer: at 40 bytes an event and
-// five events an I/O, 200k I/Os' worth, a second of a fast job, where the
-// drain empties it every millisecond.
+// five events an I/O, 40k I/Os' worth, which the drain empties every 1 to
+// 16 ms (the longer only while fewer than 256 events come per interval).
 const ringBytes = 8 << 20
 
 // ringbufNoWakeup is BPF_RB_NO_WAKEUP: the drain polls on a timer, so no

@@ -53,10 +53,8 @@ type Joiner struct {
 	byUD     map[uint64]*udQueue
 	free     *record
 	// cutoff is the stamp before which submitted requests are not
-	// counted; reset, when set, is the cutoff a Reset asked for, applied
-	// when the events reach it.
+	// counted.
 	cutoff uint64
-	reset  uint64
 
 	st *report.KernelStages
 	// OnJoin, when set, sees every joined I/O: its reap and its stages.
@@ -112,19 +110,11 @@ func (j *Joiner) AddReap(r Reap) {
 }
 
 // Reset starts the counts again at stamp at (the end of ramp_time):
-// requests submitted before it are neither counted nor joined. It takes
-// effect when the events reach at, so what was counted of requests
-// submitted later stays.
+// requests submitted before it are neither counted nor joined, those
+// submitted later are, whenever their events came.
 func (j *Joiner) Reset(at uint64) {
-	if at == 0 {
-		at = 1
-	}
-	j.reset = at
-}
-
-func (j *Joiner) applyReset() {
 	*j.st = report.KernelStages{Available: j.st.Available, Reason: j.st.Reason}
-	j.cutoff, j.reset = j.reset, 0
+	j.cutoff = at
 }
 
 // counted reports whether r counts (it was submitted after the last reset).
@@ -135,9 +125,6 @@ func (j *Joiner) counted(r *record) bool { return r.submit >= j.cutoff }
 // waiting for its reap as unreaped. Call it once the job has reaped its
 // last I/O.
 func (j *Joiner) Flush() {
-	if j.reset != 0 {
-		j.applyReset()
-	}
 	for ; j.head < len(j.buf); j.head++ {
 		j.process(&j.buf[j.head])
 	}
@@ -190,6 +177,7 @@ func (j *Joiner) release(r *record) {
 // epoch) and frees it.
 func (j *Joiner) lose(r *record, k report.KLoss) {
 	if j.counted(r) {
+		j.st.Traced++
 		j.st.Unjoined[k]++
 	}
 	j.release(r)
@@ -203,9 +191,6 @@ func (j *Joiner) unkey(r *record) {
 }
 
 func (j *Joiner) process(e *Event) {
-	if j.reset != 0 && e.TS >= j.reset {
-		j.applyReset()
-	}
 	switch e.Kind {
 	case KindSubmit:
 		if !tracedOp(e.Aux) {
@@ -221,9 +206,6 @@ func (j *Joiner) process(e *Event) {
 		r.req, r.ud, r.tid, r.submit = e.A, e.B, e.Tid, e.TS
 		j.byReq[e.A] = r
 		j.byTid[e.Tid] = r
-		if j.counted(r) {
-			j.st.Traced++
-		}
 	case KindBioQueue:
 		r := j.byTid[e.Tid]
 		if r == nil || r.cqe != 0 {
@@ -325,6 +307,7 @@ func (j *Joiner) match(q *udQueue) {
 			r.submit - p.Start, r.bio - r.submit, r.issue - r.bio,
 			r.rqDone - r.issue, r.cqe - r.rqDone, p.End - r.cqe,
 		}
+		j.st.Traced++
 		j.st.Add(&d)
 		if j.OnJoin != nil {
 			j.OnJoin(p, &d)

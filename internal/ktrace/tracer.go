@@ -35,7 +35,8 @@ type Config struct {
 	// OnJoin, when set, sees every joined I/O on the drain's goroutine
 	// (tests).
 	OnJoin func(r Reap, d *[report.NumKStages]uint64)
-	// Poll is how often the drain empties the event ring (2 ms when 0).
+	// Poll is how often the drain empties the event ring at the most
+	// (1 ms when 0); it waits up to 16 times longer while few events come.
 	Poll time.Duration
 }
 
@@ -78,7 +79,7 @@ func (c *Config) defaults() {
 		c.Sysfs = "/sys"
 	}
 	if c.Poll == 0 {
-		c.Poll = 2 * time.Millisecond
+		c.Poll = time.Millisecond
 	}
 }
 
@@ -294,19 +295,31 @@ func (t *Tracer) drain() {
 	}()
 	var rec ringbuf.Record
 	var ev Event
+	poll := t.poll
 	for {
 		// Sleep, then take everything there: the programs never wake
 		// the reader (BPF_RB_NO_WAKEUP), so the drain costs one wakeup
-		// per interval however fast the job runs.
+		// per interval however fast the job runs. The interval grows to
+		// 16 polls while under 256 events come in one, so that a slow
+		// job does not pay a wakeup for every few I/Os, and drops back
+		// to one poll when 4096 or more do.
 		last := t.stop.Load()
 		if !last {
-			time.Sleep(t.poll)
+			time.Sleep(poll)
 		}
 		t.rd.SetDeadline(time.Now())
+		n := 0
 		for t.rd.ReadInto(&rec) == nil {
 			if Decode(rec.RawSample, &ev) {
 				t.j.Add(ev)
 			}
+			n++
+		}
+		switch {
+		case n < 256 && poll < 16*t.poll:
+			poll *= 2
+		case n >= 4096:
+			poll = t.poll
 		}
 		if at := t.resetAt.Swap(0); at != 0 {
 			t.j.Reset(at)
