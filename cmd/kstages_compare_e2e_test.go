@@ -1,0 +1,88 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gofio/gofio/internal/loopdev"
+	"github.com/gofio/gofio/report"
+)
+
+// TestKernelStagesCompareE2E runs the patch's job on a loop device it
+// makes with --compare of two kernel task-run modes (COOP_TASKRUN against
+// the kernel's SQPOLL) and kernel stages on for the whole run: both sides
+// are traced the same way, every side of the comparison's JSON carries its
+// stages with at least 99% of its I/Os joined and stages that add up to a
+// positive latency, the mode each side ran, and the text table, CSV and
+// chart show the kernel's tw wait. Root only.
+func TestKernelStagesCompareE2E(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("kernel stages need root (BPF on tracepoints) and a loop device; skipping")
+	}
+	dev := loopdev.New(t, 64<<20)
+	scr := scratchDir(t)
+	csvPath, svgPath := filepath.Join(scr, "k.csv"), filepath.Join(scr, "k.svg")
+	code, out, errs := runCmd(t, "--compare", "taskrun_mode=coop,sqpoll", "--kernel-stages=required",
+		"--set", "filename="+dev.Path, "--set", "size=64m", "--set", "runtime=300ms", "--set", "iodepth=8",
+		"--output-format=compare,json", "--compare-csv="+csvPath, "--plot="+svgPath, "examples/randread.fio")
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstderr: %s", code, errs)
+	}
+	table, js, ok := strings.Cut(out, "\n{")
+	if !ok {
+		t.Fatalf("no JSON after the table:\n%s", out)
+	}
+	doc := decodeJSON(t, "stdout", []byte("{"+js))
+	cmp, _ := doc[report.CompareJSONKey].(map[string]any)
+	rows, _ := cmp["rows"].([]any)
+	if len(rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(rows))
+	}
+	row := rows[0].(map[string]any)
+	for side, mode := range map[string]string{"new": report.TaskRunCoop, "old": report.TaskRunSQPoll} {
+		s, _ := row[side].(map[string]any)
+		if s == nil || s["taskrun"] != mode {
+			t.Fatalf("side %s ran %v, want taskrun %s", side, s["taskrun"], mode)
+		}
+		k, _ := s["kernel_stages"].(map[string]any)
+		if k == nil || k["available"] != true {
+			t.Fatalf("side %s (%s): kernel stages %v", side, mode, k)
+		}
+		if r := num(t, k, "join_rate"); r < 0.99 {
+			t.Errorf("side %s (%s): join rate %v, want >= 0.99", side, mode, r)
+		}
+		mean, _ := k["mean_us"].(map[string]any)
+		var sum float64
+		for _, st := range []string{"enter", "submit", "queue", "device", "tw", "reap"} {
+			v := num(t, mean, st)
+			if v < 0 {
+				t.Errorf("side %s: stage %s = %v", side, st, v)
+			}
+			sum += v
+		}
+		if sum <= 0 || num(t, mean, "device") <= 0 || num(t, mean, "tw") <= 0 {
+			t.Errorf("side %s (%s): stage means %v", side, mode, mean)
+		}
+	}
+	for _, want := range []string{"new ktw", "old ktw p99", "new taskrun", "enter  submit"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table lacks %q:\n%s", want, table)
+		}
+	}
+	csv, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(csv), "new_kstage_tw_us_mean") || strings.Count(string(csv), "\n") != 2 {
+		t.Errorf("csv:\n%s", csv)
+	}
+	svg, err := os.ReadFile(svgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), `id="kstages"`) {
+		t.Error("the chart has no kernel stage panel")
+	}
+}
