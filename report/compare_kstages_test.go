@@ -298,3 +298,33 @@ func TestKStagesAllUnavailable(t *testing.T) {
 		t.Errorf("markdown gives the reason %d times, want once", n)
 	}
 }
+
+// TestSVGLabelStep checks the x axis labels of a long sweep of two keys:
+// far enough apart not to overlap, the last row always labelled.
+func TestSVGLabelStep(t *testing.T) {
+	c := &Comparison{}
+	for i := 0; i < 52; i++ {
+		c.Rows = append(c.Rows, ComparisonRow{Value: "4096,sqpoll"})
+	}
+	slot := (svgRight - svgLeft) / 52
+	step := svgLabelStep(c, slot)
+	if float64(step)*slot < 11*svgCharW {
+		t.Errorf("step %d: labels %.1f units apart, narrower than a label (%.1f)", step, float64(step)*slot, 11*svgCharW)
+	}
+	last := -1
+	for i := range 52 {
+		if !svgLabelled(i, 52, step) {
+			continue
+		}
+		if last >= 0 && i-last < step {
+			t.Errorf("rows %d and %d labelled, %d apart, step %d", last, i, i-last, step)
+		}
+		last = i
+	}
+	if last != 51 {
+		t.Errorf("the last labelled row is %d, want 51", last)
+	}
+	if s := svgLabelStep(&Comparison{Rows: c.Rows[:6]}, (svgRight-svgLeft)/6); s != 1 {
+		t.Errorf("six rows: step %d, want 1", s)
+	}
+}

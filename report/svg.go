@@ -340,9 +340,9 @@ func svgNiceLimit(c *Comparison) float64 {
 
 // svgXAxis labels the shared x axis below the Δ strip.
 func svgXAxis(b *strings.Builder, c *Comparison, xs svgX) {
-	step := (len(c.Rows) + 15) / 16
+	step := max((len(c.Rows)+15)/16, svgLabelStep(c, (svgRight-svgLeft)/float64(max(len(c.Rows), 1))))
 	for i := range c.Rows {
-		if i%step != 0 && i != len(c.Rows)-1 {
+		if !svgLabelled(i, len(c.Rows), step) {
 			continue
 		}
 		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n",

@@ -15,7 +15,25 @@ const (
 	svgKBarFrac          = 0.7 // of a row's slot, for its one or two bars
 	svgKBarMax           = 40.0
 	svgKLabelMinFraction = 0.08 // a segment this share or more gets its percent printed
+	svgKCharW            = 4.5  // width of a character of a bar's 8-unit label
+	svgCharW             = 6.0  // width of a character of an 11-unit axis label
 )
+
+// svgLabelled reports whether row i of n gets an x axis label: every
+// step-th row counted back from the last, so the sweep's end is always
+// labelled and no two labels are closer than a step.
+func svgLabelled(i, n, step int) bool { return (n-1-i)%step == 0 }
+
+// svgLabelStep is how many rows apart the x axis labels go so that labels
+// of about svgCharW a character do not run into each other, rows slot
+// units apart.
+func svgLabelStep(c *Comparison, slot float64) int {
+	longest := 1
+	for i := range c.Rows {
+		longest = max(longest, len(c.Rows[i].Value))
+	}
+	return max(1, int(math.Ceil(float64(longest)*svgCharW/slot)))
+}
 
 // svgStageColors colors each stage, tw (the kernel's completion task-work
 // wait, the patch's subject) in the strongest hue.
@@ -34,8 +52,8 @@ func svgHasStages(c *Comparison) bool {
 // svgStagesPanel draws where the latency goes: per row one 100% stacked
 // bar per side (new solid, old paler to its right), enter at the bottom
 // and reap at the top, each segment its stage's share of the sum of the
-// stage means, the sum in µs above the bar; "n/a" where a side was not
-// traced. y0 is the panel's top in the chart.
+// stage means, the sum above the bar where it fits; "n/a" where a side
+// was not traced. y0 is the panel's top in the chart.
 func svgStagesPanel(b *strings.Builder, c *Comparison, y0 float64) {
 	top, bottom := y0+svgKTop, y0+svgKBottom
 	b.WriteString("<g id=\"kstages\">\n")
@@ -58,13 +76,7 @@ func svgStagesPanel(b *strings.Builder, c *Comparison, y0 float64) {
 		sides = 2
 	}
 	width := math.Min(slot*svgKBarFrac/float64(sides), svgKBarMax)
-	// Label every step-th row, so labels of about 6 units a character
-	// do not run into each other.
-	longest := 1
-	for i := range c.Rows {
-		longest = max(longest, len(c.Rows[i].Value))
-	}
-	step := max(1, int(math.Ceil(float64(longest)*6/slot)))
+	step := svgLabelStep(c, slot)
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		center := svgLeft + slot*(float64(i)+0.5)
@@ -94,10 +106,12 @@ func svgStagesPanel(b *strings.Builder, c *Comparison, y0 float64) {
 						x+width/2, y+h/2+3, share*100)
 				}
 			}
-			fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"8\">%s</text>\n",
-				x+width/2, top-3, svgUs(ks.SumUs()))
+			if sum := svgUs(ks.SumUs()); float64(len(sum))*svgKCharW <= width+2 {
+				fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"8\">%s</text>\n",
+					x+width/2, top-3, sum)
+			}
 		}
-		if i%step == 0 || i == len(c.Rows)-1 {
+		if svgLabelled(i, len(c.Rows), step) {
 			fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n", center, bottom+14, svgEsc(r.Value))
 		}
 	}
