@@ -152,3 +152,31 @@ func TestMapsCountedAsFio(t *testing.T) {
 		})
 	}
 }
+
+// TestInFlightIsLittlesLaw checks the in-flight measure against the clat
+// it must pair with: when every reap takes one CQE, each I/O counts in
+// flight from its submit stamp to its reap stamp, which is its clat, so
+// the area is the sum of the clats (the final reap's later completions
+// read the clock a few ticks after it); and fio's null rules (no queueing
+// while completions are pending) keep at most one I/O in flight at
+// iodepth=16, as fio's null engine does.
+func TestInFlightIsLittlesLaw(t *testing.T) {
+	clock := &fakeClock{step: 1}
+	opts := clock.opts()
+	opts.Engines = map[string]engines.Opener{"uringlike": null.Open, "null": null.Open}
+	j := nullJob(t, 4096, 16, true)
+	j.IOEngine = "uringlike"
+	r := mustRun(t, []*jobfile.Job{j}, opts).Jobs[0]
+	clats := r.Dirs[0].Clat.Mean * float64(r.Dirs[0].Clat.N)
+	t.Logf("in-flight area %d ticks over %d, sum of clats %.0f, mean in flight %.3f", r.InFlightArea, r.InFlightTime, clats, r.InFlightMean())
+	if area := float64(r.InFlightArea); area > clats || area < clats*0.99 {
+		t.Errorf("in-flight area %.0f ticks, want the sum of the clats (%.0f) or up to 1%% less", area, clats)
+	}
+	if m := r.InFlightMean(); m < 15 || m > 16 {
+		t.Errorf("mean in flight %.2f at iodepth=16, want 15 to 16", m)
+	}
+	j = nullJob(t, 4096, 16, true)
+	if m := mustRun(t, []*jobfile.Job{j}, opts).Jobs[0].InFlightMean(); m <= 0 || m > 1 {
+		t.Errorf("null at iodepth=16: mean in flight %.2f, want at most 1 (fio's null engine runs one at a time)", m)
+	}
+}
