@@ -183,7 +183,7 @@ func etaWanted(st *State, cfg *Config) bool {
 
 func wantsLogs(res *report.Result) bool {
 	for _, j := range res.Jobs {
-		if j.Job != nil && (j.Job.WriteLatLog != "" || j.Job.WriteBWLog != "" || j.Job.WriteIOPSLog != "") {
+		if j.Job != nil && j.Job.WritesLogs() {
 			return true
 		}
 	}

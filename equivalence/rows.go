@@ -36,6 +36,7 @@ func Rows() []Row {
 	rows = append(rows, fileRows...)
 	rows = append(rows, depthRows...)
 	rows = append(rows, offsetRows...)
+	rows = append(rows, logRows...)
 	return rows
 }
 

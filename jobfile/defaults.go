@@ -123,7 +123,7 @@ func fixup(j *Job) {
 	if j.Loops == 0 {
 		j.Loops = 1
 	}
-	for i, p := range []*string{&j.WriteLatLog, &j.WriteBWLog, &j.WriteIOPSLog} {
+	for i, p := range []*string{&j.WriteLatLog, &j.WriteBWLog, &j.WriteIOPSLog, &j.WriteHistLog} {
 		if j.logNamed[i] {
 			*p = j.Name
 		}

@@ -357,6 +357,9 @@ type Job struct {
 	WriteLatLog         string
 	WriteBWLog          string
 	WriteIOPSLog        string
+	WriteHistLog        string // write_hist_log: the clat histogram log's prefix
+	LogHistMsec         int    // log_hist_msec: ms between histogram log samples (0: none)
+	LogHistCoarseness   int    // log_hist_coarseness: 2^N histogram bins summed per column
 	LogAvgMsec          int
 	LogMaxValue         bool // log_max_value: a window's max instead of its mean
 	LogOffset           bool // log_offset: the offset column in every log line
@@ -492,9 +495,10 @@ type Job struct {
 	// scrambleSet and zeroSet say scramble_buffers and zero_buffers were
 	// given explicitly (fio's init_flags reads both).
 	scrambleSet, zeroSet bool
-	// logNamed marks write_lat_log, write_bw_log, write_iops_log given
-	// without a file prefix: the job name is the prefix, as in fio.
-	logNamed [3]bool
+	// logNamed marks write_lat_log, write_bw_log, write_iops_log and
+	// write_hist_log given without a file prefix: the job name is the
+	// prefix, as in fio.
+	logNamed [4]bool
 }
 
 // GlobalOptions returns the options fio prints under JSON "global
@@ -548,4 +552,10 @@ type IOLog struct {
 	// ReplaySkip is replay_skip=: the directions (read, write, trim,
 	// sync) a blktrace replay leaves out.
 	ReplaySkip []string
+}
+
+// WritesLogs reports whether the job writes any of fio's per-job logs:
+// write_lat_log, write_bw_log, write_iops_log or write_hist_log.
+func (j *Job) WritesLogs() bool {
+	return j.WriteLatLog != "" || j.WriteBWLog != "" || j.WriteIOPSLog != "" || j.WriteHistLog != ""
 }

@@ -118,6 +118,9 @@ func TestParseSemantics(t *testing.T) {
 		{"taskrun_mode sqpoll", "[j]\nioengine=io_uring\nsize=1m\ncoop_taskrun=1\ntw_thread=goroutine\ntaskrun_mode=sqpoll\n", func(j *Job) bool {
 			return !j.TaskrunAuto && !j.CoopTaskrun && !j.DeferTaskrun && j.SQThreadPoll && j.TWThread == "kernel" && j.RegisterFiles
 		}},
+		{"hist log named by the job", "[j]\nioengine=null\nsize=1m\nwrite_hist_log\nlog_hist_msec=10\nlog_hist_coarseness=6\n", func(j *Job) bool {
+			return j.WriteHistLog == "j" && j.LogHistMsec == 10 && j.LogHistCoarseness == 6 && j.WritesLogs()
+		}},
 		// $ncpus arithmetic, as fio does through bc.
 		{"keywords", "[j]\nioengine=null\nsize=1m\niodepth=$ncpus*2\n", func(j *Job) bool { return j.IODepth == 8 }},
 	}
@@ -145,6 +148,10 @@ func TestParseErrors(t *testing.T) {
 		{"fio-only alias", "[j]\niomem=malloc\n", "fio option mem (iomem is its alias) is not supported by gofio"},
 		{"bad value", "[j]\ndirect=2\n", "j.fio:2: direct=2: max value out of range: 2 (1 max)"},
 		{"min value", "[j]\niodepth=0\n", "iodepth=0: min value out of range: 0 (1 min)"},
+		// fio takes any log_hist_coarseness and reads past its histogram
+		// (a negative one writes gigabytes): gofio keeps to [0,6].
+		{"hist coarseness", "[j]\nlog_hist_coarseness=7\n", "j.fio:2: log_hist_coarseness=7: max value out of range: 7 (6 max)"},
+		{"hist coarseness negative", "[j]\nlog_hist_coarseness=-1\n", "log_hist_coarseness=-1: min value out of range"},
 		{"outside", "bs=4k\n[j]\n", "j.fio:1: bs=4k: option outside of [] job section"},
 		{"engine", "[j]\nioengine=rdma\n", "j.fio:2: ioengine=rdma: engine rdma is not supported by gofio: needs RDMA hardware"},
 		{"engine before its options", "[j]\nverb=read\nbindname=x\nioengine=rdma\n", "j.fio:4: ioengine=rdma: engine rdma is not supported by gofio"},

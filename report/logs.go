@@ -19,6 +19,8 @@ import (
 type JobLogs struct {
 	Lat, Clat, Slat []LogSample
 	BW, IOPS        []LogSample
+	// Hist are the write_hist_log lines.
+	Hist []HistLogSample
 	// LogOffset adds the offset column (log_offset=1).
 	LogOffset bool
 	// EpochMsec is added to every sample's time when it is written: the
@@ -107,15 +109,14 @@ func WriteLogs(dir string, r *Result) error {
 			if f.prefix == "" {
 				continue
 			}
-			name := fmt.Sprintf("%s_%s.%d.log", f.prefix, f.kind, n)
-			if !j.Job.PerJobLogs {
-				name = fmt.Sprintf("%s_%s.log", f.prefix, f.kind)
-			}
-			if !filepath.IsAbs(name) {
-				// An absolute prefix names the file itself, as in fio.
-				name = filepath.Join(dir, name)
-			}
+			name := logName(dir, j.Job, f.prefix, f.kind, n)
 			if err := writeLog(name, f.samples, j.Logs.LogOffset, !j.Job.PerJobLogs, f.prio, j.Logs.EpochMsec); err != nil {
+				return err
+			}
+		}
+		if j.Job.WriteHistLog != "" {
+			name := logName(dir, j.Job, j.Job.WriteHistLog, "clat_hist", n)
+			if err := writeHistLog(name, j.Logs.Hist, !j.Job.PerJobLogs, j.Logs.EpochMsec); err != nil {
 				return err
 			}
 		}
@@ -123,9 +124,52 @@ func WriteLogs(dir string, r *Result) error {
 	return nil
 }
 
+// logName is the path of job j's log of kind in dir, as fio's
+// gen_log_name makes it: prefix_kind.N.log, or prefix_kind.log with
+// per_job_logs=0; an absolute prefix names the file itself.
+func logName(dir string, j *jobfile.Job, prefix, kind string, n int) string {
+	name := fmt.Sprintf("%s_%s.%d.log", prefix, kind, n)
+	if !j.PerJobLogs {
+		name = fmt.Sprintf("%s_%s.log", prefix, kind)
+	}
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(dir, name)
+	}
+	return name
+}
+
+// writeHistLog writes a write_hist_log file as fio's flush_hist_samples
+// does: "msec, ddir, bs, " and the bins, comma-separated, with epoch
+// added to every time.
+func writeHistLog(name string, samples []HistLogSample, appendTo bool, epoch uint64) error {
+	return writeFile(name, appendTo, func(w *bufio.Writer) {
+		for _, s := range samples {
+			fmt.Fprintf(w, "%d, %d, %d", s.Msec+epoch, int(s.Dir), s.BS)
+			for _, b := range s.Bins {
+				fmt.Fprintf(w, ", %d", b)
+			}
+			w.WriteByte('\n')
+		}
+	})
+}
+
 // writeLog writes samples to the log file name, replacing it, or adding to
 // its end when appendTo is set, with epoch added to every time.
 func writeLog(name string, samples []LogSample, withOffset, appendTo bool, prio string, epoch uint64) error {
+	return writeFile(name, appendTo, func(w *bufio.Writer) {
+		for _, s := range samples {
+			if withOffset {
+				fmt.Fprintf(w, "%d, %d, %d, %d, %d, %s\n", s.Msec+epoch, s.Value, int(s.Dir), s.BS, s.Offset, prio)
+			} else {
+				fmt.Fprintf(w, "%d, %d, %d, %d, %s\n", s.Msec+epoch, s.Value, int(s.Dir), s.BS, prio)
+			}
+		}
+	})
+}
+
+// writeFile replaces the file name, or adds to its end when appendTo is
+// set, with what write writes.
+func writeFile(name string, appendTo bool, write func(*bufio.Writer)) error {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if appendTo {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
@@ -135,13 +179,7 @@ func writeLog(name string, samples []LogSample, withOffset, appendTo bool, prio 
 		return fmt.Errorf("create log: %w", err)
 	}
 	w := bufio.NewWriter(f)
-	for _, s := range samples {
-		if withOffset {
-			fmt.Fprintf(w, "%d, %d, %d, %d, %d, %s\n", s.Msec+epoch, s.Value, int(s.Dir), s.BS, s.Offset, prio)
-		} else {
-			fmt.Fprintf(w, "%d, %d, %d, %d, %s\n", s.Msec+epoch, s.Value, int(s.Dir), s.BS, prio)
-		}
-	}
+	write(w)
 	if err := w.Flush(); err != nil {
 		f.Close()
 		return fmt.Errorf("write log %s: %w", name, err)

@@ -118,6 +118,17 @@ type LogSample struct {
 	Offset uint64
 }
 
+// HistLogSample is one line of a write_hist_log file: the clat histogram
+// counts of direction Dir since its previous line, Bins[i] the sum of
+// 2^log_hist_coarseness of fio's buckets, taken at the completion of an
+// I/O of BS bytes Msec after the job started.
+type HistLogSample struct {
+	Msec uint64
+	Dir  jobfile.Dir
+	BS   uint64
+	Bins []uint64
+}
+
 // ThreadCPU is the CPU time of one thread that worked for the job, read from
 // /proc/self/task/TID/schedstat and stat.
 type ThreadCPU struct {

@@ -33,13 +33,51 @@ type jobLogger struct {
 	noClat, noLat   bool // disable_clat, disable_lat or gtod_reduce
 	bwUnit          bool // per-I/O bw log
 	iopsUnit        bool // per-I/O iops log
+	hist            *histLogger
+}
+
+// histLogger fills a job's write_hist_log samples as fio 3.33's
+// add_clat_sample does: per direction, the first completion at least
+// log_hist_msec after the direction's last sample copies the clat
+// histogram (fio's io_u_plat, empty with clat_percentiles=0), and the log
+// line is that copy less the one before, summed over 2^coarseness
+// buckets. The next window starts log_hist_msec after the last, less
+// the drift (fio's hist_last).
+type histLogger struct {
+	msec    uint64
+	stride  int
+	zero    bool // clat_percentiles=0: fio's histogram stays empty
+	last    [jobfile.NumDirs]uint64
+	prev    [jobfile.NumDirs]report.Hist
+	samples *[]report.HistLogSample
+}
+
+// sample logs the histogram of direction d when its window is over; h is
+// the direction's clat histogram with the completion of bs bytes in it.
+func (hl *histLogger) sample(h *report.Hist, msec uint64, d jobfile.Dir, bs uint64) {
+	if hl.last[d] == 0 {
+		hl.last[d] = msec
+	}
+	window := msec - hl.last[d]
+	if window < hl.msec {
+		return
+	}
+	bins := make([]uint64, (report.HistBuckets+hl.stride-1)/hl.stride)
+	if !hl.zero {
+		for i := range h {
+			bins[i/hl.stride] += h[i] - hl.prev[d][i]
+		}
+		hl.prev[d] = *h
+	}
+	*hl.samples = append(*hl.samples, report.HistLogSample{Msec: msec, Dir: d, BS: bs, Bins: bins})
+	hl.last[d] = msec - (window - hl.msec)
 }
 
 // newJobLogger returns the logger for j, or nil when j writes no log. It
 // points the bw and iops samplers at the logs when they are averaged and
 // disables them when the logs are per I/O. res receives the samples.
 func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noClat, noLat bool) *jobLogger {
-	if j.WriteLatLog == "" && j.WriteBWLog == "" && j.WriteIOPSLog == "" {
+	if !j.WritesLogs() {
 		return nil
 	}
 	avg := uint64(max(j.LogAvgMsec, 0))
@@ -74,6 +112,10 @@ func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noCl
 	}
 	if j.WriteIOPSLog != "" {
 		lg.iopsUnit = rateLog(&lg.out.IOPS, iops, avg, capFor())
+	}
+	if j.WriteHistLog != "" && j.LogHistMsec > 0 && !noClat {
+		lg.hist = &histLogger{msec: uint64(j.LogHistMsec), stride: 1 << j.LogHistCoarseness,
+			zero: !j.ClatPercentiles, samples: &lg.out.Hist}
 	}
 	return lg
 }
@@ -111,6 +153,9 @@ func (lg *jobLogger) completed(ds *report.DirStats, msec uint64, d jobfile.Dir, 
 		if !lg.noLat {
 			lg.lat.Add(msec, lat, d, bs, off)
 		}
+	}
+	if lg.hist != nil {
+		lg.hist.sample(&ds.ClatHist, msec, d, bs)
 	}
 	if lg.bwUnit {
 		var rate uint64

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -164,6 +165,47 @@ func TestLogEpoch(t *testing.T) {
 			t.Errorf("%s: epoch %d, want 0", c.name, ep)
 		case (c.unixEp || c.alt) && (ep < before || ep > after):
 			t.Errorf("%s: epoch %d, want within [%d, %d]", c.name, ep, before, after)
+		}
+	}
+}
+
+// TestHistLogger checks write_hist_log sampling as fio's add_clat_sample:
+// a line per direction once log_hist_msec has passed since its last one,
+// the histogram's growth since the direction's previous line summed over
+// 2^coarseness buckets, the next window shortened by the drift.
+func TestHistLogger(t *testing.T) {
+	var out []report.HistLogSample
+	hl := &histLogger{msec: 100, stride: 1 << 6, samples: &out}
+	var h [jobfile.NumDirs]report.Hist
+	add := func(msec uint64, d jobfile.Dir, ns uint64) {
+		h[d].Add(ns)
+		hl.sample(&h[d], msec, d, 4096)
+	}
+	add(5, jobfile.DirRead, 100)      // opens the read window at 5
+	add(50, jobfile.DirRead, 100)     // inside it
+	add(110, jobfile.DirRead, 5000)   // 105 ms: a line, next window from 105
+	add(120, jobfile.DirWrite, 100)   // opens the write window
+	add(204, jobfile.DirRead, 100)    // 99 ms after 105: none
+	add(205, jobfile.DirRead, 100000) // a line with the last two
+	if len(out) != 2 {
+		t.Fatalf("%d lines, want 2: %+v", len(out), out)
+	}
+	if len(out[0].Bins) != report.HistBuckets>>6 {
+		t.Fatalf("%d bins, want %d", len(out[0].Bins), report.HistBuckets>>6)
+	}
+	want := func(vals ...uint64) []uint64 {
+		b := make([]uint64, report.HistBuckets>>6)
+		for _, v := range vals {
+			b[report.HistIndex(v)>>6]++
+		}
+		return b
+	}
+	for i, w := range []struct {
+		msec uint64
+		bins []uint64
+	}{{110, want(100, 100, 5000)}, {205, want(100, 100000)}} {
+		if out[i].Msec != w.msec || out[i].Dir != jobfile.DirRead || !slices.Equal(out[i].Bins, w.bins) {
+			t.Errorf("line %d: %+v, want msec %d bins %v", i, out[i], w.msec, w.bins)
 		}
 	}
 }

@@ -1,0 +1,187 @@
+package equivalence
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// logRows are issue 26's log options: write_hist_log with log_hist_msec
+// and log_hist_coarseness. The jobs are rate-limited so that both
+// programs take the same time and log as many histogram lines.
+var logRows = []Row{
+	{Name: "logs/hist-randrw", Ref: "issue 26 write_hist_log, log_hist_msec: fio's clat histogram log, read by fiologparser_hist.py",
+		Args:  args(psync, "--rw=randrw", "--bs=4k", "--size=2m", "--rate_iops=400", "--write_hist_log=h", "--log_hist_msec=100"),
+		Exact: syncDepth, Check: sameHistLog("h_clat_hist.1.log", 0, 100)},
+	{Name: "logs/hist-coarse-read", Ref: "issue 26 log_hist_coarseness=3: 232 columns of 8 buckets",
+		Args:  args(psync, "--rw=read", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_hist_log=c", "--log_hist_msec=50", "--log_hist_coarseness=3"),
+		Exact: syncDepth, Check: sameHistLog("c_clat_hist.1.log", 3, 50)},
+	{Name: "logs/hist-no-msec", Ref: "issue 26 write_hist_log without log_hist_msec: an empty log",
+		Args:  args(psync, "--rw=write", "--bs=4k", "--size=256k", "--write_hist_log=h"),
+		Exact: syncDepth, Check: sameHistLog("h_clat_hist.1.log", 0, 0)},
+}
+
+// histBuckets is the number of buckets of fio's latency histogram
+// (FIO_IO_U_PLAT_NR).
+const histBuckets = 1856
+
+// histLine is one line of a write_hist_log file.
+type histLine struct {
+	msec, dir, bs uint64
+	bins          []uint64
+}
+
+// readHistLog parses log name of an outcome.
+func readHistLog(o *Outcome, name string) ([]histLine, error) {
+	data, ok := o.Logs[name]
+	if !ok {
+		return nil, fmt.Errorf("%s wrote no log %s", o.Program, name)
+	}
+	var lines []histLine
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var vals []uint64
+		for _, f := range strings.Split(sc.Text(), ",") {
+			v, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s:%d: %w", o.Program, name, n, err)
+			}
+			vals = append(vals, v)
+		}
+		if len(vals) < 4 {
+			return nil, fmt.Errorf("%s %s:%d: %d columns", o.Program, name, n, len(vals))
+		}
+		lines = append(lines, histLine{msec: vals[0], dir: vals[1], bs: vals[2], bins: vals[3:]})
+	}
+	return lines, sc.Err()
+}
+
+// sameHistLog returns a Check of a write_hist_log file written with
+// log_hist_coarseness=coarse and log_hist_msec=msec: every line of both
+// programs has fio's columns (time, direction, bs and 1856>>coarse bins),
+// each direction's lines are msec apart (fio's drift correction allows
+// less), both log as many lines per direction (within one: the last
+// window may close on either side of the job's end), the bins of a
+// direction add up to no more than its completions and to all but the
+// last window's, and fio's fiologparser_hist.py prints the same table
+// shape for both logs, its sample counts the bins' totals.
+func sameHistLog(name string, coarse int, msec uint64) func(fio, gofio []*Outcome) []string {
+	cols := histBuckets >> coarse
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for i := range fio {
+			perDir := map[string][3]int{}
+			for k, o := range []*Outcome{fio[i], gofio[i]} {
+				lines, err := readHistLog(o, name)
+				if err != nil {
+					return []string{err.Error()}
+				}
+				if msec == 0 && len(lines) > 0 {
+					diffs = append(diffs, fmt.Sprintf("%s: %d lines in %s without log_hist_msec", o.Program, len(lines), name))
+				}
+				var last [3]uint64
+				var sums, count [3]uint64
+				for n, l := range lines {
+					if len(l.bins) != cols || l.dir > 2 || l.bs != 4096 {
+						diffs = append(diffs, fmt.Sprintf("%s %s:%d: dir %d bs %d and %d bins, want bs 4096 and %d bins", o.Program, name, n+1, l.dir, l.bs, len(l.bins), cols))
+						continue
+					}
+					if count[l.dir] > 0 && l.msec < last[l.dir]+msec/2 {
+						diffs = append(diffs, fmt.Sprintf("%s %s:%d: %d ms after the direction's last line, window %d ms", o.Program, name, n+1, l.msec-last[l.dir], msec))
+					}
+					last[l.dir] = l.msec
+					count[l.dir]++
+					for _, b := range l.bins {
+						sums[l.dir] += b
+					}
+				}
+				for d, dir := range []string{"read", "write", "trim"} {
+					c := perDir[dir]
+					c[k] = int(count[d])
+					perDir[dir] = c
+					total, _ := Number(o.Doc.Jobs()[0], dir+".total_ios")
+					if float64(sums[d]) > total || (count[d] > 0 && float64(sums[d]) < total/2) {
+						diffs = append(diffs, fmt.Sprintf("%s: the %s bins of %s add up to %d, the job completed %v", o.Program, dir, name, sums[d], total))
+					}
+				}
+				diffs = append(diffs, histParser(o, name, sums[0]+sums[1]+sums[2])...)
+			}
+			for dir, c := range perDir {
+				if c[0]-c[1] > 1 || c[1]-c[0] > 1 {
+					diffs = append(diffs, fmt.Sprintf("run %d: %s has %d %s lines from fio, %d from gofio", i, name, c[0], dir, c[1]))
+				}
+			}
+		}
+		return diffs
+	}
+}
+
+// histParser runs fio's tools/hist/fiologparser_hist.py, as Debian's fio
+// package ships it, on the log name of o, with a python3 that has
+// pandas (.ci/run installs python3-pandas), and checks that it read
+// every bin: its samples column adds up to total. Without the script or
+// pandas it returns nothing; the structure checks above still run.
+func histParser(o *Outcome, name string, total uint64) []string {
+	if total == 0 {
+		return nil // the parser refuses a log without lines
+	}
+	python := pandasPython()
+	gz, err := os.ReadFile("/usr/share/doc/fio/fiologparser_hist.py.gz")
+	if python == "" || err != nil {
+		return nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return []string{fmt.Sprintf("fiologparser_hist.py.gz: %v", err)}
+	}
+	src, err := io.ReadAll(zr)
+	if err != nil {
+		return []string{fmt.Sprintf("fiologparser_hist.py.gz: %v", err)}
+	}
+	script := filepath.Join(o.Dir, "fiologparser_hist.py")
+	if err := os.WriteFile(script, src, 0o644); err != nil {
+		return []string{err.Error()}
+	}
+	out, err := exec.Command(python, script, filepath.Join(o.Dir, name)).CombinedOutput()
+	if err != nil {
+		return []string{fmt.Sprintf("%s: fiologparser_hist.py %s: %v\n%s", o.Program, name, err, out)}
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if lines[0] != "end-time, samples, min, avg, median, 90%, 95%, 99%, max" {
+		return []string{fmt.Sprintf("%s: fiologparser_hist.py printed %q", o.Program, out)}
+	}
+	var got float64
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		v, err := strconv.ParseFloat(strings.TrimSpace(f[1]), 64)
+		if err != nil || len(f) != 9 {
+			return []string{fmt.Sprintf("%s: fiologparser_hist.py line %q", o.Program, l)}
+		}
+		got += v
+	}
+	// The parser weighs the lines across its intervals: its samples add
+	// up to the bins' total give or take rounding per interval.
+	if d := got - float64(total); d > float64(len(lines)) || -d > float64(len(lines)) {
+		return []string{fmt.Sprintf("%s: fiologparser_hist.py read %v samples from %s, its bins hold %d", o.Program, got, name, total)}
+	}
+	return nil
+}
+
+// pandasPython returns a python3 that imports pandas and numpy, the
+// modules fiologparser_hist.py needs, or "" when there is none.
+func pandasPython() string {
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(p, "-c", "import pandas, numpy").Run() == nil {
+			return p
+		}
+	}
+	return ""
+}
