@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,22 +23,26 @@ func TestWatchSignals(t *testing.T) {
 	tests := []struct {
 		name    string
 		signals []os.Signal
+		window  time.Duration
 		cancels int
 		exits   []int
 		stderr  []string
 	}{
 		// One SIGINT: the run is cancelled and finishes on its own.
-		{"SIGINT", []os.Signal{os.Interrupt}, 1, nil, []string{"terminating on signal SIGINT"}},
+		{"SIGINT", []os.Signal{os.Interrupt}, 0, 1, nil, []string{"terminating on signal SIGINT"}},
 		// One SIGTERM: the same.
-		{"SIGTERM", []os.Signal{syscall.SIGTERM}, 1, nil, []string{"terminating on signal SIGTERM"}},
+		{"SIGTERM", []os.Signal{syscall.SIGTERM}, 0, 1, nil, []string{"terminating on signal SIGTERM"}},
 		// A second SIGINT exits at once, without a second cancel.
-		{"SIGINT twice", []os.Signal{os.Interrupt, os.Interrupt}, 1, []int{ExitInterrupted},
+		{"SIGINT twice", []os.Signal{os.Interrupt, os.Interrupt}, 0, 1, []int{ExitInterrupted},
 			[]string{"terminating on signal SIGINT", "second signal SIGINT, exiting at once"}},
 		// SIGTERM then SIGINT: the second is a second signal all the same.
-		{"SIGTERM then SIGINT", []os.Signal{syscall.SIGTERM, os.Interrupt}, 1, []int{ExitInterrupted},
+		{"SIGTERM then SIGINT", []os.Signal{syscall.SIGTERM, os.Interrupt}, 0, 1, []int{ExitInterrupted},
 			[]string{"terminating on signal SIGTERM", "second signal SIGINT"}},
 		// No signal: nothing happens.
-		{"none", nil, 0, nil, nil},
+		{"none", nil, 0, 0, nil, nil},
+		// The same SIGINT delivered twice at once (timeout(1) sends it to
+		// gofio, then to its process group): one request, no exit.
+		{"SIGINT delivered twice", []os.Signal{os.Interrupt, os.Interrupt}, time.Hour, 1, nil, []string{"terminating on signal SIGINT"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,7 +57,7 @@ func TestWatchSignals(t *testing.T) {
 			var exits []int
 			go func() {
 				defer close(finished)
-				watchSignals(sigs, done, func() { cancels++ }, &stderr, func(c int) { exits = append(exits, c) })
+				watchSignals(sigs, done, func() { cancels++ }, &stderr, func(c int) { exits = append(exits, c) }, tt.window)
 			}()
 			if len(tt.exits) == 0 {
 				// Let the watcher take every queued signal, then stop it.
@@ -270,6 +275,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	p.waitStderr(t, "Jobs: 1")
 	p.signal(t, syscall.SIGINT)
 	p.waitStderr(t, "terminating on signal SIGINT")
+	time.Sleep(3 * sameSignalWindow) // a second request, not the first delivered twice
 	p.signal(t, syscall.SIGINT)
 	code := p.wait(t)
 	stderr := p.stderr.String()
@@ -294,10 +300,16 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 // job laying out its 64 MiB file on a FUSE target that sleeps 20 ms on
 // every 128 KiB write: the first signal ends gofio within a second, exit
 // 130, and the partial file it created is gone, the warning and the JSON
-// report's engine_notes saying so.
+// report's engine_notes saying so. The same SIGINT sent twice at once, as
+// timeout(1) sends it (to gofio, then to its process group), is one
+// request: the same clean end, no second-signal exit.
 func TestSignalDuringLayout(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		t.Run(sig.String(), func(t *testing.T) {
+	for _, tc := range []struct {
+		sig   syscall.Signal
+		sends int
+	}{{syscall.SIGINT, 1}, {syscall.SIGTERM, 1}, {syscall.SIGINT, 2}} {
+		sig := tc.sig
+		t.Run(fmt.Sprintf("%v x%d", sig, tc.sends), func(t *testing.T) {
 			x := faultfs.MountT(t, faultfs.Options{Absent: true})
 			x.Delay(faultfs.Write, 20*time.Millisecond, 1)
 			cwd := t.TempDir()
@@ -311,7 +323,9 @@ func TestSignalDuringLayout(t *testing.T) {
 				time.Sleep(5 * time.Millisecond)
 			}
 			start := time.Now()
-			p.signal(t, sig)
+			for range tc.sends {
+				p.signal(t, sig)
+			}
 			code := p.wait(t)
 			took := time.Since(start)
 			stdout, stderr := p.stdout.String(), p.stderr.String()
