@@ -7,6 +7,9 @@ var offsetRows = []Row{
 	{Name: "options/max-latency", Ref: "max_latency: 1 us ends a randread job at its first I/O with ETIMEDOUT (err=110); 10 s for reads and 1 us for writes ends a randrw job at its first write",
 		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\n[r]\nrw=randread\nmax_latency=1\n[rw]\nrw=randrw\nmax_latency=10s,1\n",
 		Exit:    2, Exact: append([]string{"error"}, syncDepth...)},
+	{Name: "options/open-hints", Ref: "pre_read (and the invalidate it turns off), fadvise_hint, write_hint on a buffered file, nice: the same I/O as fio",
+		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\n[pr]\nrw=randread\npre_read=1\nfadvise_hint=sequential\n[wh]\nrw=write\nwrite_hint=short\nfadvise_hint=0\nnice=3\n",
+		Exact:   syncDepth},
 	{Name: "offsets/random-share-sequencer-seeds", Ref: "percentage_random (one and per direction), rw_sequencer=identical, allrandrepeat with randrepeat=0, offset_align",
 		JobFile: offsetJob, Check: sameIologIO(offsetLogs...)},
 }

@@ -16,6 +16,7 @@ func newJob() *Job {
 		FilenameFormat:          "$jobname.$jobnum.$filenum",
 		NrFiles:                 1,
 		Invalidate:              true,
+		FadviseHint:             "1",
 		IOEngine:                "psync",
 		IODepth:                 1,
 		IODepthBatchSubmit:      1,
@@ -132,6 +133,11 @@ func fixup(j *Job) {
 		// fio's fixup_options: reads can do overwrites, so a job that
 		// reads always lays its files out with data.
 		j.Overwrite = true
+	}
+	if j.PreRead {
+		// fio's fixup_options: pre-reading and then dropping the cache
+		// would be pointless.
+		j.Invalidate = false
 	}
 	fixupZones(&j.Zones, j.OpenFiles)
 	fixupVerifyInterval(j)

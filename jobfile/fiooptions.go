@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -360,6 +361,18 @@ var fioOptions = []OptionSpec{
 		custom: func(j *Job, v string) error { j.ExecPrerun = v; return nil }},
 	{Name: "exec_postrun", Type: TypeString, Help: "Execute this file after running job",
 		custom: func(j *Job, v string) error { j.ExecPostrun = v; return nil }},
+	{Name: "pre_read", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Pre-read files before starting official testing",
+		boolp: func(j *Job) *bool { return &j.PreRead }},
+	{Name: "fadvise_hint", Type: TypeChoice, Default: "1", Help: "Use fadvise() to advise the kernel on IO pattern",
+		Choices: fadviseChoices,
+		custom: func(j *Job, v string) error { j.FadviseHint, _, _ = choiceIn(fadviseChoices, v); return nil }},
+	{Name: "write_hint", Type: TypeChoice, Help: "Set expected write life time",
+		Choices: writeHintChoices,
+		custom: func(j *Job, v string) error {
+			name, _, _ := choiceIn(writeHintChoices, v)
+			j.WriteHint = 1 + slices.IndexFunc(writeHintChoices, func(c Choice) bool { return c.Value == name })
+			return nil
+		}},
 	{Name: "log_unix_epoch", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Use Unix time in log files",
 		boolp: func(j *Job) *bool { return &j.LogUnixEpoch }},
 	{Name: "log_alternate_epoch", Type: TypeBool, Default: "0", Min: 0, Max: 1,
@@ -862,3 +875,12 @@ func scanFloat(s string) (float64, bool) {
 	}
 	return 0, false
 }
+
+// fadviseChoices are fadvise_hint's values.
+var fadviseChoices = []Choice{{"0", "Don't issue fadvise/madvise"}, {"1", "Advise using fio IO pattern"},
+	{"random", "Advise using FADV_RANDOM"}, {"sequential", "Advise using FADV_SEQUENTIAL"}}
+
+// writeHintChoices are write_hint's values, in the order of Linux's
+// RWH_WRITE_LIFE_NONE (1) to RWH_WRITE_LIFE_EXTREME (5); fio gives them no
+// help text.
+var writeHintChoices = []Choice{{"none", ""}, {"short", ""}, {"medium", ""}, {"long", ""}, {"extreme", ""}}

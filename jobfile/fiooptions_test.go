@@ -48,6 +48,10 @@ func TestFioOptionValues(t *testing.T) {
 		{"threads=4\n", func(j *Job) any { return j.Thread }, false}, // the tiobench option is not thread=
 		{"", func(j *Job) any { return j.FileService }, FileService{Kind: "roundrobin", Nr: 1, Center: -1}},
 		{"", func(j *Job) any { return j.SeqPercent }, [NumDirs]int{}},
+		{"", func(j *Job) any { return []any{j.FadviseHint, j.WriteHint, j.PreRead, j.Invalidate} }, []any{"1", 0, false, true}},
+		{"pre_read=1\nfadvise_hint=sequential\nwrite_hint=extreme\n", func(j *Job) any { return []any{j.FadviseHint, j.WriteHint, j.PreRead, j.Invalidate} },
+			[]any{"sequential", 5, true, false}},
+		{"nice=-5\nexec_prerun=echo a && echo b\nexec_postrun=true\n", func(j *Job) any { return []any{j.Nice, j.ExecPrerun, j.ExecPostrun} }, []any{-5, "echo a && echo b", "true"}},
 		{"max_latency=10ms,1\n", func(j *Job) any { return j.MaxLatency }, [NumDirs]time.Duration{10 * time.Millisecond, time.Microsecond, time.Microsecond}},
 		{"log_unix_epoch=1\n", func(j *Job) any { return []any{j.LogEpoch(), j.LogEpochClock} }, []any{true, 0}},
 		{"log_alternate_epoch=1\nlog_alternate_epoch_clock_id=1\n", func(j *Job) any { return []any{j.LogEpoch(), j.LogEpochClock} }, []any{true, 1}},

@@ -461,6 +461,16 @@ type Job struct {
 	PrioClass, Prio     int    // prioclass=, prio= (ioprio of the job's thread)
 	PrioSet             bool   // prioclass or prio was given
 	Nice                int    // nice=: added to the job thread's nice value (-20..19)
+	// PreRead is pre_read: each file's region is read once before the
+	// job's I/O (and invalidate is off).
+	PreRead bool
+	// FadviseHint is fadvise_hint: "1" (fio's default: POSIX_FADV_RANDOM
+	// for a random pattern, else SEQUENTIAL, on each file's region when
+	// it opens), "random", "sequential", or "0" for none.
+	FadviseHint string
+	// WriteHint is write_hint's RWH_WRITE_LIFE_* value (1 none ... 5
+	// extreme), set on each file as it opens; 0 when not given.
+	WriteHint int
 	// ExecPrerun and ExecPostrun are exec_prerun and exec_postrun:
 	// shell commands run before the job's I/O and after the job, their
 	// output sent to NAME.prerun.txt and NAME.postrun.txt.

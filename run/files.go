@@ -438,6 +438,12 @@ func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
 	if j.Invalidate && !t.block && !t.char {
 		dropPageCache(e.opts.fadvise, fd)
 	}
+	if !t.char {
+		fadviseHint(e, j, t, fd)
+		if je := setWriteHint(j, t, fd); je != nil {
+			return je
+		}
+	}
 	if t.region.End < t.curSize {
 		t.region.End = t.curSize
 	}
@@ -585,4 +591,90 @@ func startOffset(j *jobfile.Job, realSize uint64) uint64 {
 		off += a - off%a
 	}
 	return off
+}
+
+// fadviseHint is fio's fadvise_hint at each open of a file or block
+// device: POSIX_FADV_RANDOM or SEQUENTIAL over the job's region, by the
+// job's pattern (fadvise_hint=1, the default) or as named. A failure is
+// reported once per run, as fio's "fadvise hint failed", and the job goes
+// on.
+func fadviseHint(e *env, j *jobfile.Job, t *target, fd int) {
+	var advice int
+	switch j.FadviseHint {
+	case "1":
+		advice = unix.FADV_SEQUENTIAL
+		if j.RW.IsRandom() {
+			advice = unix.FADV_RANDOM
+		}
+	case "random":
+		advice = unix.FADV_RANDOM
+	case "sequential":
+		advice = unix.FADV_SEQUENTIAL
+	default:
+		return
+	}
+	if err := e.opts.fadvise(fd, int64(t.region.Base), int64(t.region.Size), advice); err != nil && e.fadviseWarned.CompareAndSwap(false, true) {
+		e.warnf("fio: fadvise hint failed\n")
+	}
+}
+
+// The fcntl commands of write_hint (Linux's F_LINUX_SPECIFIC_BASE + 12
+// and + 14).
+const (
+	fSetRWHint     = 1036
+	fSetFileRWHint = 1038
+)
+
+// setWriteHint sets write_hint's lifetime on a file or block device as it
+// opens, as fio's td_io_open_file: on the open file with direct=1
+// (F_SET_FILE_RW_HINT, which Linux 5.17 and later refuse with EINVAL),
+// else on the inode (F_SET_RW_HINT). A refusal ends the job, as in fio.
+func setWriteHint(j *jobfile.Job, t *target, fd int) *jobError {
+	if j.WriteHint == 0 {
+		return nil
+	}
+	hint := uint64(j.WriteHint)
+	cmd := fSetRWHint
+	if j.Direct {
+		cmd = fSetFileRWHint
+	}
+	if _, _, e := unix.Syscall(unix.SYS_FCNTL, uintptr(fd), uintptr(cmd), uintptr(unsafe.Pointer(&hint))); e != 0 {
+		return targetError(j.Name, t, "write_hint", "fcntl write hint", unix.EINVAL, e)
+	}
+	return nil
+}
+
+// preRead is fio's pre_read_files: each regular file's and block device's
+// region is read once, from its start, in pieces of the largest read
+// block size, before the job's I/O, so that it starts from the page
+// cache. A read that comes back short ends the job with EIO, func=pre_read.
+// The buffer is page-aligned, so that an O_DIRECT file reads too.
+func preRead(j *jobfile.Job, ts []*target) *jobError {
+	if diskless(j) || j.IOEngine == "net" {
+		return nil
+	}
+	bs := max(j.BSMax(jobfile.DirRead), 1)
+	buf, err := unix.Mmap(-1, 0, int(bs), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		return &jobError{job: j.Name, op: "pre_read", fn: "malloc", errno: unix.ENOMEM, err: err}
+	}
+	defer unix.Munmap(buf)
+	for _, t := range ts {
+		if t.char || t.fd < 0 {
+			continue
+		}
+		for off, end := t.region.Base, t.region.Base+t.region.Size; off < end; {
+			n := min(bs, end-off)
+			got, err := unix.Pread(t.fd, buf[:n], int64(off))
+			if err == nil && uint64(got) != n {
+				err = fmt.Errorf("read %d of %d bytes", got, n)
+			}
+			if err != nil {
+				// fio's td_verror(td, EIO, "pre_read"), whatever failed.
+				return &jobError{job: j.Name, where: t.label, op: fmt.Sprintf("pre_read at offset %d", off), fn: "pre_read", errno: unix.EIO, err: err}
+			}
+			off += n
+		}
+	}
+	return nil
 }

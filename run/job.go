@@ -82,8 +82,10 @@ type env struct {
 	// exitRest is set by an exitall job with exit_what=all: later groups
 	// do not start.
 	exitRest atomic.Bool
-	ioJobs   atomic.Int64 // jobs of the running group that do I/O and have not ended (exit_on_io_done)
-	group    []*jobRun    // the running group (exitall)
+	// fadviseWarned: a failed fadvise_hint was reported (once per run).
+	fadviseWarned atomic.Bool
+	ioJobs        atomic.Int64 // jobs of the running group that do I/O and have not ended (exit_on_io_done)
+	group         []*jobRun    // the running group (exitall)
 
 	startAt  time.Time // Options.StartAt until the first group waited for it
 	startErr error     // ErrStartLate: the run stopped before any I/O
@@ -395,6 +397,12 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		if err := execString(e, j, j.ExecPrerun, "prerun"); err != nil {
 			// fio's thread_main skips the job's I/O without an error.
 			e.warnf("gofio: job %s: %v: the job does no I/O, as in fio\n", j.Name, err)
+			return
+		}
+	}
+	if j.PreRead {
+		if je := preRead(j, jr.targets); je != nil {
+			failJob(e, jr, je)
 			return
 		}
 	}
