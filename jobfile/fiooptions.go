@@ -365,7 +365,7 @@ var fioOptions = []OptionSpec{
 		boolp: func(j *Job) *bool { return &j.PreRead }},
 	{Name: "fadvise_hint", Type: TypeChoice, Default: "1", Help: "Use fadvise() to advise the kernel on IO pattern",
 		Choices: fadviseChoices,
-		custom: func(j *Job, v string) error { j.FadviseHint, _, _ = choiceIn(fadviseChoices, v); return nil }},
+		custom:  func(j *Job, v string) error { j.FadviseHint, _, _ = choiceIn(fadviseChoices, v); return nil }},
 	{Name: "write_hint", Type: TypeChoice, Help: "Set expected write life time",
 		Choices: writeHintChoices,
 		custom: func(j *Job, v string) error {
