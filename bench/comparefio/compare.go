@@ -198,6 +198,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		rep.Floor = RunFloor(ctx, root, l, f.pairs, []int{1, 16, 128, 1024})
 	}
 
+	rep.Machine.LoadEnd = LoadAvg()
 	fmt.Fprintln(stdout)
 	if err := WriteText(stdout, rep.Rows); err != nil {
 		say("compare-fio: %v", err)

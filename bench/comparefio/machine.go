@@ -21,12 +21,26 @@ type Machine struct {
 	CPUModel string
 	MemTotal string
 	Date     time.Time
+	// LoadStart and LoadEnd are /proc/loadavg's 1, 5 and 15 minute load
+	// averages when the comparison started and when it ended: on a
+	// shared machine they say how far the wall-clock ratios can be
+	// trusted.
+	LoadStart, LoadEnd string
+}
+
+// LoadAvg returns /proc/loadavg's three load averages, or "unknown".
+func LoadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
 
 // DescribeMachine reads the kernel release, CPU count, CPU model and
 // memory size of this machine.
 func DescribeMachine() Machine {
-	m := Machine{CPUs: runtime.NumCPU(), Date: time.Now().UTC(), Kernel: "unknown", CPUModel: "unknown", MemTotal: "unknown"}
+	m := Machine{CPUs: runtime.NumCPU(), Date: time.Now().UTC(), Kernel: "unknown", CPUModel: "unknown", MemTotal: "unknown", LoadStart: LoadAvg()}
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
 		m.Kernel = strings.TrimSpace(string(b))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -69,6 +70,9 @@ func WriteResults(w io.Writer, r Report) error {
 	}
 	p("## Machine\n\n")
 	p("- kernel: %s\n- CPUs: %d (%s)\n- memory: %s\n", r.Machine.Kernel, r.Machine.CPUs, r.Machine.CPUModel, r.Machine.MemTotal)
+	if r.Machine.LoadStart != "" {
+		p("- load average (1, 5, 15 min): %s at the start, %s at the end\n", r.Machine.LoadStart, cmp.Or(r.Machine.LoadEnd, "unknown"))
+	}
 	p("- gofio side: `%s` (%s)\n- fio side: `%s` (%s)\n", r.GofioPath, r.GofioVersion, r.FioPath, r.FioVersion)
 	p("- tmpfs target: %s, %d MiB, O_DIRECT %s\n", r.Layout.TmpfsFile, r.Layout.TmpfsSize>>20, map[bool]string{true: "supported (direct=1)", false: "refused: tmpfs cases ran with direct=0"}[r.Layout.TmpfsDirect])
 	p("- root-filesystem target: %s (%s), %d MiB\n\n", r.Layout.RootFile, r.RootFS, r.Layout.RootSize>>20)

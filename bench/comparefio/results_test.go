@@ -15,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func TestWriteResultsGolden(t *testing.T) {
 	rep := Report{
 		Command:   "bench/compare-fio -pairs 3",
-		Machine:   Machine{Kernel: "6.18.0", CPUs: 2, CPUModel: "Test CPU", MemTotal: "4 GiB", Date: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)},
+		Machine:   Machine{Kernel: "6.18.0", CPUs: 2, CPUModel: "Test CPU", MemTotal: "4 GiB", LoadStart: "1.00 0.80 0.50", LoadEnd: "1.20 0.90 0.55", Date: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)},
 		GofioPath: "/bin/gofio", GofioVersion: "gofio-0.1",
 		FioPath: "/usr/bin/fio", FioVersion: "fio-3.33",
 		Pairs: 3, Runtime: 2 * time.Second, Layout: testLayout, RootFS: "ext4",
