@@ -109,7 +109,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.Float64Flag{Name: "drift", Value: -1, Usage: "grant a --baseline or gofio diff `PCT` of between-run drift (measure it with gofio drift); default: the baseline's own, stored by the run that made it"}},
 		{Flag: &cli.BoolFlag{Name: "allow-different-jobs", Usage: "let --baseline and gofio diff compare runs of different jobs or comparisons"}},
 		{Flag: &cli.StringFlag{Name: "junit", Usage: "write a JUnit XML report of the comparison to `FILE`: one test case per row"}},
-		{Flag: &cli.StringFlag{Name: "kernel-stages", Usage: "measure each I/O's kernel latency stages with BPF on io_uring and block tracepoints in every job without kernel_stages= (bare or 1: when tracing can run; `required`: fail the job when it cannot)"},
+		{Flag: &cli.StringFlag{Name: "kernel-stages", Usage: "measure each I/O's kernel latency stages with BPF on io_uring and block tracepoints in every job without kernel_stages=; `MODE` 1 (or bare): where tracing can run, required: fail the job where it cannot"},
 			optional: true, bare: "1"},
 		{Flag: &cli.StringFlag{Name: "io-timeout", Usage: "end a job with ETIMEDOUT when an I/O is outstanding longer than `TIME` (every job without io_timeout=; bare numbers are seconds)"}},
 		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99 or iops"}},

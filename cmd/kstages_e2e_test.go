@@ -75,7 +75,8 @@ func TestKernelStagesOutput(t *testing.T) {
 // TestKernelStagesUnavailableOutput runs a job tracing cannot follow (a
 // file on tmpfs; as another user, not root): it runs, stderr has one note
 // saying why, the normal output one "unavailable" line, and the JSON
-// "available": false with the reason; --kernel-stages=required fails it.
+// "available": false with the reason; --kernel-stages=required fails it,
+// and a bad value is refused before anything is written.
 func TestKernelStagesUnavailableOutput(t *testing.T) {
 	f := filepath.Join("/dev/shm", "gofio-kstage-"+strings.ReplaceAll(t.Name(), "/", "-"))
 	t.Cleanup(func() { os.Remove(f) })
@@ -111,5 +112,10 @@ func TestKernelStagesUnavailableOutput(t *testing.T) {
 	code, _, stderr = runCmd(t, append([]string{"--kernel-stages=required"}, args...)...)
 	if code == 0 || !strings.Contains(stderr, why) {
 		t.Fatalf("required: exit %d:\n%s", code, stderr)
+	}
+	os.Remove(f)
+	code, _, stderr = runCmd(t, append([]string{"--kernel-stages=bogus"}, args...)...)
+	if _, err := os.Stat(f); code != ExitBadInput || !strings.Contains(stderr, `invalid --kernel-stages "bogus" (valid: 0, 1, required)`) || err == nil {
+		t.Fatalf("bad value: exit %d, file written: %v:\n%s", code, err == nil, stderr)
 	}
 }
