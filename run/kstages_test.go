@@ -141,3 +141,26 @@ func TestKernelStagesUnavailableRunsOn(t *testing.T) {
 		})
 	}
 }
+
+// TestKernelStagesFileOnPartition traces a file on an ext4 file system on a
+// partition of a loop device it makes: the bios are queued on the
+// partition, the requests issued to the disk, and the sectors the join
+// keys on are the disk's; at least 99% of the reads join. Root only.
+func TestKernelStagesFileOnPartition(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("kernel stages need root (BPF on tracepoints) and a loop device; skipping")
+	}
+	dev := loopdev.NewWithOptions(t, 96<<20, loopdev.Options{Partitions: []int64{64 << 20}})
+	dev.MkfsExt4Partition(t, 1)
+	mnt := dev.MountPartition(t, 1)
+	j := testJob(mnt, "part", jobfile.RWRandRead, "io_uring")
+	j.Size = 16 << 20
+	j.Direct = true
+	setDepth(j, 8)
+	j.KernelStages = "required"
+	res := mustRun(t, []*jobfile.Job{j}, Options{})
+	ks := res.Jobs[0].KernelStages
+	if ks == nil || !ks.Available || ks.JoinRate() < 0.99 || ks.Joined == 0 {
+		t.Fatalf("stages %+v", ks)
+	}
+}
