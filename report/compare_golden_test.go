@@ -303,11 +303,12 @@ func TestWriteSVGShapes(t *testing.T) {
 		c    *Comparison
 		want string
 	}{
-		{"empty", &Comparison{Key: "iodepth"}, "no data"},    // nothing ran
-		{"one row", one, "depth (log2)"},                     // degenerate x range
-		{"categorical", cats, "rw (evenly spaced)"},          // x values are not numbers
-		{"priority only", single, `id="new-avg"`},            // no baseline, no bars
-		{"all fields empty", &Comparison{}, "gofio compare"}, // zero value
+		{"empty", &Comparison{Key: "iodepth"}, "no data"},     // nothing ran
+		{"one row", one, "depth (log2)"},                      // degenerate x range
+		{"categorical", cats, "rw (evenly spaced)"},           // x values are not numbers
+		{"priority only", single, `id="new-avg"`},             // no baseline, no bars
+		{"priority only, legend", single, ">avg (priority)<"}, // one side's legend, no old lines
+		{"all fields empty", &Comparison{}, "gofio compare"},  // zero value
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -328,3 +328,21 @@ func TestSVGLabelStep(t *testing.T) {
 		t.Errorf("six rows: step %d, want 1", s)
 	}
 }
+
+// TestWriteSVGOneSideLegend checks that a chart without --compare names
+// only the lines it draws and says why its Δ strip is empty.
+func TestWriteSVGOneSideLegend(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSVG(&b, modeFixture()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, bad := range []string{"old avg", "old p99", "old tw wait", "new avg"} {
+		if strings.Contains(out, ">"+bad) {
+			t.Errorf("one-side chart's legend has %q", bad)
+		}
+	}
+	if !strings.Contains(out, "one side (no --compare): nothing to compare") {
+		t.Error("the empty Δ strip does not say why")
+	}
+}

@@ -282,6 +282,10 @@ func svgDeltaPanel(b *strings.Builder, c *Comparison, xs svgX) {
 		mid, mid)
 	fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"10\" fill=\"#555555\">Δ%% of the median %s, new vs old, with its CI; grey: no evidence (~) or too few repeats</text>\n",
 		svgLeft+4, svgDTop-6, svgEsc(c.GateMetricOrDefault()))
+	if !c.Compared {
+		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" fill=\"#909090\">one side (no --compare): nothing to compare</text>\n",
+			(svgLeft+svgRight)/2, mid-8)
+	}
 	width := (svgRight - svgLeft) / float64(max(len(c.Rows), 1)) * 0.5
 	width = math.Min(width, 22)
 	for i := range c.Rows {
@@ -364,17 +368,27 @@ func svgXAxis(b *strings.Builder, c *Comparison, xs svgX) {
 func svgLegend(b *strings.Builder, c *Comparison) {
 	b.WriteString("<g id=\"legend\">\n")
 	y := svgTop + 10
-	for _, e := range []struct {
+	type entry struct {
 		label, color, dash string
 		width              float64
-	}{
+	}
+	entries := []entry{
 		{"new avg (" + c.New.Name + ")", svgColorNew, "", 2.2},
 		{"old avg (" + cmpOr(c.Old.Name) + ")", svgColorOld, svgDash, 2.2},
 		{"new p99", svgColorNew, "", 0.9},
 		{"old p99", svgColorOld, svgDash, 0.9},
 		{"new tw wait", svgColorNew, svgDashTW, 1.2},
 		{"old tw wait", svgColorOld, svgDashTW, 1.2},
-	} {
+	}
+	if !c.Compared {
+		// One side: no old lines to tell apart.
+		entries = []entry{
+			{"avg (" + cmpOr(c.New.Name) + ")", svgColorNew, "", 2.2},
+			{"p99", svgColorNew, "", 0.9},
+			{"tw wait", svgColorNew, svgDashTW, 1.2},
+		}
+	}
+	for _, e := range entries {
 		dash := ""
 		if e.dash != "" {
 			dash = fmt.Sprintf(" stroke-dasharray=\"%s\"", e.dash)
