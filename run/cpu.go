@@ -82,3 +82,7 @@ func threadName(tid int) string {
 	}
 	return strings.TrimSpace(string(b))
 }
+
+func getrusageThread(r *unix.Rusage) {
+	_ = unix.Getrusage(unix.RUSAGE_THREAD, r)
+}

@@ -197,7 +197,7 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 	// Sizes: size= is split over the files; without it each file's own
 	// size is used. filesize= sizes each file (a range draws each size
 	// with fio's file-size generator), and size= then only caps the bytes
-	// the job moves (loopBytes).
+	// the job moves (bytesPerPass).
 	var sizeRand fiorand.Frand
 	if j.FileSizeMax > j.FileSizeMin {
 		fs := fiorand.NewSeeds(j, thread)
@@ -291,7 +291,7 @@ func passBytes(ts []*target) uint64 {
 	return n
 }
 
-// loopBytes returns the bytes one loop of job j moves over its targets:
+// bytesPerPass returns the bytes one pass of job j moves over its targets:
 // io_size= when set, else one pass over their regions, capped at size=
 // (which with filesize= can be less than the files hold), as fio's
 // setup_files sets o->size.
@@ -300,7 +300,7 @@ func passBytes(ts []*target) uint64 {
 // small enough that loops= times it does not overflow.
 const fillDeviceSize = 1 << 52
 
-func loopBytes(j *jobfile.Job, ts []*target) uint64 {
+func bytesPerPass(j *jobfile.Job, ts []*target) uint64 {
 	if j.IOSize > 0 {
 		return j.IOSize
 	}

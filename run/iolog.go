@@ -274,7 +274,7 @@ type iologWriter struct {
 	opened []bool // an open line was written for the file
 	closed []bool // a close line was written for the file
 	nrDone int    // the generator's done files already looked at
-	loopNr uint64 // the loop the lines so far belong to
+	passNr uint64 // the loop the lines so far belong to
 }
 
 // usec is the log's time of now.
@@ -317,12 +317,12 @@ func (l *loop) logIO(now int64, op engines.Op, file int, off, n uint64) {
 		k = iolog.Trim
 	}
 	w := l.iolog
-	if w.loopNr != l.loopNr {
+	if w.passNr != l.passNr {
 		// A new loop: fio found every file done and closed them.
-		if w.loopNr != 0 {
+		if w.passNr != 0 {
 			l.closeIOLogFiles(now)
 		}
-		w.loopNr = l.loopNr
+		w.passNr = l.passNr
 	}
 	if w.nrDone != l.gen.NrDone {
 		// fio closes a file once it finds it done, before it moves on.

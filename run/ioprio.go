@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 	"golang.org/x/sys/unix"
 )
 
@@ -103,4 +104,19 @@ func niceThread(inc int) error {
 		return err
 	}
 	return nil
+}
+
+// initPrios sets up the per-priority stats of the directions that use
+// cmdprio, as fio's init_ts_clat_prio.
+func (l *loop) initPrios() {
+	for d, prios := range l.cmdprio.Prios {
+		if len(prios) == 0 {
+			continue
+		}
+		ps := make([]report.PrioStat, len(prios))
+		for i, p := range prios {
+			ps[i].IOPrio = p
+		}
+		l.res.Dirs[d].Prios = ps
+	}
 }

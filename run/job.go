@@ -267,8 +267,8 @@ func (p *prepared) release() error {
 	return errors.Join(errs...)
 }
 
-// newLoop builds the event loop of a prepared job.
-func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
+// newEventLoop builds the event loop of a prepared job.
+func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	j := jr.job
 	regions := make([]iogen.Region, len(jr.targets))
 	for i, t := range jr.targets {
@@ -346,9 +346,9 @@ func (jr *jobRun) newLoop(e *env, p *prepared) (*loop, error) {
 	l.setupVerify(j, jr.ver, regions)
 	// A harvest (tw_reap=all) or the final reap takes every CQE: room for all of them.
 	l.cqes = make([]engines.Completion, depth)
-	l.loopNr = 1
+	l.passNr = 1
 	if !j.TimeBased && jr.replay == nil {
-		l.budget = loopBytes(j, jr.targets) * l.loops
+		l.budget = bytesPerPass(j, jr.targets) * l.loops
 	}
 	l.bw, l.iops = newSamplers(j)
 	l.logs = newJobLogger(j, jr.res, &l.bw, &l.iops, l.noClat, l.noLat)
@@ -383,7 +383,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		return
 	}
 	res.Blocks = blocks
-	l, err := jr.newLoop(e, p)
+	l, err := jr.newEventLoop(e, p)
 	if err != nil {
 		// plan checked the offset rules already (iogen.CheckOffsets).
 		failJob(e, jr, &jobError{job: j.Name, op: "offsets", fn: "setup", errno: unix.EINVAL, err: err})
@@ -429,10 +429,10 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		// fio's thread_main verifies after every loop's do_io, not once
 		// after all of them: with loops=N a writing job's blocks are
 		// read back N times.
-		l.verifyEachLoop = l.wlog != nil && !j.TimeBased && l.loops > 1
+		l.verifyEachPass = l.wlog != nil && !j.TimeBased && l.loops > 1
 		l.run()
 		l.stopKernelStages()
-		for l.verifyEachLoop && l.loopNr < l.loops && jr.verifyPass(e, l) {
+		for l.verifyEachPass && l.passNr < l.loops && jr.verifyPass(e, l) {
 			l.nextPass()
 		}
 		if err := l.vstate.close(); err != nil {

@@ -223,7 +223,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		case replayLog != nil:
 			jr.prog.TotalBytes.Store(replayLog.Bytes)
 		case !j.TimeBased:
-			jr.prog.TotalBytes.Store(loopBytes(j, ts))
+			jr.prog.TotalBytes.Store(bytesPerPass(j, ts))
 		}
 		runs[i] = jr
 	}
@@ -310,7 +310,7 @@ func replanTargets(e *env, jr *jobRun) {
 	default:
 		jr.targets = ts
 		if !j.TimeBased {
-			jr.prog.TotalBytes.Store(loopBytes(j, ts))
+			jr.prog.TotalBytes.Store(bytesPerPass(j, ts))
 		}
 	}
 }

@@ -163,7 +163,7 @@ func (vs *verifyState) close() error {
 // write phase would have issued, one pass for a time_based job, and logs
 // the writes among them without issuing anything.
 func (l *loop) replayWrites() {
-	for l.job.TimeBased || l.loopOpen() {
+	for l.job.TimeBased || l.budgetLeft() {
 		var d jobfile.Dir
 		var file int
 		var off, n uint64

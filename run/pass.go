@@ -1,0 +1,39 @@
+package run
+
+// budgetLeft applies fio's do_io stop rule before each I/O: the job issues
+// no more once it has issued size= (or io_size=) times loops= bytes;
+// the last I/O may run past it.
+func (l *loop) budgetLeft() bool {
+	return l.timeBased() || l.budget == 0 || l.issued < l.budget || l.replay != nil
+}
+
+func (l *loop) timeBased() bool { return l.job.TimeBased }
+
+// nextPass runs the next loop over the files after a verify phase
+// (verifyEachPass): the write log starts empty and reads are data again.
+func (l *loop) nextPass() {
+	w := l.wlog
+	w.ents, w.bytes, w.checked = w.ents[:0], 0, 0
+	l.checkReads = !l.hasWrite
+	l.stopIssue = false
+	l.newPass()
+	l.setState()
+	now := l.clock()
+	for i := 0; i < l.depth; i++ {
+		l.q.AddHeavy(uint32(i), now)
+	}
+	l.drive()
+	l.endReap()
+	l.ended = l.clock()
+}
+
+// newPass starts the next pass over the files (fio's loops=).
+func (l *loop) newPass() {
+	l.passNr++
+	l.lastWasSync = false
+	if l.job.UnlinkEachLoop && !l.job.TimeBased {
+		l.unlinkEachLoop()
+	}
+	l.gen.NewPass()
+	l.content.NewPass()
+}

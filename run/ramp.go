@@ -1,0 +1,52 @@
+package run
+
+import (
+	"github.com/gofio/gofio/jobfile"
+	"golang.org/x/sys/unix"
+)
+
+// endRamp resets every statistic when ramp_time ends, as fio's
+// reset_all_stats does; I/O still in flight from the ramp adds its bytes
+// and latencies when it completes, but not total_ios.
+func (l *loop) endRamp(now int64) {
+	l.ramping = false
+	l.resetStats(now)
+	if l.lat != nil {
+		l.lat.Reset(now, l.latIOs)
+	}
+	l.setState()
+}
+
+// resetStats is fio's reset_all_stats: every statistic starts again at
+// now (at the end of ramp_time, and when latency_target's final window
+// starts).
+func (l *loop) resetStats(now int64) {
+	l.gen.EndRamp()
+	l.res.ResetIOStats()
+	if l.kt != nil {
+		l.kt.Reset(now)
+	}
+	l.initPrios()
+	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
+	l.issuedIOs = 0
+	l.statsStart = now
+	l.inflightT = now
+	l.bw.reset(now, &l.bytesDone)
+	l.iops.reset(now, &l.iosDone)
+	getrusageThread(&l.rusageStart)
+	l.setLogEpoch()
+}
+
+// setLogEpoch records, with log_unix_epoch or log_alternate_epoch, the
+// milliseconds of log_alternate_epoch_clock_id's clock now, where the
+// logs' times start, as fio's set_epoch_time at the job's start and at
+// reset_all_stats. A clock the kernel refuses leaves the epoch at 0.
+func (l *loop) setLogEpoch() {
+	if l.res.Logs == nil || !l.job.LogEpoch() {
+		return
+	}
+	var ts unix.Timespec
+	if unix.ClockGettime(int32(l.job.LogEpochClock), &ts) == nil {
+		l.res.Logs.EpochMsec = uint64(ts.Sec)*1000 + uint64(ts.Nsec)/1000000
+	}
+}
