@@ -26,8 +26,9 @@ type Outcome struct {
 	// Files maps the name of each data file in Dir to its size; logs
 	// (*.log), verify state (*.state) and the row's job file are left out.
 	Files map[string]int64
-	// Logs holds the *.log files the program wrote, read right after it
-	// ran (a SameDir row's second program overwrites them).
+	// Logs holds the *.log files (and log_store_compressed's *.log.fz)
+	// the program wrote, read right after it ran (a SameDir row's second
+	// program overwrites them).
 	Logs map[string][]byte
 }
 
@@ -98,7 +99,7 @@ func dataFiles(dir string) (map[string]int64, map[string][]byte, error) {
 		if !e.Type().IsRegular() || n == JobFileName || strings.HasSuffix(n, ".state") {
 			continue
 		}
-		if strings.HasSuffix(n, ".log") {
+		if strings.HasSuffix(n, ".log") || strings.HasSuffix(n, ".log.fz") {
 			data, err := os.ReadFile(filepath.Join(dir, n))
 			if err != nil {
 				return nil, nil, fmt.Errorf("read log %s: %w", n, err)

@@ -40,6 +40,7 @@ func newJob() *Job {
 		IOPSAvgTime:             500,
 		Stats:                   true,
 		PerJobLogs:              true,
+		LogEntries:              1024,
 		SQThreadPollCPU:         -1,
 		NonVectored:             -1,
 		TWPriority:              true,

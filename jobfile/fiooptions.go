@@ -381,6 +381,19 @@ var fioOptions = []OptionSpec{
 	{Name: "log_alternate_epoch_clock_id", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded,
 		Help: "If log_alternate_epoch or log_unix_epoch is true, this option specifies the clock_id from clock_gettime whose epoch should be used. If neither of those is true, this option has no effect. Default value is 0, or CLOCK_REALTIME",
 		intp: func(j *Job) *int { return &j.LogEpochClock }},
+	{Name: "log_compression", Type: TypeInt, Min: 1024, Max: 512 << 20, Help: "Log in compressed chunks of this size",
+		intp: func(j *Job) *int { return &j.LogCompression }},
+	{Name: "log_compression_cpus", Type: TypeString, Parent: "log_compression", Help: "Limit log compression to these CPUs",
+		Note: "checked as fio checks it; gofio compresses stored logs when it writes them, after the run, on the main thread",
+		custom: func(j *Job, v string) error {
+			c, err := parseCPUList(v)
+			j.LogCompressionCPUs = c
+			return err
+		}},
+	{Name: "log_store_compressed", Type: TypeBool, Min: 0, Max: 1, Help: "Store logs in a compressed format",
+		boolp: func(j *Job) *bool { return &j.LogStoreCompressed }},
+	{Name: "log_entries", Type: TypeInt, Default: "1024", Min: 1024, Max: 1024 * 1024, Help: "Initial number of entries in a job IO log",
+		intp: func(j *Job) *int { return &j.LogEntries }},
 	{Name: "file_service_type", Type: TypeChoice, Default: "roundrobin", Parent: "nrfiles", Help: "How to select which file to service next",
 		Choices: fileServiceChoices, custom: setFileService},
 	{Name: "serialize_overlap", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "iodepth", Help: "Wait for in-flight IOs that collide to complete",

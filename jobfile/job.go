@@ -374,10 +374,22 @@ type Job struct {
 	// epoch) instead of from the job's start (Job.LogEpoch).
 	LogUnixEpoch, LogAlternateEpoch bool
 	LogEpochClock                   int
-	PerJobLogs                      bool // per_job_logs: the job number in log file names
-	BWAvgTime                       int  // ms
-	IOPSAvgTime                     int  // ms
-	Stats                           bool
+	// LogCompression is log_compression, fio's chunk size for logs
+	// compressed in memory (0: off); the logs it writes are the same.
+	// LogCompressionCPUs is log_compression_cpus (nil: all).
+	LogCompression     int
+	LogCompressionCPUs []int
+	// LogStoreCompressed is log_store_compressed: the logs are written
+	// as fio stores them, <name>.log.fz, zlib streams of fio's binary
+	// samples that fio --inflate-log prints.
+	LogStoreCompressed bool
+	// LogEntries is log_entries, the samples of a log's first chunk;
+	// the stored compressed logs are split into chunks as fio's.
+	LogEntries  int
+	PerJobLogs  bool // per_job_logs: the job number in log file names
+	BWAvgTime   int  // ms
+	IOPSAvgTime int  // ms
+	Stats       bool
 
 	// io_uring engine options.
 	Hipri             bool

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,9 @@ func TestParseSemantics(t *testing.T) {
 		{"taskrun_mode sqpoll", "[j]\nioengine=io_uring\nsize=1m\ncoop_taskrun=1\ntw_thread=goroutine\ntaskrun_mode=sqpoll\n", func(j *Job) bool {
 			return !j.TaskrunAuto && !j.CoopTaskrun && !j.DeferTaskrun && j.SQThreadPoll && j.TWThread == "kernel" && j.RegisterFiles
 		}},
+		{"log compression options", "[j]\nioengine=null\nsize=1m\nwrite_lat_log=l\nlog_compression=4k\nlog_compression_cpus=0-1\nlog_store_compressed=1\nlog_entries=2048\n", func(j *Job) bool {
+			return j.LogCompression == 4096 && slices.Equal(j.LogCompressionCPUs, []int{0, 1}) && j.LogStoreCompressed && j.LogEntries == 2048
+		}},
 		{"hist log named by the job", "[j]\nioengine=null\nsize=1m\nwrite_hist_log\nlog_hist_msec=10\nlog_hist_coarseness=6\n", func(j *Job) bool {
 			return j.WriteHistLog == "j" && j.LogHistMsec == 10 && j.LogHistCoarseness == 6 && j.WritesLogs()
 		}},
@@ -151,6 +155,8 @@ func TestParseErrors(t *testing.T) {
 		// fio takes any log_hist_coarseness and reads past its histogram
 		// (a negative one writes gigabytes): gofio keeps to [0,6].
 		{"hist coarseness", "[j]\nlog_hist_coarseness=7\n", "j.fio:2: log_hist_coarseness=7: max value out of range: 7 (6 max)"},
+		{"log_compression below 1k", "[j]\nlog_compression=1000\n", "log_compression=1000: min value out of range"},
+		{"log_entries below 1024", "[j]\nlog_entries=10\n", "log_entries=10: min value out of range"},
 		{"hist coarseness negative", "[j]\nlog_hist_coarseness=-1\n", "log_hist_coarseness=-1: min value out of range"},
 		{"outside", "bs=4k\n[j]\n", "j.fio:1: bs=4k: option outside of [] job section"},
 		{"engine", "[j]\nioengine=rdma\n", "j.fio:2: ioengine=rdma: engine rdma is not supported by gofio: needs RDMA hardware"},

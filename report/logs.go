@@ -2,6 +2,8 @@ package report
 
 import (
 	"bufio"
+	"compress/zlib"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -93,11 +95,11 @@ func WriteLogs(dir string, r *Result) error {
 		n := i + 1
 		// Per-I/O samples carry the I/O's priority; averaged bw/iops
 		// windows carry none (fio's __add_samples logs priority 0).
-		latPrio, bwPrio := logPrio(j.Job, true), logPrio(j.Job, j.Job.LogAvgMsec == 0)
+		latPrio, bwPrio := logPrioValue(j.Job, true), logPrioValue(j.Job, j.Job.LogAvgMsec == 0)
 		files := []struct {
 			prefix, kind string
 			samples      []LogSample
-			prio         string
+			prio         uint16
 		}{
 			{j.Job.WriteLatLog, "lat", j.Logs.Lat, latPrio},
 			{j.Job.WriteLatLog, "clat", j.Logs.Clat, latPrio},
@@ -110,7 +112,13 @@ func WriteLogs(dir string, r *Result) error {
 				continue
 			}
 			name := logName(dir, j.Job, f.prefix, f.kind, n)
-			if err := writeLog(name, f.samples, j.Logs.LogOffset, !j.Job.PerJobLogs, f.prio, j.Logs.EpochMsec); err != nil {
+			var err error
+			if j.Job.LogStoreCompressed {
+				err = writeStoredLog(name+".fz", f.samples, j.Job, f.prio, j.Logs.EpochMsec)
+			} else {
+				err = writeLog(name, f.samples, j.Logs.LogOffset, !j.Job.PerJobLogs, formatPrio(j.Job, f.prio), j.Logs.EpochMsec)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -190,6 +198,60 @@ func writeFile(name string, appendTo bool, write func(*bufio.Writer)) error {
 	return nil
 }
 
+// maxLogEntries is fio's MAX_LOG_ENTRIES: a log's chunks double from
+// log_entries samples up to this many.
+const maxLogEntries = 1024 * 1024
+
+// writeStoredLog writes samples as fio's log_store_compressed stores a
+// log (iolog.c's gz_work and flush_log): each chunk of samples, as fio
+// grows its log arrays (log_entries, then doubling up to
+// maxLogEntries), is one zlib stream of fio's binary struct io_sample
+// records (little-endian, 32 bytes, 40 with log_offset's offset), the
+// streams back to back; fio --inflate-log prints the lines. With
+// per_job_logs=0 the streams are added to the file's end.
+func writeStoredLog(name string, samples []LogSample, j *jobfile.Job, prio uint16, epoch uint64) error {
+	ddirBits := uint32(0)
+	size := 32
+	if j.LogOffset {
+		ddirBits |= 0x80000000 // LOG_OFFSET_SAMPLE_BIT
+		size = 40
+	}
+	if j.LogPrio {
+		ddirBits |= 0x40000000 // LOG_PRIO_SAMPLE_BIT
+	}
+	var werr error
+	err := writeFile(name, !j.PerJobLogs, func(w *bufio.Writer) {
+		chunk := max(j.LogEntries, 1)
+		rec := make([]byte, size)
+		for len(samples) > 0 && werr == nil {
+			n := min(chunk, len(samples))
+			zw, _ := zlib.NewWriterLevel(w, zlib.DefaultCompression)
+			for _, s := range samples[:n] {
+				binary.LittleEndian.PutUint64(rec[0:], s.Msec+epoch)
+				binary.LittleEndian.PutUint64(rec[8:], s.Value)
+				binary.LittleEndian.PutUint32(rec[16:], uint32(s.Dir)|ddirBits)
+				binary.LittleEndian.PutUint16(rec[20:], prio)
+				binary.LittleEndian.PutUint64(rec[24:], s.BS)
+				if j.LogOffset {
+					binary.LittleEndian.PutUint64(rec[32:], s.Offset)
+				}
+				if _, werr = zw.Write(rec); werr != nil {
+					break
+				}
+			}
+			if err := zw.Close(); werr == nil {
+				werr = err
+			}
+			samples = samples[n:]
+			chunk = min(chunk*2, maxLogEntries)
+		}
+	})
+	if err == nil && werr != nil {
+		err = fmt.Errorf("write log %s: %w", name, werr)
+	}
+	return err
+}
+
 // WriteAggBWLogs writes fio's --bandwidth-log files agg-read_bw.log,
 // agg-write_bw.log and agg-trim_bw.log into dir, one "msec, KiB/s, ddir,
 // 0, 0" line per sample.
@@ -202,14 +264,19 @@ func WriteAggBWLogs(dir string, samples [3][]LogSample) error {
 	return nil
 }
 
-// logPrio is the priority column of a log: for per-I/O samples (perIO) 1 when
-// the job's prioclass is real-time (1), or its ioprio value with
-// log_prio=1; otherwise 0 (0x0000 with log_prio=1), as fio 3.33 writes it.
-func logPrio(j *jobfile.Job, perIO bool) string {
-	v := 0
+// logPrioValue is the priority of a log's samples, fio's ioprio value:
+// the job's prioclass and prio for per-I/O samples (perIO), else 0.
+func logPrioValue(j *jobfile.Job, perIO bool) uint16 {
 	if perIO && j.PrioSet {
-		v = j.PrioClass<<13 | j.Prio
+		return uint16(j.PrioClass<<13 | j.Prio)
 	}
+	return 0
+}
+
+// formatPrio is the priority column of a log line for the ioprio value v:
+// 1 when its class is real-time (1), else 0, or with log_prio=1 the
+// value as 0x%04x, as fio 3.33 writes it.
+func formatPrio(j *jobfile.Job, v uint16) string {
 	if j.LogPrio {
 		return fmt.Sprintf("0x%04x", v)
 	}

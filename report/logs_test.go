@@ -1,8 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gofio/gofio/jobfile"
@@ -101,7 +106,7 @@ func TestLogPrio(t *testing.T) {
 		{jobfile.Job{PrioSet: true, PrioClass: 2, Prio: 4, LogPrio: true}, true, "0x4004"},
 		{jobfile.Job{PrioSet: true, PrioClass: 2, Prio: 4, LogPrio: true}, false, "0x0000"},
 	} {
-		if got := logPrio(&c.j, c.perIO); got != c.want {
+		if got := formatPrio(&c.j, logPrioValue(&c.j, c.perIO)); got != c.want {
 			t.Errorf("%+v perIO=%v: %q, want %q", c.j.PrioClass, c.perIO, got, c.want)
 		}
 	}
@@ -121,5 +126,51 @@ func TestWriteLogsEpoch(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join(dir, "ep_clat.1.log"))
 	if want := "1796156687000, 5, 0, 0, 0\n1796156687012, 6, 1, 4096, 0\n"; err != nil || string(got) != want {
 		t.Errorf("ep_clat.1.log = %q, %v; want %q", got, err, want)
+	}
+}
+
+// TestWriteStoredLog writes a log_store_compressed log of 3000 samples
+// with log_entries=1024: zlib streams of 1024 and 1976 samples (fio's
+// chunks double), each fio's 40-byte struct io_sample_offset with the
+// offset and prio bits in the direction word.
+func TestWriteStoredLog(t *testing.T) {
+	var samples []LogSample
+	for i := range 3000 {
+		samples = append(samples, LogSample{Msec: uint64(i), Value: uint64(1000 + i), Dir: jobfile.Dir(i % 2), BS: 4096, Offset: uint64(i) * 4096})
+	}
+	j := &jobfile.Job{LogOffset: true, LogPrio: true, LogEntries: 1024, PerJobLogs: true}
+	name := filepath.Join(t.TempDir(), "l_clat.1.log.fz")
+	if err := writeStoredLog(name, samples, j, 0x2004, 7); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bytes.NewReader(data)
+	var streams []int
+	var recs []byte
+	for r.Len() > 0 {
+		zr, err := zlib.NewReader(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, len(b)/40)
+		recs = append(recs, b...)
+	}
+	if !slices.Equal(streams, []int{1024, 1976}) {
+		t.Fatalf("streams of %v samples, want [1024 1976]", streams)
+	}
+	for i, s := range samples {
+		rec := recs[i*40:]
+		le := binary.LittleEndian
+		if le.Uint64(rec) != s.Msec+7 || le.Uint64(rec[8:]) != s.Value || le.Uint32(rec[16:]) != uint32(s.Dir)|0xC0000000 ||
+			le.Uint16(rec[20:]) != 0x2004 || le.Uint64(rec[24:]) != 4096 || le.Uint64(rec[32:]) != s.Offset {
+			t.Fatalf("sample %d: record % x, want %+v", i, rec[:40], s)
+		}
 	}
 }
