@@ -10,6 +10,9 @@ var offsetRows = []Row{
 	{Name: "options/open-hints", Ref: "pre_read (and the invalidate it turns off), fadvise_hint, write_hint on a buffered file, nice: the same I/O as fio",
 		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\n[pr]\nrw=randread\npre_read=1\nfadvise_hint=sequential\n[wh]\nrw=write\nwrite_hint=short\nfadvise_hint=0\nnice=3\n",
 		Exact:   syncDepth},
+	{Name: "options/mem", Ref: "mem= (iomem=): shm, mmapshared, mmap:FILE, malloc back the buffers; the same I/O as fio, and no buffer file left",
+		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\nrw=randrw\n[shm]\nmem=shm\n[shared]\nmem=mmapshared\n[file]\nmem=mmap:buf.mm\n[malloc]\niomem=malloc\nhugepage-size=2m\n",
+		Exact:   syncDepth},
 	{Name: "offsets/random-share-sequencer-seeds", Ref: "percentage_random (one and per direction), rw_sequencer=identical, allrandrepeat with randrepeat=0, offset_align",
 		JobFile: offsetJob, Check: sameIologIO(offsetLogs...)},
 }

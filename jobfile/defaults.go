@@ -17,6 +17,8 @@ func newJob() *Job {
 		NrFiles:                 1,
 		Invalidate:              true,
 		FadviseHint:             "1",
+		Mem:                     "malloc",
+		HugepageSize:            4 << 20,
 		IOEngine:                "psync",
 		IODepth:                 1,
 		IODepthBatchSubmit:      1,

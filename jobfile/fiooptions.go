@@ -361,6 +361,23 @@ var fioOptions = []OptionSpec{
 		custom: func(j *Job, v string) error { j.ExecPrerun = v; return nil }},
 	{Name: "exec_postrun", Type: TypeString, Help: "Execute this file after running job",
 		custom: func(j *Job, v string) error { j.ExecPostrun = v; return nil }},
+	{Name: "mem", Aliases: []string{"iomem"}, Type: TypeChoice, Default: "malloc", Help: "Backing type for IO buffers",
+		Choices: memChoices, Note: "cudamalloc is refused, as by a fio built without CUDA",
+		custom: func(j *Job, v string) error {
+			j.Mem, _, _ = choiceIn(memChoices, v)
+			j.MemFile = ""
+			if i := strings.IndexByte(v, ':'); i >= 0 && strings.HasPrefix(j.Mem, "mmap") {
+				// fio's str_mem_cb: the path after the colon, trimmed.
+				j.MemFile = strings.TrimSpace(v[i+1:])
+			}
+			return nil
+		}},
+	{Name: "hugepage-size", Type: TypeInt, Default: "4194304", Min: 0, Max: Unbounded, Help: "When using hugepages, specify size of each page",
+		custom: func(j *Job, v string) error {
+			n, err := strconv.ParseUint(v, 10, 64)
+			j.HugepageSize = n
+			return err
+		}},
 	{Name: "pre_read", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Pre-read files before starting official testing",
 		boolp: func(j *Job) *bool { return &j.PreRead }},
 	{Name: "fadvise_hint", Type: TypeChoice, Default: "1", Help: "Use fadvise() to advise the kernel on IO pattern",
@@ -414,7 +431,7 @@ var fioOptions = []OptionSpec{
 // fioAliases maps the aliases of fio options gofio does not have to their
 // names (fio 3.33's options.c), so that an alias is reported as the fio
 // option it is rather than as a typo.
-var fioAliases = map[string]string{"iomem": "mem", "mem_align": "iomem_align", "disable_bw": "disable_bw_measurement"}
+var fioAliases = map[string]string{"mem_align": "iomem_align", "disable_bw": "disable_bw_measurement"}
 
 // withFioOptions returns table with fioOptions spliced in before the first
 // gofio or engine option, the place fio's own job options end.
@@ -897,3 +914,14 @@ var fadviseChoices = []Choice{{"0", "Don't issue fadvise/madvise"}, {"1", "Advis
 // RWH_WRITE_LIFE_NONE (1) to RWH_WRITE_LIFE_EXTREME (5); fio gives them no
 // help text.
 var writeHintChoices = []Choice{{"none", ""}, {"short", ""}, {"medium", ""}, {"long", ""}, {"extreme", ""}}
+
+// memChoices are mem='s values on Linux, as fio 3.33 built without CUDA
+// lists them.
+var memChoices = []Choice{
+	{"malloc", "Use malloc(3) for IO buffers"},
+	{"shm", "Use shared memory segments for IO buffers"},
+	{"shmhuge", "Like shm, but use huge pages"},
+	{"mmap", "Use mmap(2) (file or anon) for IO buffers"},
+	{"mmapshared", "Like mmap, but use the shared flag"},
+	{"mmaphuge", "Like mmap, but use huge pages"},
+}

@@ -48,6 +48,9 @@ func TestFioOptionValues(t *testing.T) {
 		{"threads=4\n", func(j *Job) any { return j.Thread }, false}, // the tiobench option is not thread=
 		{"", func(j *Job) any { return j.FileService }, FileService{Kind: "roundrobin", Nr: 1, Center: -1}},
 		{"", func(j *Job) any { return j.SeqPercent }, [NumDirs]int{}},
+		{"", func(j *Job) any { return []any{j.Mem, j.MemFile, j.HugepageSize} }, []any{"malloc", "", uint64(4 << 20)}},
+		{"iomem=mmaphuge: /hugetlbfs/f\nhugepage-size=2m\n", func(j *Job) any { return []any{j.Mem, j.MemFile, j.HugepageSize} }, []any{"mmaphuge", "/hugetlbfs/f", uint64(2 << 20)}},
+		{"mem=shm:ignored\n", func(j *Job) any { return []any{j.Mem, j.MemFile} }, []any{"shm", ""}},
 		{"", func(j *Job) any { return []any{j.FadviseHint, j.WriteHint, j.PreRead, j.Invalidate} }, []any{"1", 0, false, true}},
 		{"pre_read=1\nfadvise_hint=sequential\nwrite_hint=extreme\n", func(j *Job) any { return []any{j.FadviseHint, j.WriteHint, j.PreRead, j.Invalidate} },
 			[]any{"sequential", 5, true, false}},

@@ -473,6 +473,15 @@ type Job struct {
 	PrioClass, Prio     int    // prioclass=, prio= (ioprio of the job's thread)
 	PrioSet             bool   // prioclass or prio was given
 	Nice                int    // nice=: added to the job thread's nice value (-20..19)
+	// Mem is mem= (iomem=), what backs the I/O buffers: "malloc" (fio's
+	// default; an anonymous mapping in gofio, as "mmap"), "mmapshared",
+	// "mmaphuge" (MAP_HUGETLB), "shm" or "shmhuge" (a SysV segment,
+	// SHM_HUGETLB). MemFile is the PATH of mmap:PATH, mmapshared:PATH or
+	// mmaphuge:PATH, a file the buffers map.
+	Mem, MemFile string
+	// HugepageSize is hugepage-size: what the huge kinds round the
+	// buffers' size up to (fio's default 4 MiB).
+	HugepageSize uint64
 	// PreRead is pre_read: each file's region is read once before the
 	// job's I/O (and invalidate is off).
 	PreRead bool

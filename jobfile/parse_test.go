@@ -149,7 +149,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"unknown", "[j]\nsqpol=1\n", "j.fio:2: bad option <sqpol=1>: did you mean sqpoll?"},
 		{"fio-only option", "[j]\ncgroup=x\n", "fio option cgroup is not supported by gofio"},
-		{"fio-only alias", "[j]\niomem=malloc\n", "fio option mem (iomem is its alias) is not supported by gofio"},
+		{"fio-only alias", "[j]\ndisable_bw=1\n", "fio option disable_bw_measurement (disable_bw is its alias) is not supported by gofio"},
 		{"bad value", "[j]\ndirect=2\n", "j.fio:2: direct=2: max value out of range: 2 (1 max)"},
 		{"min value", "[j]\niodepth=0\n", "iodepth=0: min value out of range: 0 (1 min)"},
 		// fio takes any log_hist_coarseness and reads past its histogram

@@ -200,9 +200,16 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	}
 	maxBS := replayMaxBS(j, jr.replay)
 	depth := replayDepth(j, jr.replay)
-	ar, err := newArena(depth, maxBS)
+	ar, err := newArena(depth, maxBS, j)
 	if err != nil {
-		return p, fail(fmt.Sprintf("iodepth=%d", depth), "buffers", "iomem allocation", unix.Errno(errnoOf(err, unix.ENOMEM)), err)
+		// fio's job error is that of the call that failed (func=mmap,
+		// shmget), ENOMEM without one.
+		fn := "iomem allocation"
+		var ae *arenaError
+		if errors.As(err, &ae) {
+			fn = ae.fn
+		}
+		return p, fail(fmt.Sprintf("mem=%s iodepth=%d", j.Mem, depth), "buffers", fn, unix.Errno(errnoOf(err, unix.ENOMEM)), err)
 	}
 	p.arena = ar
 	if err := memPolicy(j.NUMAMemPolicy, ar.mem); err != nil {
