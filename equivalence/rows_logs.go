@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // logRows are issue 26's log options: write_hist_log with log_hist_msec
@@ -37,6 +39,58 @@ var logRows = []Row{
 	{Name: "logs/hist-compressed", Ref: "issue 26 write_hist_log with log_compression: fio compresses its histogram pointers, gofio writes the histogram (jobfile/DIFFERENCES.md)",
 		Args:  args(psync, "--rw=read", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_hist_log=h", "--log_hist_msec=100", "--log_compression=1k"),
 		Exact: syncDepth, Check: histPointers("h_clat_hist.1.log")},
+	{Name: "logs/unix-epoch", Ref: "issue 26 log_unix_epoch: every log's times count from the Unix epoch",
+		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_lat_log=l", "--write_bw_log=l",
+			"--write_hist_log=h", "--log_hist_msec=100", "--log_unix_epoch=1"),
+		Exact: syncDepth, Check: epochTimes(unix.CLOCK_REALTIME, "l_clat.1.log", "l_bw.1.log", "h_clat_hist.1.log")},
+	{Name: "logs/alternate-epoch-monotonic", Ref: "issue 26 log_alternate_epoch with log_alternate_epoch_clock_id=1: times from CLOCK_MONOTONIC's epoch",
+		Args: args(psync, "--rw=read", "--bs=4k", "--size=512k", "--write_lat_log=l", "--write_iops_log=l", "--log_offset=1",
+			"--log_alternate_epoch=1", "--log_alternate_epoch_clock_id=1"),
+		Exact: syncDepth, Check: epochTimes(unix.CLOCK_MONOTONIC, "l_lat.1.log", "l_iops.1.log")},
+}
+
+// epochTimes returns a Check that every line of each log of both
+// programs has a time (the first column, in ms) from the epoch of clock:
+// within the minute before the check runs, and that both programs logged
+// as many lines.
+func epochTimes(clock int32, logs ...string) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var ts unix.Timespec
+		if err := unix.ClockGettime(clock, &ts); err != nil {
+			return []string{err.Error()}
+		}
+		now := uint64(ts.Sec)*1000 + uint64(ts.Nsec)/1000000
+		var diffs []string
+		for i := range fio {
+			for _, name := range logs {
+				var n [2]int
+				for k, o := range []*Outcome{fio[i], gofio[i]} {
+					data, ok := o.Logs[name]
+					if !ok {
+						return []string{fmt.Sprintf("%s wrote no log %s", o.Program, name)}
+					}
+					for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+						t, err := strconv.ParseUint(strings.SplitN(l, ",", 2)[0], 10, 64)
+						if err != nil || t > now || now-t > 60000 {
+							diffs = append(diffs, fmt.Sprintf("%s %s: line %q: time not within the minute before %d", o.Program, name, l, now))
+							break
+						}
+						n[k]++
+					}
+				}
+				// A histogram log's last window may close on either side
+				// of the job's end.
+				slack := 0
+				if strings.Contains(name, "hist") {
+					slack = 1
+				}
+				if n[0]-n[1] > slack || n[1]-n[0] > slack {
+					diffs = append(diffs, fmt.Sprintf("run %d: %s: %d lines from fio, %d from gofio", i, name, n[0], n[1]))
+				}
+			}
+		}
+		return diffs
+	}
 }
 
 // sameInflated returns a Check that fio --inflate-log prints each of the
