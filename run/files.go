@@ -11,7 +11,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
@@ -124,36 +123,59 @@ func blkGetSize64(fd int) (uint64, error) {
 // one laid it out; planTargets adds this job's.
 func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut map[string]uint64) ([]*target, error) {
 	names := fileNames(j)
+	if diskless(j) {
+		return disklessTargets(j, names)
+	}
+	ts, err := statTargets(j, names, mounted)
+	if err != nil {
+		return nil, err
+	}
+	if err := sizeTargets(j, ts, thread, laidOut); err != nil {
+		return nil, err
+	}
+	return ts, nil
+}
+
+// disklessTargets plans the targets of a diskless engine's job: like fio's
+// FIO_DISKLESSIO engines, null, filecreate and the directory engines touch
+// no file before their I/O, and each target is sized from size= or
+// filesize= alone.
+func disklessTargets(j *jobfile.Job, names []string) ([]*target, error) {
+	ts := make([]*target, len(names))
+	perFile := uint64(0)
+	switch {
+	case j.Size > 0:
+		perFile = j.Size / uint64(len(names))
+	case sizedByFile(j) && j.FileSizeMin > 0:
+		perFile = j.FileSizeMin
+	case sizedByFile(j):
+		perFile = j.MinBS()
+	case j.FileSizeMin > 0 && j.FileSizeMax <= j.FileSizeMin:
+		// fio sizes the job from filesize= when size= is not given.
+		perFile = j.FileSizeMin
+	default:
+		return nil, fmt.Errorf("%s: ioengine=%s needs size=", j.Name, j.IOEngine)
+	}
+	for i, name := range names {
+		sz := perFile
+		if m := j.MinBS(); sz < m {
+			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, sz, m)
+		}
+		ts[i] = &target{path: name, label: targetLabel(j, name), fd: -1, region: iogen.Region{Base: j.Offset, Size: sz, End: j.Offset + sz}}
+	}
+	return ts, nil
+}
+
+// statTargets looks at each named target as it is: a directory or an
+// unknown kind is refused, a block device is sized and, for a job that
+// writes or trims, checked for being mounted (mounted), a missing file
+// needs allow_file_create. A stat or size error is returned after every
+// target was looked at.
+func statTargets(j *jobfile.Job, names []string, mounted func(string) error) ([]*target, error) {
 	// A trim destroys data as a write does: both need
 	// allow_mounted_write=1 on a mounted device (fio checks writes only).
 	writes := j.RW.HasWrite() || j.RW.HasTrim()
 	ts := make([]*target, len(names))
-	if diskless(j) {
-		// Like fio's FIO_DISKLESSIO engines, null, filecreate and the
-		// directory engines touch no file before their I/O.
-		perFile := uint64(0)
-		switch {
-		case j.Size > 0:
-			perFile = j.Size / uint64(len(names))
-		case sizedByFile(j) && j.FileSizeMin > 0:
-			perFile = j.FileSizeMin
-		case sizedByFile(j):
-			perFile = j.MinBS()
-		case j.FileSizeMin > 0 && j.FileSizeMax <= j.FileSizeMin:
-			// fio sizes the job from filesize= when size= is not given.
-			perFile = j.FileSizeMin
-		default:
-			return nil, fmt.Errorf("%s: ioengine=%s needs size=", j.Name, j.IOEngine)
-		}
-		for i, name := range names {
-			sz := perFile
-			if m := j.MinBS(); sz < m {
-				return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, sz, m)
-			}
-			ts[i] = &target{path: name, label: targetLabel(j, name), fd: -1, region: iogen.Region{Base: j.Offset, Size: sz, End: j.Offset + sz}}
-		}
-		return ts, nil
-	}
 	var deferred *jobError
 	for i, name := range names {
 		t := &target{path: name, label: targetLabel(j, name), fd: -1}
@@ -194,6 +216,15 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 	if deferred != nil {
 		return nil, deferred
 	}
+	return ts, nil
+}
+
+// sizeTargets places each target's region: where the job's I/O starts
+// (offset=, file_append) and how much of the target it covers (filesize=,
+// size=, fill_device, size=N%, or the target's own size), and records in
+// laidOut (nil: not recorded) how far the layout will extend each file for
+// the jobs after it.
+func sizeTargets(j *jobfile.Job, ts []*target, thread int, laidOut map[string]uint64) error {
 	// Sizes: size= is split over the files; without it each file's own
 	// size is used. filesize= sizes each file (a range draws each size
 	// with fio's file-size generator), and size= then only caps the bytes
@@ -225,14 +256,14 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 				want = fileSize(j, &sizeRand)
 			}
 			if r.Base > want {
-				return nil, badTarget(j, t, "offset=%d is beyond its filesize=%d", r.Base, want)
+				return badTarget(j, t, "offset=%d is beyond its filesize=%d", r.Base, want)
 			}
 			r.Size = want - r.Base
 		case j.Size > 0:
 			r.Size = j.Size / uint64(len(ts))
 		case t.char:
 			// fio cannot size a character device and runs no I/O on it.
-			return nil, badTarget(j, t, "is a character device, which has no size: give size=")
+			return badTarget(j, t, "is a character device, which has no size: give size=")
 		case j.FillDevice && t.block:
 			r.Size = t.curSize - min(r.Base, t.curSize)
 		case j.FillDevice:
@@ -243,15 +274,15 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 		case t.exists && t.curSize > r.Base:
 			r.Size = t.curSize - r.Base
 		case t.exists:
-			return nil, badTarget(j, t, "offset=%d is beyond its end (%d bytes)", r.Base, t.curSize)
+			return badTarget(j, t, "offset=%d is beyond its end (%d bytes)", r.Base, t.curSize)
 		default:
-			return nil, badTarget(j, t, "does not exist and no size= was given to lay it out")
+			return badTarget(j, t, "does not exist and no size= was given to lay it out")
 		}
 		if m := j.MinBS(); r.Size < m {
-			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.Size, m)
+			return fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.Size, m)
 		}
 		if t.block && r.Base+r.Size > t.curSize {
-			return nil, badTarget(j, t, "offset=%d + size=%d is beyond the end of the device (%d bytes)", r.Base, r.Size, t.curSize)
+			return badTarget(j, t, "offset=%d + size=%d is beyond the end of the device (%d bytes)", r.Base, r.Size, t.curSize)
 		}
 		r.End = r.Base + r.Size
 		if t.curSize > r.End {
@@ -262,7 +293,7 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 			laidOut[t.path] = r.End
 		}
 	}
-	return ts, nil
+	return nil
 }
 
 // sizeDevice reads the size of block device t through a read-only open;
@@ -319,95 +350,6 @@ func diskless(j *jobfile.Job) bool { return j.Engine().Diskless }
 // engines that work on names (filecreate, the dir engines) or on nothing
 // (cpuio): every diskless engine but null.
 func sizedByFile(j *jobfile.Job) bool { return j.Engine().SizedByFile }
-
-// dioAlign returns the O_DIRECT alignment of the open fd: the logical
-// block size of a block device, or statx's dio_offset_align for a file (0
-// when the filesystem has no O_DIRECT). A filesystem that does not report
-// STATX_DIOALIGN (tmpfs, which takes any alignment, among them) gets 512,
-// the sector size every device accepts, so that a job that passes here
-// also runs on a real disk.
-func dioAlign(fd int, block bool) (uint64, error) {
-	if block {
-		v, err := blockdev.LogicalBlockSize(fd)
-		if err != nil {
-			return 0, err
-		}
-		return uint64(v), nil
-	}
-	var stx unix.Statx_t
-	if err := unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_DIOALIGN, &stx); err != nil {
-		return 0, fmt.Errorf("statx: %w", err)
-	}
-	if stx.Mask&unix.STATX_DIOALIGN == 0 {
-		return 512, nil
-	}
-	return uint64(stx.Dio_offset_align), nil
-}
-
-// newFileAlign returns the O_DIRECT alignment a file not yet created in
-// dir will have, without creating it: statx of an unnamed O_TMPFILE in
-// dir (never linked into the directory, gone on close), or, where the
-// filesystem has no O_TMPFILE, the logical block size of the disk under
-// dir, or 512.
-func newFileAlign(dir string) uint64 {
-	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
-	if err == nil {
-		a, err := dioAlign(fd, false)
-		unix.Close(fd)
-		if err == nil {
-			return a
-		}
-	}
-	if disk, ok := blockdev.DiskFor(dir); ok {
-		b, err := os.ReadFile(filepath.Join("/sys/block", disk, "queue", "logical_block_size"))
-		if err == nil {
-			if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 {
-				return v
-			}
-		}
-	}
-	return 512
-}
-
-// checkDirect refuses a direct=1 job whose sizes or offsets are not
-// multiples of the target's O_DIRECT alignment.
-func checkDirect(j *jobfile.Job, t *target, align uint64) error {
-	if err := directProblem(j, t, align); err != nil {
-		return badTarget(j, t, "%w", err)
-	}
-	return nil
-}
-
-// directProblem says what keeps job j from O_DIRECT on t, or nil.
-func directProblem(j *jobfile.Job, t *target, align uint64) error {
-	if align == 0 {
-		return errors.New("direct=1: the filesystem does not support O_DIRECT; try direct=0")
-	}
-	check := func(what string, v uint64) error {
-		if v%align != 0 {
-			return fmt.Errorf("direct=1 needs %s=%d to be a multiple of the %d-byte O_DIRECT alignment", what, v, align)
-		}
-		return nil
-	}
-	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		vals := []struct {
-			name string
-			v    uint64
-		}{{"bs", j.BS[d]}, {"bsrange", j.BSRangeMin[d]}, {"bsrange", j.BSRangeMax[d]}, {"blockalign", j.BlockAlign[d]}}
-		for _, e := range j.BSSplit[d] {
-			vals = append(vals, struct {
-				name string
-				v    uint64
-			}{"bssplit", e.BS})
-		}
-		for _, x := range vals {
-			if err := check(x.name, x.v); err != nil {
-				return err
-			}
-		}
-	}
-	return check("offset", t.region.Base)
-}
 
 // openTarget opens t with the job's flags, for the directions rw the job
 // issues (a replay's come from its log), and checks its O_DIRECT

@@ -147,83 +147,10 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 	// before any runs: offset=N% and offset_increment=N% of a later job
 	// are percentages of it.
 	laidOut := map[string]uint64{}
-	for i, j := range jobs {
-		if j == nil {
-			return nil, fmt.Errorf("job %d is nil", i)
-		}
-		if err := checkJob(j); err != nil {
-			return nil, err
-		}
-		if _, err := iogen.NewCmdprio(j, i+1); err != nil {
-			// fio finds these when the engine starts; gofio before
-			// anything is written.
-			return nil, err
-		}
-		if err := checkDevTargets(j); err != nil {
-			return nil, err
-		}
-		op, ok := opts.Engines[j.IOEngine]
-		if !ok {
-			return nil, fmt.Errorf("%s: ioengine=%s is not available (have %s)", j.Name, j.IOEngine, engineNames(opts))
-		}
-		var ts []*target
-		var failed *jobError
-		var replayLog *iolog.Log
-		var err error
-		if j.IOLog.Read != "" {
-			if j.IOLog.Write != "" && opts.Warn != nil {
-				fmt.Fprintf(opts.Warn, "fio: read iolog overrides write_iolog\n")
-			}
-			if !writtenBefore(jobs[:i], replayPath(j)) {
-				replayLog, ts, err = planReplay(j, opts.Warn, opts.CheckMountedWrite)
-			}
-		} else {
-			ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite, laidOut)
-		}
-		replan := false
-		if err != nil {
-			if j.IOLog.Read != "" || j.CreateSerialize || !madeByEarlierJob(jobs[:i], j) {
-				return nil, err
-			}
-			// With create_serialize=0 fio sets a job's files up when the
-			// job starts, so a later group may read or verify what an
-			// earlier one writes (fio's surface-scan.fio); so does gofio.
-			replan = true
-		}
-		ver, err := planVerify(j, i)
+	for i := range jobs {
+		jr, err := planJob(jobs, i, opts, laidOut, fallback)
 		if err != nil {
 			return nil, err
-		}
-		jr := &jobRun{
-			index:   i,
-			job:     j,
-			targets: ts,
-			opener:  op,
-			prog:    &report.Progress{},
-			seed:    iogen.JobSeed(j, i, fallback),
-			ver:     ver,
-			failed:  failed,
-			replay:  replayLog,
-			bufs:    iogen.NewBuffers(j, i+1),
-			replan:  replan,
-			res: &report.JobResult{
-				Job:          j,
-				Name:         j.Name,
-				GroupID:      j.GroupID,
-				Members:      1,
-				Pid:          os.Getpid(),
-				LatencyDepth: replayDepth(j, replayLog),
-				Policy:       j.Policy().String(),
-				Reap:         j.ReapName(opts.Compare),
-				SQThread:     sqThread(j, opts.Compare),
-			},
-		}
-		jr.prog.State.Store('P')
-		switch {
-		case replayLog != nil:
-			jr.prog.TotalBytes.Store(replayLog.Bytes)
-		case !j.TimeBased:
-			jr.prog.TotalBytes.Store(bytesPerPass(j, ts))
 		}
 		runs[i] = jr
 	}
@@ -240,6 +167,91 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 	}
 	iogen.InitWorkingSet(ws)
 	return runs, nil
+}
+
+// planJob checks job i of jobs and plans its run: its targets (or the log
+// it replays), verify, engine, seeds and buffers, and its result's fixed
+// fields. fallback seeds a job whose seed is left to the clock.
+func planJob(jobs []*jobfile.Job, i int, opts *Options, laidOut map[string]uint64, fallback uint64) (*jobRun, error) {
+	j := jobs[i]
+	if j == nil {
+		return nil, fmt.Errorf("job %d is nil", i)
+	}
+	if err := checkJob(j); err != nil {
+		return nil, err
+	}
+	if _, err := iogen.NewCmdprio(j, i+1); err != nil {
+		// fio finds these when the engine starts; gofio before
+		// anything is written.
+		return nil, err
+	}
+	if err := checkDevTargets(j); err != nil {
+		return nil, err
+	}
+	op, ok := opts.Engines[j.IOEngine]
+	if !ok {
+		return nil, fmt.Errorf("%s: ioengine=%s is not available (have %s)", j.Name, j.IOEngine, engineNames(opts))
+	}
+	var ts []*target
+	var failed *jobError
+	var replayLog *iolog.Log
+	var err error
+	if j.IOLog.Read != "" {
+		if j.IOLog.Write != "" && opts.Warn != nil {
+			fmt.Fprintf(opts.Warn, "fio: read iolog overrides write_iolog\n")
+		}
+		if !writtenBefore(jobs[:i], replayPath(j)) {
+			replayLog, ts, err = planReplay(j, opts.Warn, opts.CheckMountedWrite)
+		}
+	} else {
+		ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite, laidOut)
+	}
+	replan := false
+	if err != nil {
+		if j.IOLog.Read != "" || j.CreateSerialize || !madeByEarlierJob(jobs[:i], j) {
+			return nil, err
+		}
+		// With create_serialize=0 fio sets a job's files up when the
+		// job starts, so a later group may read or verify what an
+		// earlier one writes (fio's surface-scan.fio); so does gofio.
+		replan = true
+	}
+	ver, err := planVerify(j, i)
+	if err != nil {
+		return nil, err
+	}
+	jr := &jobRun{
+		index:   i,
+		job:     j,
+		targets: ts,
+		opener:  op,
+		prog:    &report.Progress{},
+		seed:    iogen.JobSeed(j, i, fallback),
+		ver:     ver,
+		failed:  failed,
+		replay:  replayLog,
+		bufs:    iogen.NewBuffers(j, i+1),
+		replan:  replan,
+		res: &report.JobResult{
+			Job:          j,
+			Name:         j.Name,
+			GroupID:      j.GroupID,
+			Members:      1,
+			Pid:          os.Getpid(),
+			LatencyDepth: replayDepth(j, replayLog),
+			Policy:       j.Policy().String(),
+			Reap:         j.ReapName(opts.Compare),
+			SQThread:     sqThread(j, opts.Compare),
+		},
+	}
+	jr.prog.State.Store('P')
+	switch {
+	case replayLog != nil:
+		jr.prog.TotalBytes.Store(replayLog.Bytes)
+	case !j.TimeBased:
+		jr.prog.TotalBytes.Store(bytesPerPass(j, ts))
+	}
+	return jr, nil
 }
 
 func engineNames(opts *Options) string {
