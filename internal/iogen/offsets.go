@@ -119,70 +119,9 @@ type Offsets struct {
 	AbsOverflows uint64
 }
 
-// fileService is a file_service_type kind.
-type fileService uint8
-
-const (
-	svcRoundRobin fileService = iota
-	svcSequential
-	svcRandom
-	svcZipf
-	svcPareto
-	svcNormal
-)
-
 // fileServiceShift is fio's FIO_FSERVICE_SHIFT: a non-uniform file draw
 // is over nrfiles<<10 values, shifted back down.
 const fileServiceShift = 10
-
-// newFileService returns the kind of fs (roundrobin when unset) and its
-// N.
-func newFileService(fs jobfile.FileService) (fileService, uint32) {
-	nr := uint32(fs.Nr) // fio's unsigned file_service_nr
-	switch fs.Kind {
-	case "sequential":
-		return svcSequential, nr
-	case "random":
-		return svcRandom, nr
-	case "zipf":
-		return svcZipf, 1
-	case "pareto":
-		return svcPareto, 1
-	case "normal":
-		return svcNormal, 1
-	case "roundrobin":
-		return svcRoundRobin, nr
-	}
-	return svcRoundRobin, 1
-}
-
-// zoneBounds is one entry of fio's zone_state_index: where a zoned range
-// starts and ends, in percent of the region (zoned) or in bytes from its
-// start (zoned_abs).
-type zoneBounds struct{ start, end uint64 }
-
-// zoneIndex is fio's __td_zone_gen_index: entry v-1 holds the range that
-// a draw v in 1..100 picks.
-func zoneIndex(zones []jobfile.ZoneSplit, absolute bool) *[100]zoneBounds {
-	if len(zones) == 0 {
-		return nil
-	}
-	var idx [100]zoneBounds
-	var access int
-	var prev uint64
-	for _, z := range zones {
-		size := uint64(z.SizePct)
-		if absolute {
-			size = z.Size
-		}
-		for k := access; k < access+int(z.Access) && k < len(idx); k++ {
-			idx[k] = zoneBounds{start: prev, end: prev + size}
-		}
-		access += int(z.Access)
-		prev += size
-	}
-	return &idx
-}
 
 // JobSeed returns a 64-bit seed for gofio's own generators (buffer
 // contents, random_distribution): fixed with randrepeat (randseed, or
@@ -239,23 +178,7 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 		g.seqNr = 1
 	}
 	g.seqNrLeft = 1
-	g.rwMinBS = ^uint64(0)
-	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		g.MinBS[d], g.MaxBS[d] = j.BSMin(d), j.BSMax(d)
-		if g.MinBS[d] > 0 && g.MinBS[d] < g.rwMinBS {
-			g.rwMinBS = g.MinBS[d]
-		}
-		g.ba[d] = g.MinBS[d]
-		if g.random && j.BlockAlign[d] > 0 {
-			g.ba[d] = j.BlockAlign[d]
-		}
-		if sp := j.BSSplit[d]; len(sp) > 0 {
-			// fio sorts the entries by percentage (glibc's qsort keeps
-			// equal ones in order).
-			g.split[d] = append([]jobfile.BSSplitEntry(nil), sp...)
-			sort.SliceStable(g.split[d], func(a, b int) bool { return g.split[d][a].Pct < g.split[d][b].Pct })
-		}
-	}
+	g.setBlockSizes(j)
 	if a, err := offsetAlign(j); err != nil {
 		return nil, err
 	} else if g.rwMinBS == ^uint64(0) {
@@ -278,6 +201,20 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 		g.strided = true
 		g.zoneSize, g.zoneRange, g.zoneSkip = j.Zones.Size, j.Zones.Range, j.Zones.Skip
 	}
+	if err := g.initRegions(j, thread); err != nil {
+		return nil, err
+	}
+	g.reseed()
+	g.resetFiles()
+	g.simpleRand = g.isSimpleRand()
+	return g, nil
+}
+
+// initRegions readies each region for its first pass: its start, and the
+// state its random offsets draw from: fio's LFSR, its random map, or a
+// zipf, pareto or normal distribution (fio's init_random_map and
+// __init_rand_distribution).
+func (g *Offsets) initRegions(j *jobfile.Job, thread int) error {
 	rangeSize := min64(g.MinBS[jobfile.DirRead], g.MinBS[jobfile.DirWrite])
 	for i := range g.Files {
 		r := &g.Files[i]
@@ -287,7 +224,7 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 			blocks = g.zoneRange / g.rwMinBS // fio's random map covers one zone
 		}
 		if blocks == 0 {
-			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.Size, g.rwMinBS)
+			return fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.Size, g.rwMinBS)
 		}
 		switch k := j.RandomDistribution.Kind; {
 		case g.random && j.RandomGenerator == "lfsr" && (k == "" || k == "random" || k == "zoned" || k == "zoned_abs"):
@@ -296,7 +233,7 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 			// draw from their own generators and keep neither).
 			l, err := fiorand.NewLFSR(blocks, g.seeds.OffsetSeed(), 0)
 			if err != nil {
-				return nil, fmt.Errorf("%s: failed initializing LFSR: %w", j.Name, err)
+				return fmt.Errorf("%s: failed initializing LFSR: %w", j.Name, err)
 			}
 			r.lfsr, r.hasLfsr = l, true
 		case g.random && g.randomMap:
@@ -311,15 +248,35 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 			}
 			d, ok := fiorand.NewDist(k, j.RandomDistribution.Param, nranges, dseed)
 			if !ok {
-				return nil, distError(j)
+				return distError(j)
 			}
 			r.dist, r.hasDist = d, true
 		}
 	}
-	g.reseed()
-	g.resetFiles()
-	g.simpleRand = g.isSimpleRand()
-	return g, nil
+	return nil
+}
+
+// setBlockSizes takes the job's block sizes per direction: the bounds,
+// blockalign (random jobs only) and bssplit, sorted as fio sorts it, and
+// the smallest block size of any direction.
+func (g *Offsets) setBlockSizes(j *jobfile.Job) {
+	g.rwMinBS = ^uint64(0)
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		g.MinBS[d], g.MaxBS[d] = j.BSMin(d), j.BSMax(d)
+		if g.MinBS[d] > 0 && g.MinBS[d] < g.rwMinBS {
+			g.rwMinBS = g.MinBS[d]
+		}
+		g.ba[d] = g.MinBS[d]
+		if g.random && j.BlockAlign[d] > 0 {
+			g.ba[d] = j.BlockAlign[d]
+		}
+		if sp := j.BSSplit[d]; len(sp) > 0 {
+			// fio sorts the entries by percentage (glibc's qsort keeps
+			// equal ones in order).
+			g.split[d] = append([]jobfile.BSSplitEntry(nil), sp...)
+			sort.SliceStable(g.split[d], func(a, b int) bool { return g.split[d][a].Pct < g.split[d][b].Pct })
+		}
+	}
 }
 
 // isSimpleRand reports whether the job is one fillSimpleRand serves: rw=
@@ -414,102 +371,6 @@ func (g *Offsets) EndRamp() {
 // fdatasync= count.
 func (g *Offsets) WritesIssued() uint64 { return g.issues[jobfile.DirWrite] }
 
-// offsetAlign returns the unit offsets are chosen in: the smallest
-// blockalign (or, without it, the smallest block size) over the
-// directions the job issues.
-func offsetAlign(j *jobfile.Job) (uint64, error) {
-	var m uint64
-	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-		if !usesDir(j.RW, d) {
-			continue
-		}
-		a := j.BlockAlign[d]
-		if a == 0 {
-			a = j.BSMin(d)
-		}
-		if a == 0 {
-			return 0, fmt.Errorf("%s: no block size for direction %s", j.Name, d)
-		}
-		if m == 0 || a < m {
-			m = a
-		}
-	}
-	return m, nil
-}
-
-// CheckOffsets refuses, before any job starts, what NewOffsets would
-// refuse at the job's start: a direction without a block size, a region
-// smaller than the offset unit, an unknown random_distribution.
-func CheckOffsets(j *jobfile.Job, regions []Region) error {
-	a, err := offsetAlign(j)
-	if err != nil {
-		return err
-	}
-	for _, r := range regions {
-		if r.Size < a {
-			return fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.Size, a)
-		}
-	}
-	switch k := j.RandomDistribution.Kind; {
-	case !j.RW.IsRandom(), k == "", k == "random", k == "zipf", k == "pareto", k == "normal", k == "zoned", k == "zoned_abs":
-		return nil
-	}
-	return distError(j)
-}
-
-func distError(j *jobfile.Job) error {
-	return fmt.Errorf("%s: random_distribution=%s is not supported", j.Name, j.RandomDistribution.Kind)
-}
-
-func (g *Offsets) Uses(d jobfile.Dir) bool { return usesDir(g.RW, d) }
-
-// usesDir reports whether pattern rw issues I/O in direction d.
-func usesDir(rw jobfile.RW, d jobfile.Dir) bool {
-	switch d {
-	case jobfile.DirRead:
-		return rw.HasRead()
-	case jobfile.DirWrite:
-		return rw.HasWrite()
-	}
-	return rw.HasTrim()
-}
-
-// Dir picks the direction of the next I/O as fio's get_rw_ddir: a mixed
-// Job draws a new direction (rwmixread percent reads) once it has issued
-// its share in the current one.
-func (g *Offsets) Dir() jobfile.Dir {
-	if g.hasPending {
-		return g.pending
-	}
-	g.pending, g.hasPending = g.drawDir(), true
-	return g.pending
-}
-
-// SetDir makes d the direction of the next I/O and of the rwmix cycle,
-// as fio's get_rw_ddir keeps the direction rate_ddir switched to.
-func (g *Offsets) SetDir(d jobfile.Dir) {
-	g.pending, g.hasPending, g.rwmixDir = d, true, d
-}
-
-func (g *Offsets) drawDir() jobfile.Dir {
-	if !g.mixed {
-		return g.oneDir
-	}
-	if g.issues[g.rwmixDir] >= g.rwmixIssues {
-		d := jobfile.DirWrite
-		if g.rMix.Between(1, 100) <= g.RWMix[jobfile.DirRead] {
-			d = jobfile.DirRead
-		}
-		if d != g.rwmixDir {
-			// fio's set_rwmix_bytes: the other direction's share of
-			// what this one issued so far.
-			g.rwmixIssues = g.issues[g.rwmixDir] * g.RWMix[g.rwmixDir^1] / 100
-		}
-		g.rwmixDir = d
-	}
-	return g.rwmixDir
-}
-
 // Fill chooses the next I/O: direction, file (round robin over the files
 // not done), offset and length, marks it in the random map and counts it
 // as issued. ok is false when every file is done for this loop.
@@ -601,93 +462,6 @@ func (g *Offsets) fillSimpleRand() (d jobfile.Dir, file int, off, n uint64, ok b
 	r.Done = true
 	g.NrDone++
 	return d, 0, 0, 0, false
-}
-
-// strideZone is fio's setup_strided_zone_mode, run before each I/O of a
-// zonemode=strided job: after zonesize bytes the region moves on by
-// zonerange+zoneskip (back to its start past the end of the file), a
-// position past the zone goes back to its start, and at each zonerange
-// bytes the file's positions and random map start over.
-func (g *Offsets) strideZone(r *Region, d jobfile.Dir) {
-	if g.zoneBytes >= g.zoneSize {
-		g.zoneBytes = 0
-		r.Base += g.zoneRange + g.zoneSkip
-		if r.Base >= r.End {
-			r.Base = r.Start
-		}
-		r.lastPos[d] = r.Base
-	}
-	if r.lastPos[d] >= r.Base+g.zoneRange {
-		r.lastPos[d] = r.Base
-	}
-	if g.zoneBytes%g.zoneRange == 0 {
-		g.resetFile(r)
-	}
-}
-
-// nextFile is fio's __get_next_file: the file being served while it
-// lasts (sequential) or has I/Os left (file_service_nr), else a new one
-// round robin or drawn at random.
-func (g *Offsets) nextFile() int {
-	if g.svcFile >= 0 {
-		if g.svc == svcSequential {
-			return g.svcFile
-		}
-		if g.svcLeft > 0 {
-			g.svcLeft--
-			return g.svcFile
-		}
-	}
-	var f int
-	if g.svc <= svcSequential {
-		f = g.pickFile()
-	} else {
-		f = g.pickRandomFile()
-	}
-	g.svcFile, g.svcLeft = f, g.svcNr-1
-	return f
-}
-
-// pickRandomFile is fio's get_next_file_rand: files drawn until one is
-// not done, uniformly (__get_next_fileno_rand) or from the non-uniform
-// distribution over nrfiles<<10 values.
-func (g *Offsets) pickRandomFile() int {
-	n := uint64(len(g.Files))
-	for {
-		var f uint64
-		if g.svc == svcRandom {
-			f = uint64(uint32(float64(n) * (float64(g.rFile.Next()) / (float64(g.rFile.Max()) + 1.0))))
-		} else {
-			f = g.fileDist.Next() >> fileServiceShift
-		}
-		if f < n && !g.Files[f].Done {
-			return int(f)
-		}
-	}
-}
-
-// pickFile is fio's get_next_file_rr: the next file that is not done.
-func (g *Offsets) pickFile() int {
-	for {
-		f := g.next
-		g.next++
-		if g.next >= len(g.Files) {
-			g.next = 0
-		}
-		if !g.Files[f].Done {
-			return f
-		}
-	}
-}
-
-// SyncFile is the file the next fsync goes to: fio's get_io_u picks a
-// file round robin before get_rw_ddir decides on a sync, so a sync takes
-// its turn in the round robin.
-func (g *Offsets) SyncFile() int {
-	if g.NrDone >= len(g.Files) {
-		return g.next
-	}
-	return g.nextFile()
 }
 
 // fillFile is fio's fill_io_u for one file: offset, then length, then
@@ -855,36 +629,6 @@ func (g *Offsets) randOffset(r *Region, d jobfile.Dir) (b uint64, ok bool) {
 		return b, true
 	}
 	return r.amap.NextFree(b)
-}
-
-// doRandom is fio's should_do_random: whether a random pattern's next
-// I/O in direction d takes a random offset (percentage_random).
-func (g *Offsets) doRandom(d jobfile.Dir) bool {
-	if g.seqPct[d] == 0 {
-		return true
-	}
-	return g.rSeq[d].Between(1, 100) <= 100-g.seqPct[d]
-}
-
-// zonedRange draws the range of a zoned (or zoned_abs) job's next random
-// offset as fio's __get_next_rand_offset_zoned(_abs): a percentile from
-// rZone picks the range, whose first block and length (in blockalign
-// units, out of last) it returns. A zoned_abs range past the region's
-// last block fails the draw, which ends the file's loop as in fio.
-func (g *Offsets) zonedRange(z *[100]zoneBounds, last uint64, d jobfile.Dir) (first, n uint64, ok bool) {
-	zb := z[g.rZone.Between(1, 100)-1]
-	if g.zonedAbs {
-		first, end := zb.start/g.ba[d], zb.end/g.ba[d]
-		if end > last {
-			g.AbsOverflows++
-			return 0, 0, false
-		}
-		return first, end - first, true
-	}
-	if zb.start != 0 {
-		first = zb.start * last / 100
-	}
-	return first, last * (zb.end - zb.start) / 100, true
 }
 
 // lastBlock is fio's last_block: how many blockalign units a random
