@@ -378,6 +378,12 @@ var fioOptions = []OptionSpec{
 			j.HugepageSize = n
 			return err
 		}},
+	{Name: "lockmem", Type: TypeStrVal, Default: "0", Help: "Lock down this amount of memory (per worker)",
+		custom: func(j *Job, v string) error {
+			n, _, err := parseSize(v, j.KBBase, false)
+			j.LockMem = n
+			return err
+		}},
 	{Name: "pre_read", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Pre-read files before starting official testing",
 		boolp: func(j *Job) *bool { return &j.PreRead }},
 	{Name: "fadvise_hint", Type: TypeChoice, Default: "1", Help: "Use fadvise() to advise the kernel on IO pattern",

@@ -48,6 +48,7 @@ func TestFioOptionValues(t *testing.T) {
 		{"threads=4\n", func(j *Job) any { return j.Thread }, false}, // the tiobench option is not thread=
 		{"", func(j *Job) any { return j.FileService }, FileService{Kind: "roundrobin", Nr: 1, Center: -1}},
 		{"", func(j *Job) any { return j.SeqPercent }, [NumDirs]int{}},
+		{"lockmem=64m\n", func(j *Job) any { return j.LockMem }, uint64(64 << 20)},
 		{"", func(j *Job) any { return []any{j.Mem, j.MemFile, j.HugepageSize} }, []any{"malloc", "", uint64(4 << 20)}},
 		{"iomem=mmaphuge: /hugetlbfs/f\nhugepage-size=2m\n", func(j *Job) any { return []any{j.Mem, j.MemFile, j.HugepageSize} }, []any{"mmaphuge", "/hugetlbfs/f", uint64(2 << 20)}},
 		{"mem=shm:ignored\n", func(j *Job) any { return []any{j.Mem, j.MemFile} }, []any{"shm", ""}},

@@ -482,6 +482,9 @@ type Job struct {
 	// HugepageSize is hugepage-size: what the huge kinds round the
 	// buffers' size up to (fio's default 4 MiB).
 	HugepageSize uint64
+	// LockMem is lockmem: bytes of memory the job's thread maps and
+	// mlocks for the length of the job (0: none).
+	LockMem uint64
 	// PreRead is pre_read: each file's region is read once before the
 	// job's I/O (and invalidate is off).
 	PreRead bool

@@ -2,7 +2,10 @@ package run
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -251,5 +254,43 @@ func TestNiceJobThread(t *testing.T) {
 	}
 	if after, _ := unix.Getpriority(unix.PRIO_PROCESS, 0); after != before {
 		t.Errorf("the test's thread went from %d to %d", 20-before, 20-after)
+	}
+}
+
+// lockEngine is the null engine reading the process's locked memory
+// (VmLck) at its first Queue, while the job runs.
+type lockEngine struct {
+	engines.Engine
+	vmLck *atomic.Int64
+}
+
+func (e *lockEngine) Queue(slot uint32, r *engines.Request) error {
+	if e.vmLck.Load() < 0 {
+		status, _ := os.ReadFile("/proc/self/status")
+		for _, l := range strings.Split(string(status), "\n") {
+			if f := strings.Fields(l); len(f) == 3 && f[0] == "VmLck:" {
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
+				e.vmLck.Store(kb)
+			}
+		}
+	}
+	return e.Engine.Queue(slot, r)
+}
+
+// TestLockMem runs a job with lockmem=8m: 8 MiB more of the process is
+// locked while the job runs (fio's fio_pin_memory), and none after.
+func TestLockMem(t *testing.T) {
+	var vmLck atomic.Int64
+	vmLck.Store(-1)
+	engs := map[string]engines.Opener{"lock": func(s engines.Setup) (engines.Engine, error) {
+		e, err := null.Open(s)
+		return &lockEngine{Engine: e, vmLck: &vmLck}, err
+	}}
+	j := nullJob(t, 64, 1, true)
+	j.IOEngine = "lock"
+	j.LockMem = 8 << 20
+	mustRun(t, []*jobfile.Job{j}, Options{Engines: engs})
+	if got := vmLck.Load(); got < 8<<10 {
+		t.Errorf("VmLck while the job ran: %d kB, want at least 8192", got)
 	}
 }

@@ -400,6 +400,13 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		failJob(e, jr, je)
 		return
 	}
+	pinned, err := pinMemory(j, e.opts.Info)
+	if err != nil {
+		// fio's thread_main skips the job's I/O without an error.
+		e.warnf("gofio: job %s: %v: the job does no I/O, as in fio\n", j.Name, err)
+		return
+	}
+	defer unpinMemory(pinned)
 	if j.ExecPrerun != "" {
 		if err := execString(e, j, j.ExecPrerun, "prerun"); err != nil {
 			// fio's thread_main skips the job's I/O without an error.
