@@ -39,22 +39,27 @@ func tscUsable() bool {
 	return tscMonotonicAcrossCPUs(8)
 }
 
-// tscMonotonicAcrossCPUs moves the calling thread over every CPU of its
-// affinity mask, rounds times, reading the counter on each, and reports
-// whether every reading was above the one before it: a counter behind on
-// some CPU by more than a migration takes shows as a step back. The
-// thread's mask is restored.
+// tscMonotonicAcrossCPUs moves the calling thread over every CPU of the
+// process's affinity mask (its main thread's, not the caller's, which a
+// job's cpus_allowed may have narrowed: the clock serves every job),
+// rounds times, reading the counter on each, and reports whether every
+// reading was above the one before it: a counter behind on some CPU by
+// more than a migration takes shows as a step back. The calling thread's
+// mask is restored.
 func tscMonotonicAcrossCPUs(rounds int) bool {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var orig unix.CPUSet
+	var orig, all unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &orig); err != nil {
+		return false
+	}
+	if err := unix.SchedGetaffinity(os.Getpid(), &all); err != nil {
 		return false
 	}
 	defer func() { _ = unix.SchedSetaffinity(0, &orig) }()
 	var cpus []int
-	for c := 0; c < len(orig)*64; c++ {
-		if orig.IsSet(c) {
+	for c := 0; c < len(all)*64; c++ {
+		if all.IsSet(c) {
 			cpus = append(cpus, c)
 		}
 	}
