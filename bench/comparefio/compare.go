@@ -123,21 +123,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		say("compare-fio: %v", err)
 		return exitSetup
 	}
-	if f.install {
-		if err := EnsurePackages(ctx, f.fio, stderr); err != nil {
-			say("compare-fio: %v", err)
-			return exitSetup
-		}
-	}
-	if f.gofio == "" {
-		f.gofio = filepath.Join(root, "bench/out/gofio")
-		say("building gofio: go build -o bench/out/gofio .")
-		if err := BuildGofio(ctx, root, f.gofio, stderr); err != nil {
-			say("compare-fio: %v", err)
-			return exitSetup
-		}
-	}
-	if f.gofio, err = filepath.Abs(f.gofio); err != nil {
+	if err := prepareGofio(ctx, &f, root, stderr, say); err != nil {
 		say("compare-fio: %v", err)
 		return exitSetup
 	}
@@ -173,23 +159,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	say("%d cases x %d pairs x %s, about %s", len(cases), f.pairs, f.runtime,
 		(time.Duration(2*len(cases)*f.pairs) * (f.runtime + 300*time.Millisecond)).Round(time.Second))
 	r := Runner{Dir: scratch.ShmDir, LogDir: filepath.Join(root, "bench/out/compare-fio"), Runtime: f.runtime, Verbose: verbose}
-	if hasFloorCases(cases) {
-		r.Floor = filepath.Join(root, "bench/out/uring_floor")
-		say("building the C floor: gcc -O2 -o bench/out/uring_floor %s -luring", floorSource)
-		if err := BuildFloor(ctx, root, r.Floor); err != nil {
-			say("compare-fio: %v", err)
-			return exitSetup
-		}
-	}
-	if hasPeakCases(cases) {
-		r.Peak = filepath.Join(root, peakBinary)
-		say("building fio's t/io_uring from %s into %s", f.fioSrc, peakBinary)
-		if err := BuildPeak(ctx, root, f.fioSrc, r.Peak); err != nil {
-			say("compare-fio: %v", err)
-			return exitSetup
-		}
-	}
-	if err := os.MkdirAll(r.LogDir, 0o755); err != nil {
+	if err := buildHelpers(ctx, &r, cases, root, f.fioSrc, say); err != nil {
 		say("compare-fio: %v", err)
 		return exitSetup
 	}
@@ -198,50 +168,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		rep.Floor = RunFloor(ctx, root, l, f.pairs, []int{1, 16, 128, 1024})
 	}
 
-	rep.Machine.LoadEnd = LoadAvg()
-	fmt.Fprintln(stdout)
-	if err := WriteText(stdout, rep.Rows); err != nil {
-		say("compare-fio: %v", err)
-		return exitSetup
-	}
-	for _, line := range rep.Floor.Lines {
-		fmt.Fprintf(stdout, "liburing floor: %s\n", line)
-	}
-	for _, line := range rep.peakRatios() {
-		fmt.Fprintf(stdout, "t/io_uring: %s\n", line)
-	}
-	for _, line := range rep.floorRatios() {
-		fmt.Fprintf(stdout, "liburing floor: %s\n", line)
-	}
-	if rep.Floor.Err != nil {
-		say("liburing floor: %v", rep.Floor.Err)
-	}
-	if ctx.Err() != nil {
-		say("compare-fio: interrupted; %s not written", f.results)
-		return exitFailures
-	}
-	out := f.results
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(root, out)
-	}
-	tail := keptSections(out)
-	if err := writeFile(out, func(w io.Writer) error {
-		if err := WriteResults(w, rep); err != nil {
-			return err
-		}
-		_, err := io.WriteString(w, tail)
-		return err
-	}); err != nil {
-		say("compare-fio: %v", err)
-		return exitSetup
-	}
-	say("wrote %s; raw outputs in %s", out, r.LogDir)
-	for _, row := range rep.Rows {
-		if len(row.Failures) > 0 {
-			return exitFailures
-		}
-	}
-	return exitOK
+	return writeCompare(ctx, stdout, rep, f.results, root, r.LogDir, say)
 }
 
 // selectCases is SelectCases, less the floor cases when floor is false and
@@ -371,4 +298,95 @@ func shellCommand(name string, args []string) string {
 		out = append(out, a)
 	}
 	return strings.Join(out, " ")
+}
+
+// prepareGofio installs fio and the tools when asked (-install), and builds
+// gofio when no -gofio binary was given; f.gofio ends up absolute.
+func prepareGofio(ctx context.Context, f *compareFlags, root string, stderr io.Writer, say func(string, ...any)) error {
+	if f.install {
+		if err := EnsurePackages(ctx, f.fio, stderr); err != nil {
+			return err
+		}
+	}
+	if f.gofio == "" {
+		f.gofio = filepath.Join(root, "bench/out/gofio")
+		say("building gofio: go build -o bench/out/gofio .")
+		if err := BuildGofio(ctx, root, f.gofio, stderr); err != nil {
+			return err
+		}
+	}
+	var err error
+	f.gofio, err = filepath.Abs(f.gofio)
+	return err
+}
+
+// buildHelpers builds the other sides some cases need (the C liburing floor,
+// fio's t/io_uring from fioSrc) and makes the runner's log directory.
+func buildHelpers(ctx context.Context, r *Runner, cases []Case, root, fioSrc string, say func(string, ...any)) error {
+	if hasFloorCases(cases) {
+		r.Floor = filepath.Join(root, "bench/out/uring_floor")
+		say("building the C floor: gcc -O2 -o bench/out/uring_floor %s -luring", floorSource)
+		if err := BuildFloor(ctx, root, r.Floor); err != nil {
+			return err
+		}
+	}
+	if hasPeakCases(cases) {
+		r.Peak = filepath.Join(root, peakBinary)
+		say("building fio's t/io_uring from %s into %s", fioSrc, peakBinary)
+		if err := BuildPeak(ctx, root, fioSrc, r.Peak); err != nil {
+			return err
+		}
+	}
+	return os.MkdirAll(r.LogDir, 0o755)
+}
+
+// writeCompare prints the ratio table and the floor and peak lines, then
+// writes bench/results.md (results, relative to root) keeping its kept
+// sections, unless the run was interrupted. The exit code says whether a
+// case failed.
+func writeCompare(ctx context.Context, stdout io.Writer, rep Report, results, root, logDir string, say func(string, ...any)) int {
+	rep.Machine.LoadEnd = LoadAvg()
+	fmt.Fprintln(stdout)
+	if err := WriteText(stdout, rep.Rows); err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+	for _, line := range rep.Floor.Lines {
+		fmt.Fprintf(stdout, "liburing floor: %s\n", line)
+	}
+	for _, line := range rep.peakRatios() {
+		fmt.Fprintf(stdout, "t/io_uring: %s\n", line)
+	}
+	for _, line := range rep.floorRatios() {
+		fmt.Fprintf(stdout, "liburing floor: %s\n", line)
+	}
+	if rep.Floor.Err != nil {
+		say("liburing floor: %v", rep.Floor.Err)
+	}
+	if ctx.Err() != nil {
+		say("compare-fio: interrupted; %s not written", results)
+		return exitFailures
+	}
+	out := results
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	tail := keptSections(out)
+	if err := writeFile(out, func(w io.Writer) error {
+		if err := WriteResults(w, rep); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, tail)
+		return err
+	}); err != nil {
+		say("compare-fio: %v", err)
+		return exitSetup
+	}
+	say("wrote %s; raw outputs in %s", out, logDir)
+	for _, row := range rep.Rows {
+		if len(row.Failures) > 0 {
+			return exitFailures
+		}
+	}
+	return exitOK
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,25 +33,8 @@ type soakFlags struct {
 // tmpfs, samples its RSS, and checks RSS flatness, dropped CQEs, errors
 // and per-window IOPS steadiness.
 func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var f soakFlags
-	fs := flag.NewFlagSet("soak", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.gofio, "gofio", os.Getenv("GOFIO"), "binary to soak (default: go build -o bench/out/gofio .; env GOFIO)")
-	fs.DurationVar(&f.duration, "duration", 10*time.Minute, "length of the run")
-	fs.IntVar(&f.depth, "depth", 16384, "iodepth")
-	fs.StringVar(&f.bs, "bs", "4k", "block size")
-	fs.Int64Var(&f.sizeMiB, "size", 1024, "tmpfs file size in MiB")
-	fs.DurationVar(&f.interval, "interval", time.Minute, "IOPS window checked for steadiness (log_avg_msec)")
-	fs.DurationVar(&f.rssEvery, "rss-every", 10*time.Second, "RSS sampling period")
-	fs.Float64Var(&f.rssTol, "rss-tolerance", 5, "allowed RSS spread over the samples, percent")
-	fs.Float64Var(&f.iopsTol, "iops-tolerance", 10, "allowed distance of each window's IOPS from their median, percent")
-	fs.StringVar(&f.shmDir, "shmdir", "/dev/shm", "tmpfs directory for the scratch file")
-	fs.StringVar(&f.jsonF, "json", "bench/out/soak.json", "where to keep the run's JSON")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if f.duration < 2*f.interval || f.interval < time.Second {
-		fmt.Fprintf(stderr, "soak: -duration %s must hold at least two -interval %s windows of 1s or more\n", f.duration, f.interval)
+	f, ok := parseSoakFlags(args, stderr)
+	if !ok {
 		return exitUsage
 	}
 	say := logf(stderr)
@@ -90,28 +74,9 @@ func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = stderr
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		say("soak: %v", err)
+	rss, runErr := runSampled(cmd, f.rssEvery, say)
+	if errors.Is(runErr, errStart) {
 		return exitSetup
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var rss []int64
-	tick := time.NewTicker(f.rssEvery)
-	defer tick.Stop()
-	var runErr error
-wait:
-	for {
-		select {
-		case runErr = <-done:
-			break wait
-		case <-tick.C:
-			if v, err := ReadRSS(cmd.Process.Pid); err == nil {
-				rss = append(rss, v)
-				say("t=%3.0fs rss=%.1f MiB", time.Since(start).Seconds(), float64(v)/(1<<20))
-			}
-		}
 	}
 	if err := writeFile(f.jsonF, func(w io.Writer) error { _, err := w.Write(out.Bytes()); return err }); err != nil {
 		say("soak: %v", err)
@@ -197,4 +162,59 @@ func roundAll(xs []float64) []int64 {
 		out[i] = int64(math.Round(x))
 	}
 	return out
+}
+
+// parseSoakFlags parses the soak's flags; ok is false after a usage error,
+// which it has written to stderr.
+func parseSoakFlags(args []string, stderr io.Writer) (f soakFlags, ok bool) {
+	fs := flag.NewFlagSet("soak", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.gofio, "gofio", os.Getenv("GOFIO"), "binary to soak (default: go build -o bench/out/gofio .; env GOFIO)")
+	fs.DurationVar(&f.duration, "duration", 10*time.Minute, "length of the run")
+	fs.IntVar(&f.depth, "depth", 16384, "iodepth")
+	fs.StringVar(&f.bs, "bs", "4k", "block size")
+	fs.Int64Var(&f.sizeMiB, "size", 1024, "tmpfs file size in MiB")
+	fs.DurationVar(&f.interval, "interval", time.Minute, "IOPS window checked for steadiness (log_avg_msec)")
+	fs.DurationVar(&f.rssEvery, "rss-every", 10*time.Second, "RSS sampling period")
+	fs.Float64Var(&f.rssTol, "rss-tolerance", 5, "allowed RSS spread over the samples, percent")
+	fs.Float64Var(&f.iopsTol, "iops-tolerance", 10, "allowed distance of each window's IOPS from their median, percent")
+	fs.StringVar(&f.shmDir, "shmdir", "/dev/shm", "tmpfs directory for the scratch file")
+	fs.StringVar(&f.jsonF, "json", "bench/out/soak.json", "where to keep the run's JSON")
+	if err := fs.Parse(args); err != nil {
+		return f, false
+	}
+	if f.duration < 2*f.interval || f.interval < time.Second {
+		fmt.Fprintf(stderr, "soak: -duration %s must hold at least two -interval %s windows of 1s or more\n", f.duration, f.interval)
+		return f, false
+	}
+	return f, true
+}
+
+// errStart is runSampled's error when the command did not start.
+var errStart = errors.New("the soak did not start")
+
+// runSampled runs cmd to its end, sampling its RSS every period.
+func runSampled(cmd *exec.Cmd, every time.Duration, say func(string, ...any)) (rss []int64, runErr error) {
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		say("soak: %v", err)
+		return nil, errStart
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+wait:
+	for {
+		select {
+		case runErr = <-done:
+			break wait
+		case <-tick.C:
+			if v, err := ReadRSS(cmd.Process.Pid); err == nil {
+				rss = append(rss, v)
+				say("t=%3.0fs rss=%.1f MiB", time.Since(start).Seconds(), float64(v)/(1<<20))
+			}
+		}
+	}
+	return rss, runErr
 }
