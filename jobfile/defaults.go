@@ -100,7 +100,7 @@ func fixup(j *Job) {
 		j.IODepthLow = j.IODepth
 	}
 	if j.GtodReduce {
-		j.DisableLat, j.DisableClat, j.DisableSlat = true, true, true
+		j.DisableLat, j.DisableClat, j.DisableSlat, j.DisableBW = true, true, true, true
 	}
 	j.TaskrunAuto = !j.Given("coop_taskrun") && !j.Given("defer_taskrun") && !j.Given("single_issuer")
 	j.applyTaskrunMode()

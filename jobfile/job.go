@@ -354,6 +354,10 @@ type Job struct {
 	DisableClat         bool
 	DisableSlat         bool
 	GtodReduce          bool
+	DisableBW           bool   // disable_bw_measurement=: no per-I/O bw samples
+	GtodCPU             int    // gtod_cpu=: the CPU taken out of the job's affinity
+	GtodCPUSet          bool   // gtod_cpu= was given
+	Clocksource         string // clocksource=: accepted; gofio always times with CLOCK_MONOTONIC
 	WriteLatLog         string
 	WriteBWLog          string
 	WriteIOPSLog        string

@@ -281,6 +281,12 @@ var optionTable = withFioOptions([]OptionSpec{
 		j.CPUsAllowed = c
 		return err
 	}},
+	{Name: "cpumask", Type: TypeInt, Min: 0, Max: Unbounded, Help: "CPU affinity mask", custom: func(j *Job, v string) error {
+		m, _ := strconv.ParseUint(v, 10, 64)
+		c, err := cpumaskCPUs(m, configuredCPUs())
+		j.CPUsAllowed = c
+		return err
+	}},
 	{Name: "cpus_allowed_policy", Type: TypeChoice, Parent: "cpus_allowed", Prio: 1, Help: "Distribution policy for cpus_allowed",
 		Choices: []Choice{{"shared", "Mask shared between threads"}, {"split", "Mask split between threads"}},
 		custom:  func(j *Job, v string) error { j.CPUsAllowedPolicy = v; return nil }},
@@ -369,6 +375,14 @@ var optionTable = withFioOptions([]OptionSpec{
 		Help: "Disable completion latency numbers", boolp: func(j *Job) *bool { return &j.DisableClat }},
 	{Name: "disable_slat", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "gtod_reduce",
 		Help: "Disable submission latency numbers", boolp: func(j *Job) *bool { return &j.DisableSlat }},
+	{Name: "disable_bw_measurement", Aliases: []string{"disable_bw"}, Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "gtod_reduce",
+		Help: "Disable bandwidth logging", boolp: func(j *Job) *bool { return &j.DisableBW }},
+	{Name: "gtod_cpu", Type: TypeInt, Min: 0, Max: Unbounded, Help: "Set up dedicated gettimeofday() thread on this CPU",
+		Note:   "gofio runs no time thread; as in fio, the CPU is taken out of every job's cpumask",
+		custom: func(j *Job, v string) error { j.GtodCPU, _ = strconv.Atoi(v); j.GtodCPUSet = true; return nil }},
+	{Name: "clocksource", Type: TypeChoice, Help: "What type of timing source to use", Choices: clockChoices,
+		Note:   "gofio times with CLOCK_MONOTONIC whatever the value (jobfile/DIFFERENCES.md)",
+		custom: func(j *Job, v string) error { j.Clocksource = v; return nil }},
 	{Name: "continue_on_error", Type: TypeChoice, Default: "none", Choices: continueChoices,
 		Help: "Continue on non-fatal errors during IO", custom: func(j *Job, v string) error {
 			c, ok := ParseContinueOn(v)

@@ -2,9 +2,11 @@ package jobfile
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +81,14 @@ func TestParseSemantics(t *testing.T) {
 		{"engine inheritance", "[global]\nioengine=io_uring\nfixedbufs\nsize=1m\n[j]\nioengine=null\n", func(j *Job) bool {
 			return !j.FixedBufs && j.IOEngine == "null"
 		}},
+		// cpumask= is fio's other spelling of cpus_allowed=: bits 0 to 31.
+		{"cpumask", "[j]\nioengine=null\nsize=1m\ncpumask=1\n", func(j *Job) bool { return fmt.Sprint(j.CPUsAllowed) == "[0]" }},
+		// gtod_reduce sets disable_bw_measurement, as fio's str_gtod_reduce_cb.
+		{"gtod_reduce disables bw", "[j]\nioengine=null\nsize=1m\ngtod_reduce=1\n", func(j *Job) bool { return j.DisableBW }},
+		{"disable_bw alias", "[j]\nioengine=null\nsize=1m\ndisable_bw=1\n", func(j *Job) bool { return j.DisableBW && !j.DisableClat }},
+		{"gtod_cpu", "[j]\nioengine=null\nsize=1m\ngtod_cpu=1\nclocksource=cpu\n", func(j *Job) bool {
+			return j.GtodCPUSet && j.GtodCPU == 1 && j.Clocksource == "cpu"
+		}},
 		// kb_base is parsed before size, whatever the order in the section.
 		{"kb_base priority", "[j]\nioengine=null\nsize=1m\nkb_base=1000\n", func(j *Job) bool { return j.Size == 1000000 }},
 		// rwmixwrite sets rwmixread; the later one wins.
@@ -149,7 +159,10 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"unknown", "[j]\nsqpol=1\n", "j.fio:2: bad option <sqpol=1>: did you mean sqpoll?"},
 		{"fio-only option", "[j]\ncgroup=x\n", "fio option cgroup is not supported by gofio"},
-		{"fio-only alias", "[j]\ndisable_bw=1\n", "fio option disable_bw_measurement (disable_bw is its alias) is not supported by gofio"},
+		// fio's str_cpumask_cb: a bit at or past the configured CPUs.
+		{"cpumask past the CPUs", "[j]\ncpumask=" + strconv.FormatUint(1<<(configuredCPUs()), 10) + "\n",
+			fmt.Sprintf("j.fio:2: cpumask=%d: CPU %d too large (max=%d)", 1<<configuredCPUs(), configuredCPUs(), configuredCPUs()-1)},
+		{"clocksource value", "[j]\nclocksource=tsc\n", "j.fio:2: clocksource=tsc"},
 		{"bad value", "[j]\ndirect=2\n", "j.fio:2: direct=2: max value out of range: 2 (1 max)"},
 		{"min value", "[j]\niodepth=0\n", "iodepth=0: min value out of range: 0 (1 min)"},
 		// fio takes any log_hist_coarseness and reads past its histogram

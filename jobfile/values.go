@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -395,3 +396,37 @@ func ParseTime(s string, unit time.Duration) (time.Duration, error) { return par
 // ParseCPUList reads a CPU (or NUMA node) list such as 0-3,8 as
 // cpus_allowed= does.
 func ParseCPUList(s string) ([]int, error) { return parseCPUList(s) }
+
+// clockChoices are fio 3.33's clocksource= values on Linux x86-64.
+var clockChoices = []Choice{{"gettimeofday", "Use gettimeofday(2) for timing"},
+	{"clock_gettime", "Use clock_gettime(2) for timing"}, {"cpu", "Use CPU private clock"}}
+
+// cpumaskCPUs returns the CPUs of cpumask= mask, as fio's str_cpumask_cb
+// reads it: bits 0 to 31 (higher bits are ignored), each below ncpus, the
+// count of configured CPUs.
+func cpumaskCPUs(mask uint64, ncpus int) ([]int, error) {
+	var out []int
+	for i := 0; i < 32; i++ {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		if i >= ncpus {
+			return nil, fmt.Errorf("CPU %d too large (max=%d)", i, ncpus-1)
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// configuredCPUs counts this machine's configured CPUs, as glibc's
+// sysconf(_SC_NPROCESSORS_CONF) does from /sys/devices/system/cpu/possible
+// (falling back to online CPUs).
+func configuredCPUs() int {
+	b, err := os.ReadFile("/sys/devices/system/cpu/possible")
+	if err == nil {
+		if cpus, err := parseCPUList(strings.TrimSpace(string(b))); err == nil && len(cpus) > 0 {
+			return len(cpus)
+		}
+	}
+	return onlineCPUs()
+}

@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +166,30 @@ func TestParseRangeAndLists(t *testing.T) {
 	}
 	if got := splitFilenames(`:a\:b:c`); strings.Join(got, "|") != "a:b|c" {
 		t.Errorf("splitFilenames = %q", got)
+	}
+}
+
+// TestCpumaskCPUs reads cpumask= as fio's str_cpumask_cb: the set bits
+// 0 to 31 are CPUs, each below the configured count; higher bits are
+// ignored.
+func TestCpumaskCPUs(t *testing.T) {
+	tests := []struct {
+		mask  uint64
+		ncpus int
+		want  string
+	}{
+		{0b101, 4, "[0 2]"},
+		{1 << 40, 2, "[]"},
+		{0b100, 2, "CPU 2 too large (max=1)"},
+	}
+	for _, tt := range tests {
+		got, err := cpumaskCPUs(tt.mask, tt.ncpus)
+		s := fmt.Sprint(got)
+		if err != nil {
+			s = err.Error()
+		}
+		if s != tt.want {
+			t.Errorf("cpumask=%#x on %d CPUs: %s, want %s", tt.mask, tt.ncpus, s, tt.want)
+		}
 	}
 }

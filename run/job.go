@@ -145,12 +145,18 @@ type prepared struct {
 // allowedCPUs returns the CPUs job number index (0-based, over the whole
 // run) may use: all of cpus_allowed, or with cpus_allowed_policy=split the
 // one at position index modulo their count, in ascending order, as fio's
-// fio_cpus_split picks it for thread_number - 1.
+// fio_cpus_split picks it for thread_number - 1. A gtod_cpu= CPU is not
+// among them, as in fio.
 func allowedCPUs(j *jobfile.Job, index int) []int {
-	if j.CPUsAllowedPolicy != "split" || len(j.CPUsAllowed) == 0 {
-		return j.CPUsAllowed
+	cpus := j.CPUsAllowed
+	if j.GtodCPU != 0 && len(cpus) > 0 {
+		// fio's thread_main takes gtod_cpu out of the job's cpumask.
+		cpus = slices.DeleteFunc(slices.Clone(cpus), func(c int) bool { return c == j.GtodCPU })
 	}
-	cpus := slices.Clone(j.CPUsAllowed)
+	if j.CPUsAllowedPolicy != "split" || len(cpus) == 0 {
+		return cpus
+	}
+	cpus = slices.Clone(cpus)
 	slices.Sort(cpus)
 	cpus = slices.Compact(cpus)
 	return cpus[index%len(cpus) : index%len(cpus)+1]
@@ -178,6 +184,11 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 		}
 	}
 	cpus := allowedCPUs(j, jr.index)
+	if len(j.CPUsAllowed) > 0 && len(cpus) == 0 {
+		// gtod_cpu= took the only CPU: fio's affinity call fails on the empty mask.
+		return p, fail(fmt.Sprintf("cpus_allowed=%v gtod_cpu=%d", j.CPUsAllowed, j.GtodCPU), "sched_setaffinity", "cpu_set_affinity", unix.EINVAL,
+			fmt.Errorf("gtod_cpu=%d leaves no CPU of %v", j.GtodCPU, j.CPUsAllowed))
+	}
 	if len(j.NUMACPUNodes) > 0 {
 		nc, err := numaCPUs(j.NUMACPUNodes)
 		if err != nil {

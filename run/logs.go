@@ -107,11 +107,15 @@ func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noCl
 		lg.clat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Out: &lg.out.Clat}
 		lg.slat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Out: &lg.out.Slat}
 	}
+	// fio's account_io_completion takes per-I/O bw samples unless
+	// disable_bw_measurement, and iops samples unless gtod_reduce, or
+	// disable_clat, disable_slat and disable_bw together.
+	reduce := j.GtodReduce || j.DisableClat && j.DisableSlat && j.DisableBW
 	if j.WriteBWLog != "" {
-		lg.bwUnit = rateLog(&lg.out.BW, bw, avg, capFor())
+		lg.bwUnit = rateLog(&lg.out.BW, bw, avg, capFor()) && !j.DisableBW
 	}
 	if j.WriteIOPSLog != "" {
-		lg.iopsUnit = rateLog(&lg.out.IOPS, iops, avg, capFor())
+		lg.iopsUnit = rateLog(&lg.out.IOPS, iops, avg, capFor()) && !reduce
 	}
 	if j.WriteHistLog != "" && j.LogHistMsec > 0 && !noClat {
 		lg.hist = &histLogger{msec: uint64(j.LogHistMsec), stride: 1 << j.LogHistCoarseness,
