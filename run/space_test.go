@@ -248,3 +248,30 @@ func TestLayoutStopsOnCancel(t *testing.T) {
 		t.Errorf("warnings lack the removal:\n%s", warn.String())
 	}
 }
+
+// TestLayoutEDQUOTRemovesPartial lays out a read job's file on a FUSE
+// target whose quota runs out after 1 MiB: EDQUOT ends the job with fio's
+// "EDQUOT on laying out file, stopping" and err=122, and the partial file
+// the layout created is removed.
+func TestLayoutEDQUOTRemovesPartial(t *testing.T) {
+	x := faultfs.MountT(t, faultfs.Options{Absent: true})
+	x.QuotaAfter(1 << 20)
+	j := testJob("", "quota", jobfile.RWRead, "psync")
+	j.Filenames = []string{x.Path()}
+	j.Size = 8 << 20
+	j.Fallocate = "none"
+	var info bytes.Buffer
+	res, err := Run(context.Background(), []*jobfile.Job{j}, Options{Info: &info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Jobs[0]; r.Error != int(unix.EDQUOT) || r.ErrorText != "func=write, error=Disk quota exceeded" {
+		t.Errorf("err=%d %q; want EDQUOT on write", r.Error, r.ErrorText)
+	}
+	if !strings.Contains(info.String(), "fio: EDQUOT on laying out file, stopping\n") {
+		t.Errorf("stdout lacks fio's EDQUOT line:\n%s", info.String())
+	}
+	if c := x.Counts(); c.Creates != 1 || c.Unlinks != 1 {
+		t.Errorf("faultfs counts %+v; want the file created and removed", c)
+	}
+}

@@ -84,7 +84,7 @@ type Counts struct {
 	Delayed           uint64 // requests given added latency
 	Stalled           uint64 // requests held by a stall
 	Short             uint64 // requests answered short
-	NoSpace           uint64 // writes failed with ENOSPC
+	NoSpace           uint64 // writes failed with ENOSPC (or EDQUOT)
 	Vanished          uint64 // requests failed because the file vanished
 	StalledNow        int    // requests held right now
 	FirstStallOffset  int64  // offset of the first stalled request, -1 when none
@@ -108,8 +108,9 @@ type faults struct {
 	stallAfter int // requests to let through before stalling
 	release    chan struct{}
 	shortOp    Op
-	shortMax   int   // most bytes a short request moves
-	spaceLeft  int64 // bytes writes may still allocate past the end; -1: unlimited
+	shortMax   int           // most bytes a short request moves
+	spaceLeft  int64         // bytes writes may still allocate past the end; -1: unlimited
+	spaceErr   syscall.Errno // what a write past spaceLeft fails with: ENOSPC, or EDQUOT (QuotaAfter)
 	vanished   bool
 	vanishErr  syscall.Errno
 	seq        int // requests seen by the latency rule
@@ -331,7 +332,14 @@ func (x *FS) Short(op Op, max int) {
 // growing the file by truncate or fallocate past what is left.
 func (x *FS) NoSpaceAfter(n int64) {
 	x.mu.Lock()
-	x.f.spaceLeft = n
+	x.f.spaceLeft, x.f.spaceErr = n, syscall.ENOSPC
+	x.mu.Unlock()
+}
+
+// QuotaAfter is NoSpaceAfter with EDQUOT, as when a disk quota runs out.
+func (x *FS) QuotaAfter(n int64) {
+	x.mu.Lock()
+	x.f.spaceLeft, x.f.spaceErr = n, syscall.EDQUOT
 	x.mu.Unlock()
 }
 
@@ -450,7 +458,7 @@ func (x *FS) write(ctx context.Context, data []byte, off int64) (uint32, syscall
 	if x.f.spaceLeft >= 0 {
 		if int64(n) > x.f.spaceLeft {
 			x.c.NoSpace++
-			return 0, syscall.ENOSPC
+			return 0, x.f.spaceErr
 		}
 		x.f.spaceLeft -= int64(n)
 	}
@@ -485,7 +493,7 @@ func (x *FS) truncate(size int64) syscall.Errno {
 	if grow := size - x.size; grow > 0 && x.f.spaceLeft >= 0 {
 		if grow > x.f.spaceLeft {
 			x.c.NoSpace++
-			return syscall.ENOSPC
+			return x.f.spaceErr
 		}
 		x.f.spaceLeft -= grow
 	}
