@@ -281,6 +281,8 @@ var optionTable = withFioOptions([]OptionSpec{
 		j.CPUsAllowed = c
 		return err
 	}},
+	{Name: "ioscheduler", Type: TypeString, Help: "Use this IO scheduler on the backing device",
+		custom: func(j *Job, v string) error { j.IOScheduler = v; return nil }},
 	{Name: "cpumask", Type: TypeInt, Min: 0, Max: Unbounded, Help: "CPU affinity mask", custom: func(j *Job, v string) error {
 		m, _ := strconv.ParseUint(v, 10, 64)
 		c, err := cpumaskCPUs(m, configuredCPUs())

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
@@ -181,6 +182,16 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 		p.niced = true
 		if err := niceThread(j.Nice); err != nil {
 			return p, fail(fmt.Sprintf("nice=%d", j.Nice), "nice", "nice", unix.Errno(errnoOf(err, unix.EPERM)), err)
+		}
+	}
+	if j.IOScheduler != "" {
+		if err := switchScheduler(e, jr); err != nil {
+			var se *blockdev.SchedError
+			fn := "iosched_switch"
+			if errors.As(err, &se) {
+				fn = se.Fn
+			}
+			return p, fail("ioscheduler="+j.IOScheduler, "ioscheduler", fn, unix.Errno(errnoOf(err, unix.EINVAL)), err)
 		}
 	}
 	cpus := allowedCPUs(j, jr.index)
