@@ -358,6 +358,8 @@ type Job struct {
 	GtodCPU             int    // gtod_cpu=: the CPU taken out of the job's affinity
 	GtodCPUSet          bool   // gtod_cpu= was given
 	Clocksource         string // clocksource=: accepted; gofio always times with CLOCK_MONOTONIC
+	UID, GID            int    // uid=, gid=: the job thread's credentials
+	UIDSet, GIDSet      bool   // uid=, gid= were given
 	IOScheduler         string // ioscheduler=: written to the queue/scheduler of the disks under the job's files
 	WriteLatLog         string
 	WriteBWLog          string

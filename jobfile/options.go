@@ -281,6 +281,12 @@ var optionTable = withFioOptions([]OptionSpec{
 		j.CPUsAllowed = c
 		return err
 	}},
+	{Name: "uid", Type: TypeInt, Min: 0, Max: 1<<32 - 2, Help: "Run job with this user ID",
+		Note:   "set on the job's own thread only (setresuid), after its files are laid out and opened",
+		custom: func(j *Job, v string) error { j.UID, _ = strconv.Atoi(v); j.UIDSet = true; return nil }},
+	{Name: "gid", Type: TypeInt, Min: 0, Max: 1<<32 - 2, Help: "Run job with this group ID",
+		Note:   "set on the job's own thread only (setresgid), after its files are laid out and opened",
+		custom: func(j *Job, v string) error { j.GID, _ = strconv.Atoi(v); j.GIDSet = true; return nil }},
 	{Name: "ioscheduler", Type: TypeString, Help: "Use this IO scheduler on the backing device",
 		custom: func(j *Job, v string) error { j.IOScheduler = v; return nil }},
 	{Name: "cpumask", Type: TypeInt, Min: 0, Max: Unbounded, Help: "CPU affinity mask", custom: func(j *Job, v string) error {

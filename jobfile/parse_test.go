@@ -86,6 +86,8 @@ func TestParseSemantics(t *testing.T) {
 		// gtod_reduce sets disable_bw_measurement, as fio's str_gtod_reduce_cb.
 		{"gtod_reduce disables bw", "[j]\nioengine=null\nsize=1m\ngtod_reduce=1\n", func(j *Job) bool { return j.DisableBW }},
 		{"disable_bw alias", "[j]\nioengine=null\nsize=1m\ndisable_bw=1\n", func(j *Job) bool { return j.DisableBW && !j.DisableClat }},
+		{"uid gid", "[j]\nioengine=null\nsize=1m\nuid=65534\ngid=100\n", func(j *Job) bool { return j.UIDSet && j.UID == 65534 && j.GIDSet && j.GID == 100 }},
+		{"no uid", "[j]\nioengine=null\nsize=1m\n", func(j *Job) bool { return !j.UIDSet && !j.GIDSet }},
 		{"gtod_cpu", "[j]\nioengine=null\nsize=1m\ngtod_cpu=1\nclocksource=cpu\n", func(j *Job) bool {
 			return j.GtodCPUSet && j.GtodCPU == 1 && j.Clocksource == "cpu"
 		}},

@@ -134,6 +134,8 @@ type prepared struct {
 	tid    int
 	pinned bool
 	niced  bool // nice= changed the thread's nice value
+	// credsSet: uid= or gid= changed the thread's credentials.
+	credsSet bool
 	// abandoned: io_timeout left requests with the kernel, which may still
 	// write into the buffers; they stay mapped (and the engine open, when
 	// the job's thread never came back) until the process exits.
@@ -174,6 +176,15 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	if j.Zones.Mode == "strided" && j.Zones.SkipPercent > 0 && j.SubjobNumber == 0 {
 		e.warnf("gofio: job %s: zoneskip=%d%% runs as in fio 3.33, which reads it as a skip of 2^64-%d bytes: each zone starts %d bytes before the end of the zone range before it\n",
 			j.Name, j.Zones.SkipPercent, j.Zones.SkipPercent+1, j.Zones.SkipPercent+1)
+	}
+	if j.UIDSet || j.GIDSet {
+		p.credsSet = true
+		if fn, err := setCreds(j); err != nil {
+			return p, fail(fmt.Sprintf("uid=%d gid=%d", j.UID, j.GID), "credentials", fn, unix.Errno(errnoOf(err, unix.EPERM)), err)
+		}
+		if je := checkAccess(j, jr.targets, jr.rw()); je != nil {
+			return p, je
+		}
 	}
 	if err := setIOPrio(j); err != nil {
 		return p, fail(fmt.Sprintf("prioclass=%d prio=%d", j.PrioClass, j.Prio), "ioprio", "ioprio_set", unix.Errno(errnoOf(err, unix.EINVAL)), err)
@@ -601,9 +612,9 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	defer jr.end(wg)
 	runtime.LockOSThread()
 	p, je := jr.prepare(e)
-	// A thread whose affinity or nice value changed is not handed back to
+	// A thread whose affinity, nice value or credentials changed is not handed back to
 	// the Go scheduler: the goroutine exits locked and the runtime ends it.
-	if !p.pinned && !p.niced {
+	if !p.pinned && !p.niced && !p.credsSet {
 		defer runtime.UnlockOSThread()
 	}
 	if je != nil {
