@@ -16,6 +16,8 @@ var offsetRows = []Row{
 	{Name: "options/uid-gid", Ref: "issue 26 uid, gid: as nobody a job reads the file root laid out (0644) and a job writing it fails with EACCES (err=13) before any I/O, as in fio",
 		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\nfilename=cred.dat\n[lay]\nrw=write\n[r]\nstonewall\nrw=read\nuid=65534\ngid=65534\n[w]\nstonewall\nrw=write\nuid=65534\ngid=65534\n",
 		Exit:    1, Exact: []string{"error"}},
+	{Name: "options/cgroup", Ref: "issue 26 cgroup, cgroup_nodelete=0: the job runs in a cgroup made under the blkio (or cgroup2) mount and removed after it: the same I/O as fio",
+		JobFile: "[cg]\nioengine=psync\nbs=4k\nsize=256k\nrw=randread\ncgroup=gofio-eq-cgroup\ncgroup_nodelete=0\n", Exact: syncDepth},
 	{Name: "options/mem", Ref: "mem= (iomem=): shm, mmapshared, mmap:FILE, malloc back the buffers; the same I/O as fio, and no buffer file left",
 		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\nrw=randrw\n[shm]\nmem=shm\n[shared]\nmem=mmapshared\n[file]\nmem=mmap:buf.mm\n[malloc]\niomem=malloc\nhugepage-size=2m\n",
 		Exact:   syncDepth},

@@ -360,6 +360,9 @@ type Job struct {
 	Clocksource         string // clocksource=: accepted; gofio always times with CLOCK_MONOTONIC
 	UID, GID            int    // uid=, gid=: the job thread's credentials
 	UIDSet, GIDSet      bool   // uid=, gid= were given
+	Cgroup              string // cgroup=: the job thread's cgroup under the blkio or cgroup2 mount
+	CgroupWeight        int    // cgroup_weight=: blkio.weight (100..1000), 0 unset
+	CgroupNodelete      bool   // cgroup_nodelete=: keep the cgroup gofio made
 	IOScheduler         string // ioscheduler=: written to the queue/scheduler of the disks under the job's files
 	WriteLatLog         string
 	WriteBWLog          string

@@ -287,6 +287,12 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "gid", Type: TypeInt, Min: 0, Max: 1<<32 - 2, Help: "Run job with this group ID",
 		Note:   "set on the job's own thread only (setresgid), after its files are laid out and opened",
 		custom: func(j *Job, v string) error { j.GID, _ = strconv.Atoi(v); j.GIDSet = true; return nil }},
+	{Name: "cgroup", Type: TypeString, Help: "Add job to cgroup of this name",
+		custom: func(j *Job, v string) error { j.Cgroup = v; return nil }},
+	{Name: "cgroup_weight", Type: TypeInt, Min: 100, Max: 1000, Parent: "cgroup", Help: "Use given weight for cgroup",
+		intp: func(j *Job) *int { return &j.CgroupWeight }},
+	{Name: "cgroup_nodelete", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "cgroup", Help: "Do not delete cgroups after job completion",
+		boolp: func(j *Job) *bool { return &j.CgroupNodelete }},
 	{Name: "ioscheduler", Type: TypeString, Help: "Use this IO scheduler on the backing device",
 		custom: func(j *Job, v string) error { j.IOScheduler = v; return nil }},
 	{Name: "cpumask", Type: TypeInt, Min: 0, Max: Unbounded, Help: "CPU affinity mask", custom: func(j *Job, v string) error {

@@ -160,7 +160,7 @@ func TestParseErrors(t *testing.T) {
 		want string // substring of the error
 	}{
 		{"unknown", "[j]\nsqpol=1\n", "j.fio:2: bad option <sqpol=1>: did you mean sqpoll?"},
-		{"fio-only option", "[j]\ncgroup=x\n", "fio option cgroup is not supported by gofio"},
+		{"fio-only option", "[j]\nprofile=act\n", "fio option profile is not supported by gofio"},
 		// fio's str_cpumask_cb: a bit at or past the configured CPUs.
 		{"cpumask past the CPUs", "[j]\ncpumask=" + strconv.FormatUint(1<<(configuredCPUs()), 10) + "\n",
 			fmt.Sprintf("j.fio:2: cpumask=%d: CPU %d too large (max=%d)", 1<<configuredCPUs(), configuredCPUs(), configuredCPUs()-1)},
@@ -249,8 +249,8 @@ func TestHelp(t *testing.T) {
 		t.Errorf("--cmdhelp=bsz: %q, %v", b.String(), err)
 	}
 	b.Reset()
-	if err := CmdHelp(&b, "cgroup"); err != nil || b.String() != "              cgroup: fio option, not supported by gofio (a job file that sets it is refused)\n" {
-		t.Errorf("--cmdhelp=cgroup: %q, %v", b.String(), err)
+	if err := CmdHelp(&b, "profile"); err != nil || b.String() != "             profile: fio option, not supported by gofio (a job file that sets it is refused)\n" {
+		t.Errorf("--cmdhelp=profile: %q, %v", b.String(), err)
 	}
 	b.Reset()
 	if err := EngHelp(&b, "io_uring"); err != nil || !strings.Contains(b.String(), "sqthread_poll           : Offload") {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -136,6 +137,10 @@ type prepared struct {
 	niced  bool // nice= changed the thread's nice value
 	// credsSet: uid= or gid= changed the thread's credentials.
 	credsSet bool
+	// cgroupSet: cgroup= or cgroup_weight= moved the thread; cgroup is
+	// where, left when the job ends.
+	cgroupSet bool
+	cgroup    *cgroupJoin
 	// abandoned: io_timeout left requests with the kernel, which may still
 	// write into the buffers; they stay mapped (and the engine open, when
 	// the job's thread never came back) until the process exits.
@@ -176,6 +181,24 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	if j.Zones.Mode == "strided" && j.Zones.SkipPercent > 0 && j.SubjobNumber == 0 {
 		e.warnf("gofio: job %s: zoneskip=%d%% runs as in fio 3.33, which reads it as a skip of 2^64-%d bytes: each zone starts %d bytes before the end of the zone range before it\n",
 			j.Name, j.Zones.SkipPercent, j.Zones.SkipPercent+1, j.Zones.SkipPercent+1)
+	}
+	if j.Cgroup != "" {
+		// fio's cgroup_setup (only with cgroup=), before the credentials change.
+		p.cgroupSet = true
+		mounts, err := os.ReadFile("/proc/mounts")
+		if err != nil {
+			return p, fail("cgroup="+j.Cgroup, "cgroup", "setmntent /proc/mounts", unix.Errno(errnoOf(err, unix.ENOENT)), err)
+		}
+		cg, err := joinCgroup(j, string(mounts))
+		if err != nil {
+			fn := "cgroup"
+			var ce *cgroupError
+			if errors.As(err, &ce) {
+				fn = ce.fn
+			}
+			return p, fail("cgroup="+j.Cgroup, "cgroup", fn, unix.Errno(errnoOf(err, unix.EINVAL)), err)
+		}
+		p.cgroup = cg
 	}
 	if j.UIDSet || j.GIDSet {
 		p.credsSet = true
@@ -614,7 +637,7 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	p, je := jr.prepare(e)
 	// A thread whose affinity, nice value or credentials changed is not handed back to
 	// the Go scheduler: the goroutine exits locked and the runtime ends it.
-	if !p.pinned && !p.niced && !p.credsSet {
+	if !p.pinned && !p.niced && !p.credsSet && !p.cgroupSet {
 		defer runtime.UnlockOSThread()
 	}
 	if je != nil {
@@ -638,6 +661,7 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	}
 	e.exitAll(jr, e.group)
 	e.ioJobDone(jr, e.group)
+	p.cgroup.leave()
 	if err := p.release(); err != nil {
 		e.warnf("gofio: job %s: ioengine=%s: close: %v\n", jr.job.Name, jr.job.IOEngine, err)
 	}

@@ -1,0 +1,57 @@
+package run
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gofio/gofio/jobfile"
+)
+
+// TestCgroupMount picks the mount fio's find_cgroup_mnt picks: the first
+// v1 mount with blkio or cgroup2 mount.
+func TestCgroupMount(t *testing.T) {
+	v1 := "tmpfs /sys/fs/cgroup tmpfs rw 0 0\ncgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\ncgroup /sys/fs/cgroup/blkio cgroup rw,blkio 0 0\ncgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0\n"
+	if d, v2, ok := cgroupMount(v1); !ok || v2 || d != "/sys/fs/cgroup/blkio" {
+		t.Errorf("v1: %s %v %v", d, v2, ok)
+	}
+	if d, v2, ok := cgroupMount("cgroup2 /sys/fs/cgroup cgroup2 rw 0 0\n"); !ok || !v2 || d != "/sys/fs/cgroup" {
+		t.Errorf("v2: %s %v %v", d, v2, ok)
+	}
+	if _, _, ok := cgroupMount("proc /proc proc rw 0 0\n"); ok {
+		t.Error("no cgroup mount found one")
+	}
+}
+
+// TestCgroupJob runs cgroup= on this machine's blkio (or cgroup2) mount
+// as fio does: the job's thread runs in <mount>/<cgroup>, made for it and
+// removed after it, or kept with cgroup_nodelete=1.
+func TestCgroupJob(t *testing.T) {
+	mounts, err := os.ReadFile("/proc/mounts")
+	if err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and /proc/mounts")
+	}
+	mnt, _, ok := cgroupMount(string(mounts))
+	if !ok {
+		t.Skip("no blkio or cgroup2 mount")
+	}
+	name := "gofio-test-" + strings.ReplaceAll(t.Name(), "/", "-")
+	dir := filepath.Join(mnt, name)
+	t.Cleanup(func() { os.Remove(dir) })
+	for _, keep := range []bool{false, true} {
+		j := testJob(t.TempDir(), "cg", jobfile.RWRead, "psync")
+		j.Size, j.Cgroup, j.CgroupNodelete = 256<<10, name, keep
+		res, err := Run(context.Background(), []*jobfile.Job{j}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := res.Jobs[0]; r.Error != 0 || r.Dirs[0].TotalIOs != 64 {
+			t.Fatalf("cgroup=%s nodelete=%v: err=%d %s, %d reads", name, keep, r.Error, r.ErrorText, r.Dirs[0].TotalIOs)
+		}
+		if _, err := os.Stat(dir); (err == nil) != keep {
+			t.Errorf("cgroup_nodelete=%v: %s after the job: %v", keep, dir, err)
+		}
+	}
+}
