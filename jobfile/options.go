@@ -293,6 +293,8 @@ var optionTable = withFioOptions([]OptionSpec{
 		intp: func(j *Job) *int { return &j.CgroupWeight }},
 	{Name: "cgroup_nodelete", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "cgroup", Help: "Do not delete cgroups after job completion",
 		boolp: func(j *Job) *bool { return &j.CgroupNodelete }},
+	{Name: "profile", Type: TypeString, Help: "Select a specific builtin performance test",
+		Note: "fio's built-in profiles tiobench and act are refused, each with what it needs", custom: profileRefusal},
 	{Name: "ioscheduler", Type: TypeString, Help: "Use this IO scheduler on the backing device",
 		custom: func(j *Job, v string) error { j.IOScheduler = v; return nil }},
 	{Name: "cpumask", Type: TypeInt, Min: 0, Max: Unbounded, Help: "CPU affinity mask", custom: func(j *Job, v string) error {
