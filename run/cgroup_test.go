@@ -55,3 +55,31 @@ func TestCgroupJob(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinCgroupFake follows fio's cgroup_setup on a directory standing
+// in for the mount: on v1 the cgroup is made, cgroup_weight goes to
+// blkio.weight and the thread's id to tasks, and leaving removes it; on
+// cgroup2 a weight is refused with fio's message.
+func TestJoinCgroupFake(t *testing.T) {
+	mnt := t.TempDir()
+	j := &jobfile.Job{Name: "job", Cgroup: "cg", CgroupWeight: 200}
+	cg, err := joinCgroup(j, "cgroup "+mnt+" cgroup rw,blkio 0 0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := os.ReadFile(filepath.Join(mnt, "cg", "blkio.weight"))
+	tasks, _ := os.ReadFile(filepath.Join(mnt, "cg", "tasks"))
+	if string(w) != "200" || len(tasks) == 0 {
+		t.Errorf("blkio.weight %q, tasks %q", w, tasks)
+	}
+	// A directory holding files cannot go: leave keeps it, as an rmdir
+	// of a cgroup another job uses fails.
+	cg.leave()
+	if root, _ := os.ReadFile(filepath.Join(mnt, "tasks")); string(root) != string(tasks) {
+		t.Errorf("leave wrote %q to the root's tasks, want %q", root, tasks)
+	}
+	_, err = joinCgroup(j, "cgroup2 "+mnt+" cgroup2 rw 0 0\n")
+	if err == nil || !strings.Contains(err.Error(), "fio: cgroup weit doesn't work with cgroup2") {
+		t.Errorf("cgroup2 with a weight: %v", err)
+	}
+}
