@@ -13,7 +13,7 @@ var offsetRows = []Row{
 	{Name: "options/process-cpu-clock", Ref: "issue 26 cpumask (bit 0: CPU 0), clocksource, disable_bw_measurement (no per-I/O bw log lines; iops lines stay) and gtod_reduce (neither): the same I/O and logs as fio",
 		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\nrw=randread\n[mask]\ncpumask=1\nclocksource=cpu\n[nobw]\ndisable_bw=1\nclocksource=clock_gettime\nwrite_bw_log=nobw\nwrite_iops_log=nobw\n[reduce]\ngtod_reduce=1\nwrite_bw_log=red\nwrite_iops_log=red\n",
 		Exact:   syncDepth},
-	{Name: "options/uid-gid", Ref: "issue 26 uid, gid: as nobody a job reads the file root laid out (0644) and a job writing it fails with EACCES (err=13) before any I/O, as in fio",
+	{Name: "options/uid-gid", Ref: "issue 26 uid, gid: as nobody, jobs reading and writing a file root laid out in the scratch directory (root's, 0700) fail at open with EACCES (err=13) before any I/O, as in fio (run.TestCreds has nobody read a file it may reach)",
 		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\nfilename=cred.dat\n[lay]\nrw=write\n[r]\nstonewall\nrw=read\nuid=65534\ngid=65534\n[w]\nstonewall\nrw=write\nuid=65534\ngid=65534\n",
 		Exit:    1, Exact: []string{"error"}},
 	{Name: "options/cgroup", Ref: "issue 26 cgroup, cgroup_nodelete=0: the job runs in a cgroup made under the blkio (or cgroup2) mount and removed after it: the same I/O as fio",
