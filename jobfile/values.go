@@ -443,3 +443,181 @@ func profileRefusal(_ *Job, v string) error {
 	}
 	return fmt.Errorf("fio: profile '%s' not found", v)
 }
+
+// splitFilenames splits a ':' list where "\:" is a literal colon, skipping
+// empty elements as fio's get_next_str does.
+func splitFilenames(v string) []string {
+	var out []string
+	var cur strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '\\' && i+1 < len(v) && v[i+1] == ':':
+			cur.WriteByte(':')
+			i++
+		case v[i] == ':':
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+		default:
+			cur.WriteByte(v[i])
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// setRW reads rw=PATTERN[:N]. For random patterns N is the number of I/Os
+// per random offset; for sequential ones it is a hole added after each I/O.
+func setRW(j *Job, v string) error {
+	name, rest, _ := choiceIn(rwChoices, v)
+	if name == "readwrite" {
+		name = "rw"
+	}
+	j.RW = RW(name)
+	j.RWSeqNr, j.RWSeqAdd = 0, 0
+	if rest == "" {
+		return nil
+	}
+	if rest[0] != ':' || len(rest) == 1 {
+		return fmt.Errorf("want %s[:N]", name)
+	}
+	if j.RW.IsRandom() {
+		n, err := strconv.ParseUint(rest[1:], 10, 32)
+		if err != nil {
+			return fmt.Errorf("%s:N wants a whole number of I/Os", name)
+		}
+		j.RWSeqNr = n
+		return nil
+	}
+	n, err := parseInt(rest[1:], j.KBBase) // fio's str_to_decimal: a leading '-' steps backwards
+	j.RWSeqAdd = n
+	return err
+}
+
+func setBSRange(j *Job, v string) error {
+	return eachDir(v, func(d Dir, part string) error {
+		lo, hi, err := parseRange(part, j.KBBase)
+		if err != nil {
+			return err
+		}
+		if lo == 0 {
+			return errors.New("min value out of range: 0 (1 min)")
+		}
+		j.BSRangeMin[d], j.BSRangeMax[d] = lo, hi
+		return nil
+	})
+}
+
+// eachDir splits an R,W,T value and calls set for every direction whose
+// part is not empty.
+func eachDir(v string, set func(d Dir, part string) error) error {
+	parts, err := splitDirs(v, 3)
+	if err != nil {
+		return err
+	}
+	for d := DirRead; d < NumDirs; d++ {
+		if parts[d] == "" {
+			continue
+		}
+		if err := set(d, parts[d]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func setBSSplit(j *Job, v string) error {
+	return eachDir(v, func(d Dir, part string) error {
+		split, err := parseBSSplit(part, j.KBBase)
+		if err != nil {
+			return err
+		}
+		j.BSSplit[d] = split
+		return nil
+	})
+}
+
+// setDistribution reads random_distribution=KIND[:PARAM] with fio's
+// defaults (zipf 1.1, pareto 0.2, normal 0).
+func setDistribution(j *Job, v string) error {
+	kind, rest, _ := choiceIn(distChoices, v)
+	d := Distribution{Kind: kind}
+	switch kind {
+	case "zoned", "zoned_abs":
+		if strings.Contains(rest, ",") {
+			// fio matches a choice up to the first comma, so any comma
+			// makes the value unknown (the per-direction form that fio's
+			// documentation shows does not parse in 3.33).
+			return fmt.Errorf("%q: a comma is not allowed here (fio 3.33 refuses per-direction zone lists)", v)
+		}
+		if !strings.HasPrefix(rest, ":") {
+			return fmt.Errorf("want %s:ACCESS/SIZE[:ACCESS/SIZE...]", kind)
+		}
+		zones, err := parseZoneSplit(rest[1:], kind == "zoned_abs", j.KBBase)
+		if err != nil {
+			return err
+		}
+		for dir := range d.Zones {
+			d.Zones[dir] = zones
+		}
+		j.RandomDistribution = d
+		return nil
+	case "zipf":
+		d.Param = 1.1
+	case "pareto":
+		d.Param = 0.2
+	}
+	if rest != "" {
+		if rest[0] != ':' || kind == "random" {
+			return fmt.Errorf("want %s", map[bool]string{true: "random", false: kind + "[:value]"}[kind == "random"])
+		}
+		f, err := strconv.ParseFloat(rest[1:], 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", rest[1:])
+		}
+		d.Param = f
+	}
+	switch {
+	case kind == "zipf" && (d.Param == 1.0 || d.Param <= 0):
+		return errors.New("zipf theta must be positive and different from 1.0")
+	case kind == "pareto" && (d.Param <= 0 || d.Param >= 1):
+		return errors.New("pareto h must be between 0 and 1")
+	case kind == "normal" && (d.Param < 0 || d.Param > 100):
+		return errors.New("normal sigma must be 0..100 (percent)")
+	}
+	j.RandomDistribution = d
+	return nil
+}
+
+func setVerify(j *Job, v string) error {
+	name, _, _ := choiceIn(verifyChoices, v)
+	ok := false
+	for _, s := range supportedVerify {
+		ok = ok || s == name
+	}
+	if !ok {
+		return fmt.Errorf("verify=%s is not supported by gofio (supported: %s)", name, strings.Join(supportedVerify, ", "))
+	}
+	j.Verify = name
+	return nil
+}
+
+func setIOWQ(j *Job, v string) error {
+	b, u, found := strings.Cut(v, ",")
+	if !found {
+		return errors.New("want BOUND,UNBOUND")
+	}
+	var out [2]uint32
+	for i, s := range []string{b, u} {
+		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 32)
+		if err != nil {
+			return fmt.Errorf("want BOUND,UNBOUND worker counts: %q is not a number", s)
+		}
+		out[i] = uint32(n)
+	}
+	j.IOWQMaxWorkers = out
+	return nil
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
-	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
@@ -175,84 +173,13 @@ func allowedCPUs(j *jobfile.Job, index int) []int {
 func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	j := jr.job
 	p := &prepared{tid: unix.Gettid()}
-	fail := func(where, op, fn string, errno unix.Errno, err error) *jobError {
-		return &jobError{job: j.Name, where: where, op: op, fn: fn, errno: errno, err: err}
-	}
+	fail := jr.failure
 	if j.Zones.Mode == "strided" && j.Zones.SkipPercent > 0 && j.SubjobNumber == 0 {
 		e.warnf("gofio: job %s: zoneskip=%d%% runs as in fio 3.33, which reads it as a skip of 2^64-%d bytes: each zone starts %d bytes before the end of the zone range before it\n",
 			j.Name, j.Zones.SkipPercent, j.Zones.SkipPercent+1, j.Zones.SkipPercent+1)
 	}
-	if j.Cgroup != "" {
-		// fio's cgroup_setup (only with cgroup=), before the credentials change.
-		p.cgroupSet = true
-		mounts, err := os.ReadFile("/proc/mounts")
-		if err != nil {
-			return p, fail("cgroup="+j.Cgroup, "cgroup", "setmntent /proc/mounts", unix.Errno(errnoOf(err, unix.ENOENT)), err)
-		}
-		cg, err := joinCgroup(j, string(mounts))
-		if err != nil {
-			fn := "cgroup"
-			var ce *cgroupError
-			if errors.As(err, &ce) {
-				fn = ce.fn
-			}
-			return p, fail("cgroup="+j.Cgroup, "cgroup", fn, unix.Errno(errnoOf(err, unix.EINVAL)), err)
-		}
-		p.cgroup = cg
-	}
-	if j.UIDSet || j.GIDSet {
-		p.credsSet = true
-		if fn, err := setCreds(j); err != nil {
-			return p, fail(fmt.Sprintf("uid=%d gid=%d", j.UID, j.GID), "credentials", fn, unix.Errno(errnoOf(err, unix.EPERM)), err)
-		}
-		if je := checkAccess(j, jr.targets, jr.rw()); je != nil {
-			return p, je
-		}
-	}
-	if err := setIOPrio(j); err != nil {
-		return p, fail(fmt.Sprintf("prioclass=%d prio=%d", j.PrioClass, j.Prio), "ioprio", "ioprio_set", unix.Errno(errnoOf(err, unix.EINVAL)), err)
-	}
-	if j.Nice != 0 {
-		p.niced = true
-		if err := niceThread(j.Nice); err != nil {
-			return p, fail(fmt.Sprintf("nice=%d", j.Nice), "nice", "nice", unix.Errno(errnoOf(err, unix.EPERM)), err)
-		}
-	}
-	if j.IOScheduler != "" {
-		if err := switchScheduler(e, jr); err != nil {
-			var se *blockdev.SchedError
-			fn := "iosched_switch"
-			if errors.As(err, &se) {
-				fn = se.Fn
-			}
-			return p, fail("ioscheduler="+j.IOScheduler, "ioscheduler", fn, unix.Errno(errnoOf(err, unix.EINVAL)), err)
-		}
-	}
-	cpus := allowedCPUs(j, jr.index)
-	if len(j.CPUsAllowed) > 0 && len(cpus) == 0 {
-		// gtod_cpu= took the only CPU: fio's affinity call fails on the empty mask.
-		return p, fail(fmt.Sprintf("cpus_allowed=%v gtod_cpu=%d", j.CPUsAllowed, j.GtodCPU), "sched_setaffinity", "cpu_set_affinity", unix.EINVAL,
-			fmt.Errorf("gtod_cpu=%d leaves no CPU of %v", j.GtodCPU, j.CPUsAllowed))
-	}
-	if len(j.NUMACPUNodes) > 0 {
-		nc, err := numaCPUs(j.NUMACPUNodes)
-		if err != nil {
-			return p, fail(fmt.Sprintf("numa_cpu_nodes=%v", j.NUMACPUNodes), "numa", "numa_run_on_node", unix.EINVAL, err)
-		}
-		if len(cpus) > 0 {
-			nc = slices.DeleteFunc(nc, func(c int) bool { return !slices.Contains(cpus, c) })
-		}
-		cpus = nc
-	}
-	if len(cpus) > 0 {
-		var set unix.CPUSet
-		for _, c := range cpus {
-			set.Set(c)
-		}
-		if err := unix.SchedSetaffinity(0, &set); err != nil {
-			return p, fail(fmt.Sprintf("cpus_allowed=%v", j.CPUsAllowed), "sched_setaffinity", "cpu_set_affinity", unix.Errno(errnoOf(err, unix.EINVAL)), err)
-		}
-		p.pinned = true
+	if je := jr.placeThread(e, p); je != nil {
+		return p, je
 	}
 	maxBS := replayMaxBS(j, jr.replay)
 	depth := replayDepth(j, jr.replay)
@@ -277,6 +204,25 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 			jr.bufs.Fill(b, j.BSMin(jobfile.DirWrite))
 		}
 	}
+	eng, depth, je := jr.openEngine(e, p, ar, depth)
+	if je != nil {
+		return p, je
+	}
+	p.eng, p.depth = eng, depth
+	return p, nil
+}
+
+// failure is the job's error where, in op, from the call fn.
+func (jr *jobRun) failure(where, op, fn string, errno unix.Errno, err error) *jobError {
+	return &jobError{job: jr.job.Name, where: where, op: op, fn: fn, errno: errno, err: err}
+}
+
+// openEngine opens the job's engine on its targets and buffers at depth,
+// through gofio's SQPOLL stand-in where the job uses it. A synchronous
+// engine at a depth above 1 is opened again at depth 1, as fio caps it.
+func (jr *jobRun) openEngine(e *env, p *prepared, ar *arena, depth int) (engines.Engine, int, *jobError) {
+	j := jr.job
+	fail := jr.failure
 	fds := make([]int, len(jr.targets))
 	paths := make([]string, len(jr.targets))
 	for i, t := range jr.targets {
@@ -293,24 +239,23 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 	}
 	eng, err := opener(setup)
 	if err != nil {
-		return p, engineFail("init", err)
+		return nil, 0, engineFail("init", err)
 	}
 	if s, ok := eng.(syncEngine); ok && s.SyncIO() {
 		p.syncIO = true
 		if depth > 1 {
 			e.warnf("note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1\n")
 			if err := eng.Close(); err != nil {
-				return p, engineFail("close", err)
+				return nil, 0, engineFail("close", err)
 			}
 			depth = 1
 			setup.Bufs, setup.Depth = ar.bufs[:1], 1
 			if eng, err = opener(setup); err != nil {
-				return p, engineFail("init", err)
+				return nil, 0, engineFail("init", err)
 			}
 		}
 	}
-	p.eng, p.depth = eng, depth
-	return p, nil
+	return eng, depth, nil
 }
 
 // release closes the engine and unmaps the buffers.

@@ -4,15 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"unsafe"
 
+	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 	"golang.org/x/sys/unix"
 )
 
-// This file holds the process-level placement options: I/O priority
+// This file holds the placement of a job's thread (placeThread) and the
+// process-level options it applies: I/O priority
 // (prio=, prioclass=), NUMA CPUs (numa_cpu_nodes=) and memory policy
 // (numa_mem_policy=).
 
@@ -119,4 +122,87 @@ func (l *loop) initPrios() {
 		}
 		l.res.Dirs[d].Prios = ps
 	}
+}
+
+// placeThread puts the job's thread where the job asks, in fio's order:
+// its cgroup, its credentials (uid=, gid=, then the targets checked for
+// access), I/O priority, nice, the disk's I/O scheduler, and its CPUs
+// (cpus_allowed, gtod_cpu, numa_cpu_nodes). What it changed is marked in p
+// for the job's end to undo.
+func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
+	j := jr.job
+	fail := jr.failure
+	if j.Cgroup != "" {
+		// fio's cgroup_setup (only with cgroup=), before the credentials change.
+		p.cgroupSet = true
+		mounts, err := os.ReadFile("/proc/mounts")
+		if err != nil {
+			return fail("cgroup="+j.Cgroup, "cgroup", "setmntent /proc/mounts", unix.Errno(errnoOf(err, unix.ENOENT)), err)
+		}
+		cg, err := joinCgroup(j, string(mounts))
+		if err != nil {
+			fn := "cgroup"
+			var ce *cgroupError
+			if errors.As(err, &ce) {
+				fn = ce.fn
+			}
+			return fail("cgroup="+j.Cgroup, "cgroup", fn, unix.Errno(errnoOf(err, unix.EINVAL)), err)
+		}
+		p.cgroup = cg
+	}
+	if j.UIDSet || j.GIDSet {
+		p.credsSet = true
+		if fn, err := setCreds(j); err != nil {
+			return fail(fmt.Sprintf("uid=%d gid=%d", j.UID, j.GID), "credentials", fn, unix.Errno(errnoOf(err, unix.EPERM)), err)
+		}
+		if je := checkAccess(j, jr.targets, jr.rw()); je != nil {
+			return je
+		}
+	}
+	if err := setIOPrio(j); err != nil {
+		return fail(fmt.Sprintf("prioclass=%d prio=%d", j.PrioClass, j.Prio), "ioprio", "ioprio_set", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+	}
+	if j.Nice != 0 {
+		p.niced = true
+		if err := niceThread(j.Nice); err != nil {
+			return fail(fmt.Sprintf("nice=%d", j.Nice), "nice", "nice", unix.Errno(errnoOf(err, unix.EPERM)), err)
+		}
+	}
+	if j.IOScheduler != "" {
+		if err := switchScheduler(e, jr); err != nil {
+			var se *blockdev.SchedError
+			fn := "iosched_switch"
+			if errors.As(err, &se) {
+				fn = se.Fn
+			}
+			return fail("ioscheduler="+j.IOScheduler, "ioscheduler", fn, unix.Errno(errnoOf(err, unix.EINVAL)), err)
+		}
+	}
+	cpus := allowedCPUs(j, jr.index)
+	if len(j.CPUsAllowed) > 0 && len(cpus) == 0 {
+		// gtod_cpu= took the only CPU: fio's affinity call fails on the empty mask.
+		return fail(fmt.Sprintf("cpus_allowed=%v gtod_cpu=%d", j.CPUsAllowed, j.GtodCPU), "sched_setaffinity", "cpu_set_affinity", unix.EINVAL,
+			fmt.Errorf("gtod_cpu=%d leaves no CPU of %v", j.GtodCPU, j.CPUsAllowed))
+	}
+	if len(j.NUMACPUNodes) > 0 {
+		nc, err := numaCPUs(j.NUMACPUNodes)
+		if err != nil {
+			return fail(fmt.Sprintf("numa_cpu_nodes=%v", j.NUMACPUNodes), "numa", "numa_run_on_node", unix.EINVAL, err)
+		}
+		if len(cpus) > 0 {
+			nc = slices.DeleteFunc(nc, func(c int) bool { return !slices.Contains(cpus, c) })
+		}
+		cpus = nc
+	}
+	if len(cpus) > 0 {
+		var set unix.CPUSet
+		for _, c := range cpus {
+			set.Set(c)
+		}
+		if err := unix.SchedSetaffinity(0, &set); err != nil {
+			return fail(fmt.Sprintf("cpus_allowed=%v", j.CPUsAllowed), "sched_setaffinity", "cpu_set_affinity", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+		}
+		p.pinned = true
+	}
+	return nil
 }
