@@ -39,8 +39,11 @@ var logRows = []Row{
 		Args:  args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--write_lat_log=l", "--log_offset=1", "--log_compression=1k", "--log_compression_cpus=0"),
 		Exact: syncDepth, Check: sameIOs("l_clat.1.log")},
 	{Name: "logs/hist-compressed", Ref: "issue 26 write_hist_log with log_compression: fio compresses its histogram pointers, gofio writes the histogram (jobfile/DIFFERENCES.md)",
-		Args:  args(psync, "--rw=read", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_hist_log=h", "--log_hist_msec=100", "--log_compression=1k"),
-		Exact: syncDepth, Check: histPointers("h_clat_hist.1.log")},
+		Args: args(psync, "--rw=read", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_hist_log=h", "--log_hist_msec=100", "--log_compression=1k"),
+		// Serial: fio 3.33 with log_compression hung once at exit in CI
+		// (killed after RunTimeout) while every row ran at once on 2
+		// cores; alone, and again when a run differs, it ends in 0.9 s.
+		Exact: syncDepth, Check: histPointers("h_clat_hist.1.log"), Serial: true},
 	{Name: "logs/unix-epoch", Ref: "issue 26 log_unix_epoch: every log's times count from the Unix epoch",
 		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=1m", "--thinktime=2ms", "--write_lat_log=l", "--write_bw_log=l",
 			"--write_hist_log=h", "--log_hist_msec=100", "--log_unix_epoch=1"),
