@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -266,16 +265,7 @@ func jobsEngine(us map[string]uint64) func(context.Context, []*jobfile.Job, run.
 		res := &report.Result{Version: opts.Version}
 		for _, j := range jobs {
 			lat := us[j.Name] * 1000
-			jr := &report.JobResult{Job: j, Name: j.Name, Members: 1, Policy: report.PolicyPriority, Elapsed: time.Second}
-			d := &jr.Dirs[jobfile.DirRead]
-			for range 1000 {
-				d.Lat.Add(lat)
-				d.Clat.Add(lat)
-				d.LatHist.Add(lat)
-				d.ClatHist.Add(lat)
-			}
-			d.TotalIOs, d.IOBytes, d.Runtime = 1000, 1000*4096, time.Second
-			res.Jobs = append(res.Jobs, jr)
+			res.Jobs = append(res.Jobs, fakeJobResult(j, uint64(lat), report.PolicyPriority))
 		}
 		return res, nil
 	}

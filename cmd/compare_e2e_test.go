@@ -146,16 +146,7 @@ func fakeEngine(prioUs, fifoUs uint64) func(context.Context, []*jobfile.Job, run
 			if j.TWPriority {
 				lat, policy = prioUs*1000, report.PolicyPriority
 			}
-			jr := &report.JobResult{Job: j, Name: j.Name, Members: 1, Policy: policy, Elapsed: time.Second}
-			d := &jr.Dirs[jobfile.DirRead]
-			for range 1000 {
-				d.Lat.Add(lat)
-				d.Clat.Add(lat)
-				d.LatHist.Add(lat)
-				d.ClatHist.Add(lat)
-			}
-			d.TotalIOs, d.IOBytes, d.Runtime = 1000, 1000*4096, time.Second
-			res.Jobs = append(res.Jobs, jr)
+			res.Jobs = append(res.Jobs, fakeJobResult(j, uint64(lat), policy))
 		}
 		return res, nil
 	}
@@ -313,4 +304,19 @@ func TestTaskRunModesE2E(t *testing.T) {
 			t.Errorf("csv row %d: %v, want taskrun %s", i, rec, modes[i%len(modes)])
 		}
 	}
+}
+
+// fakeJobResult is the result a stand-in run core gives for job j: 1000
+// 4 KiB reads in one second, each lat ns long, under policy.
+func fakeJobResult(j *jobfile.Job, lat uint64, policy string) *report.JobResult {
+	jr := &report.JobResult{Job: j, Name: j.Name, Members: 1, Policy: policy, Elapsed: time.Second}
+	d := &jr.Dirs[jobfile.DirRead]
+	for range 1000 {
+		d.Lat.Add(lat)
+		d.Clat.Add(lat)
+		d.LatHist.Add(lat)
+		d.ClatHist.Add(lat)
+	}
+	d.TotalIOs, d.IOBytes, d.Runtime = 1000, 1000*4096, time.Second
+	return jr
 }
