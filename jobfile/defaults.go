@@ -142,7 +142,7 @@ func fixup(j *Job) {
 		// would be pointless.
 		j.Invalidate = false
 	}
-	fixupZones(&j.Zones, j.OpenFiles)
+	fixupZones(j)
 	fixupVerifyInterval(j)
 	fixupBuffers(j)
 }

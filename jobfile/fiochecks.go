@@ -53,17 +53,32 @@ func fixupVerifyInterval(j *Job) {
 // when zonesize is given" branch never runs, since the option's default is
 // none), and zonesize with it is the run-time error SizeWithoutMode; strided
 // mode with more than one open file is dropped; zonerange defaults to
-// zonesize.
-func fixupZones(z *Zones, openFiles int) {
+// zonesize. Values given as a count of zones (the z suffix) become bytes
+// as fio's zbd_recalc_options_with_zone_granularity makes them: count
+// times the zone size, and nothing without a zone size.
+func fixupZones(j *Job) {
+	z := &j.Zones
 	if z.Mode == "" {
 		z.Mode = "none"
 		z.SizeWithoutMode = z.Size > 0
 	}
-	if z.Mode == "strided" && openFiles > 1 {
+	if z.Mode == "strided" && j.OpenFiles > 1 {
 		z.Mode = "none"
 	}
 	if z.Mode == "strided" && z.Range == 0 {
 		z.Range = z.Size
+	}
+	zs, c := z.Size, z.Counts
+	if zs == 0 {
+		return
+	}
+	for _, f := range []struct {
+		n   uint64
+		dst *uint64
+	}{{c.Size, &j.Size}, {c.IOSize, &j.IOSize}, {c.Offset, &j.Offset}, {c.OffsetIncrement, &j.OffsetIncrement}, {c.Skip, &z.Skip}} {
+		if f.n > 0 {
+			*f.dst = f.n * zs
+		}
 	}
 }
 

@@ -34,6 +34,19 @@ type Zones struct {
 	// with --parse-only and refuses to run it ("--zonemode=none and
 	// --zonesize are not compatible").
 	SizeWithoutMode bool
+	// ResetThreshold and ResetFrequency are zone_reset_threshold and
+	// zone_reset_frequency (zbd), both in 0..1.
+	ResetThreshold, ResetFrequency float64
+	// Counts are the values given with fio's z suffix (a count of
+	// zones), which fixupZones turns into bytes with the zone size.
+	Counts ZoneCounts
+}
+
+// ZoneCounts are size=, io_size=, offset=, offset_increment= and
+// zoneskip= given as a number of zones (fio's size_nz, io_size_nz,
+// start_offset_nz, offset_increment_nz and zone_skip_nz); 0 is unset.
+type ZoneCounts struct {
+	Size, IOSize, Offset, OffsetIncrement, Skip uint64
 }
 
 // The values of Job.UnifiedRW (unified_rw_reporting).
@@ -84,6 +97,10 @@ var fioOptions = []OptionSpec{
 		custom: func(j *Job, v string) error { return setU64(&j.Zones.Range, v, j.KBBase) }},
 	{Name: "zoneskip", Type: TypeSize, Default: "0", Help: "Space between IO zones",
 		custom: func(j *Job, v string) error {
+			if nz, ok, err := parseZoneCount(v); ok || err != nil {
+				j.Zones.Skip, j.Zones.Counts.Skip = 0, nz
+				return err
+			}
 			n, pct, err := parseSize(v, j.KBBase, true)
 			if pct > 0 {
 				// fio 3.33's zoneskip callback takes no percentage: it
@@ -106,6 +123,10 @@ var fioOptions = []OptionSpec{
 	{Name: "ignore_zone_limits", Type: TypeBool, Default: "0", Min: 0, Max: 1,
 		Help:  "Ignore the zone resource limits (max open/active zones) reported by the device",
 		boolp: func(j *Job) *bool { return &j.Zones.IgnoreLimits }},
+	{Name: "zone_reset_threshold", Type: TypeFloatList, FMin: 0, FMax: 1, FMaxLen: 1, Help: "Zoned block device reset threshold",
+		custom: func(j *Job, v string) error { return setZoneFloat(&j.Zones.ResetThreshold, v) }},
+	{Name: "zone_reset_frequency", Type: TypeFloatList, FMin: 0, FMax: 1, FMaxLen: 1, Help: "Zoned block device zone reset frequency in HZ",
+		custom: func(j *Job, v string) error { return setZoneFloat(&j.Zones.ResetFrequency, v) }},
 	{Name: "read_beyond_wp", Type: TypeBool, Default: "0", Min: 0, Max: 1, Help: "Allow reads beyond the zone write pointer",
 		boolp: func(j *Job) *bool { return &j.Zones.ReadBeyondWP }},
 
@@ -420,8 +441,15 @@ var fioOptions = []OptionSpec{
 		boolp: func(j *Job) *bool { return &j.SerializeOverlap }},
 	{Name: "offset_increment", Type: TypeSize, Default: "0", Parent: "offset", Help: "What is the increment from one offset to the next",
 		custom: func(j *Job, v string) error {
+			if nz, ok, err := parseZoneCount(v); ok || err != nil {
+				j.OffsetIncrement, j.OffsetIncrementPercent, j.Zones.Counts.OffsetIncrement = 0, 0, nz
+				return err
+			}
 			n, pct, err := parseSize(v, j.KBBase, true)
 			j.OffsetIncrement, j.OffsetIncrementPercent = n, pct
+			if pct > 0 {
+				j.Zones.Counts.OffsetIncrement = 0
+			}
 			return err
 		}},
 

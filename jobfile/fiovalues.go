@@ -325,3 +325,22 @@ var memChoices = []Choice{
 	{"mmapshared", "Like mmap, but use the shared flag"},
 	{"mmaphuge", "Like mmap, but use huge pages"},
 }
+
+// setZoneFloat reads zone_reset_threshold or zone_reset_frequency: a list
+// of at most one float (fio's maxlen=1), in 0..1 by the option's bounds.
+func setZoneFloat(p *float64, v string) error {
+	l, _, err := parseFloatList(v)
+	if err != nil {
+		return err
+	}
+	if len(l) > 1 {
+		return errors.New("the list exceeding max length 1")
+	}
+	if len(l) == 1 {
+		if l[0] < 0 || l[0] > 1 {
+			return fmt.Errorf("value out of range: %f (range 0..1)", l[0])
+		}
+		*p = l[0]
+	}
+	return nil
+}

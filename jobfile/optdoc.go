@@ -20,7 +20,11 @@ func OptionsMarkdown() string {
 			}
 			allowed = strings.Join(vals, ", ")
 		case o.Type == TypeFloatList:
-			allowed = fmt.Sprintf("%g..%g, up to 20", o.FMin, o.FMax)
+			n := o.FMaxLen
+			if n == 0 {
+				n = 20
+			}
+			allowed = fmt.Sprintf("%g..%g, up to %d", o.FMin, o.FMax, n)
 		case o.hasRange() && o.Max > 0:
 			allowed = fmt.Sprintf("%d..%d", o.Min, o.Max)
 		case o.hasRange():

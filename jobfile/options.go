@@ -181,12 +181,20 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "iodepth_low", Type: TypeInt, Min: 0, Max: Unbounded, Parent: "iodepth", Help: "Low water mark for queuing depth",
 		intp: func(j *Job) *int { return &j.IODepthLow }},
 	{Name: "size", Type: TypeSize, Help: "Total size of device or files", custom: func(j *Job, v string) error {
+		if nz, ok, err := parseZoneCount(v); ok || err != nil {
+			j.Size, j.SizePercent, j.Zones.Counts.Size = 0, 0, nz
+			return err
+		}
 		n, pct, err := parseSize(v, j.KBBase, true)
 		j.Size, j.SizePercent = n, pct
 		return err
 	}},
 	{Name: "io_size", Aliases: []string{"io_limit"}, Type: TypeSize, Help: "Total size of I/O to be performed",
 		custom: func(j *Job, v string) error {
+			if nz, ok, err := parseZoneCount(v); ok || err != nil {
+				j.IOSize, j.IOSizePercent, j.Zones.Counts.IOSize = 0, 0, nz
+				return err
+			}
 			n, pct, err := parseSize(v, j.KBBase, true)
 			j.IOSize, j.IOSizePercent = n, pct
 			return err
@@ -202,8 +210,15 @@ var optionTable = withFioOptions([]OptionSpec{
 		}},
 	{Name: "offset", Aliases: []string{"fileoffset"}, Type: TypeSize, Default: "0", Help: "Start IO from this offset",
 		custom: func(j *Job, v string) error {
+			if nz, ok, err := parseZoneCount(v); ok || err != nil {
+				j.Offset, j.OffsetPercent, j.Zones.Counts.Offset = 0, 0, nz
+				return err
+			}
 			n, pct, err := parseSize(v, j.KBBase, true)
 			j.Offset, j.OffsetPercent = n, pct
+			if pct > 0 {
+				j.Zones.Counts.Offset = 0
+			}
 			return err
 		}},
 	{Name: "number_ios", Type: TypeStrVal, Default: "0", Help: "Force job completion after this number of IOs",

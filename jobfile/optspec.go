@@ -60,6 +60,7 @@ type OptionSpec struct {
 	Min, Max int64  // integer range; both 0 means none, Max 0 means no upper bound printed
 	FMin     float64
 	FMax     float64 // float list range
+	FMaxLen  int     // values a float list holds at most; 0 is fio's 20
 	Choices  []Choice
 	Help     string
 	Engine   string        // "" for a job option, "io_uring" for an engine option

@@ -621,3 +621,27 @@ func setIOWQ(j *Job, v string) error {
 	j.IOWQMaxWorkers = out
 	return nil
 }
+
+// parseZoneCount reads a value with fio's z suffix, a count of zones
+// (parse.c's FIO_OPT_STR_VAL_ZONE): ok reports whether s ends in z. As in
+// fio the count is decimal digits right before the z, kept to 32 bits; any
+// other text before the z is an error.
+func parseZoneCount(s string) (n uint64, ok bool, err error) {
+	s = strings.TrimSpace(s)
+	if !strings.HasSuffix(s, "z") {
+		return 0, false, nil
+	}
+	digits := strings.TrimPrefix(s, "+")
+	i := 0
+	for i < len(digits) && digits[i] >= '0' && digits[i] <= '9' {
+		i++
+	}
+	if i == 0 || digits[i] != 'z' {
+		return 0, true, fmt.Errorf("unexpected zone value %q (want a number of zones such as 10z)", s)
+	}
+	v, perr := strconv.ParseUint(digits[:i], 10, 64)
+	if perr != nil {
+		return 0, true, fmt.Errorf("unexpected zone value %q (out of range)", s)
+	}
+	return uint64(uint32(v)), true, nil
+}

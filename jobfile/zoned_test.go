@@ -63,3 +63,43 @@ func TestZonedDistribution(t *testing.T) {
 		}
 	}
 }
+
+// TestZoneCounts checks fio's z suffix (parse.c's FIO_OPT_STR_VAL_ZONE and
+// zbd_recalc_options_with_zone_granularity): size, io_size, offset,
+// offset_increment and zoneskip given as a count of zones are that many
+// zone sizes, a clone's offset adds its share of offset_increment, a count
+// without a zone size leaves the value unset, and other text before the z
+// is refused as fio refuses it.
+func TestZoneCounts(t *testing.T) {
+	j := parseOne(t, "zonemode=strided\nzonesize=256k\nsize=3z\nio_size=2z\noffset=1z\nzoneskip=2z\n")
+	if j.Size != 3*256<<10 || j.IOSize != 2*256<<10 || j.Offset != 256<<10 || j.Zones.Skip != 2*256<<10 {
+		t.Errorf("size %d io_size %d offset %d zoneskip %d", j.Size, j.IOSize, j.Offset, j.Zones.Skip)
+	}
+	jobs, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nzonemode=strided\nzonesize=1m\nsize=1z\noffset=2z\noffset_increment=3z\nnumjobs=2\n")}, Host: &testHost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jobs[0].Offset != 2<<20 || jobs[1].Offset != (2+3)<<20 {
+		t.Errorf("offsets %d and %d, want %d and %d", jobs[0].Offset, jobs[1].Offset, 2<<20, 5<<20)
+	}
+	// Without a zone size the count stays a count and the value unset
+	// (fio's recalc skips a file with zone size 0).
+	if j := parseOne(t, "offset=4z\n"); j.Offset != 0 || j.Zones.Counts.Offset != 4 {
+		t.Errorf("offset=4z without zones: offset %d, count %d", j.Offset, j.Zones.Counts.Offset)
+	}
+	for _, v := range []string{"size=3kz", "offset=z", "io_size=0x10z", "zoneskip=1.5z"} {
+		_, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+v+"\n")}, Host: &testHost})
+		if err == nil || !strings.Contains(err.Error(), "unexpected zone value") {
+			t.Errorf("%s: error %v, want unexpected zone value", v, err)
+		}
+	}
+	// zone_reset_threshold and zone_reset_frequency: one value in 0..1.
+	if j := parseOne(t, "zone_reset_threshold=0.25\nzone_reset_frequency=0.5\n"); j.Zones.ResetThreshold != 0.25 || j.Zones.ResetFrequency != 0.5 {
+		t.Errorf("zone_reset_*: %v %v", j.Zones.ResetThreshold, j.Zones.ResetFrequency)
+	}
+	for _, v := range []string{"zone_reset_threshold=1.5", "zone_reset_frequency=0.1:0.2"} {
+		if _, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+v+"\n")}, Host: &testHost}); err == nil {
+			t.Errorf("%s accepted", v)
+		}
+	}
+}
