@@ -37,6 +37,7 @@ func Rows() []Row {
 	rows = append(rows, depthRows...)
 	rows = append(rows, offsetRows...)
 	rows = append(rows, logRows...)
+	rows = append(rows, fileOptionRows...)
 	return rows
 }
 

@@ -297,6 +297,10 @@ type Job struct {
 	Fsync     int
 	Fdatasync int
 	EndFsync  bool
+	// WriteBarrier is write_barrier: parsed and checked, and without
+	// effect, as in fio 3.33, whose only engine with barrier support
+	// (libpmem) never reads the barrier flag fio sets on every Nth write.
+	WriteBarrier int
 
 	// Buffers and verify.
 	ZeroBuffers   bool
