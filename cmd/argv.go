@@ -50,6 +50,7 @@ func splitArgv(args []string) (*splitArgs, error) {
 	inJob := false // a --name= came: jobOnlyAfterName are job options
 	gofioFlags := flagsByName()
 	first := 1
+	profile := profileInArgs(args)
 	if len(args) > 1 && args[1] == diffCmd {
 		// gofio diff OLD.json NEW.json; a job file named diff is ./diff.
 		out.diff, first = true, 2
@@ -70,6 +71,19 @@ func splitArgv(args []string) (*splitArgs, error) {
 		}
 		text := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
 		name, value, has := strings.Cut(text, "=")
+		if jobfile.IsProfileOption(profile, name) {
+			// The profile's own option (tiobench's --dir=...), taken
+			// by its exact name as fio registers it.
+			if !has {
+				if i+1 >= len(args) {
+					return nil, fmt.Errorf("option '%s' requires an argument", a)
+				}
+				i++
+				value = args[i]
+			}
+			out.jobOpts = append(out.jobOpts, "--"+name+"="+value)
+			continue
+		}
 		flag, spec, err := classify(gofioFlags, a, name)
 		if err != nil {
 			return nil, err
@@ -127,6 +141,23 @@ func splitArgv(args []string) (*splitArgs, error) {
 		}
 	}
 	return out, nil
+}
+
+// profileInArgs returns the NAME of the last --profile=NAME (or --profile
+// NAME) in args, "" when there is none.
+func profileInArgs(args []string) string {
+	name := ""
+	for i, a := range args {
+		key, value, has := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || key != "profile" {
+			continue
+		}
+		if !has && i+1 < len(args) {
+			value = args[i+1]
+		}
+		name = value
+	}
+	return name
 }
 
 // classify resolves an argument name to a gofio flag or a job option: an

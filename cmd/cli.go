@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -331,7 +332,13 @@ func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int
 	case cfg.Verbose:
 		return st.fail(errors.New("--verbose goes with --version (or use gofio version)"))
 	case cfg.CmdHelp != nil:
-		if err := jobfile.CmdHelp(st.Stdout, *cfg.CmdHelp); err != nil {
+		help := jobfile.CmdHelp
+		if p := profileInArgs(cfg.JobOptions); p != "" {
+			// fio's --cmdhelp under --profile=NAME shows only the
+			// profile's options.
+			help = func(w io.Writer, opt string) error { return jobfile.ProfileCmdHelp(w, p, opt) }
+		}
+		if err := help(st.Stdout, *cfg.CmdHelp); err != nil {
 			return st.fail(err)
 		}
 		return ExitOK

@@ -186,3 +186,52 @@ func TestSplitArgvHostname(t *testing.T) {
 		t.Errorf("job options %q; want the net job's hostname", got)
 	}
 }
+
+// TestSplitArgvProfile checks that tiobench's own options are taken by
+// their exact names under --profile=tiobench (--dir is otherwise an
+// ambiguous prefix of --direct and --directory).
+func TestSplitArgvProfile(t *testing.T) {
+	sp, err := splitArgv([]string{"gofio", "--dir", "/x", "--profile=tiobench", "--size=8", "--runt=5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(sp.jobOpts, " "), "--dir=/x --profile=tiobench --size=8 --runtime=5"; got != want {
+		t.Errorf("jobOpts %q, want %q", got, want)
+	}
+	if _, err := splitArgv([]string{"gofio", "--dir=/x"}); err == nil || !strings.Contains(err.Error(), "ambiguous") {
+		t.Errorf("--dir without --profile: %v, want ambiguous", err)
+	}
+}
+
+// TestProfileTiobenchRuns runs --profile=tiobench in-process on a
+// scratch directory: four jobs, each moving the profile's size once, on
+// the profile's four files, in four stonewalled groups.
+func TestProfileTiobenchRuns(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCmd(t, "--profile=tiobench", "--size=1", "--dir="+dir, "--output-format=terse")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{"seqwrite", "randwrite", "seqread", "randread"}
+	if len(lines) != len(want) {
+		t.Fatalf("%d terse lines, want 4:\n%s", len(lines), out)
+	}
+	for i, l := range lines {
+		f := strings.Split(l, ";")
+		// terse v3: field 3 is the job name, 6 the read KiB, 47 the
+		// write KiB.
+		kib := f[5]
+		if i < 2 {
+			kib = f[46]
+		}
+		if f[2] != want[i] || kib != "1024" {
+			t.Errorf("line %d: job %s moved %s KiB, want %s 1024 KiB", i, f[2], kib, want[i])
+		}
+	}
+	for _, n := range []string{".fio.tio.1", ".fio.tio.2", ".fio.tio.3", ".fio.tio.4"} {
+		if st, err := os.Stat(filepath.Join(dir, n)); err != nil || st.Size() != 256<<10 {
+			t.Errorf("%s: %v", n, err)
+		}
+	}
+}

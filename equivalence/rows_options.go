@@ -3,6 +3,11 @@ package equivalence
 // optionRows are issue 14's deterministic fio options: the same counts as
 // fio 3.33 and the same JSON keys.
 var optionRows = []Row{
+	// fio 3.33 ignores tiobench's own options (--size, --dir, ...), so the
+	// row runs the profile as fio does: 4 KiB per MiB of memory in each of
+	// four files in the working directory.
+	{Name: "options/profile-tiobench", Ref: "issue 26 --profile=tiobench: four stonewalled sync jobs on .fio.tio.1-4, end_fsync on the writes",
+		JobFile: "[global]\n", Args: []string{"--profile=tiobench"}, Exact: syncDepth},
 	{Name: "options/backwards-read", Ref: "issue 14 rw=read:-8k (fio's backwards-read.fio)",
 		Args: args(psync, "--rw=read:-8k", "--bs=4k", "--size=2m"), Exact: syncDepth},
 	{Name: "options/rate-bytes", Ref: "issue 14 rate= (bytes/s)", Serial: true,

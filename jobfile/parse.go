@@ -130,7 +130,11 @@ func load(in Input) (*loaded, error) {
 		}
 		l.sets = append(l.sets, e)
 	}
-	cmdSecs, err := cmdlineSections(in.CmdLine)
+	cmdArgs, prof, err := splitProfile(in.CmdLine)
+	if err != nil {
+		return nil, err
+	}
+	cmdSecs, err := cmdlineSections(cmdArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +148,7 @@ func load(in Input) (*loaded, error) {
 		}
 		l.jobs = append(l.jobs, jobSource{globals: clone(globals), own: s})
 	}
+	cmdGlobals := clone(globals)
 	for fi, file := range in.Files {
 		if fi > 0 {
 			globals = nil // fio resets def_thread before each further file
@@ -151,6 +156,13 @@ func load(in Input) (*loaded, error) {
 		if err := l.loadFile(&in, host, fi, file, &globals); err != nil {
 			return nil, err
 		}
+	}
+	if prof != nil {
+		jobs, err := profileJobs(prof, host, cmdGlobals)
+		if err != nil {
+			return nil, err
+		}
+		l.jobs = append(l.jobs, jobs...)
 	}
 	return l, nil
 }

@@ -161,9 +161,6 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"unknown", "[j]\nsqpol=1\n", "j.fio:2: bad option <sqpol=1>: did you mean sqpoll?"},
 		{"fio-only option", "[j]\ncmd_type=nvme\n", "fio option cmd_type is not supported by gofio"},
-		{"profile act", "[j]\nprofile=act\n", "j.fio:2: profile=act: fio's act profile is not run by gofio: it needs raw devices"},
-		{"profile tiobench", "[j]\nprofile=tiobench\n", "profile=tiobench: fio's tiobench profile is not run by gofio"},
-		{"profile unknown", "[j]\nprofile=x\n", "profile=x: fio: profile 'x' not found"},
 		// fio's str_cpumask_cb: a bit at or past the configured CPUs.
 		{"cpumask past the CPUs", "[j]\ncpumask=" + strconv.FormatUint(1<<(configuredCPUs()), 10) + "\n",
 			fmt.Sprintf("j.fio:2: cpumask=%d: CPU %d too large (max=%d)", 1<<configuredCPUs(), configuredCPUs(), configuredCPUs()-1)},

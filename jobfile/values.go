@@ -431,19 +431,6 @@ func configuredCPUs() int {
 	return onlineCPUs()
 }
 
-// profileRefusal refuses profile=, naming what each of fio 3.33's built-in
-// profiles needs that gofio does not have; another name gets fio's "not
-// found".
-func profileRefusal(_ *Job, v string) error {
-	switch v {
-	case "tiobench":
-		return errors.New("fio's tiobench profile is not run by gofio: it expands into four jobs with its own command-line options (size, block, numruns, dir, threads), which gofio does not parse; write the jobs (seqwrite, randwrite, seqread, randread; ioengine=sync, buffered=0, end_fsync=1 on the writes) in a job file")
-	case "act":
-		return errors.New("fio's act profile is not run by gofio: it needs raw devices named by its device-names= option, written and read for its test-duration (24h by default), and reports with its own latency buckets, which gofio does not have")
-	}
-	return fmt.Errorf("fio: profile '%s' not found", v)
-}
-
 // splitFilenames splits a ':' list where "\:" is a literal colon, skipping
 // empty elements as fio's get_next_str does.
 func splitFilenames(v string) []string {
