@@ -290,3 +290,27 @@ func magicAt(bs, off int) func(fio, gofio []*Outcome) []string {
 		return diffs
 	}
 }
+
+// fsyncBound checks fio's bound on the syncs of fsync=every at iodepth
+// depth when the writes complete at submission (tmpfs): each multiple of
+// every writes issued, but the last, where the job ends, gets syncs in the
+// slots free at that point, at most depth of them, and fio reaps no sync
+// before the queue is full. Both programs must stay within it and issue
+// some.
+func fsyncBound(depth, every float64) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		return eachFirstJob(fio, gofio, func(i int, fj, gj map[string]any) (diffs []string) {
+			for _, p := range []struct {
+				name string
+				job  map[string]any
+			}{{"fio", fj}, {"gofio", gj}} {
+				w, _ := Number(p.job, "write.total_ios")
+				s, _ := Number(p.job, "sync.total_ios")
+				if limit := depth * (w/every - 1); s <= 0 || s > limit {
+					diffs = append(diffs, fmt.Sprintf("run %d: %s issued %g syncs for %g writes; want 1 to %g", i, p.name, s, w, limit))
+				}
+			}
+			return diffs
+		})
+	}
+}
