@@ -334,7 +334,10 @@ type Job struct {
 	SerializeOverlap bool
 	Verify           string // "" or "0" means off; crc32c, md5, sha256, pattern, ...
 	VerifyPattern    []byte
-	DoVerify         bool
+	// VerifyPatternFormats holds where verify_pattern's %o formats lie in
+	// VerifyPattern: 8 bytes each, filled with the I/O's offset.
+	VerifyPatternFormats []int
+	DoVerify             bool
 	// VerifyOnly is verify_only: replay the write workload without
 	// writing and verify what it would have written.
 	VerifyOnly bool

@@ -277,8 +277,8 @@ var optionTable = withFioOptions([]OptionSpec{
 		boolp: func(j *Job) *bool { return &j.VerifyStateLoad }},
 	{Name: "verify_pattern", Type: TypeString, Parent: "verify", Help: "Fill pattern for IO buffers",
 		custom: func(j *Job, v string) error {
-			p, err := parsePattern(v)
-			j.VerifyPattern = p
+			p, formats, err := parsePattern(v, true)
+			j.VerifyPattern, j.VerifyPatternFormats = p, formats
 			return err
 		}},
 	{Name: "rwmixread", Type: TypeInt, Default: "50", Min: 0, Max: 100, Help: "Percentage of mixed workload that is reads",
@@ -373,9 +373,8 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "refill_buffers", Type: TypeFlag, Help: "Refill IO buffers on every IO submit",
 		custom: func(j *Job, v string) error { j.RefillBuffers, j.refillSet = v == "1", true; return nil }},
 	{Name: "buffer_pattern", Type: TypeString, Help: "Fill pattern for IO buffers",
-		Note: "0x hex bytes and \"string\" parts; fio's decimal and 'file' parts are not supported",
 		custom: func(j *Job, v string) error {
-			p, err := parsePattern(v)
+			p, _, err := parsePattern(v, false)
 			j.BufferPattern = p
 			// fio's str_buffer_pattern_cb: refill when the job reads or
 			// compresses (as known at this point of the job), no

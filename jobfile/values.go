@@ -349,46 +349,6 @@ func parseCPUList(s string) ([]int, error) {
 	return out, nil
 }
 
-// parsePattern reads a buffer or verify pattern: 0x hex bytes and "string"
-// parts, concatenated.
-func parsePattern(s string) ([]byte, error) {
-	var out []byte
-	for s != "" {
-		switch {
-		case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
-			n := 2
-			for n < len(s) && isDigitIn(s[n], 16) {
-				n++
-			}
-			hex := s[2:n]
-			if hex == "" {
-				return nil, errors.New("0x without hex digits")
-			}
-			if len(hex)%2 == 1 {
-				hex = "0" + hex
-			}
-			for i := 0; i < len(hex); i += 2 {
-				b, _ := strconv.ParseUint(hex[i:i+2], 16, 8)
-				out = append(out, byte(b))
-			}
-			s = s[n:]
-		case s[0] == '"':
-			end := strings.IndexByte(s[1:], '"')
-			if end < 0 {
-				return nil, errors.New("unterminated string")
-			}
-			out = append(out, s[1:1+end]...)
-			s = s[end+2:]
-		default:
-			return nil, fmt.Errorf("%q: want 0x hex bytes or \"string\" parts", s)
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("empty pattern")
-	}
-	return out, nil
-}
-
 // ParseTime reads a time as job options do (10, 1500ms, 2m, 1.5s); a bare
 // number is in unit. The CLI uses it for fio's time flags.
 func ParseTime(s string, unit time.Duration) (time.Duration, error) { return parseTime(s, unit) }

@@ -160,7 +160,7 @@ func TestParseRangeAndLists(t *testing.T) {
 	if err != nil || len(cpus) != 5 || cpus[4] != 10 {
 		t.Errorf("parseCPUList = %v, %v", cpus, err)
 	}
-	p, err := parsePattern(`0xdead"ab"`)
+	p, _, err := parsePattern(`0xdead"ab"`, false)
 	if err != nil || string(p) != "\xde\xadab" {
 		t.Errorf("parsePattern = %q, %v", p, err)
 	}

@@ -22,6 +22,13 @@ type Verifier struct {
 	Interval int
 	// Thread is written into each header (fio's thread number).
 	Thread uint16
+	// Formats holds where verify_pattern's %o formats lie in Pattern: each
+	// takes the 8 bytes there (fewer at the pattern's end) for the offset
+	// of the I/O, little-endian, as fio's paste_blockoff; the I/O's whole
+	// buffer repeats that one pasted pattern.
+	Formats []int
+	// pasted is the pattern with the formats filled (Formats only).
+	pasted []byte
 	// Offset is verify_offset: the header (with its checksum) is swapped
 	// with the bytes Offset into each verify block after filling, and
 	// swapped back before checking, as fio's memswp does. 0 keeps it at
@@ -80,7 +87,7 @@ func (v *Verifier) blockLen(n, pos int) int {
 // header keeps only its data. Fill does not allocate.
 func (v *Verifier) Fill(buf []byte, offset, seed uint64, numberio uint16) {
 	if len(v.Pattern) > 0 {
-		tile(buf, v.Pattern)
+		tile(buf, v.pattern(offset))
 	} else {
 		fillRandom(buf, seed)
 	}
@@ -143,7 +150,7 @@ func (v *Verifier) Check(buf []byte, offset uint64) error {
 		if len(v.Pattern) == 0 {
 			return fmt.Errorf("verify=pattern needs verify_pattern")
 		}
-		return v.checkPattern(0, buf, offset, len(buf), offset)
+		return v.checkPattern(v.pattern(offset), 0, buf, offset, len(buf), offset)
 	}
 	hl := HeaderLen(v.Kind)
 	for pos := 0; pos < len(buf); {
@@ -198,7 +205,7 @@ func (v *Verifier) checkBlock(buf []byte, pos, n, hl int, offset uint64) error {
 		return v.mismatch(at, n, name, hexBytes(stored), hexBytes(got))
 	}
 	if len(v.Pattern) > 0 {
-		return v.checkPattern(pos+hl, block[hl:], at+uint64(hl), n, at)
+		return v.checkPattern(v.pattern(offset), pos+hl, block[hl:], at+uint64(hl), n, at)
 	}
 	return nil
 }
@@ -209,10 +216,30 @@ func (v *Verifier) mismatch(at uint64, n int, what, want, got string) error {
 	return &Mismatch{Offset: at, BlockOffset: at, BlockLen: n, Kind: v.Kind, What: what, Expected: want, Got: got}
 }
 
+// pattern returns the verify pattern of an I/O at offset: Pattern, with
+// the offset pasted where Formats say. The pasted copy is the Verifier's
+// own, reused by the next call.
+func (v *Verifier) pattern(offset uint64) []byte {
+	if len(v.Formats) == 0 {
+		return v.Pattern
+	}
+	if len(v.pasted) != len(v.Pattern) {
+		v.pasted = make([]byte, len(v.Pattern))
+	}
+	copy(v.pasted, v.Pattern)
+	var le [8]byte
+	binary.LittleEndian.PutUint64(le[:], offset)
+	for _, at := range v.Formats {
+		if at < len(v.pasted) {
+			copy(v.pasted[at:], le[:])
+		}
+	}
+	return v.pasted
+}
+
 // checkPattern compares data, which starts at index from of the buffer, with
-// the pattern tiled from the start of the buffer.
-func (v *Verifier) checkPattern(from int, data []byte, dataOff uint64, blockLen int, blockOff uint64) error {
-	p := v.Pattern
+// the pattern p tiled from the start of the buffer.
+func (v *Verifier) checkPattern(p []byte, from int, data []byte, dataOff uint64, blockLen int, blockOff uint64) error {
 	mod := from % len(p)
 	for i := 0; i < len(data); {
 		// Compare a run up to the end of the pattern in one go.

@@ -292,3 +292,32 @@ func TestVerifyOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternFormats checks verify_pattern's %o as fio 3.33 fills it: the
+// I/O's offset, little-endian, pasted into the pattern once, the buffer
+// the pasted pattern repeated (the bytes fio wrote for
+// verify_pattern="ab"%o0xcd at offset 8192), and a read back at another
+// offset fails.
+func TestPatternFormats(t *testing.T) {
+	v, err := New(KindPattern, []byte("ab\x00\x00\x00\x00\x00\x00\x00\x00\xcd"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Formats = []int{2}
+	buf := make([]byte, 24)
+	v.Fill(buf, 8192, 0, 0)
+	want := "ab\x00\x20\x00\x00\x00\x00\x00\x00\xcd" + "ab\x00\x20\x00\x00\x00\x00\x00\x00\xcd" + "ab"
+	if string(buf) != want {
+		t.Errorf("Fill = %x, want %x", buf, want)
+	}
+	if err := v.Check(buf, 8192); err != nil {
+		t.Errorf("Check at the written offset: %v", err)
+	}
+	var m *Mismatch
+	if err := v.Check(buf, 4096); !errors.As(err, &m) || m.Offset != 4099 {
+		t.Errorf("Check at another offset = %v, want a pattern mismatch at byte 3 (4099)", err)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { v.Fill(buf, 12288, 0, 0); _ = v.Check(buf, 12288) }); allocs != 0 {
+		t.Errorf("Fill and Check allocate %v times", allocs)
+	}
+}
