@@ -19,13 +19,21 @@ import (
 type Op uint8
 
 // The operations an engine must support. Trim is optional (ErrUnsupported).
+// OpSyncFileRange is sync_file_range(2) of Request.Offset and SyncLen with
+// the job's sync_file_range= flags; an engine without it does what it does
+// for an fsync, as fio's engines do for DDIR_SYNC_FILE_RANGE.
 const (
 	OpRead Op = iota
 	OpWrite
 	OpTrim
 	OpFsync
 	OpFdatasync
+	OpSyncFileRange
 )
+
+// IsSync reports whether the operation is one of the syncs (fio's
+// ddir_sync: fsync, fdatasync, sync_file_range).
+func (o Op) IsSync() bool { return o >= OpFsync }
 
 // Request is one I/O to prepare in a slot.
 type Request struct {
@@ -36,6 +44,11 @@ type Request struct {
 	BufOff uint32 // offset of Buf inside the slot's buffer (non-zero when a short I/O is requeued)
 	IOPrio uint16 // sqe->ioprio (cmdprio); 0 = none
 	Async  bool   // IOSQE_ASYNC (force_async)
+	// SyncLen is the length of an OpSyncFileRange from Offset: the span
+	// of the file's writes completed since its last sync, fio's
+	// last_write - first_write; 0 when none completed (fio's sync engines
+	// then make no call).
+	SyncLen uint64
 }
 
 // Completion is one finished request: the slot it was queued in and the

@@ -85,6 +85,20 @@ func (s *Sync) Reap(out []Completion, min int) (int, error) {
 // Stats returns the submit call count (one per batch of requests).
 func (s *Sync) Stats() Stats { return Stats{SubmitCalls: s.submits} }
 
+// SyncFileRange runs r, an OpSyncFileRange, on fd with the
+// sync_file_range= flags, as fio's do_sync_file_range: no call when
+// nothing was written since the last sync. It returns 0 or the negated
+// errno.
+func SyncFileRange(fd int, r *Request, flags int) int32 {
+	if r.SyncLen == 0 {
+		return 0
+	}
+	if err := unix.SyncFileRange(fd, int64(r.Offset), int64(r.SyncLen), flags); err != nil {
+		return -int32(Errno(err))
+	}
+	return 0
+}
+
 // ErrQueueFull is returned by Queue when every slot is already queued.
 var ErrQueueFull = errors.New("queue full")
 

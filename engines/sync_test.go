@@ -2,7 +2,10 @@ package engines
 
 import (
 	"errors"
+	"os"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestSync checks the scaffold: requests run in queue order at Submit,
@@ -54,5 +57,31 @@ func TestSyncNoAllocs(t *testing.T) {
 	out := make([]Completion, 1)
 	if a := testing.AllocsPerRun(100, func() { s.Queue(0, req); s.Submit(); s.Reap(out, 1) }); a != 0 {
 		t.Errorf("%v allocations per request, want 0", a)
+	}
+}
+
+// TestSyncFileRange checks that a sync_file_range request makes the call
+// (flags the kernel refuses come back as -EINVAL) unless its span is
+// empty, when fio makes none.
+func TestSyncFileRange(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "sfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fd := int(f.Fd())
+	const bad = 8 // no SYNC_FILE_RANGE_* flag
+	for _, c := range []struct {
+		r     Request
+		flags int
+		want  int32
+	}{
+		{Request{Op: OpSyncFileRange, Offset: 0, SyncLen: 4096}, unix.SYNC_FILE_RANGE_WRITE, 0},
+		{Request{Op: OpSyncFileRange, Offset: 0, SyncLen: 4096}, bad, -int32(unix.EINVAL)},
+		{Request{Op: OpSyncFileRange, Offset: ^uint64(0), SyncLen: 0}, bad, 0},
+	} {
+		if got := SyncFileRange(fd, &c.r, c.flags); got != c.want {
+			t.Errorf("%+v flags %d: %d, want %d", c.r, c.flags, got, c.want)
+		}
 	}
 }

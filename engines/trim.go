@@ -46,7 +46,14 @@ func NewQueueTrims(depth int) QueueTrims {
 // Trim discards len(r.Buf) bytes at r.Offset of fd and records the
 // completion of slot.
 func (q *QueueTrims) Trim(slot uint32, fd int, r *Request) {
-	q.done.Push(Completion{Slot: slot, Res: q.Discard(fd, r.Offset, uint64(len(r.Buf)))})
+	q.Complete(slot, q.Discard(fd, r.Offset, uint64(len(r.Buf))))
+}
+
+// Complete records the completion, with result res, of a request the
+// engine ran in its queue hook as fio's does: a trim, or libaio's
+// sync_file_range (fio's libaio runs every sync there).
+func (q *QueueTrims) Complete(slot uint32, res int32) {
+	q.done.Push(Completion{Slot: slot, Res: res})
 	q.unsubmitted++
 }
 

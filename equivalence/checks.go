@@ -75,26 +75,30 @@ func docExact(paths ...string) func(fio, gofio []*Outcome) []string {
 	}
 }
 
-// fdatasyncOverrun checks the documented fdatasync difference: fio 3.33
-// reports sync total_ios 0 and the fdatasync count as read short_ios;
-// gofio reports it as sync total_ios and no short reads. Both agree with
-// their own sync latency count.
-func fdatasyncOverrun(fio, gofio []*Outcome) []string {
-	return eachFirstJob(fio, gofio, func(i int, fj, gj map[string]any) (diffs []string) {
-		fN, _ := Number(fj, "sync.lat_ns.N")
-		fSync, _ := Number(fj, "sync.total_ios")
-		fShort, _ := Number(fj, "read.short_ios")
-		gN, _ := Number(gj, "sync.lat_ns.N")
-		gSync, _ := Number(gj, "sync.total_ios")
-		gShort, _ := Number(gj, "read.short_ios")
-		if fN == 0 || fSync != 0 || fShort != fN {
-			diffs = append(diffs, fmt.Sprintf("run %d: fio no longer shows the overrun (sync N %g, total_ios %g, read short_ios %g): update the README row", i, fN, fSync, fShort))
-		}
-		if gSync != gN || gShort != 0 {
-			diffs = append(diffs, fmt.Sprintf("run %d: gofio sync total_ios %g, sync N %g, read short_ios %g; want total_ios = N and no short reads", i, gSync, gN, gShort))
-		}
-		return diffs
-	})
+// syncOverrun checks the documented fdatasync and sync_file_range
+// difference: fio 3.33 reports sync total_ios 0 and the syncs' count as
+// the short_ios of direction dir (read for fdatasync, write for
+// sync_file_range); gofio reports them as sync total_ios and no short
+// I/Os. Both agree with their own sync latency count.
+func syncOverrun(dir string) func(fio, gofio []*Outcome) []string {
+	short := dir + ".short_ios"
+	return func(fio, gofio []*Outcome) []string {
+		return eachFirstJob(fio, gofio, func(i int, fj, gj map[string]any) (diffs []string) {
+			fN, _ := Number(fj, "sync.lat_ns.N")
+			fSync, _ := Number(fj, "sync.total_ios")
+			fShort, _ := Number(fj, short)
+			gN, _ := Number(gj, "sync.lat_ns.N")
+			gSync, _ := Number(gj, "sync.total_ios")
+			gShort, _ := Number(gj, short)
+			if fN == 0 || fSync != 0 || fShort != fN {
+				diffs = append(diffs, fmt.Sprintf("run %d: fio no longer shows the overrun (sync N %g, total_ios %g, %s %g): update the README row", i, fN, fSync, short, fShort))
+			}
+			if gSync != gN || gShort != 0 {
+				diffs = append(diffs, fmt.Sprintf("run %d: gofio sync total_ios %g, sync N %g, %s %g; want total_ios = N and no short I/Os", i, gSync, gN, short, gShort))
+			}
+			return diffs
+		})
+	}
 }
 
 // eachFirstJob runs check on the first job of each run's fio and gofio

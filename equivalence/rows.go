@@ -107,7 +107,7 @@ var issue20 = []Row{
 		// short_io_u[0], the read short_ios, and sync total_ios stays 0.
 		// gofio counts fdatasyncs as syncs (README, differences).
 		Documented: []string{"sync.total_ios", "read.short_ios"},
-		Check:      fdatasyncOverrun,
+		Check:      syncOverrun("read"),
 	},
 	{
 		Name: "item8/fsync-iodepth4", Ref: "issue 20 item 8",

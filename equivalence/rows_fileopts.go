@@ -6,4 +6,17 @@ package equivalence
 var fileOptionRows = []Row{
 	{Name: "fileopts/write-barrier", Ref: "issue 26 write_barrier: parsed, no effect in fio 3.33 (only libpmem sets the flag, and nothing reads it)",
 		Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=256k", "--write_barrier=4"), Exact: syncDepth},
+	// fio 3.33 counts a sync_file_range in total_io_u[DDIR_SYNC_FILE_RANGE],
+	// two past the end of its 4-entry array: the count lands in
+	// short_io_u[1], the write short_ios, and sync total_ios stays 0.
+	// gofio counts them as syncs (README, differences), as fdatasync.
+	{Name: "fileopts/sync-file-range-psync", Ref: "issue 26 sync_file_range on psync, every 8 writes",
+		Args:  args(psync, "--rw=randwrite", "--bs=4k", "--size=256k", "--sync_file_range=wait_before,write,wait_after:8"),
+		Exact: append([]string{"sync.lat_ns.N"}, syncDepth...), Documented: []string{"sync.total_ios", "write.short_ios"}, Check: syncOverrun("write")},
+	{Name: "fileopts/sync-file-range-libaio", Ref: "issue 26 sync_file_range on libaio (run in fio's queue hook) at iodepth 4",
+		Args:  args(libaioDirect, "--rw=write", "--bs=4k", "--size=256k", "--iodepth=4", "--sync_file_range=write:4"),
+		Exact: append([]string{"sync.lat_ns.N"}, depthMaps...), Documented: []string{"sync.total_ios", "write.short_ios"}, Check: syncOverrun("write")},
+	{Name: "fileopts/sync-file-range-uring", Ref: "issue 26 sync_file_range on io_uring (IORING_OP_SYNC_FILE_RANGE), every write",
+		Args:  args(uringDirect, "--rw=randwrite", "--bs=4k", "--size=256k", "--sync_file_range=write"),
+		Exact: append([]string{"sync.lat_ns.N"}, depthMaps...), Documented: []string{"sync.total_ios", "write.short_ios"}, Check: syncOverrun("write")},
 }

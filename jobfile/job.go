@@ -297,6 +297,11 @@ type Job struct {
 	Fsync     int
 	Fdatasync int
 	EndFsync  bool
+	// SyncFileRange is sync_file_range's flags (SYNC_FILE_RANGE_WAIT_BEFORE,
+	// _WRITE, _WAIT_AFTER ORed) and SyncFileRangeEvery its :N, the writes
+	// issued between two sync_file_range calls (0: none).
+	SyncFileRange      uint32
+	SyncFileRangeEvery int
 	// WriteBarrier is write_barrier: parsed and checked, and without
 	// effect, as in fio 3.33, whose only engine with barrier support
 	// (libpmem) never reads the barrier flag fio sets on every Nth write.

@@ -161,6 +161,9 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"unknown", "[j]\nsqpol=1\n", "j.fio:2: bad option <sqpol=1>: did you mean sqpoll?"},
 		{"fio-only option", "[j]\ncmd_type=nvme\n", "fio option cmd_type is not supported by gofio"},
+		// fio keeps the flags it knows and reads 8k as 8 (DIFFERENCES.md).
+		{"sync_file_range bad flag", "[j]\nsync_file_range=write,bogus\n", `j.fio:2: sync_file_range=write,bogus: unknown flag "bogus"`},
+		{"sync_file_range sized N", "[j]\nsync_file_range=write:8k\n", `j.fio:2: sync_file_range=write:8k: "8k" after ':' is not a number of writes`},
 		// fio's str_cpumask_cb: a bit at or past the configured CPUs.
 		{"cpumask past the CPUs", "[j]\ncpumask=" + strconv.FormatUint(1<<(configuredCPUs()), 10) + "\n",
 			fmt.Sprintf("j.fio:2: cpumask=%d: CPU %d too large (max=%d)", 1<<configuredCPUs(), configuredCPUs(), configuredCPUs()-1)},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -591,4 +592,37 @@ func parseZoneCount(s string) (n uint64, ok bool, err error) {
 		return 0, true, fmt.Errorf("unexpected zone value %q (out of range)", s)
 	}
 	return uint64(uint32(v)), true, nil
+}
+
+// sfrChoices are sync_file_range's flags, as fio's help names them, in
+// the order of their bits (1, 2, 4).
+var sfrChoices = []Choice{
+	{"wait_before", "SYNC_FILE_RANGE_WAIT_BEFORE"},
+	{"write", "SYNC_FILE_RANGE_WRITE"},
+	{"wait_after", "SYNC_FILE_RANGE_WAIT_AFTER"},
+}
+
+// setSyncFileRange parses sync_file_range=FLAG[,FLAG...][:N] as fio's
+// str_sfr_cb: the flags ORed (SYNC_FILE_RANGE_WAIT_BEFORE 1, _WRITE 2,
+// _WAIT_AFTER 4), one call every N writes (1 without :N, none with :0).
+func setSyncFileRange(j *Job, v string) error {
+	flags, every := v, "1"
+	if i := strings.IndexByte(v, ':'); i >= 0 {
+		flags, every = v[:i], strings.TrimSpace(v[i+1:])
+	}
+	n, err := strconv.Atoi(every)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q after ':' is not a number of writes (sync_file_range=write,wait_after:8)", every)
+	}
+	var mask uint32
+	// fio drops one trailing comma.
+	for _, f := range strings.Split(strings.TrimSuffix(flags, ","), ",") {
+		i := slices.IndexFunc(sfrChoices, func(c Choice) bool { return c.Value == strings.TrimSpace(f) })
+		if i < 0 {
+			return fmt.Errorf("unknown flag %q: valid values: wait_before, write, wait_after", f)
+		}
+		mask |= 1 << i
+	}
+	j.SyncFileRange, j.SyncFileRangeEvery = mask, n
+	return nil
 }

@@ -193,3 +193,25 @@ func TestCpumaskCPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncFileRangeValues checks sync_file_range's flags (ORed, bits 1, 2
+// and 4 as SYNC_FILE_RANGE_*) and its :N, as fio's str_sfr_cb: 1 without
+// it, 0 turning the calls off, and fio's one dropped trailing comma.
+func TestSyncFileRangeValues(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		flags uint32
+		every int
+	}{
+		{"write", 2, 1},
+		{"wait_before,write,wait_after:8", 7, 8},
+		{"wait_after, wait_before : 3", 5, 3},
+		{"write,", 2, 1},
+		{"write:0", 2, 0},
+	} {
+		var j Job
+		if err := setSyncFileRange(&j, c.in); err != nil || j.SyncFileRange != c.flags || j.SyncFileRangeEvery != c.every {
+			t.Errorf("%q: flags %d every %d (%v), want %d every %d", c.in, j.SyncFileRange, j.SyncFileRangeEvery, err, c.flags, c.every)
+		}
+	}
+}

@@ -52,8 +52,11 @@ func (l *loop) complete(it sched.Item, now int64) {
 		if !l.failedIO(s, res) {
 			return
 		}
-	case s.op == engines.OpFsync || s.op == engines.OpFdatasync:
+	case s.op.IsSync():
 		l.lastWasSync = true
+		if l.sfr != nil {
+			l.sfr.synced(int(s.file))
+		}
 		if acct {
 			v := uint64(now - s.start)
 			l.res.SyncIOs++
@@ -137,6 +140,9 @@ func (l *loop) transferred(s *slot, si uint32, now int64, acct bool) bool {
 			l.q.AddHeavy(si, now)
 			return false
 		}
+	}
+	if l.sfr != nil && s.op == engines.OpWrite {
+		l.sfr.wrote(int(s.file), s.off, uint64(got))
 	}
 	l.thinkDone++
 	if l.lat != nil {

@@ -205,6 +205,8 @@ func (l *loop) timedOut(s *slot, age time.Duration, note string) {
 		what = "write"
 	case engines.OpFsync, engines.OpFdatasync:
 		what = "fsync"
+	case engines.OpSyncFileRange:
+		what = "sync_file_range"
 	}
 	msg := fmt.Sprintf("%s of %d bytes at offset %d of %s outstanding for %v (io_timeout=%v)",
 		what, s.length-s.done, s.off, name, age.Round(time.Millisecond), time.Duration(l.hang.timeout))

@@ -313,6 +313,8 @@ func (l *loop) logIO(now int64, op engines.Op, file int, off, n uint64) {
 		k = iolog.Sync
 	case engines.OpFdatasync:
 		k = iolog.Datasync
+	case engines.OpSyncFileRange:
+		k = iolog.SyncFileRange
 	case engines.OpTrim:
 		k = iolog.Trim
 	}

@@ -107,7 +107,7 @@ func (l *loop) chooseIO(si uint32, now int64) (next nextIO, ok bool) {
 			l.stopIssue = true
 			return next, false
 		}
-		if op == engines.OpFsync || op == engines.OpFdatasync {
+		if op.IsSync() {
 			l.lastWasSync = l.syncAtQueue
 		}
 		now = l.clock()
@@ -175,13 +175,16 @@ func (l *loop) countIssued(si uint32, next nextIO) {
 	}
 	prevOff := s.off
 	*s = slot{op: op, dir: d, file: int32(file), off: off, length: uint32(n), start: now, slat: -1, ramp: l.ramping}
-	if op == engines.OpFsync || op == engines.OpFdatasync {
+	if op.IsSync() {
 		// fio's sync io_u keeps the offset of its last I/O, which
 		// write_iolog shows; the request itself has none (libaio's
 		// IOCB_CMD_FSYNC refuses one).
 		s.off = prevOff
 	}
 	l.req = engines.Request{Op: op, File: file, Offset: off, Buf: buf}
+	if op == engines.OpSyncFileRange {
+		l.req.Offset, l.req.SyncLen = l.sfr.span(file)
+	}
 	if op == engines.OpRead || op == engines.OpWrite {
 		s.ioprio, s.prioIdx = l.cmdprio.Pick(d, n)
 		l.req.IOPrio = s.ioprio
@@ -402,10 +405,10 @@ func (l *loop) depthLimit() int {
 // hook (psync), not for null at iodepth=1.
 func (l *loop) noMarks() bool { return l.syncIO && l.commit }
 
-// syncDue says whether the next I/O is an fsync or fdatasync, by fio's
-// get_rw_ddir: a writing job whose writes issued are a non-zero multiple
-// of fsync= (then fdatasync=) syncs, unless the last completion was a
-// sync.
+// syncDue says whether the next I/O is an fsync, fdatasync or
+// sync_file_range, by fio's get_rw_ddir: a writing job whose writes
+// issued are a non-zero multiple of fsync= (then fdatasync=, then
+// sync_file_range's :N) syncs, unless the last completion was a sync.
 func (l *loop) syncDue() (engines.Op, bool) {
 	if l.lastWasSync || l.syncQueuedLast || !l.hasWrite {
 		return 0, false
@@ -417,6 +420,8 @@ func (l *loop) syncDue() (engines.Op, bool) {
 		return engines.OpFsync, true
 	case l.fdatasyncEvery > 0 && w%uint64(l.fdatasyncEvery) == 0:
 		return engines.OpFdatasync, true
+	case l.sfrEvery > 0 && w%uint64(l.sfrEvery) == 0:
+		return engines.OpSyncFileRange, true
 	}
 	return 0, false
 }

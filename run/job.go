@@ -340,6 +340,9 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		}
 		l.hasRead, l.hasWrite = gen.RW.HasRead(), gen.RW.HasWrite()
 	}
+	if l.sfrEvery > 0 {
+		l.sfr = newSyncRanges(len(jr.targets))
+	}
 	l.passSize = passBytes(jr.targets)
 	if l.passSize == 0 {
 		l.invalidate = false

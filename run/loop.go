@@ -152,6 +152,9 @@ type loop struct {
 	// at-queue sync is never a sync, however the completions of the
 	// writes in flight fall.
 	syncQueuedLast bool
+	// sfr holds each file's writes since its last sync, which
+	// sync_file_range= syncs; nil without it.
+	sfr syncRanges
 	// verifyEachPass ends each pass over the files at its end, so that
 	// the verify phase runs after every loop, as fio's thread_main.
 	verifyEachPass bool

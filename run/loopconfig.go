@@ -27,6 +27,7 @@ type loopConfig struct {
 	coeRead, coeWrite          bool   // continue_on_error covers reads, writes
 	noSlat, noClat, noLat      bool   // latencies not measured
 	fsyncEvery, fdatasyncEvery int
+	sfrEvery                   int  // sync_file_range's :N, 0 without it
 	syncAtQueue                bool // the engine's fio counterpart syncs in its queue hook
 	trimAtQueue                bool // the engine trims in Queue, as its fio counterpart in its queue hook
 	// commit says the engine's fio counterpart has a commit hook: run
@@ -79,6 +80,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		noLat:          j.DisableLat || j.GtodReduce,
 		fsyncEvery:     j.Fsync,
 		fdatasyncEvery: j.Fdatasync,
+		sfrEvery:       j.SyncFileRangeEvery,
 		hasRead:        j.RW.HasRead(),
 		hasWrite:       j.RW.HasWrite(),
 		reapAll:        j.ReapAll(compare),

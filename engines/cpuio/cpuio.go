@@ -65,7 +65,7 @@ func (e *Engine) ThinkTime() time.Duration {
 
 // do burns one cycle for a read or write; a sync completes at once.
 func (e *Engine) do(r *engines.Request) int32 {
-	if r.Op == engines.OpFsync || r.Op == engines.OpFdatasync {
+	if r.Op.IsSync() {
 		return 0
 	}
 	if e.qsort != nil {

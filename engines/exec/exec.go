@@ -88,7 +88,7 @@ func (e *Engine) do(r *engines.Request) int32 {
 		}
 		return -int32(syscall.ENOEXEC)
 	}
-	if r.Op == engines.OpFsync || r.Op == engines.OpFdatasync {
+	if r.Op.IsSync() {
 		return 0
 	}
 	return int32(len(r.Buf))

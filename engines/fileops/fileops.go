@@ -78,7 +78,7 @@ func open(s engines.Setup, k Kind) (engines.Engine, error) {
 
 func (e *Engine) do(r *engines.Request) int32 {
 	switch {
-	case r.Op == engines.OpFsync || r.Op == engines.OpFdatasync:
+	case r.Op.IsSync():
 		return 0
 	case e.done[r.File]:
 		return int32(len(r.Buf))

@@ -31,6 +31,7 @@ func (e *Engine) configure(s engines.Setup, p uring.Params) error {
 	if job.NoWait {
 		e.rwFlags |= unix.RWF_NOWAIT
 	}
+	e.sfr = job.SyncFileRange
 	if job.FixedBufs {
 		if len(s.Bufs) < e.depth {
 			return fmt.Errorf("io_uring engine: fixedbufs: %d buffers for %d slots", len(s.Bufs), e.depth)

@@ -24,7 +24,8 @@ type Engine struct {
 	fixedFd  bool
 	vectored bool
 	rwFlags  uint32
-	sqpoll   bool // kernel SQPOLL thread
+	sfr      uint32 // sync_file_range= flags
+	sqpoll   bool   // kernel SQPOLL thread
 	iopoll   bool
 	// getEvents makes every submitting enter also pass
 	// IORING_ENTER_GETEVENTS (min_complete 0), as fio's commit does: the

@@ -8,7 +8,8 @@
 // completions with io_getevents, or straight from the kernel's AIO
 // completion ring with userspace_reap=1 when it need not wait, as fio
 // does. cmdprio (Request.IOPrio) sets IOCB_FLAG_IOPRIO; nowait sets
-// RWF_NOWAIT. fsync and fdatasync are IOCB_CMD_FSYNC and IOCB_CMD_FDSYNC.
+// RWF_NOWAIT. fsync and fdatasync are IOCB_CMD_FSYNC and IOCB_CMD_FDSYNC;
+// sync_file_range, which AIO lacks, runs in Queue as in fio's engine.
 //
 // Linux runs buffered (direct=0) AIO on regular files synchronously inside
 // io_submit: Open says so in Stats().Warnings.
@@ -82,6 +83,7 @@ type Engine struct {
 	nq      int
 	events  []event
 	rwFlags uint32
+	sfr     int  // sync_file_range= flags
 	poll    bool // userspace_reap with iodepth_batch_complete_min=0: waits poll the ring
 	raw     bool // Setup.OwnP: system calls keep the P (no entersyscall hand-off)
 	ring    *ring
@@ -126,6 +128,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 			e.rwFlags |= unix.RWF_NOWAIT
 		}
 		e.poll = j.UserspaceReap && j.IODepthBatchCompleteMin == 0
+		e.sfr = int(j.SyncFileRange)
 		if !j.Direct {
 			e.warnings = append(e.warnings, "libaio with direct=0: Linux completes buffered AIO on regular files inside io_submit, "+
 				"so requests do not queue up to iodepth; set direct=1 for asynchronous I/O")
@@ -158,6 +161,12 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 		// fio's libaio engine trims in its queue hook (BLKDISCARD),
 		// never through io_submit.
 		e.trims.Trim(slot, e.files[r.File], r)
+		return nil
+	}
+	if r.Op == engines.OpSyncFileRange {
+		// AIO has no sync_file_range command: fio's libaio engine
+		// runs it in its queue hook.
+		e.trims.Complete(slot, engines.SyncFileRange(e.files[r.File], r, e.sfr))
 		return nil
 	}
 	cb := &e.iocbs[slot]

@@ -1,7 +1,7 @@
 // Package mmap is gofio's mmap I/O engine, fio's engines/mmap.c: each
 // file is mapped whole (MAP_SHARED; MAP_PRIVATE with thp=1, as fio), a
 // read copies from the mapping into the buffer and a write copies the
-// other way; fsync and fdatasync are msync(MS_SYNC) of the mapping. With
+// other way; fsync, fdatasync and sync_file_range are msync(MS_SYNC) of the mapping. With
 // direct=1 every read and write is followed by msync(MS_SYNC) and
 // madvise(MADV_DONTNEED) of its range, fio's stand-in for O_DIRECT.
 //
@@ -70,7 +70,7 @@ func (e *Engine) do(r *engines.Request) (res int32) {
 		return -int32(errno)
 	}
 	switch r.Op {
-	case engines.OpFsync, engines.OpFdatasync:
+	case engines.OpFsync, engines.OpFdatasync, engines.OpSyncFileRange:
 		if err := unix.Msync(m, unix.MS_SYNC); err != nil {
 			return -int32(engines.Errno(err))
 		}

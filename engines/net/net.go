@@ -277,7 +277,7 @@ func (e *Engine) do(r *engines.Request) int32 {
 		}
 		return res(n, err)
 	}
-	return 0 // fsync and fdatasync do nothing on a socket, as in fio
+	return 0 // the syncs (fsync, fdatasync, sync_file_range) do nothing on a socket, as in fio
 }
 
 // send sends b: by sendto over UDP, else on the connection. A signal

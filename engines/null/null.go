@@ -52,7 +52,7 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 		return fmt.Errorf("null: slot %d out of range (depth %d)", slot, len(e.res))
 	}
 	switch r.Op {
-	case engines.OpFsync, engines.OpFdatasync:
+	case engines.OpFsync, engines.OpFdatasync, engines.OpSyncFileRange:
 		e.res[slot] = 0
 	default:
 		e.res[slot] = int32(len(r.Buf))

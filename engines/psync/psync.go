@@ -5,7 +5,8 @@
 // hipri_percentage, nowait and uncached); and fio's falloc (fallocate: a
 // read keeps the size, a write may extend, a trim punches a hole) and
 // ftruncate (a write truncates the file to its offset; a read or a trim
-// is EINVAL). The sync family trims as fio does, with BLKDISCARD: a trim
+// is EINVAL). fsync, fdatasync and sync_file_range are the system calls
+// of their names on every variant. The sync family trims as fio does, with BLKDISCARD: a trim
 // of a regular file fails with ENOTTY.
 // falloc and ftruncate count a request that succeeds as its full length,
 // as fio does. Each request runs inside Submit, one at a time. Like fio's FIO_SYNCIO
@@ -53,6 +54,7 @@ type Engine struct {
 	lastPos []int64 // sync: file position after the last read/write, -1 unknown
 	iov     unix.Iovec
 	trim    engines.Trimmer
+	sfr     int // sync_file_range= flags
 
 	// pvsync2.
 	flags    int    // RWF_NOWAIT, RWF_DONTCACHE
@@ -82,6 +84,9 @@ func open(s engines.Setup, v Variant) (engines.Engine, error) {
 	for i := range e.lastPos {
 		e.lastPos[i] = -1
 	}
+	if s.Job != nil {
+		e.sfr = int(s.Job.SyncFileRange)
+	}
 	if j := s.Job; j != nil && v == PVSync2 {
 		if j.NoWait {
 			e.flags |= unix.RWF_NOWAIT
@@ -105,6 +110,8 @@ func (e *Engine) do(r *engines.Request) int32 {
 		err = unix.Fsync(fd)
 	case r.Op == engines.OpFdatasync:
 		err = unix.Fdatasync(fd)
+	case r.Op == engines.OpSyncFileRange:
+		return engines.SyncFileRange(fd, r, e.sfr)
 	case e.variant == Falloc:
 		mode := uint32(0) // a write allocates and may extend the file
 		switch r.Op {

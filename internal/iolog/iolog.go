@@ -44,9 +44,12 @@ const (
 	AddFile
 	OpenFile
 	CloseFile
+	// SyncFileRange is written by write_iolog only: fio 3.33 logs a
+	// sync_file_range but its replay refuses the line.
+	SyncFileRange
 )
 
-var kindNames = [...]string{"read", "write", "trim", "sync", "datasync", "wait", "add", "open", "close"}
+var kindNames = [...]string{"read", "write", "trim", "sync", "datasync", "wait", "add", "open", "close", "sync_file_range"}
 
 // String is the kind's name as it appears in a log.
 func (k Kind) String() string { return kindNames[k] }

@@ -100,6 +100,7 @@ const (
 	OpFsync       uint8 = 3
 	OpReadFixed   uint8 = 4
 	OpWriteFixed  uint8 = 5
+	OpSyncRange   uint8 = 8 // IORING_OP_SYNC_FILE_RANGE
 	OpTimeout     uint8 = 11
 	OpAsyncCancel uint8 = 14
 	OpRead        uint8 = 22

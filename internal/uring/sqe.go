@@ -101,6 +101,13 @@ func (s *SubmissionQueueEntry) PrepareFsync(fd int, flags uint32) {
 	s.OpcodeFlags = flags
 }
 
+// PrepareSyncFileRange prepares a sync_file_range(2) of n bytes at offset
+// with flags (SYNC_FILE_RANGE_*); the kernel takes a 32-bit length.
+func (s *SubmissionQueueEntry) PrepareSyncFileRange(fd int, offset uint64, n uint32, flags uint32) {
+	s.prepareRW(OpSyncRange, fd, 0, n, offset)
+	s.OpcodeFlags = flags
+}
+
 // PrepareTimeout prepares a timeout that completes with -ETIME after ts, or
 // earlier with 0 once count other CQEs arrived (count 0 means time only).
 // ts is passed by address (not the address of the pointer, giouring's bug):

@@ -1,0 +1,103 @@
+package run
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/iouring"
+	"github.com/gofio/gofio/engines/libaio"
+	"github.com/gofio/gofio/engines/psync"
+)
+
+// reqLog records every request the run core queues on an engine.
+type reqLog struct {
+	mu   sync.Mutex
+	reqs []engines.Request
+}
+
+// recEngine is an engine that logs its requests in a reqLog.
+type recEngine struct {
+	engines.Engine
+	log *reqLog
+}
+
+func (e recEngine) Queue(slot uint32, r *engines.Request) error {
+	e.log.mu.Lock()
+	e.log.reqs = append(e.log.reqs, engines.Request{Op: r.Op, File: r.File, Offset: r.Offset, SyncLen: r.SyncLen, Buf: r.Buf[:len(r.Buf):len(r.Buf)]})
+	e.log.mu.Unlock()
+	return e.Engine.Queue(slot, r)
+}
+
+// wrap returns open with its engines' requests logged.
+func (l *reqLog) wrap(open engines.Opener) engines.Opener {
+	return func(s engines.Setup) (engines.Engine, error) {
+		e, err := open(s)
+		if err != nil {
+			return nil, err
+		}
+		return recEngine{Engine: e, log: l}, nil
+	}
+}
+
+// TestSyncFileRange runs sequential writes with sync_file_range=...:4 on
+// psync, libaio and io_uring at depth 1: a sync after every 4 writes but
+// the last (fio's get_rw_ddir), each over exactly the 4 writes since the
+// one before (fio's first_write..last_write), counted as syncs.
+func TestSyncFileRange(t *testing.T) {
+	for _, c := range []struct {
+		engine string
+		open   engines.Opener
+	}{{"psync", psync.Open}, {"libaio", libaio.Open}, {"io_uring", iouring.Open}} {
+		t.Run(c.engine, func(t *testing.T) {
+			if c.engine == "io_uring" {
+				uringOK(t)
+			}
+			dir := t.TempDir()
+			jobs := parseJobs(t, dir, fmt.Sprintf("[w]\nioengine=%s\nrw=write\nbs=4k\nsize=64k\nfilename=%s/f\nsync_file_range=wait_before,write,wait_after:4\n", c.engine, dir))
+			var log reqLog
+			res := mustRun(t, jobs, Options{Engines: map[string]engines.Opener{c.engine: log.wrap(c.open)}}).Jobs[0]
+			var syncs int
+			var next uint64 // where the writes since the last sync start
+			for i, r := range log.reqs {
+				switch r.Op {
+				case engines.OpWrite:
+				case engines.OpSyncFileRange:
+					syncs++
+					if r.Offset != next || r.SyncLen != 16384 {
+						t.Errorf("request %d: sync_file_range of %d bytes at %d, want 16384 at %d", i, r.SyncLen, r.Offset, next)
+					}
+					next += 16384
+				default:
+					t.Errorf("request %d: op %d", i, r.Op)
+				}
+			}
+			if syncs != 3 || res.SyncIOs != 3 || res.SyncLat.N != 3 {
+				t.Errorf("%d sync_file_range requests, SyncIOs %d, sync latencies %d; want 3 (16 writes, one per 4 but the last)", syncs, res.SyncIOs, res.SyncLat.N)
+			}
+		})
+	}
+}
+
+// TestSyncRanges checks the spans by themselves: writes widen a file's
+// span, a sync empties it, and an empty span syncs nothing.
+func TestSyncRanges(t *testing.T) {
+	r := newSyncRanges(2)
+	if off, n := r.span(0); n != 0 || off != unwritten {
+		t.Errorf("fresh span %d+%d, want nothing", off, n)
+	}
+	r.wrote(0, 8192, 4096)
+	r.wrote(0, 0, 4096)
+	r.wrote(1, 4096, 512)
+	if off, n := r.span(0); off != 0 || n != 12288 {
+		t.Errorf("file 0: %d+%d, want 0+12288 (first write to the end of the last)", off, n)
+	}
+	r.synced(0)
+	if _, n := r.span(0); n != 0 {
+		t.Errorf("file 0 after its sync: %d bytes, want 0", n)
+	}
+	if off, n := r.span(1); off != 4096 || n != 512 {
+		t.Errorf("file 1: %d+%d, want 4096+512 (another file's sync leaves it)", off, n)
+	}
+}
