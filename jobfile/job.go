@@ -302,6 +302,9 @@ type Job struct {
 	// issued between two sync_file_range calls (0: none).
 	SyncFileRange      uint32
 	SyncFileRangeEvery int
+	// Atomic is atomic=1: fio 3.33's O_ATOMIC, which implies direct=1
+	// (Direct is set with it).
+	Atomic bool
 	// WriteBarrier is write_barrier: parsed and checked, and without
 	// effect, as in fio 3.33, whose only engine with barrier support
 	// (libpmem) never reads the barrier flag fio sets on every Nth write.

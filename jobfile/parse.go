@@ -441,6 +441,10 @@ func Parse(in Input) ([]*Job, error) {
 				fmt.Fprintf(in.Warn, "gofio: %swarning: job %s: verification read phase will never start because write phase uses all of runtime\n", at, j.Name)
 			}
 		}
+		if j.Atomic {
+			// fio's fixup_options: O_ATOMIC implies O_DIRECT.
+			j.Direct = true
+		}
 		if err := validate(j, src.own); err != nil {
 			return nil, err
 		}

@@ -392,6 +392,11 @@ func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
 	return nil
 }
 
+// oAtomic is what fio 3.33 opens an atomic=1 job's files with besides
+// O_DIRECT: its own O_ATOMIC (os/os-linux.h, for a kernel patch that never
+// merged), a flag bit Linux's open(2) ignores.
+const oAtomic = 0o40000000
+
 // openFlags returns the open(2) flags of target t for a job issuing the
 // directions rw, as fio's generic_open_file builds them, and whether they
 // hold O_DIRECT. A file gofio did not lay out is created (mode 0600, as
@@ -409,6 +414,9 @@ func openFlags(j *jobfile.Job, t *target, rw jobfile.RW) (flags int, direct bool
 	direct = j.Direct && !rw.HasTrim()
 	if direct {
 		flags |= unix.O_DIRECT
+	}
+	if j.Atomic && !rw.HasTrim() {
+		flags |= oAtomic
 	}
 	switch j.Sync { // fio's sync=: synchronous writes
 	case "sync":
