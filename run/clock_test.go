@@ -76,6 +76,11 @@ func TestTimeBasedRampAndSamples(t *testing.T) {
 	if ds.Clat.N < ds.TotalIOs || ds.Clat.N > ds.TotalIOs+8 || histCount(&ds.ClatHist) != ds.Clat.N {
 		t.Errorf("after ramp: %d I/Os but %d clat samples (%d in the histogram), want 0 to 8 more", ds.TotalIOs, ds.Clat.N, histCount(&ds.ClatHist))
 	}
+	// Unlike fio's (DIFFERENCES.md), each of them adds its bytes and its
+	// clat, none its slat.
+	if ds.IOBytes != ds.Clat.N*4096 || ds.Slat.N != ds.TotalIOs {
+		t.Errorf("after ramp: %d bytes, %d clat and %d slat samples for %d I/Os; want 4096 bytes per clat sample and a slat per I/O", ds.IOBytes, ds.Clat.N, ds.Slat.N, ds.TotalIOs)
+	}
 	// The ramp's I/O is not counted: about 2 of the 3 seconds are.
 	issued := uint64(3 * time.Second / (50 * time.Microsecond))
 	if ds.TotalIOs == 0 || ds.TotalIOs > issued*3/4 {
