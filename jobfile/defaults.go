@@ -33,6 +33,7 @@ func newJob() *Job {
 		Loops:                   1,
 		NumJobs:                 1,
 		DoVerify:                true,
+		TrimVerifyZero:          true,
 		ClatPercentiles:         true,
 		PercentileList:          DefaultPercentiles(),
 		PercentilePrecision:     2,

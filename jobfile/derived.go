@@ -102,3 +102,14 @@ func (j *Job) IOPrio() int { return j.PrioClass<<13 | j.Prio }
 // of clock LogEpochClock (log_unix_epoch or log_alternate_epoch), as
 // fio's set_epoch_time.
 func (j *Job) LogEpoch() bool { return j.LogUnixEpoch || j.LogAlternateEpoch }
+
+// TrimVerify reports whether the job trims some of the blocks it writes
+// and verifies, as fio 3.33 does: trim_percentage above 0 and trim_backlog
+// set, in a job that writes with verify= and do_verify=1 and without
+// experimental_verify (which keeps no list of written blocks in fio).
+func (j *Job) TrimVerify() bool {
+	return j.TrimPercentage > 0 && j.TrimBacklog > 0 && j.RW.HasWrite() && j.verifies() && j.DoVerify && !j.ExperimentalVerify
+}
+
+// verifies reports whether verify= names a verify type (not 0, the default).
+func (j *Job) verifies() bool { return j.Verify != "" && j.Verify != "0" }

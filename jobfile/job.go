@@ -483,6 +483,10 @@ type Job struct {
 	VerifyAsync         int
 	VerifyBacklog       uint64 // verify_backlog: verify once this many written blocks are unverified
 	VerifyBacklogBatch  int    // verify_backlog_batch: blocks per backlog verify (0: VerifyBacklog)
+	TrimPercentage      int    // trim_percentage: percent of the logged (verified) writes chosen for trimming
+	TrimVerifyZero      bool   // trim_verify_zero: a trimmed block read back must be zeroes
+	TrimBacklog         uint64 // trim_backlog: trim the chosen blocks once this many written blocks are logged
+	TrimBacklogBatch    int    // trim_backlog_batch: trims per backlog batch (0: TrimBacklog)
 	VerifyInterval      int    // verify_interval after fio's fixups: bytes per header; the block size when 0
 	VerifyOffset        int    // verify_offset: where in each verify block the header goes (0: at its start)
 	ExperimentalVerify  bool

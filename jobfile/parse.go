@@ -448,6 +448,14 @@ func Parse(in Input) ([]*Job, error) {
 		if err := validate(j, src.own); err != nil {
 			return nil, err
 		}
+		if j.TrimPercentage > 0 && j.TrimBacklog == 0 && in.Warn != nil {
+			e := &Error{File: src.own.file, Line: src.own.line, Option: "trim_percentage",
+				Msg: "warning: without trim_backlog it trims nothing, as in fio 3.33 (which reports the blocks it chose as leaked trim entries)"}
+			if o, ok := j.Setting("trim_percentage"); ok {
+				e.File, e.Line = o.File, o.Line
+			}
+			fmt.Fprintf(in.Warn, "gofio: %v\n", e)
+		}
 		if in.ReadOnly && (j.RW.HasWrite() || j.RW.HasTrim()) {
 			return nil, &Error{File: src.own.file, Line: src.own.line, Option: "rw=" + string(j.RW),
 				Msg: fmt.Sprintf("job <%s> has write or trim bit set, but gofio is in read-only mode (--readonly)", j.Name)}

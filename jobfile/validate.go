@@ -54,6 +54,8 @@ func validate(j *Job, s *section) error {
 		return bad("hipri", "polled I/O (hipri) needs direct=1")
 	case j.DeferTaskrun && j.SQThreadPoll:
 		return bad("defer_taskrun", "defer_taskrun cannot be combined with sqthread_poll (the kernel rejects the pair)")
+	case j.TrimVerify() && !j.RW.HasTrim():
+		return bad("trim_backlog", "trim_percentage with trim_backlog trims written blocks, which needs rw=trimwrite or randtrimwrite; fio 3.33 aborts rw=%s on an assertion (fio_ro_check) at its first such trim", j.RW)
 	case j.Verify == "pattern" && len(j.VerifyPattern) == 0:
 		return bad("verify=pattern", "verify=pattern needs verify_pattern=")
 	case j.Verify != "" && !j.RW.HasWrite() && !j.RW.HasRead():

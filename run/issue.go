@@ -54,7 +54,7 @@ func (l *loop) issue(si uint32, now int64) {
 	if l.lat != nil && !l.latAdmit(si, now) {
 		return
 	}
-	if l.backlogDue() {
+	if l.backlogs && l.backlogDue() {
 		l.issueBacklog(si, now)
 		return
 	}
@@ -64,6 +64,10 @@ func (l *loop) issue(si uint32, now int64) {
 		return
 	}
 	if !l.canIssue(now) {
+		return
+	}
+	if l.trimBacklog && l.trimDue() {
+		l.issueTrim(si, now)
 		return
 	}
 	if l.flowHeld(si) {

@@ -354,7 +354,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	if tw, ok := p.eng.(*twthread.Engine); ok {
 		l.tw = tw
 	}
-	l.setupVerify(j, jr.ver, regions)
+	l.setupVerify(j, jr.ver, regions, jr.index+1)
 	// A harvest (tw_reap=all) or the final reap takes every CQE: room for all of them.
 	l.cqes = make([]engines.Completion, depth)
 	l.passNr = 1

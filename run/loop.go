@@ -32,6 +32,7 @@ type slot struct {
 	start   int64  // prepared (fio start_time)
 	issue   int64  // submitted (fio issue_time)
 	res     int32  // result of the harvested CQE
+	zeroes  bool   // a read of a block trim verify trimmed: must be zeroes (trim_verify_zero)
 	slat    int64  // accounted slat, -1 when none was taken
 	ramp    bool   // issued during ramp_time: no slat
 	requeue bool   // the next heavy item resubmits the remainder
@@ -190,18 +191,20 @@ type loop struct {
 	thinkBlocksSet bool
 	lastDir        jobfile.Dir // direction of the last read or write issued (fio's ddir in handle_thinktime)
 
-	ver        *verify.Verifier // nil without verify=
-	auxPath    string           // --aux-path: where verify_dump writes
-	checkReads bool             // check every completed read against ver
-	wlog       *writeLog        // writes to read back in the verify phase
-	verifying  bool             // the verify phase is running
-	verified   bool             // the verify phase ran
-	vNext      int              // next wlog entry the verify phase reads
-	vBatch     int              // verify_backlog reads left in the current batch
-	minRate    minRateState     // rate_min, rate_iops_min
-	poisson    fiorand.RNG      // rate_process=poisson's gaps
-	coeVerify  bool             // continue_on_error covers verify errors
-	eagain     uint64           // -EAGAIN completions resubmitted
+	ver         *verify.Verifier // nil without verify=
+	auxPath     string           // --aux-path: where verify_dump writes
+	checkReads  bool             // check every completed read against ver
+	wlog        *writeLog        // writes to read back in the verify phase
+	verifying   bool             // the verify phase is running
+	verified    bool             // the verify phase ran
+	vNext       int              // next wlog entry the verify phase reads
+	vBatch      int              // verify_backlog reads left in the current batch
+	backlogs    bool             // verify_backlog or trim verify: the issue path looks at the write log first
+	trimBacklog bool             // trim verify (the write log's trim list): the issue path may trim a listed block
+	minRate     minRateState     // rate_min, rate_iops_min
+	poisson     fiorand.RNG      // rate_process=poisson's gaps
+	coeVerify   bool             // continue_on_error covers verify errors
+	eagain      uint64           // -EAGAIN completions resubmitted
 
 	passSize  uint64 // bytes in one pass over every region
 	passBytes uint64 // bytes issued in the current pass

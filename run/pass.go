@@ -12,8 +12,7 @@ func (l *loop) timeBased() bool { return l.job.TimeBased }
 // nextPass runs the next loop over the files after a verify phase
 // (verifyEachPass): the write log starts empty and reads are data again.
 func (l *loop) nextPass() {
-	w := l.wlog
-	w.ents, w.bytes, w.checked = w.ents[:0], 0, 0
+	l.wlog.reset(true)
 	l.checkReads = !l.hasWrite
 	l.stopIssue = false
 	l.newPass()

@@ -45,8 +45,13 @@ type written struct {
 	off  uint64
 	n    uint32
 	file int32
-	seq  uint64
+	// seq is the write's place in the log times two; its low bit,
+	// seqTrimmed, marks a block trim verify trimmed (trimverify.go).
+	seq uint64
 }
+
+// seqTrimmed is the bit of written.seq that marks a trimmed block.
+const seqTrimmed = 1
 
 // writeLog records the blocks a verifying job wrote in its last pass.
 type writeLog struct {
@@ -57,6 +62,8 @@ type writeLog struct {
 	// checked counts the entries, from the first, that verify_backlog
 	// already read back; finish drops them.
 	checked int
+	// trim is the job's trim verify state (trimverify.go); nil without.
+	trim *trimList
 }
 
 func newWriteLog(regions []iogen.Region, minBS uint64) *writeLog {
@@ -75,17 +82,37 @@ func newWriteLog(regions []iogen.Region, minBS uint64) *writeLog {
 // add logs a completed write, starting a new pass when this one is full.
 func (w *writeLog) add(file int32, off uint64, n uint32) {
 	if w.pass > 0 && w.bytes+uint64(n) > w.pass {
-		w.ents, w.bytes, w.checked = w.ents[:0], 0, 0
+		w.reset(false)
 	}
 	w.ents = append(w.ents, written{off: off, n: n, file: file, seq: w.seq})
-	w.seq++
+	w.seq += 2
 	w.bytes += uint64(n)
+}
+
+// reset empties the log for a new pass; reseed says the pass is a new
+// loop (loops=), which reseeds trim verify's generator.
+func (w *writeLog) reset(reseed bool) {
+	w.ents, w.bytes, w.checked = w.ents[:0], 0, 0
+	if w.trim != nil {
+		w.trim.newPass(reseed)
+	}
+}
+
+// dropTrimmed removes from the log the blocks trim verify trimmed with
+// trim_verify_zero=0: fio takes them off its verify list.
+func (w *writeLog) dropTrimmed() {
+	if w.trim == nil || w.trim.zero || w.trim.dropped == 0 {
+		return
+	}
+	w.ents = slices.DeleteFunc(w.ents, func(e written) bool { return e.seq&seqTrimmed != 0 })
+	w.trim.dropped = 0
 }
 
 // finish sorts the log by file and offset and keeps, where blocks overlap,
 // only the one that completed last.
 func (w *writeLog) finish() {
 	w.ents, w.checked = w.ents[w.checked:], 0
+	w.dropTrimmed()
 	slices.SortFunc(w.ents, func(a, b written) int {
 		if c := cmp.Compare(a.file, b.file); c != 0 {
 			return c
@@ -118,7 +145,7 @@ func (w *writeLog) finish() {
 
 // setupVerify gives the loop the job's verifier and, for a writing job
 // with do_verify=1, a write log.
-func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.Region) {
+func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.Region, thread int) {
 	if v == nil {
 		return
 	}
@@ -126,7 +153,10 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 	l.checkReads = !l.hasWrite
 	if l.hasWrite && j.DoVerify {
 		l.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite])
+		l.wlog.trim = newTrimList(j, thread)
 	}
+	l.backlogs = l.wlog != nil && j.VerifyBacklog > 0
+	l.trimBacklog = l.wlog != nil && l.wlog.trim != nil
 	l.coeVerify = j.ContinueOnError.Covers(jobfile.ContinueVerify)
 }
 
@@ -136,14 +166,27 @@ func (l *loop) completeData(s *slot, si uint32) {
 	orig := s.off - uint64(s.done)
 	switch {
 	case s.op == engines.OpWrite && (l.wlog != nil || l.vstate != nil):
-		if l.wlog != nil {
-			l.wlog.add(s.file, orig, s.length)
+		if w := l.wlog; w != nil {
+			w.add(s.file, orig, s.length)
+			if w.trim != nil {
+				w.trim.logged(len(w.ents) - 1)
+				w.trim.afterRead = false
+			}
 		}
 		if l.vstate != nil {
 			l.vstate.mark(s.file, orig, s.length)
 		}
 	case s.op == engines.OpRead && (l.checkReads || s.verify):
-		if err := l.ver.Check(l.bufs[si][:s.length], orig); err != nil {
+		if s.verify && l.wlog.trim != nil {
+			l.wlog.trim.afterRead = true
+		}
+		var err error
+		if s.zeroes {
+			err = l.ver.CheckZeroes(l.bufs[si][:s.length], orig)
+		} else {
+			err = l.ver.Check(l.bufs[si][:s.length], orig)
+		}
+		if err != nil {
 			if l.job.VerifyDump {
 				l.dumpVerify(s, l.bufs[si][:s.length], orig)
 			}
@@ -218,6 +261,9 @@ func (l *loop) backlogDue() bool {
 	}
 	w := l.wlog
 	unverified := len(w.ents) - w.checked
+	if w.trim != nil {
+		unverified -= w.trim.dropped
+	}
 	if l.vBatch == 0 && uint64(unverified) >= l.job.VerifyBacklog {
 		l.vBatch = l.job.VerifyBacklogBatch
 		if l.vBatch <= 0 {
@@ -233,11 +279,18 @@ func (l *loop) backlogDue() bool {
 // issueBacklog reads back the oldest unverified written block
 // (verify_backlog); completeData checks it.
 func (l *loop) issueBacklog(si uint32, now int64) {
-	e := l.wlog.ents[l.wlog.checked]
-	l.wlog.checked++
+	w := l.wlog
+	e := w.ents[w.checked]
+	for t := w.trim; t != nil && !t.zero && e.seq&seqTrimmed != 0; e = w.ents[w.checked] {
+		// Trimmed with trim_verify_zero=0: off the verify list.
+		w.checked++
+		t.dropped--
+	}
+	w.checked++
 	l.vBatch--
 	s := &l.slots[si]
-	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, verify: true, ramp: l.ramping}
+	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, verify: true, ramp: l.ramping,
+		zeroes: e.seq&seqTrimmed != 0}
 	l.req = engines.Request{Op: engines.OpRead, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
 	if !l.ramping {
 		l.res.Dirs[jobfile.DirRead].TotalIOs++
@@ -251,6 +304,7 @@ func (l *loop) issueBacklog(si uint32, now int64) {
 // runVerify is the verify phase: every logged write is read back, in file
 // and offset order, through the same slots and engine, and checked.
 func (l *loop) runVerify() {
+	l.warnTrimLeaked()
 	l.wlog.finish()
 	now := l.clock()
 	if l.ramping {
@@ -282,7 +336,7 @@ func (l *loop) issueVerify(si uint32, now int64) {
 	e := l.wlog.ents[l.vNext]
 	l.vNext++
 	s := &l.slots[si]
-	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1}
+	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, zeroes: e.seq&seqTrimmed != 0}
 	l.req = engines.Request{Op: engines.OpRead, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
 	l.res.Dirs[jobfile.DirRead].TotalIOs++
 	if l.iolog != nil {

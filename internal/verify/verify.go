@@ -163,6 +163,23 @@ func (v *Verifier) Check(buf []byte, offset uint64) error {
 	return nil
 }
 
+// CheckZeroes checks that buf, read back from offset after the block was
+// trimmed, holds only zeroes, as fio's verify_trimmed_io_u does with
+// trim_verify_zero=1. With verify=null (and without verify) nothing is
+// checked, as in fio. The mismatch names the first byte that is not zero.
+func (v *Verifier) CheckZeroes(buf []byte, offset uint64) error {
+	if v.Kind == KindNone || v.Kind == KindNull {
+		return nil
+	}
+	for i, b := range buf {
+		if b != 0 {
+			return &Mismatch{Offset: offset + uint64(i), BlockOffset: offset, BlockLen: len(buf), Kind: v.Kind,
+				What: "trimmed block", Expected: "0x00", Got: hexBytes([]byte{b})}
+		}
+	}
+	return nil
+}
+
 // checkBlock checks the verify block buf[pos:pos+n].
 func (v *Verifier) checkBlock(buf []byte, pos, n, hl int, offset uint64) error {
 	block := buf[pos : pos+n]

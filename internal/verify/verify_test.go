@@ -321,3 +321,24 @@ func TestPatternFormats(t *testing.T) {
 		t.Errorf("Fill and Check allocate %v times", allocs)
 	}
 }
+
+// TestCheckZeroes checks the trimmed-block check: zeroes pass, the first
+// byte that is not zero is named, and verify=null checks nothing.
+func TestCheckZeroes(t *testing.T) {
+	v, err := New(KindCRC32C, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	if err := v.CheckZeroes(buf, 8192); err != nil {
+		t.Errorf("zeroes: %v", err)
+	}
+	buf[100] = 0x5a
+	var m *Mismatch
+	if err := v.CheckZeroes(buf, 8192); !errors.As(err, &m) || m.Offset != 8292 || m.BlockOffset != 8192 || m.Got != "0x5a" {
+		t.Errorf("byte 100 set: %v", err)
+	}
+	if err := (&Verifier{Kind: KindNull}).CheckZeroes(buf, 0); err != nil {
+		t.Errorf("verify=null: %v", err)
+	}
+}

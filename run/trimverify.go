@@ -1,0 +1,174 @@
+package run
+
+import (
+	"fmt"
+
+	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/jobfile"
+)
+
+// Trim verify, as gofio runs it (fio 3.33's trim_percentage, trim_backlog,
+// trim_backlog_batch and trim_verify_zero; jobfile's Job.TrimVerify says
+// when a job does):
+//
+//   - Each write the verify log records draws from fio's trim generator
+//     (seeded with fio's FIO_RAND_TRIM_OFF seed): trim_percentage percent
+//     of them join the trim list, oldest first (fio's io_u_should_trim).
+//   - Before each new I/O, while the list holds blocks: a batch under way
+//     trims the next one; otherwise, when the number of blocks in the
+//     verify log is a multiple of trim_backlog and the last I/O to
+//     complete was not a verify read, a batch of trim_backlog_batch trims
+//     (trim_backlog when 0) starts with a trim that does not count against
+//     it (fio's check_get_trim and get_next_trim).
+//   - A trimmed block stays in the log with trim_verify_zero=1 and is read
+//     back in the verify phase, where it must be zeroes (on the null
+//     engine and with verify=null nothing is checked, as fio); with
+//     trim_verify_zero=0 it leaves the log and is not read back.
+//   - The list outlives the writes: once the job's bytes are issued the
+//     loop still trims what is due, then stops, and blocks left on the
+//     list are reported as fio reports them ("trim entries leaked?").
+//   - Blocks are logged when their write completes, not when it is issued
+//     as in fio, so a block is never trimmed while its write is in flight;
+//     fio 3.33 does that at iodepth above 1 and then finds the block not
+//     zeroed.
+
+// trimList is the trim state of a job with trim verify: the list of
+// logged blocks chosen for trimming and the batch under way. It lives in
+// the job's writeLog, which indexes its entries.
+type trimList struct {
+	rng       fiorand.Frand
+	seed      uint64
+	use64     bool
+	reseed    bool   // reseed at each new pass (fio's rand_repeatable)
+	threshold uint64 // a draw at or below it picks the block (fio's io_u_should_trim)
+	backlog   uint64
+	batchSize int  // trim_backlog_batch, or trim_backlog when 0
+	zero      bool // trim_verify_zero: trimmed blocks stay in the log, read back as zeroes
+	// idx holds the indexes into the log's entries of the blocks chosen,
+	// increasing; head is the next to trim.
+	idx  []int
+	head int
+	// batch is the trims left in the current batch (fio's trim_batch).
+	batch int
+	// dropped counts the entries of the log past its checked prefix that
+	// were trimmed with trim_verify_zero=0: out of fio's io_hist.
+	dropped int
+	// afterRead says the last I/O to complete was a verify_backlog read
+	// (fio's last_ddir == DDIR_READ), which holds off a new batch.
+	afterRead bool
+}
+
+// newTrimList returns the trim state of job j, fio's thread number
+// thread, or nil when the job does not trim what it verifies.
+func newTrimList(j *jobfile.Job, thread int) *trimList {
+	if !j.TrimVerify() {
+		return nil
+	}
+	fs := fiorand.NewSeeds(j, thread)
+	t := &trimList{
+		seed:      fs.Seed[fiorand.SeedTrim],
+		use64:     fs.Use64,
+		reseed:    fs.Repeatable,
+		backlog:   j.TrimBacklog,
+		batchSize: j.TrimBacklogBatch,
+		zero:      j.TrimVerifyZero,
+	}
+	if t.batchSize == 0 {
+		t.batchSize = int(min(j.TrimBacklog, uint64(maxInt)))
+	}
+	t.rng = fiorand.NewFrand(t.seed, t.use64)
+	t.threshold = t.rng.Max() / 100 * uint64(j.TrimPercentage)
+	return t
+}
+
+// maxInt is the largest int.
+const maxInt = int(^uint(0) >> 1)
+
+// newPass empties the list for a new verify log; with reseed it starts the
+// generator again, as fio reseeds every generator at each loop.
+func (t *trimList) newPass(reseed bool) {
+	t.idx, t.head, t.batch, t.dropped, t.afterRead = t.idx[:0], 0, 0, 0, false
+	if reseed && t.reseed {
+		t.rng = fiorand.NewFrand(t.seed, t.use64)
+	}
+}
+
+// logged draws for the block the log just recorded at index i and lists
+// it when the draw picks it.
+func (t *trimList) logged(i int) {
+	if t.rng.Next() <= t.threshold {
+		t.idx = append(t.idx, i)
+	}
+}
+
+// pending returns how many listed blocks wait to be trimmed: those the
+// log still holds unverified (a verify_backlog read takes a block off the
+// list, as fio's remove_trim_entry).
+func (t *trimList) pending(checked int) int {
+	for t.head < len(t.idx) && t.idx[t.head] < checked {
+		t.head++
+	}
+	return len(t.idx) - t.head
+}
+
+// trimDue reports whether the next I/O is a trim of a listed block (fio's
+// check_get_trim): a batch is under way, or the log's unverified blocks
+// are a multiple of trim_backlog after anything but a verify read.
+func (l *loop) trimDue() bool {
+	w := l.wlog
+	t := w.trim
+	if t.pending(w.checked) == 0 {
+		return false
+	}
+	if t.batch > 0 {
+		t.batch--
+		return true
+	}
+	hist := uint64(len(w.ents) - w.checked - t.dropped)
+	if hist%t.backlog == 0 && !t.afterRead {
+		t.batch = t.batchSize
+		return true
+	}
+	return false
+}
+
+// issueTrim trims the oldest listed block (fio's get_next_trim). With
+// trim_verify_zero=0 the block leaves the verify log.
+func (l *loop) issueTrim(si uint32, now int64) {
+	w := l.wlog
+	t := w.trim
+	i := t.idx[t.head]
+	t.head++
+	e := &w.ents[i]
+	e.seq |= seqTrimmed
+	if !t.zero {
+		t.dropped++
+	}
+	t.afterRead = false
+	s := &l.slots[si]
+	*s = slot{op: engines.OpTrim, dir: jobfile.DirTrim, file: e.file, off: e.off, length: e.n, start: now, slat: -1, ramp: l.ramping}
+	l.req = engines.Request{Op: engines.OpTrim, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
+	// Counted as countIssued counts an I/O: fio's io_issues include
+	// these trims, so number_ios ends a job sooner.
+	l.res.Dirs[jobfile.DirTrim].TotalIOs++
+	if !l.ramping {
+		l.issuedIOs++
+	}
+	if l.iolog != nil {
+		l.logIO(now, engines.OpTrim, int(e.file), e.off, uint64(e.n))
+	}
+	l.queue(si)
+}
+
+// warnTrimLeaked says how many listed blocks the writes left untrimmed,
+// as fio's "trim entries leaked?" at the end of its I/O phase.
+func (l *loop) warnTrimLeaked() {
+	w := l.wlog
+	if w == nil || w.trim == nil || l.warn == nil {
+		return
+	}
+	if n := w.trim.pending(w.checked); n > 0 {
+		fmt.Fprintf(l.warn, "gofio: %s: %d trim entries leaked? (blocks trim_percentage chose that trim_backlog had not trimmed when the writes ended, as fio 3.33 reports them)\n", l.job.Name, n)
+	}
+}
