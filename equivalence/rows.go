@@ -32,6 +32,7 @@ func Rows() []Row {
 	rows = append(rows, optionRows...)
 	rows = append(rows, iologRows...)
 	rows = append(rows, trimOptionRows...)
+	rows = append(rows, trimVerifyRows...)
 	rows = append(rows, lfsrRows...)
 	rows = append(rows, fileRows...)
 	rows = append(rows, depthRows...)

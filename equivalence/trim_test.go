@@ -27,7 +27,8 @@ type trimRow struct {
 // the cases where fio's rules are easy to get wrong: the third bs value,
 // trimwrite's size= (its writes) and number_ios (doubled), loops, and
 // randtrimwrite with offset=, where fio 3.33 adds the offset twice and
-// ends after one trim.
+// ends after one trim; and trim verify (trim_percentage with trim_backlog,
+// issue 26), whose trimmed blocks must read back as zeroes.
 var trimRows = []trimRow{
 	{name: "psync-trim", opts: []string{"ioengine=psync", "rw=trim", "bs=4k", "size=2m"}, exact: syncDepth},
 	{name: "sync-randtrim-bs", opts: []string{"ioengine=sync", "rw=randtrim", "bs=4k,4k,8k", "size=1m"}, exact: syncDepth},
@@ -39,6 +40,8 @@ var trimRows = []trimRow{
 	{name: "io_uring-trimwrite", opts: []string{"ioengine=io_uring", "rw=trimwrite", "bs=4k", "size=1m", "iodepth=8"}},
 	{name: "libaio-randtrimwrite", opts: []string{"ioengine=libaio", "direct=1", "rw=randtrimwrite", "bs=4k", "size=1m", "iodepth=8"}},
 	{name: "null-randtrimwrite", opts: []string{"ioengine=null", "rw=randtrimwrite", "bs=4k", "size=1m"}},
+	{name: "psync-trimwrite-trimverify", opts: []string{"ioengine=psync", "rw=trimwrite", "bs=4k", "size=1m", "verify=crc32c", "trim_percentage=50", "trim_backlog=8"}, exact: syncDepth},
+	{name: "psync-randtrimwrite-trimverify-zero0", opts: []string{"ioengine=psync", "rw=randtrimwrite", "bs=4k", "size=1m", "verify=md5", "trim_percentage=25", "trim_backlog=16", "trim_backlog_batch=4", "trim_verify_zero=0"}, exact: syncDepth},
 	{name: "falloc-randtrim-file", opts: []string{"ioengine=falloc", "rw=randtrim", "bs=4k", "size=1m"}, exact: syncDepth, file: true},
 }
 
