@@ -6,6 +6,9 @@ package equivalence
 var fileOptionRows = []Row{
 	{Name: "fileopts/write-barrier", Ref: "issue 26 write_barrier: parsed, no effect in fio 3.33 (only libpmem sets the flag, and nothing reads it)",
 		Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=256k", "--write_barrier=4"), Exact: syncDepth},
+	{Name: "fileopts/lockfile", Ref: "issue 26 lockfile=exclusive and readwrite: numjobs clones on one file share its lock",
+		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\nnumjobs=2\nfilename=l.dat\n[x]\nrw=randwrite\nlockfile=exclusive\n[rw]\nstonewall\nrw=randrw\nlockfile=readwrite\n",
+		Exact:   syncDepth},
 	{Name: "fileopts/atomic", Ref: "issue 26 atomic=1: fio 3.33 on Linux opens O_DIRECT plus its O_ATOMIC bit, which the kernel ignores",
 		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=256k", "--atomic=1"), Exact: syncDepth},
 	// fio 3.33 counts a sync_file_range in total_io_u[DDIR_SYNC_FILE_RANGE],

@@ -313,6 +313,9 @@ var fadviseChoices = []Choice{{"0", "Don't issue fadvise/madvise"}, {"1", "Advis
 // writeHintChoices are write_hint's values, in the order of Linux's
 // RWH_WRITE_LIFE_NONE (1) to RWH_WRITE_LIFE_EXTREME (5); fio gives them no
 // help text.
+// lockChoices are lockfile's modes.
+var lockChoices = []Choice{{"none", "No file locking"}, {"exclusive", "Exclusive file lock"}, {"readwrite", "Read vs write lock"}}
+
 var writeHintChoices = []Choice{{"none", ""}, {"short", ""}, {"medium", ""}, {"long", ""}, {"extreme", ""}}
 
 // memChoices are mem='s values on Linux, as fio 3.33 built without CUDA

@@ -302,6 +302,8 @@ type Job struct {
 	// issued between two sync_file_range calls (0: none).
 	SyncFileRange      uint32
 	SyncFileRangeEvery int
+	// LockFile is lockfile=: "none" (or ""), "exclusive" or "readwrite".
+	LockFile string
 	// Atomic is atomic=1: fio 3.33's O_ATOMIC, which implies direct=1
 	// (Direct is set with it).
 	Atomic bool

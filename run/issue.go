@@ -334,10 +334,44 @@ func (l *loop) queue(si uint32) {
 		// their queue hook: the trim is issued now, not at Submit.
 		l.slots[si].issue = l.clock()
 	}
+	if l.locks != nil {
+		l.lockedQueue(si)
+		return
+	}
 	if err := l.eng.Queue(si, &l.req); err != nil {
 		l.fail(errnoOf(err, unix.EIO), "io_u queue", err)
 		return
 	}
+	l.queued(si, trimNow)
+}
+
+// lockedQueue queues the request of slot si under its file's lockfile=
+// lock, as fio's td_io_prep and td_io_queue hold it: from before the
+// engine's queue hook to its return, so a synchronous engine's request
+// runs under it, and an asynchronous engine's batch commit comes after.
+func (l *loop) lockedQueue(si uint32) {
+	trimNow := l.req.Op == engines.OpTrim && l.trimAtQueue
+	file := l.req.File
+	shared := l.locks.lock(file, l.req.Op)
+	err := l.eng.Queue(si, &l.req)
+	if err != nil || !l.syncIO {
+		l.locks.unlock(file, shared)
+	}
+	if err != nil {
+		l.fail(errnoOf(err, unix.EIO), "io_u queue", err)
+		return
+	}
+	l.queued(si, trimNow)
+	if l.syncIO {
+		l.locks.unlock(file, shared)
+	}
+}
+
+// queued accounts the request the engine took in slot si: a synchronous
+// engine's runs at once (when its batch is full), a trim done at queue
+// counts as submitted and completed, the others wait for the batch's
+// commit.
+func (l *loop) queued(si uint32, trimNow bool) {
 	l.slots[si].flight = true
 	if l.syncIO {
 		l.pushPending(si)

@@ -51,6 +51,7 @@ type jobRun struct {
 	hang       *hangWatch       // io_timeout's tracker; nil when off
 	endOnce    sync.Once        // end
 	replay     *iolog.Log       // read_iolog=: the parsed log; nil without
+	locks      []*sync.RWMutex  // lockfile=: one per target, shared by numjobs clones; nil without
 }
 
 // end marks the job's goroutine done, once: from the goroutine itself, or
@@ -343,6 +344,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	if l.sfrEvery > 0 {
 		l.sfr = newSyncRanges(len(jr.targets))
 	}
+	l.locks = newFileLocks(j, jr.locks)
 	l.passSize = passBytes(jr.targets)
 	if l.passSize == 0 {
 		l.invalidate = false

@@ -156,6 +156,8 @@ type loop struct {
 	// sfr holds each file's writes since its last sync, which
 	// sync_file_range= syncs; nil without it.
 	sfr syncRanges
+	// locks are lockfile='s locks (lockfile.go); nil without it.
+	locks *fileLocks
 	// verifyEachPass ends each pass over the files at its end, so that
 	// the verify phase runs after every loop, as fio's thread_main.
 	verifyEachPass bool
