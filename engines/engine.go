@@ -49,6 +49,9 @@ type Request struct {
 	// last_write - first_write; 0 when none completed (fio's sync engines
 	// then make no call).
 	SyncLen uint64
+	// ZoneReset is a zonemode=zbd trim: it resets its zone instead of
+	// discarding (fio's zbd_do_io_u_trim) and completes whole.
+	ZoneReset bool
 }
 
 // Completion is one finished request: the slot it was queued in and the

@@ -26,6 +26,16 @@ func (t *Trimmer) Discard(fd int, off, n uint64) int32 {
 	return int32(n)
 }
 
+// Do is the trim of request r on fd, fio's do_io_u_trim: a zonemode=zbd
+// trim completes whole without a discard (its zone's reset is the
+// generator's), any other discards.
+func (t *Trimmer) Do(fd int, r *Request) int32 {
+	if r.ZoneReset {
+		return int32(len(r.Buf))
+	}
+	return t.Discard(fd, r.Offset, uint64(len(r.Buf)))
+}
+
 // QueueTrims is the trim path of the asynchronous engines (io_uring,
 // libaio). fio 3.33 runs their trims synchronously in the queue hook
 // (do_io_u_trim, then FIO_Q_COMPLETED), not through the ring or io_submit:
@@ -46,7 +56,7 @@ func NewQueueTrims(depth int) QueueTrims {
 // Trim discards len(r.Buf) bytes at r.Offset of fd and records the
 // completion of slot.
 func (q *QueueTrims) Trim(slot uint32, fd int, r *Request) {
-	q.Complete(slot, q.Discard(fd, r.Offset, uint64(len(r.Buf))))
+	q.Complete(slot, q.Do(fd, r))
 }
 
 // Complete records the completion, with result res, of a request the

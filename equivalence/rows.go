@@ -39,6 +39,7 @@ func Rows() []Row {
 	rows = append(rows, offsetRows...)
 	rows = append(rows, logRows...)
 	rows = append(rows, fileOptionRows...)
+	rows = append(rows, zbdRows...)
 	return rows
 }
 

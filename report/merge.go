@@ -122,6 +122,7 @@ func mergeInto(m, j *JobResult) {
 		m.Dirs[d].add(&j.Dirs[d])
 	}
 	m.SyncIOs += j.SyncIOs
+	m.ZoneResets += j.ZoneResets
 	m.SyncLat.Merge(j.SyncLat)
 	m.SyncHist.Merge(&j.SyncHist)
 

@@ -169,7 +169,7 @@ func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats,
 	iops := 1000 * ds.TotalIOs / rt
 	post := ""
 	if d == jobfile.DirWrite {
-		post = "; 0 zone resets"
+		post = fmt.Sprintf("; %d zone resets", j.ZoneResets)
 	}
 	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s (%s)(%s/%dmsec)%s\n", name,
 		Num2Str(iops, figs, 1, false, UnitNone),

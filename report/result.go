@@ -243,6 +243,8 @@ type IOStats struct {
 	SyncIOs  uint64
 	SyncLat  Stat
 	SyncHist Hist
+	// ZoneResets is fio's nr_zone_resets: the zones zonemode=zbd reset.
+	ZoneResets uint64
 
 	// IODepth counts samples of the in-flight depth at submit time in
 	// fio's buckets 1, 2, 4, 8, 16, 32, >=64; Submit and Complete count

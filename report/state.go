@@ -25,6 +25,7 @@ type JobState struct {
 	Dirs          [3]DirState        `json:"dirs"` // read, write, trim
 	Sync          StatState          `json:"sync"`
 	SyncIOs       uint64             `json:"sync_ios"`
+	ZoneResets    uint64             `json:"zone_resets,omitempty"`
 	JobRuntimeNs  int64              `json:"job_runtime_ns"`
 	UsrNs         int64              `json:"usr_ns"`
 	SysNs         int64              `json:"sys_ns"`
@@ -110,7 +111,7 @@ func (st StatState) apply(s *Stat, h *Hist) error {
 // StateOf returns j's exact state.
 func StateOf(j *JobResult) JobState {
 	s := JobState{
-		Members: members(j), ElapsedNs: int64(j.Elapsed), SyncIOs: j.SyncIOs,
+		Members: members(j), ElapsedNs: int64(j.Elapsed), SyncIOs: j.SyncIOs, ZoneResets: j.ZoneResets,
 		Sync:         statState(j.SyncLat, &j.SyncHist),
 		JobRuntimeNs: int64(j.JobRuntime), UsrNs: int64(j.UsrCPU), SysNs: int64(j.SysCPU),
 		Ctx: j.Ctx, Majf: j.Majf, Minf: j.Minf,
@@ -155,7 +156,7 @@ func JobResultFromState(s *JobState, job *jobfile.Job, name string, group, errno
 		EngineNotes: s.EngineNotes, LatencyDepth: s.LatencyDepth, SteadyState: s.SteadyState,
 		Blocks: s.Blocks,
 	}
-	j.IOStats = IOStats{SyncIOs: s.SyncIOs,
+	j.IOStats = IOStats{SyncIOs: s.SyncIOs, ZoneResets: s.ZoneResets,
 		IODepth: s.IODepth, Submit: s.Submit, Complete: s.Complete,
 		SubmitCalls: s.SubmitCalls, CompleteCalls: s.CompleteCalls,
 		LatNs: s.LatNs, LatUs: s.LatUs, LatMs: s.LatMs,

@@ -26,9 +26,12 @@ type target struct {
 	char    bool
 	exists  bool   // existed before the run
 	curSize uint64 // size before the run (device size for block devices)
-	region  iogen.Region
-	created bool // gofio created it (unlink may remove it)
-	fd      int
+	// realSize is fio's real_file_size when it sets the job up: what is
+	// there once the jobs before it laid the file out (sizeTargets).
+	realSize uint64
+	region   iogen.Region
+	created  bool // gofio created it (unlink may remove it)
+	fd       int
 }
 
 // fileNames returns the files of job j, as fio's add_file names them: the
@@ -243,6 +246,7 @@ func sizeTargets(j *jobfile.Job, ts []*target, thread int, laidOut map[string]ui
 		if t.exists && t.curSize > realSize {
 			realSize = t.curSize
 		}
+		t.realSize = realSize
 		r.Base = startOffset(j, realSize)
 		if j.FileAppend && !t.block && !t.char {
 			// fio's get_start_offset: file_append starts a regular
@@ -275,6 +279,10 @@ func sizeTargets(j *jobfile.Job, ts []*target, thread int, laidOut map[string]ui
 			r.Size = t.curSize - r.Base
 		case t.exists:
 			return badTarget(j, t, "offset=%d is beyond its end (%d bytes)", r.Base, t.curSize)
+		case realSize > r.Base:
+			// Laid out by a job before this one, as fio finds it when
+			// it sets this job up.
+			r.Size = realSize - r.Base
 		default:
 			return badTarget(j, t, "does not exist and no size= was given to lay it out")
 		}

@@ -202,15 +202,19 @@ func TestVerifyDumpAndInterval(t *testing.T) {
 	}
 }
 
-// TestZonemodeRefusals checks the run-time refusals of zonemode: zbd on a
-// regular file names the file and why; zonesize without zonemode is fio
-// 3.33's "zonemode=none and zonesize" error; strided runs, with
-// zoneskip=N% read as fio 3.33 reads it.
+// TestZonemodeRefusals checks the run-time refusals of zonemode: zbd with
+// verify, which gofio does not run, and on a character device; zonesize
+// without zonemode is fio 3.33's "zonemode=none and zonesize" error;
+// strided runs, with zoneskip=N% read as fio 3.33 reads it.
 func TestZonemodeRefusals(t *testing.T) {
 	dir := t.TempDir()
-	zbd := parseJobs(t, dir, "[z]\nioengine=null\nsize=1m\nzonemode=zbd\nzonesize=256k\nfilename="+filepath.Join(dir, "f")+"\n")
-	if err := checkJob(zbd[0]); err == nil || !strings.Contains(err.Error(), "zonemode=zbd needs a zoned block device") {
-		t.Errorf("zbd on a file: %v", err)
+	zbd := parseJobs(t, dir, "[z]\nioengine=null\nsize=1m\nzonemode=zbd\nzonesize=256k\nverify=crc32c\nfilename="+filepath.Join(dir, "f")+"\n")
+	if err := checkJob(zbd[0]); err == nil || !strings.Contains(err.Error(), "zonemode=zbd with verify=crc32c is not supported") {
+		t.Errorf("zbd with verify: %v", err)
+	}
+	chr := parseJobs(t, dir, "[z]\nioengine=null\nsize=1m\nzonemode=zbd\nzonesize=256k\nfilename=/dev/null\n")
+	if err := checkJob(chr[0]); err == nil || !strings.Contains(err.Error(), "not on character devices") {
+		t.Errorf("zbd on /dev/null: %v", err)
 	}
 	implicit := parseJobs(t, dir, "[s]\nioengine=null\nsize=1m\nzonesize=256k\n")
 	if err := checkJob(implicit[0]); err == nil || !strings.Contains(err.Error(), "--zonemode=none and --zonesize are not compatible") {

@@ -193,6 +193,9 @@ func (l *loop) countIssued(si uint32, next *nextIO) {
 	if op == engines.OpSyncFileRange {
 		l.req.Offset, l.req.SyncLen = l.sfr.span(file)
 	}
+	if op == engines.OpTrim && l.zones != nil {
+		l.req.ZoneReset = true
+	}
 	if op == engines.OpRead || op == engines.OpWrite {
 		s.ioprio, s.prioIdx = l.cmdprio.Pick(d, n)
 		l.req.IOPrio = s.ioprio
@@ -481,10 +484,20 @@ func (l *loop) syncDue() (engines.Op, bool) {
 // runtime ends), as fio's thread_main does.
 func (l *loop) fillIO() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 	if d, file, off, n, ok = l.gen.Fill(); ok || (!l.timeBased() && (l.passNr >= l.loops || l.verifyEachPass)) {
+		if !ok && l.zones != nil {
+			l.zoneError()
+		}
 		return d, file, off, n, ok
+	}
+	if l.zones != nil && l.zones.Err != nil {
+		l.zoneError()
+		return d, file, off, n, false
 	}
 	if l.newPass(); l.stopIssue {
 		return d, file, off, n, false
 	}
-	return l.gen.Fill()
+	if d, file, off, n, ok = l.gen.Fill(); !ok && l.zones != nil {
+		l.zoneError()
+	}
+	return d, file, off, n, ok
 }

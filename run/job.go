@@ -22,6 +22,7 @@ import (
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
+	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 	"github.com/gofio/gofio/sched"
@@ -52,6 +53,7 @@ type jobRun struct {
 	endOnce    sync.Once        // end
 	replay     *iolog.Log       // read_iolog=: the parsed log; nil without
 	locks      []*sync.RWMutex  // lockfile=: one per target, shared by numjobs clones; nil without
+	zones      *zbd.Job         // zonemode=zbd: the job's zone state; nil without
 }
 
 // end marks the job's goroutine done, once: from the goroutine itself, or
@@ -292,6 +294,8 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		gen = &iogen.Offsets{RW: replayRW(jr.replay), Files: regions}
 	} else if gen, err = iogen.NewOffsets(j, regions, jr.seed, jr.index+1); err != nil {
 		return nil, err
+	} else if jr.zones != nil {
+		gen.SetZones(jr.zones)
 	}
 	cp, err := iogen.NewCmdprio(j, jr.index+1)
 	if err != nil {
@@ -323,6 +327,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		bufs:           p.arena.bufs[:depth],
 		files:          jr.targets,
 		gen:            gen,
+		zones:          jr.zones,
 		pending:        make([]uint32, depth),
 		depth:          depth,
 		lat:            lattarget.New(j, depth),

@@ -15,6 +15,7 @@ import (
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
+	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 	"github.com/gofio/gofio/sched"
@@ -89,6 +90,7 @@ type loop struct {
 	bufs    [][]byte
 	files   []*target
 	gen     *iogen.Offsets
+	zones   *zbd.Job // zonemode=zbd: the zones the generator places I/O by; nil without
 	req     engines.Request
 	cqes    []engines.Completion
 	pending []uint32 // queued in the engine, not yet submitted, in order
@@ -271,6 +273,9 @@ func (l *loop) run() {
 	}
 	l.drive()
 	l.endReap()
+	if l.zones != nil {
+		l.res.ZoneResets = l.zones.Resets
+	}
 	if l.lat != nil {
 		l.res.LatencyDepth = l.lat.QD
 	}

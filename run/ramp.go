@@ -11,6 +11,9 @@ import (
 func (l *loop) endRamp(now int64) {
 	l.ramping = false
 	l.resetStats(now)
+	if l.zones != nil {
+		l.zones.Resets = 0 // fio's reset_io_stats
+	}
 	if l.lat != nil {
 		l.lat.Reset(now, l.latIOs)
 	}

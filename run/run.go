@@ -154,6 +154,9 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		}
 		runs[i] = jr
 	}
+	if err := planZones(runs, opts.Warn); err != nil {
+		return nil, err
+	}
 	if err := checkSteadyGroups(runs); err != nil {
 		return nil, err
 	}

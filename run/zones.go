@@ -11,28 +11,37 @@ import (
 
 // checkZonedTargets applies the zone rules fio 3.33 applies at run time,
 // not at parse time (jobfile.checkZones has those): zonesize= without
-// zonemode=, and zbd on a target
-// that is not a zoned block device (with the reason), zbd itself, which
-// gofio parses as fio does but does not run yet.
+// zonemode=, and for zonemode=zbd the targets gofio emulates zones on
+// (regular files and block devices that are not zoned, as fio's
+// init_zone_info) against those it refuses: a zoned block device, whose
+// zones gofio does not read, a pipe or character device, and verify=,
+// whose replay of each zone's write order gofio does not do.
 func checkZonedTargets(j *jobfile.Job) error {
 	if j.Zones.SizeWithoutMode {
 		return fmt.Errorf("%s: zonesize=%d without zonemode=: fio 3.33's default zonemode is none, and --zonemode=none and --zonesize are not compatible (add zonemode=strided)", j.Name, j.Zones.Size)
 	}
-	switch j.Zones.Mode {
-	case "zbd":
-		for _, f := range j.Filenames {
-			if model, err := zonedModel(f); err != nil || model == "none" {
-				why := "not a block device"
-				if err == nil {
-					why = "its queue/zoned is none"
-				}
-				return fmt.Errorf("%s: zonemode=zbd needs a zoned block device; %s is not one (%s)", j.Name, f, why)
+	if j.Zones.Mode != "zbd" {
+		return nil
+	}
+	for _, f := range fileNames(j) {
+		if f == "-" {
+			return fmt.Errorf("%s: zonemode=zbd does not support pipes", j.Name)
+		}
+		var st unix.Stat_t
+		if unix.Stat(f, &st) != nil {
+			continue // fio fails the job at setup (planZones)
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFCHR:
+			return fmt.Errorf("%s: zonemode=zbd on %s: gofio emulates zones on regular files and block devices, not on character devices", j.Name, f)
+		case unix.S_IFBLK:
+			if model, err := zonedModel(f); err == nil && model != "none" {
+				return fmt.Errorf("%s: zonemode=zbd on %s: it is a %s zoned block device; gofio emulates zones on regular files and block devices that are not zoned, and does not read a zoned device's zones (BLKREPORTZONE) yet", j.Name, f, model)
 			}
 		}
-		if len(j.Filenames) == 0 {
-			return fmt.Errorf("%s: zonemode=zbd needs a zoned block device as filename=", j.Name)
-		}
-		return fmt.Errorf("%s: zonemode=zbd: gofio parses it as fio does but does not run zoned I/O yet", j.Name)
+	}
+	if j.Verify != "" && j.Verify != "0" {
+		return fmt.Errorf("%s: zonemode=zbd with verify=%s is not supported by gofio (fio replays each zone's write order to verify)", j.Name, j.Verify)
 	}
 	return nil
 }

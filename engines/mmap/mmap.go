@@ -63,7 +63,7 @@ func (e *Engine) do(r *engines.Request) (res int32) {
 	if r.Op == engines.OpTrim {
 		// fio's mmap engine trims the file with BLKDISCARD
 		// (do_io_u_trim), not through the mapping.
-		return e.trim.Discard(e.files[r.File], r.Offset, uint64(len(r.Buf)))
+		return e.trim.Do(e.files[r.File], r)
 	}
 	m, errno := e.mapping(r.File)
 	if errno != 0 {

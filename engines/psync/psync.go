@@ -130,7 +130,7 @@ func (e *Engine) do(r *engines.Request) int32 {
 		}
 	case r.Op == engines.OpTrim:
 		// fio's sync family trims with BLKDISCARD (do_io_u_trim).
-		return e.trim.Discard(fd, r.Offset, uint64(len(r.Buf)))
+		return e.trim.Do(fd, r)
 	case r.Op == engines.OpRead || r.Op == engines.OpWrite:
 		n, err = e.rw(r, fd)
 	default:

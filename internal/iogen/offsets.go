@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -25,6 +26,7 @@ type Region struct {
 	hasLfsr   bool
 	dist      fiorand.Dist // random_distribution other than random
 	hasDist   bool
+	idx       int // the region's index in Offsets.Files
 }
 
 // Offsets chooses direction, file, offset and length for each I/O by
@@ -117,6 +119,10 @@ type Offsets struct {
 	zonedAbs     bool
 	rZone        fiorand.Frand
 	AbsOverflows uint64
+
+	// zbd is zonemode=zbd's zone state, nil without: it moves each I/O
+	// to where the zones let it go (SetZones).
+	zbd *zbd.Job
 }
 
 // fileServiceShift is fio's FIO_FSERVICE_SHIFT: a non-uniform file draw
@@ -218,7 +224,7 @@ func (g *Offsets) initRegions(j *jobfile.Job, thread int) error {
 	rangeSize := min64(g.MinBS[jobfile.DirRead], g.MinBS[jobfile.DirWrite])
 	for i := range g.Files {
 		r := &g.Files[i]
-		r.Start = r.Base
+		r.Start, r.idx = r.Base, i
 		blocks := min64(r.Size, r.End) / g.rwMinBS
 		if g.strided {
 			blocks = g.zoneRange / g.rwMinBS // fio's random map covers one zone
@@ -344,6 +350,20 @@ func (g *Offsets) resetFile(r *Region) {
 		// The seed passed fiorand.NewLFSR's all-ones check, so it passes again.
 		r.lfsr.Reset(g.seeds.OffsetSeed())
 	}
+	if g.zbd != nil {
+		g.zbd.FileReset(r.idx)
+	}
+}
+
+// SetZones makes the generator place its I/O by zonemode=zbd's zones z,
+// whose files are the generator's, in order; it starts them as fio's
+// zbd_file_reset at each file's open.
+func (g *Offsets) SetZones(z *zbd.Job) {
+	g.zbd = z
+	g.simpleRand = false
+	for i := range g.Files {
+		z.FileReset(i)
+	}
 }
 
 // NewPass starts another pass over the files, as fio's clear_io_state
@@ -384,6 +404,9 @@ func (g *Offsets) Fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 		g.hasPending = false
 		file = g.nextFile()
 		r := &g.Files[file]
+		if g.zbd != nil {
+			d = g.zbd.AdjustDir(file, d)
+		}
 		if g.trimWrite {
 			// fio's set_rw_ddir: a trim, then the write of the block
 			// it trimmed, judged by where the file's last ones started.
@@ -394,6 +417,8 @@ func (g *Offsets) Fill() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 		}
 		if g.strided {
 			g.strideZone(r, d)
+		} else if g.zbd != nil {
+			g.zbd.Setup(file, d, &r.lastPos[d], &r.Base, r.Start, &g.zoneBytes)
 		}
 		if off, n, ok = g.fillFile(r, d); ok {
 			r.lastStart[d] = off
@@ -483,18 +508,48 @@ func (g *Offsets) fillFile(r *Region, d jobfile.Dir) (off, n uint64, ok bool) {
 	if off+n > r.End {
 		return 0, 0, false
 	}
+	if g.zbd != nil {
+		return g.fillZoned(r, d, off, n, random)
+	}
 	if g.random && random && r.amap != nil {
-		mbs := g.MinBS[d]
-		blk := (off - r.Base) / mbs
-		nr := r.amap.SetRun(blk, (n+mbs-1)/mbs)
-		if nr*mbs < n {
-			n = nr * mbs
-		}
-		if n == 0 {
+		if n = g.mark(r, d, off, n); n == 0 {
 			return 0, 0, false
 		}
 	}
 	return off, n, true
+}
+
+// mark is fio's mark_random_map: the blocks of n bytes at off are marked
+// in the random map, and the I/O is shortened at the first one already
+// marked.
+func (g *Offsets) mark(r *Region, d jobfile.Dir, off, n uint64) uint64 {
+	mbs := g.MinBS[d]
+	blk := (off - r.Base) / mbs
+	nr := r.amap.SetRun(blk, (n+mbs-1)/mbs)
+	if nr*mbs < n {
+		n = nr * mbs
+	}
+	return n
+}
+
+// fillZoned is the rest of fillFile for a zonemode=zbd job, as fio's
+// fill_io_u: the zones move the I/O (zbd_adjust_block), which must still
+// end within the file; the random map marks the blocks at the offset
+// drawn, with the length the zones left; the write pointer moves with
+// what is issued (zbd_queue_io).
+func (g *Offsets) fillZoned(r *Region, d jobfile.Dir, off, n uint64, random bool) (uint64, uint64, bool) {
+	drawn := off
+	off, n, ok := g.zbd.Adjust(r.idx, r.Base, d, off, n)
+	if !ok {
+		return 0, 0, false
+	}
+	if off+n > r.End {
+		n = 0
+	} else if g.random && random && r.amap != nil {
+		n = g.mark(r, d, drawn, n)
+	}
+	g.zbd.Commit(r.idx, d, off, n)
+	return off, n, n != 0
 }
 
 // offset is fio's get_next_offset: a random block (or, between the

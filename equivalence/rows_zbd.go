@@ -1,0 +1,91 @@
+package equivalence
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// zbdJob is a job file for zonemode=zbd on a scratch file, as fio 3.33
+// emulates zones on a regular file that already has its size: a first job
+// lays out 16 MiB of z.img, and the zbd job (job 2, psync, 64 KiB blocks,
+// zones of 1 MiB) runs after it with opts, logging each I/O's offset.
+func zbdJob(opts ...string) string {
+	return "[lay]\nioengine=psync\nrw=write\nbs=1m\nsize=16m\nfilename=z.img\n\n" +
+		"[zbd]\nstonewall\nioengine=psync\nfilename=z.img\nzonemode=zbd\nzonesize=1m\nbs=64k\n" +
+		"write_lat_log=l\nlog_offset=1\n" + strings.Join(opts, "\n") + "\n"
+}
+
+// zbdRows are zonemode=zbd, the z suffix and zone_reset_threshold and
+// zone_reset_frequency on an emulated device: the same counts, the same
+// offsets in the same order, and the zone resets fio's offsets imply are
+// the ones gofio reports.
+var zbdRows = []Row{
+	{Name: "zbd/seq-write", Ref: "issue 26 zonemode=zbd on a file: sequential writes at the write pointers, zonecapacity below the zone size",
+		JobFile: zbdJob("rw=write", "size=8m", "zonecapacity=960k"), Exact: syncDepth, Check: zbdSame(1 << 20)},
+	{Name: "zbd/randwrite-max-open", Ref: "issue 26 fio examples/zbd-rand-write.fio: random writes at the write pointers of at most 4 open zones, full zones reset",
+		JobFile: zbdJob("rw=randwrite", "max_open_zones=4"), Exact: syncDepth, Check: zbdSame(1 << 20)},
+	{Name: "zbd/z-suffix", Ref: "issue 26 the z suffix: offset=3z size=6z io_size=4z, job_max_open_zones",
+		JobFile: zbdJob("rw=randwrite", "offset=3z", "size=6z", "io_size=4z", "max_open_zones=3", "job_max_open_zones=2"), Exact: syncDepth, Check: zbdSame(1 << 20)},
+	{Name: "zbd/reset-threshold", Ref: "issue 26 zone_reset_threshold=0.2 and zone_reset_frequency=0.25: past a fifth of the region every fourth write resets its zone",
+		JobFile: zbdJob("rw=randwrite", "zone_reset_threshold=0.2", "zone_reset_frequency=0.25"), Exact: syncDepth, Check: zbdSame(1 << 20)},
+	{Name: "zbd/randrw", Ref: "issue 26 zonemode=zbd randrw: the first I/O a write, reads within written data",
+		JobFile: zbdJob("rw=randrw", "size=8m", "max_open_zones=2"), Exact: syncDepth, Check: zbdSame(1 << 20)},
+}
+
+// zbdSame returns a Check that the zbd job (job 2) logged the same offsets
+// in fio and gofio, and that the zone resets its writes imply in fio's log
+// (zoneSize zones) are the ones gofio reports.
+func zbdSame(zoneSize uint64) func(fio, gofio []*Outcome) []string {
+	const log = "l_lat.2.log"
+	same := sameOffsets(log)
+	return func(fio, gofio []*Outcome) []string {
+		diffs := same(fio, gofio)
+		for i := range fio {
+			want, err := logResets(fio[i], log, zoneSize)
+			if err != nil {
+				return append(diffs, err.Error())
+			}
+			jobs := gofio[i].Doc.Jobs()
+			if len(jobs) < 2 {
+				return append(diffs, "gofio ran fewer than 2 jobs")
+			}
+			got, _ := Number(jobs[1], "gofio.state.zone_resets")
+			if uint64(got) != want {
+				diffs = append(diffs, fmt.Sprintf("run %d: fio's writes reset %d zones, gofio reports %v", i, want, got))
+			}
+		}
+		return diffs
+	}
+}
+
+// logResets counts the zone resets a zbd job's I/O log implies: a write
+// below the write pointer of its zone found its zone reset.
+func logResets(o *Outcome, name string, zoneSize uint64) (uint64, error) {
+	data, ok := o.Logs[name]
+	if !ok {
+		return 0, fmt.Errorf("%s wrote no log %s", o.Program, name)
+	}
+	wp := map[uint64]uint64{}
+	var resets uint64
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), ",")
+		if len(f) < 5 || strings.TrimSpace(f[2]) != "1" {
+			continue // not a write
+		}
+		n, err1 := strconv.ParseUint(strings.TrimSpace(f[3]), 10, 64)
+		off, err2 := strconv.ParseUint(strings.TrimSpace(f[4]), 10, 64)
+		if err1 != nil || err2 != nil {
+			return 0, fmt.Errorf("%s: bad line %q", name, sc.Text())
+		}
+		z := off / zoneSize
+		if w, ok := wp[z]; ok && off < w {
+			resets++
+		}
+		wp[z] = off + n
+	}
+	return resets, sc.Err()
+}

@@ -1,0 +1,134 @@
+package equivalence
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+// zbdExamples are fio 3.33's zonemode=zbd examples, each with the rules
+// that scale it to a sparse scratch file of zbdExampleSize bytes (fio
+// emulates zones on a regular file that already has its size): 1 MiB
+// zones, the device replaced by zbd.img, one job instead of 16 (whose
+// processes race for the zones). zbd-rand-write writes 1 s instead of
+// 180 over 16 zones, so that the zones fill and reset; its offsets are
+// compared over the I/Os both programs made. zbd-seq-read reads 40 zones from
+// zone 524 (524z, as its comment counts them); an emulated device starts
+// with every zone empty, so a writer first fills 8 zones there.
+var zbdExamples = []struct {
+	name   string
+	before string
+	rules  [][2]string
+}{
+	{name: "zbd-rand-write", rules: [][2]string{
+		{`(?m)^zonesize\s*=.*$`, "zonesize=1M"},
+		{`(?m)^numjobs\s*=.*$`, "numjobs=1"},
+		{`(?m)^runtime\s*=.*$`, "runtime=1\nsize=16m\nwrite_lat_log=l\nlog_offset=1"},
+		{`(?m)^filename\s*=.*$`, "filename=zbd.img"},
+	}},
+	{name: "zbd-seq-read",
+		before: "[writer]\nfilename=zbd.img\nzonemode=zbd\nzonesize=1M\nrw=write\nbs=256K\noffset=524z\nsize=8z\nioengine=psync\n\n",
+		rules: [][2]string{
+			{`(?m)^zonesize\s*=.*$`, "zonesize=1M"},
+			{`(?m)^offset\s*=.*$`, "offset=524z"},
+			{`(?m)^size\s*=.*$`, "size=40z"},
+			{`(?m)^filename\s*=.*$`, "filename=zbd.img\nstonewall"},
+		}},
+}
+
+// zbdExampleSize is the size of the scratch file the zbd examples run on.
+const zbdExampleSize = 600 << 20
+
+// TestFioZbdExamples runs fio 3.33's zbd examples, scaled as zbdExamples
+// says, with fio and gofio on the same scratch file size and compares
+// every job's I/O counts and bytes and, for zbd-rand-write, the zone
+// resets fio's offsets imply against gofio's count. Without fio or the
+// fio repository it skips.
+func TestFioZbdExamples(t *testing.T) {
+	repo := fioRepo()
+	if _, err := os.Stat(repo); err != nil {
+		t.Skipf("no fio repository at %s (set FIO_REPO to a clone of axboe/fio): skipping fio's examples", repo)
+	}
+	fio, gofio := bins.get(t)
+	for _, ex := range zbdExamples {
+		ex := ex
+		t.Run(ex.name, func(t *testing.T) {
+			t.Parallel()
+			out, err := exec.Command("git", "-C", repo, "show", "fio-3.33:examples/"+ex.name+".fio").Output()
+			if err != nil {
+				t.Skipf("git show fio-3.33:examples/%s.fio: %v", ex.name, err)
+			}
+			text := string(out)
+			for _, r := range ex.rules {
+				text = regexp.MustCompile(r[0]).ReplaceAllString(text, r[1])
+			}
+			row := Row{Name: "example/" + ex.name, JobFile: ex.before + text}
+			root := scratchRoot(t)
+			outs := map[string]*Outcome{}
+			for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {
+				dir := filepath.Join(root, p.name)
+				if err := os.Mkdir(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "zbd.img"), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Truncate(filepath.Join(dir, "zbd.img"), zbdExampleSize); err != nil {
+					t.Fatal(err)
+				}
+				o, err := Run(context.Background(), p.name, p.bin, row, dir)
+				if err != nil {
+					t.Fatalf("%v", err)
+				}
+				outs[p.name] = o
+			}
+			fj, gj := outs["fio"].Doc.Jobs(), outs["gofio"].Doc.Jobs()
+			if len(fj) != len(gj) {
+				t.Fatalf("fio ran %d jobs, gofio %d", len(fj), len(gj))
+			}
+			timed := ex.name == "zbd-rand-write"
+			for i := range fj {
+				for _, d := range []string{"read", "write"} {
+					for _, f := range []string{"total_ios", "io_bytes"} {
+						fv, _ := Number(fj[i], d+"."+f)
+						gv, _ := Number(gj[i], d+"."+f)
+						if fv != gv && !timed {
+							t.Errorf("job %d: %s.%s: fio %v, gofio %v", i, d, f, fv, gv)
+						}
+						if fv > 0 {
+							t.Logf("job %d: %s.%s: fio %v, gofio %v", i, d, f, fv, gv)
+						}
+					}
+				}
+			}
+			if timed {
+				// The same offsets as far as both went, and the zone
+				// resets gofio reports are those its writes imply.
+				f, err1 := LogOffsets(outs["fio"], "l_lat.1.log")
+				g, err2 := LogOffsets(outs["gofio"], "l_lat.1.log")
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				for k := 0; k < len(f) && k < len(g); k++ {
+					if f[k] != g[k] {
+						t.Fatalf("write %d at %d in fio, %d in gofio", k, f[k], g[k])
+					}
+				}
+				fr, _ := logResets(outs["fio"], "l_lat.1.log", 1<<20)
+				gr, err := logResets(outs["gofio"], "l_lat.1.log", 1<<20)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ := Number(gj[0], "gofio.state.zone_resets")
+				if uint64(got) != gr || gr == 0 {
+					t.Errorf("zone resets: gofio's writes imply %d, gofio reports %v", gr, got)
+				}
+				t.Logf("writes: fio %d, gofio %d (the same offsets over %d); zone resets: fio's log implies %d, gofio's %d, gofio reports %v",
+					len(f), len(g), min(len(f), len(g)), fr, gr, got)
+			}
+		})
+	}
+}

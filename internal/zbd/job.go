@@ -1,0 +1,242 @@
+package zbd
+
+import (
+	"fmt"
+	"syscall"
+
+	"github.com/gofio/gofio/jobfile"
+)
+
+// Config is what a job's options say about its zoned I/O.
+type Config struct {
+	MinBS        [jobfile.NumDirs]uint64 // the smallest block size per direction (fio's min_bs)
+	Random       bool                    // td_random
+	Read, Write  bool                    // the job reads (td_read), writes (td_write)
+	SeqReadOnly  bool                    // rw=read: fio's td_ddir == TD_DDIR_READ, which keeps offset and size unaligned
+	Verify       bool                    // verify= is set
+	ReadBeyondWP bool                    // read_beyond_wp
+	JobMaxOpen   uint32                  // job_max_open_zones
+	ZoneSkip     uint64                  // zoneskip (sequential jobs)
+	// ResetThreshold and ResetFrequency are zone_reset_threshold and
+	// zone_reset_frequency.
+	ResetThreshold, ResetFrequency float64
+}
+
+// NewConfig returns the zone configuration of job j.
+func NewConfig(j *jobfile.Job) Config {
+	c := Config{
+		Random:         j.RW.IsRandom(),
+		Read:           j.RW.HasRead(),
+		Write:          j.RW.HasWrite(),
+		SeqReadOnly:    j.RW.HasRead() && !j.RW.HasWrite() && !j.RW.HasTrim() && !j.RW.IsRandom(),
+		Verify:         j.Verify != "" && j.Verify != "0",
+		ReadBeyondWP:   j.Zones.ReadBeyondWP,
+		JobMaxOpen:     uint32(j.Zones.JobMaxOpen),
+		ZoneSkip:       j.Zones.Skip,
+		ResetThreshold: j.Zones.ResetThreshold,
+		ResetFrequency: j.Zones.ResetFrequency,
+	}
+	for d := range c.MinBS {
+		c.MinBS[d] = j.BSMin(jobfile.Dir(d))
+	}
+	return c
+}
+
+// Error is a zoned I/O that fails the job, with fio's errno and message.
+type Error struct {
+	Errno syscall.Errno
+	Msg   string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// file is one of the job's files on its device: fio's fio_file with its
+// file_offset, io_size, min_zone and max_zone.
+type file struct {
+	dev              *Device
+	name             string
+	size             uint64 // io_size
+	realSize         uint64 // real_file_size
+	minZone, maxZone uint32
+}
+
+// Job is one job's zoned I/O over its files (fio's thread_data's zone
+// state): the zones it has open, the resets it made.
+type Job struct {
+	cfg     Config
+	files   []file
+	numOpen uint32 // fio's td->num_open_zones (unsigned, as fio's)
+	// Resets is fio's nr_zone_resets: the zone resets the job made since
+	// it started or its ramp ended.
+	Resets uint64
+	// Err is the error that ended the job's I/O, nil when none.
+	Err *Error
+}
+
+// NewJob returns job's zone state with configuration c and no files yet.
+func NewJob(c Config) *Job { return &Job{cfg: c} }
+
+// Align is fio's zbd_zone_align_file_sizes for a file of the job on device
+// d whose region is size bytes at base of a file of realSize bytes: a job
+// other than rw=read starts at a zone boundary (rounded up) and covers
+// whole zones (rounded down). notes are fio's messages for what moved.
+func (c *Config) Align(d *Device, name string, zoneSize, base, size, realSize uint64) (nb, ns uint64, notes []string, err error) {
+	if base >= realSize || size == 0 {
+		return base, size, nil, nil
+	}
+	if zoneSize != d.zoneSize {
+		return 0, 0, nil, fmt.Errorf("%s: zonesize %d does not match the device zone size %d", name, zoneSize, d.zoneSize)
+	}
+	if c.ZoneSkip%d.zoneSize != 0 {
+		return 0, 0, nil, fmt.Errorf("%s: zoneskip %d is not a multiple of the device zone size %d", name, c.ZoneSkip, d.zoneSize)
+	}
+	zi := d.zoneIdx(base)
+	if base != d.zones[zi].start && !c.SeqReadOnly {
+		nb := d.zoneEnd(zi)
+		if nb >= base+size {
+			return 0, 0, notes, fmt.Errorf("%s: io_size must be at least one zone", name)
+		}
+		notes = append(notes, fmt.Sprintf("%s: rounded up offset from %d to %d", name, base, nb))
+		size -= nb - base
+		base = nb
+	}
+	end := d.zones[d.zoneIdx(base+size)].start
+	if !c.SeqReadOnly && base+size != end {
+		if end <= base {
+			return 0, 0, notes, fmt.Errorf("%s: io_size must be at least one zone", name)
+		}
+		notes = append(notes, fmt.Sprintf("%s: rounded down io_size from %d to %d", name, size, end-base))
+		size = end - base
+	}
+	return base, size, notes, nil
+}
+
+// CheckBS is fio's zbd_verify_bs for the job on a device of zoneSize: a
+// trim is one whole zone, and with verify every block size divides the
+// zone size.
+func (c *Config) CheckBS(name string, zoneSize uint64, bs [jobfile.NumDirs]uint64, trimRange bool, trims bool) error {
+	if trims && trimRange {
+		return fmt.Errorf("bsrange and bssplit are not allowed for trim with zonemode=zbd")
+	}
+	if trims && bs[jobfile.DirTrim] != zoneSize {
+		return fmt.Errorf("%s: trim block size %d is not the zone size %d", name, bs[jobfile.DirTrim], zoneSize)
+	}
+	for _, b := range bs {
+		if c.Verify && b != 0 && zoneSize%b != 0 {
+			return fmt.Errorf("%s: block size %d is not a divisor of the zone size %d", name, b, zoneSize)
+		}
+	}
+	return nil
+}
+
+// AddFile adds the job's next file, on device d, whose aligned region is
+// size bytes at base of realSize bytes, with fio's zbd_setup_files checks
+// of the open-zone limits.
+func (j *Job) AddFile(d *Device, name string, base, size, realSize uint64, maxOpen int) error {
+	if maxOpen > 0 && uint32(maxOpen) != d.maxOpen {
+		return fmt.Errorf("different 'max_open_zones' values")
+	}
+	if j.cfg.JobMaxOpen > 0 && d.maxOpen == 0 {
+		return fmt.Errorf("'job_max_open_zones' cannot be used without a global open zones limit")
+	}
+	j.files = append(j.files, file{dev: d, name: name, size: size, realSize: realSize,
+		minZone: d.zoneIdx(base), maxZone: d.zoneIdx(base + size)})
+	return nil
+}
+
+// valid is fio's is_valid_offset: off is within the region at base.
+func (f *file) valid(base, off uint64) bool { return off-base < f.size }
+
+// FileReset is fio's zbd_file_reset, run when the job (re)opens file fi:
+// a writing job recounts the data in its zones and restarts the
+// zone_reset_frequency count.
+func (j *Job) FileReset(fi int) {
+	f := &j.files[fi]
+	if !j.cfg.Write {
+		return
+	}
+	d := f.dev
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var swd uint64
+	for i := f.minZone; i < f.maxZone; i++ {
+		z := &d.zones[i]
+		swd += z.wp - z.start
+	}
+	d.swd, d.wpSwd = swd, swd
+	if j.cfg.Verify {
+		// fio resets the zones first, so that no reset has to drop
+		// data that verify will read.
+		for i := f.minZone; i < f.maxZone; i++ {
+			j.closeZone(d, i)
+			j.resetZone(d, i)
+		}
+	}
+	j.resetWriteCnt(d)
+}
+
+// resetWriteCnt is fio's _zbd_reset_write_cnt: 1/zone_reset_frequency
+// writes until the next reset (truncated, as fio's conversion), or no
+// reset.
+func (j *Job) resetWriteCnt(d *Device) {
+	const uintMax = float64(^uint32(0))
+	if f := j.cfg.ResetFrequency; f != 0 {
+		d.writeCnt = uint32(min(1/f, uintMax))
+		return
+	}
+	d.writeCnt = ^uint32(0)
+}
+
+// AdjustDir is fio's zbd_adjust_ddir: a job that reads and writes writes
+// first while its device holds no data, unless read_beyond_wp.
+func (j *Job) AdjustDir(fi int, dir jobfile.Dir) jobfile.Dir {
+	if dir != jobfile.DirRead || !j.cfg.Read || !j.cfg.Write {
+		return dir
+	}
+	d := j.files[fi].dev
+	d.mu.Lock()
+	swd := d.swd
+	d.mu.Unlock()
+	if swd > 0 || j.cfg.ReadBeyondWP {
+		return jobfile.DirRead
+	}
+	return jobfile.DirWrite
+}
+
+// Setup is fio's setup_zbd_zone_mode before a sequential offset is taken:
+// a sequential writer at the capacity end of a zone smaller than its
+// size jumps to the next zone, and with zoneskip a sequential job moves
+// its region on by zone size plus zoneskip once it is done with a zone
+// (wrapping to start past the end of the file). lastPos, base and
+// zoneBytes are the file's last position, its region's base and fio's
+// td->zone_bytes.
+func (j *Job) Setup(fi int, dir jobfile.Dir, lastPos, base *uint64, start uint64, zoneBytes *uint64) {
+	f := &j.files[fi]
+	d := f.dev
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	zi := d.zoneIdx(*lastPos)
+	z := &d.zones[zi]
+	if zi < d.nr && z.capacity < d.zoneSize && !j.cfg.Random && dir == jobfile.DirWrite && *lastPos >= z.capEnd() {
+		*lastPos = d.zoneEnd(zi)
+	}
+	if j.cfg.Random || j.cfg.ZoneSkip == 0 {
+		return
+	}
+	if *zoneBytes >= d.zoneSize || zi == d.nr || *lastPos >= d.zoneEnd(zi) ||
+		dir == jobfile.DirRead && !j.cfg.ReadBeyondWP && *lastPos >= z.wp {
+		*zoneBytes = 0
+		*base += d.zoneSize + j.cfg.ZoneSkip
+		if *base >= f.realSize {
+			*base = start
+		}
+		*lastPos = *base
+	}
+}
+
+// fail ends the job's I/O with errno and message.
+func (j *Job) fail(errno syscall.Errno, format string, args ...any) {
+	if j.Err == nil {
+		j.Err = &Error{Errno: errno, Msg: fmt.Sprintf(format, args...)}
+	}
+}

@@ -1,0 +1,79 @@
+package run
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gofio/gofio/internal/zbd"
+	"golang.org/x/sys/unix"
+)
+
+// planZones sets up zonemode=zbd for the planned jobs, as fio's
+// zbd_init_files and zbd_setup_files do before any job runs: one set of
+// emulated zones per file, shared by every zbd job on it for the whole
+// run, each job's region aligned to whole zones (fio's notes about it go
+// to warn), and the job's zone state. A target fio cannot emulate zones
+// on (missing, or smaller than a zone) fails its job with EINVAL, as
+// fio's zbd_create_zone_info, and nothing of it is laid out.
+func planZones(runs []*jobRun, warn io.Writer) error {
+	devs := map[string]*zbd.Device{}
+	for _, jr := range runs {
+		j := jr.job
+		if j.Zones.Mode != "zbd" || jr.failed != nil || jr.replay != nil {
+			continue
+		}
+		cfg := zbd.NewConfig(j)
+		zj := zbd.NewJob(cfg)
+		for _, t := range jr.targets {
+			real := t.realSize
+			dev := devs[t.path]
+			if dev == nil {
+				var err error
+				if dev, err = zbd.NewDevice(t.path, real, j.Zones.Size, j.Zones.Capacity, j.Zones.MaxOpen); err != nil {
+					jr.failed = &jobError{job: j.Name, where: t.label, op: "zonemode=zbd", fn: "zbd_create_zone_info() failed", errno: unix.EINVAL, err: err}
+					break
+				}
+				devs[t.path] = dev
+			}
+			r := &t.region
+			base, size, notes, err := cfg.Align(dev, t.path, j.Zones.Size, r.Base, r.Size, real)
+			for _, n := range notes {
+				if warn != nil {
+					fmt.Fprintln(warn, n)
+				}
+			}
+			if err == nil {
+				var bs [3]uint64
+				for d := range bs {
+					bs[d] = cfg.MinBS[d]
+				}
+				trimRange := j.BSMin(2) != j.BSMax(2) || len(j.BSSplit[2]) > 0
+				err = cfg.CheckBS(t.path, dev.ZoneSize(), bs, trimRange, j.RW.HasTrim())
+			}
+			if err == nil {
+				err = zj.AddFile(dev, t.path, base, size, real, j.Zones.MaxOpen)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: zonemode=zbd: %w", j.Name, err)
+			}
+			r.Base, r.Size = base, size
+			if r.End < base+size {
+				r.End = base + size
+			}
+		}
+		if jr.failed == nil {
+			jr.zones = zj
+		}
+	}
+	return nil
+}
+
+// zoneError ends the job when its zones refused an I/O with an error
+// (fio's td_verror in zbd_adjust_block); a plain end of what the zones
+// can take is no error.
+func (l *loop) zoneError() {
+	if l.zones == nil || l.zones.Err == nil {
+		return
+	}
+	l.fail(int(l.zones.Err.Errno), "zbd_adjust_block", l.zones.Err)
+}
