@@ -13,6 +13,10 @@ type Row struct {
 	// JobFile is the text of a job file, written to the scratch directory
 	// (its working directory; $EQDIR names it in the job file too).
 	JobFile string
+	// Before lists files the scratch directory holds before the program
+	// runs, by path relative to it (folders made as needed), each that
+	// many zero bytes: what a job reads at parse time (opendir=).
+	Before map[string]int
 	// Exact lists job-relative dotted paths compared exactly, on top of
 	// every direction's total_ios, io_bytes, short_ios and drop_ios.
 	Exact []string

@@ -50,6 +50,15 @@ func (r Row) Command(dir string) []string {
 // Run runs the row once with the program bin (fio or gofio) in the fresh
 // scratch directory dir and collects the outcome.
 func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome, error) {
+	for name, size := range r.Before {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, fmt.Errorf("lay out %s: %w", name, err)
+		}
+		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+			return nil, fmt.Errorf("lay out %s: %w", name, err)
+		}
+	}
 	if r.JobFile != "" {
 		if err := os.WriteFile(filepath.Join(dir, JobFileName), []byte(r.JobFile), 0o644); err != nil {
 			return nil, fmt.Errorf("write job file: %w", err)

@@ -302,6 +302,9 @@ type Job struct {
 	// issued between two sync_file_range calls (0: none).
 	SyncFileRange      uint32
 	SyncFileRangeEvery int
+	// OpenDir is opendir=: Parse adds its regular files, and those of its
+	// subdirectories, to Filenames (fio's add_dir_files).
+	OpenDir string
 	// LockFile is lockfile=: "none" (or ""), "exclusive" or "readwrite".
 	LockFile string
 	// Atomic is atomic=1: fio 3.33's O_ATOMIC, which implies direct=1

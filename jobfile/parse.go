@@ -410,6 +410,11 @@ func Parse(in Input) ([]*Job, error) {
 		if err != nil {
 			return nil, err
 		}
+		if j.OpenDir != "" {
+			if err := addDirFiles(j, in.Warn); err != nil {
+				return nil, err
+			}
+		}
 		if j.TimeBased && j.Runtime <= 0 {
 			// fio's fixup_options drops time_based without a runtime,
 			// with an error message that --warnings-fatal makes fatal.
