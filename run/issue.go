@@ -63,11 +63,11 @@ func (l *loop) issue(si uint32, now int64) {
 		l.parked = append(l.parked, si)
 		return
 	}
-	if !l.canIssue(now) {
+	if l.trimBacklog {
+		l.issueTrimVerify(si, now)
 		return
 	}
-	if l.trimBacklog && l.trimDue() {
-		l.issueTrim(si, now)
+	if !l.canIssue(now) {
 		return
 	}
 	if l.flowHeld(si) {

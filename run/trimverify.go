@@ -12,15 +12,19 @@ import (
 // trim_backlog_batch and trim_verify_zero; jobfile's Job.TrimVerify says
 // when a job does):
 //
-//   - Each write the verify log records draws from fio's trim generator
-//     (seeded with fio's FIO_RAND_TRIM_OFF seed): trim_percentage percent
-//     of them join the trim list, oldest first (fio's io_u_should_trim).
-//   - Before each new I/O, while the list holds blocks: a batch under way
-//     trims the next one; otherwise, when the number of blocks in the
-//     verify log is a multiple of trim_backlog and the last I/O to
-//     complete was not a verify read, a batch of trim_backlog_batch trims
-//     (trim_backlog when 0) starts with a trim that does not count against
-//     it (fio's check_get_trim and get_next_trim).
+//   - Each write draws from fio's trim generator (seeded with fio's
+//     FIO_RAND_TRIM_OFF seed) when it is issued, as fio draws when it logs
+//     the write: trim_percentage percent of them join the trim list, in
+//     the order their writes complete (fio's io_u_should_trim).
+//   - Before each new I/O, while the list holds blocks or chosen writes
+//     are in flight: a batch under way trims the next one; otherwise,
+//     when the number of blocks in the verify log (the writes in flight
+//     included, as fio logs at issue) is a multiple of trim_backlog and
+//     the last I/O to complete was not a verify read, a batch of
+//     trim_backlog_batch trims (trim_backlog when 0) starts with a trim
+//     that does not count against it (fio's check_get_trim and
+//     get_next_trim). A trim due while its block's write is still in
+//     flight waits for that write.
 //   - A trimmed block stays in the log with trim_verify_zero=1 and is read
 //     back in the verify phase, where it must be zeroes (on the null
 //     engine and with verify=null nothing is checked, as fio); with
@@ -28,10 +32,9 @@ import (
 //   - The list outlives the writes: once the job's bytes are issued the
 //     loop still trims what is due, then stops, and blocks left on the
 //     list are reported as fio reports them ("trim entries leaked?").
-//   - Blocks are logged when their write completes, not when it is issued
-//     as in fio, so a block is never trimmed while its write is in flight;
-//     fio 3.33 does that at iodepth above 1 and then finds the block not
-//     zeroed.
+//   - A block joins the list when its write completes, so it is never
+//     trimmed while its write is in flight; fio 3.33 does that at iodepth
+//     above 1 and then finds the block not zeroed.
 
 // trimList is the trim state of a job with trim verify: the list of
 // logged blocks chosen for trimming and the batch under way. It lives in
@@ -57,11 +60,19 @@ type trimList struct {
 	// afterRead says the last I/O to complete was a verify_backlog read
 	// (fio's last_ddir == DDIR_READ), which holds off a new batch.
 	afterRead bool
+	// inFlight counts the writes issued and not yet logged; picked says,
+	// per slot, whether the write in it was drawn for trimming, and
+	// pickedInFlight counts those.
+	inFlight, pickedInFlight int
+	picked                   []bool
+	// owed is a trim that came due while its block's write was in flight.
+	owed bool
 }
 
 // newTrimList returns the trim state of job j, fio's thread number
-// thread, or nil when the job does not trim what it verifies.
-func newTrimList(j *jobfile.Job, thread int) *trimList {
+// thread, with depth slots, or nil when the job does not trim what it
+// verifies.
+func newTrimList(j *jobfile.Job, thread, depth int) *trimList {
 	if !j.TrimVerify() {
 		return nil
 	}
@@ -73,6 +84,7 @@ func newTrimList(j *jobfile.Job, thread int) *trimList {
 		backlog:   j.TrimBacklog,
 		batchSize: j.TrimBacklogBatch,
 		zero:      j.TrimVerifyZero,
+		picked:    make([]bool, depth),
 	}
 	if t.batchSize == 0 {
 		t.batchSize = int(min(j.TrimBacklog, uint64(maxInt)))
@@ -85,19 +97,35 @@ func newTrimList(j *jobfile.Job, thread int) *trimList {
 // maxInt is the largest int.
 const maxInt = int(^uint(0) >> 1)
 
-// newPass empties the list for a new verify log; with reseed it starts the
-// generator again, as fio reseeds every generator at each loop.
+// newPass empties the list for a new verify log (writes in flight stay
+// drawn); with reseed it starts the generator again, as fio reseeds every
+// generator at each loop.
 func (t *trimList) newPass(reseed bool) {
-	t.idx, t.head, t.batch, t.dropped, t.afterRead = t.idx[:0], 0, 0, 0, false
+	t.idx, t.head, t.batch, t.dropped, t.afterRead, t.owed = t.idx[:0], 0, 0, 0, false, false
 	if reseed && t.reseed {
 		t.rng = fiorand.NewFrand(t.seed, t.use64)
 	}
 }
 
-// logged draws for the block the log just recorded at index i and lists
-// it when the draw picks it.
-func (t *trimList) logged(i int) {
+// issued draws for the write issued in slot si.
+func (t *trimList) issued(si uint32) {
+	t.inFlight++
 	if t.rng.Next() <= t.threshold {
+		t.picked[si] = true
+		t.pickedInFlight++
+	}
+}
+
+// logged lists the block the log just recorded at index i, from the write
+// in slot si, when its draw picked it.
+func (t *trimList) logged(si uint32, i int) {
+	if t.inFlight > 0 {
+		t.inFlight--
+	}
+	t.afterRead = false
+	if t.picked[si] {
+		t.picked[si] = false
+		t.pickedInFlight--
 		t.idx = append(t.idx, i)
 	}
 }
@@ -112,25 +140,79 @@ func (t *trimList) pending(checked int) int {
 	return len(t.idx) - t.head
 }
 
-// trimDue reports whether the next I/O is a trim of a listed block (fio's
+// trimDue says whether the next I/O is a trim of a listed block (fio's
 // check_get_trim): a batch is under way, or the log's unverified blocks
-// are a multiple of trim_backlog after anything but a verify read.
-func (l *loop) trimDue() bool {
+// are a multiple of trim_backlog after anything but a verify read. The
+// trim waits (trimWait) while the block it is due for is still being
+// written.
+func (l *loop) trimDue() trimVerdict {
 	w := l.wlog
 	t := w.trim
-	if t.pending(w.checked) == 0 {
-		return false
+	pending := t.pending(w.checked)
+	if t.pickedInFlight > 0 && l.curDepth() == 0 {
+		// Writes that failed never completed: nothing will list them.
+		t.pickedInFlight, t.inFlight = 0, 0
+		clear(t.picked)
 	}
-	if t.batch > 0 {
+	if pending == 0 && t.pickedInFlight == 0 {
+		return trimNone
+	}
+	due := t.owed
+	switch {
+	case due:
+	case t.batch > 0:
 		t.batch--
-		return true
-	}
-	hist := uint64(len(w.ents) - w.checked - t.dropped)
-	if hist%t.backlog == 0 && !t.afterRead {
+		due = true
+	case uint64(len(w.ents)-w.checked-t.dropped+t.inFlight)%t.backlog == 0 && !t.afterRead:
 		t.batch = t.batchSize
-		return true
+		due = true
 	}
-	return false
+	switch {
+	case !due:
+		return trimNone
+	case pending == 0:
+		t.owed = true
+		return trimWait
+	}
+	t.owed = false
+	return trimNow
+}
+
+// trimVerdict is what trimDue decides for the next I/O.
+type trimVerdict uint8
+
+const (
+	trimNone trimVerdict = iota // no trim: the job's next I/O
+	trimNow                     // trim the oldest listed block
+	trimWait                    // a trim is due, its block's write is in flight
+)
+
+// issueTrimVerify is the tail of issue for a job with trim verify: a trim
+// of a listed block when one is due, else the job's next I/O, whose write
+// draws for the trim list.
+func (l *loop) issueTrimVerify(si uint32, now int64) {
+	if !l.canIssue(now) {
+		return
+	}
+	switch l.trimDue() {
+	case trimNow:
+		l.issueTrim(si, now)
+		return
+	case trimWait:
+		l.overlapWait(si)
+		return
+	}
+	if l.flowHeld(si) {
+		return
+	}
+	var next nextIO
+	if !l.chooseIO(si, now, &next) {
+		return
+	}
+	if next.op == engines.OpWrite {
+		l.wlog.trim.issued(si)
+	}
+	l.countIssued(si, &next)
 }
 
 // issueTrim trims the oldest listed block (fio's get_next_trim). With

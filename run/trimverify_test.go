@@ -15,9 +15,10 @@ import (
 // chosenForTrim returns how many of n logged writes fio's trim generator
 // picks for job j (io_u_should_trim's draws, one per logged write).
 func chosenForTrim(j *jobfile.Job, n int) int {
-	t := newTrimList(j, 1)
+	t := newTrimList(j, 1, 1)
 	for i := 0; i < n; i++ {
-		t.logged(i)
+		t.issued(0)
+		t.logged(0, i)
 	}
 	return len(t.idx)
 }
@@ -50,6 +51,10 @@ func TestTrimVerifyCounts(t *testing.T) {
 		{"trim_backlog=100\n", 0},
 		{"trim_backlog=8\nrandom_generator=tausworthe64\n", 0},
 		{"trim_backlog=64\ntrim_backlog_batch=2\ntrim_verify_zero=0\n", 2},
+		// At depth 8 a write in flight counts in the log, as fio logs at
+		// issue, and a trim due before its write completes waits.
+		{"trim_backlog=8\niodepth=8\n", 0},
+		{"trim_backlog=64\ntrim_backlog_batch=2\ntrim_verify_zero=0\niodepth=8\n", 2},
 	} {
 		jobs := parseJobs(t, dir, base+c.extra)
 		var warn bytes.Buffer

@@ -153,7 +153,7 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 	l.checkReads = !l.hasWrite
 	if l.hasWrite && j.DoVerify {
 		l.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite])
-		l.wlog.trim = newTrimList(j, thread)
+		l.wlog.trim = newTrimList(j, thread, len(l.slots))
 	}
 	l.backlogs = l.wlog != nil && j.VerifyBacklog > 0
 	l.trimBacklog = l.wlog != nil && l.wlog.trim != nil
@@ -169,8 +169,7 @@ func (l *loop) completeData(s *slot, si uint32) {
 		if w := l.wlog; w != nil {
 			w.add(s.file, orig, s.length)
 			if w.trim != nil {
-				w.trim.logged(len(w.ents) - 1)
-				w.trim.afterRead = false
+				w.trim.logged(si, len(w.ents)-1)
 			}
 		}
 		if l.vstate != nil {
