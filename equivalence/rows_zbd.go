@@ -31,6 +31,8 @@ var zbdRows = []Row{
 		JobFile: zbdJob("rw=randwrite", "offset=3z", "size=6z", "io_size=4z", "max_open_zones=3", "job_max_open_zones=2"), Exact: syncDepth, Check: zbdSame(1 << 20)},
 	{Name: "zbd/reset-threshold", Ref: "issue 26 zone_reset_threshold=0.2 and zone_reset_frequency=0.25: past a fifth of the region every fourth write resets its zone",
 		JobFile: zbdJob("rw=randwrite", "zone_reset_threshold=0.2", "zone_reset_frequency=0.25"), Exact: syncDepth, Check: zbdSame(1 << 20)},
+	{Name: "zbd/uring-randwrite", Ref: "issue 26 zonemode=zbd on io_uring at iodepth=8: a full zone closes when its last write completes, resets wait for the writes in flight (fio's io_u_quiesce)",
+		JobFile: zbdJob("rw=randwrite", "ioengine=io_uring", "iodepth=8", "max_open_zones=4"), Check: zbdSame(1 << 20)},
 	{Name: "zbd/randrw", Ref: "issue 26 zonemode=zbd randrw: the first I/O a write, reads within written data",
 		JobFile: zbdJob("rw=randrw", "size=8m", "max_open_zones=2"), Exact: syncDepth, Check: zbdSame(1 << 20)},
 }

@@ -339,6 +339,9 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		fillRNG:        fiorand.NewRNG(jr.seed ^ 0xf111),
 		cmdprio:        cp,
 	}
+	if jr.zones != nil && !l.syncIO {
+		jr.zones.SetQuiesce(l.quiesceZones)
+	}
 	if jr.replay != nil {
 		l.replay = &replay{log: jr.replay, genesis: l.clock()}
 		if e.opts.now == nil {

@@ -124,6 +124,9 @@ func (l *loop) reap(waitFor int) {
 		l.q.Add(&l.batch, c.Slot, t)
 	}
 	l.q.AddBatch(&l.batch)
+	if l.zones != nil {
+		l.zonesReaped(n)
+	}
 	l.inflight -= n
 	l.trimsFlying -= trims
 	switch {

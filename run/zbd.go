@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/zbd"
+	"github.com/gofio/gofio/jobfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -76,4 +78,30 @@ func (l *loop) zoneError() {
 		return
 	}
 	l.fail(int(l.zones.Err.Errno), "zbd_adjust_block", l.zones.Err)
+}
+
+// quiesceZones is fio's io_u_quiesce for the zones of a job on an
+// asynchronous engine: what is queued is submitted and everything in
+// flight is reaped (reap closes the zones the writes filled; their
+// completion items run later). It reports whether any I/O was in flight.
+func (l *loop) quiesceZones() bool {
+	l.commitQueued()
+	if l.pN > 0 {
+		l.submit()
+	}
+	any := l.inflight > 0
+	for l.inflight > 0 && !l.fatal && (l.hang == nil || !l.hangCheck()) {
+		l.reap(l.inflight)
+	}
+	return any
+}
+
+// zonesReaped is fio's zbd_put_io for the n completions just reaped: each
+// write that filled its zone closes it.
+func (l *loop) zonesReaped(n int) {
+	for _, c := range l.cqes[:n] {
+		if s := &l.slots[c.Slot]; s.op == engines.OpWrite {
+			l.zones.End(int(s.file), jobfile.DirWrite, s.off, uint64(s.length))
+		}
+	}
 }

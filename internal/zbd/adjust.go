@@ -28,8 +28,9 @@ func (j *Job) Adjust(fi int, base uint64, dir jobfile.Dir, off, n uint64) (uint6
 
 // Commit is fio's zbd_queue_io for the I/O Adjust last accepted in file
 // fi, n bytes at off (n 0: not issued after all): a write moves its
-// zone's write pointer and, reaching the zone's capacity, closes the
-// zone; then the device is unlocked.
+// zone's write pointer and, reaching the zone's capacity with a
+// synchronous engine (fio's FIO_Q_COMPLETED), closes the zone; then the
+// device is unlocked.
 func (j *Job) Commit(fi int, dir jobfile.Dir, off, n uint64) {
 	d := j.files[fi].dev
 	if dir == jobfile.DirWrite && n > 0 {
@@ -41,7 +42,7 @@ func (j *Job) Commit(fi int, dir jobfile.Dir, off, n uint64) {
 			d.wpSwd += end - z.wp
 		}
 		z.wp = end
-		if off+n >= z.capEnd() {
+		if j.quiesce == nil && off+n >= z.capEnd() {
 			j.closeZone(d, zi)
 		}
 	}
@@ -123,6 +124,8 @@ func (j *Job) adjustWrite(f *file, base uint64, zi uint32, off, n, minBS uint64)
 		z.resetZone = true
 	}
 	if z.resetZone || z.full(minBS) {
+		// The writes already issued to the zone complete first.
+		j.wait(d)
 		z.resetZone = false
 		j.resetZone(d, zi)
 		if z.capacity < minBS {
@@ -272,10 +275,15 @@ func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool)
 	if examine && d.zones[zi].wp+minBS <= d.zones[zi].capEnd() {
 		return zi, true
 	}
-	// Zone zi is full (or nothing is open): open another. An emulated
-	// device has nothing in flight to wait for, so fio's second try
-	// (after io_u_quiesce) finds what the first found.
-	for try := 0; try < 2; try++ {
+	// Zone zi is full (or nothing is open): open another, once the
+	// zones that the I/O in flight fills have closed when a limit is
+	// reached.
+	if d.numOpen == f.maxZone-f.minZone || d.maxOpen > 0 && d.numOpen == d.maxOpen ||
+		j.cfg.JobMaxOpen > 0 && j.numOpen == j.cfg.JobMaxOpen {
+		j.wait(d)
+	}
+	retry := true
+	for {
 		for i := f.size / d.zoneSize; i > 0; i-- {
 			zi++
 			if !f.valid(base, d.zones[zi].start) {
@@ -298,6 +306,13 @@ func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool)
 				return o, true
 			}
 		}
+		// fio tries again after the I/O in flight completed, and once
+		// more when there was none.
+		inFlight := j.wait(d)
+		if !inFlight && !retry {
+			break
+		}
+		retry = inFlight
 	}
 	return 0, false
 }

@@ -10,9 +10,10 @@
 // Rules: a Device is shared by every job of a run on one file and guards
 // its zones with its mutex; a Job is one job's view and is used by that
 // job's goroutine only. Nothing here does I/O: a zone reset on an emulated
-// device moves the write pointer only, as in fio. A write's effects on its
-// zone (write pointer, the zone closed once full) apply when it is
-// chosen, as fio applies them for a synchronous engine at queue time.
+// device moves the write pointer only, as in fio. A write moves its zone's
+// write pointer when it is chosen (fio's zbd_queue_io at queue time); the
+// zone closes once full then with a synchronous engine, at the write's
+// completion with an asynchronous one (Job.SetQuiesce, Job.End).
 package zbd
 
 import (

@@ -71,10 +71,48 @@ type Job struct {
 	Resets uint64
 	// Err is the error that ended the job's I/O, nil when none.
 	Err *Error
+	// quiesce, set by SetQuiesce for an asynchronous engine, is fio's
+	// io_u_quiesce: it completes the job's I/O in flight (End closing
+	// the zones they fill) and reports whether there was any.
+	quiesce func() bool
 }
 
 // NewJob returns job's zone state with configuration c and no files yet.
 func NewJob(c Config) *Job { return &Job{cfg: c} }
+
+// SetQuiesce makes the job's engine asynchronous, as fio's engines that
+// queue (io_uring, libaio): a write that fills its zone closes it when
+// it completes (End), not when it is issued, and the zones wait for the
+// I/O in flight through q before a reset, when the open-zone limits are
+// reached, and before giving up on finding a zone.
+func (j *Job) SetQuiesce(q func() bool) { j.quiesce = q }
+
+// wait is fio's io_u_quiesce with the device's mutex held: released while
+// the job's I/O in flight completes. It reports whether any was.
+func (j *Job) wait(d *Device) bool {
+	if j.quiesce == nil {
+		return false
+	}
+	d.mu.Unlock()
+	defer d.mu.Lock()
+	return j.quiesce()
+}
+
+// End is fio's zbd_put_io for a completed I/O of n bytes at off in file
+// fi of a job with an asynchronous engine: a write that reached its
+// zone's capacity closes the zone.
+func (j *Job) End(fi int, dir jobfile.Dir, off, n uint64) {
+	if j.quiesce == nil || dir != jobfile.DirWrite {
+		return
+	}
+	d := j.files[fi].dev
+	d.mu.Lock()
+	zi := d.zoneIdx(off)
+	if off+n >= d.zones[zi].capEnd() {
+		j.closeZone(d, zi)
+	}
+	d.mu.Unlock()
+}
 
 // Align is fio's zbd_zone_align_file_sizes for a file of the job on device
 // d whose region is size bytes at base of a file of realSize bytes: a job

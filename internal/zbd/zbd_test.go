@@ -140,6 +140,29 @@ func TestOpenZoneLimits(t *testing.T) {
 	}
 }
 
+// TestAsyncClose checks a job on an asynchronous engine: a write that
+// fills its zone leaves it open until it completes (End), and a reset
+// first waits for the I/O in flight.
+func TestAsyncClose(t *testing.T) {
+	d, j := newTest(t, 4, 2, Config{Write: true})
+	waits := 0
+	j.SetQuiesce(func() bool { waits++; return false })
+	for k := 0; k < 16; k++ {
+		issue(j, jobfile.DirWrite, 0, 64*kib)
+	}
+	if o := d.OpenZones(); len(o) != 1 || o[0] != 0 {
+		t.Fatalf("open zones %v with the last write in flight, want [0]", o)
+	}
+	j.End(0, jobfile.DirWrite, 15*64*kib, 64*kib)
+	if o := d.OpenZones(); len(o) != 0 {
+		t.Errorf("open zones %v after the last write completed, want none", o)
+	}
+	issue(j, jobfile.DirWrite, 0, 64*kib)
+	if waits == 0 || j.Resets != 1 {
+		t.Errorf("reset of a full zone: %d waits, %d resets; want a wait and a reset", waits, j.Resets)
+	}
+}
+
 // TestResetThreshold checks zone_reset_threshold and
 // zone_reset_frequency: once the data written reaches the threshold's
 // share of the region, every 1/frequency-th write resets its zone first.
