@@ -156,3 +156,88 @@ func TestIologV2Replay(t *testing.T) {
 		}
 	}
 }
+
+// TestBlktraceMerge runs a merge_blktrace_file job (two traces, the first
+// at 50% for two iterations) with fio 3.33 and gofio. fio 3.33 merges
+// nothing: its read_trace reads 8 bytes where a record has 48 ("iolog
+// short read"), it leaves the merged file empty and replays the first
+// trace alone (jobfile's DIFFERENCES.md). gofio writes the merge fio's
+// documentation describes (byte-equal to fio 3.42's, internal/iolog's
+// TestMergeBlktracesFio) and replays it; fio 3.33 replaying gofio's merged
+// file issues what gofio issued.
+func TestBlktraceMerge(t *testing.T) {
+	fio, gofio := bins.get(t)
+	root := scratchRoot(t)
+	dev := uint32(7<<20 | 9)
+	var a, b []byte
+	for i := 0; i < 20; i++ {
+		k := iolog.Read
+		if i%3 == 0 {
+			k = iolog.Write
+		}
+		a = append(a, iolog.EncodeTrace(k, uint64(1000+i*50_000), uint64(i*37%2000)*8, uint32(4096*(1+i%2)), dev)...)
+	}
+	for i := 0; i < 15; i++ {
+		k := iolog.Read
+		if i%4 == 0 {
+			k = iolog.Write
+		}
+		b = append(b, iolog.EncodeTrace(k, uint64(30_000+i*70_000), uint64(i*11%2000)*8, uint32(4096*(1+i%2)), dev)...)
+	}
+	merge := Row{JobFile: "[m]\nioengine=psync\nread_iolog=a.bin:b.bin\nmerge_blktrace_file=merged.bin\nmerge_blktrace_scalars=50:100\nmerge_blktrace_iters=2:1\nreplay_redirect=data\nreplay_no_stall=1\n"}
+	replay := Row{JobFile: "[r]\nioengine=psync\nread_iolog=merged.bin\nreplay_redirect=data\nreplay_no_stall=1\n"}
+	counts := func(o *Outcome) [4]float64 {
+		j := o.Doc.Jobs()[0]
+		r, _ := Number(j, "read.total_ios")
+		w, _ := Number(j, "write.total_ios")
+		rb, _ := Number(j, "read.io_bytes")
+		wb, _ := Number(j, "write.io_bytes")
+		return [4]float64{r, w, rb, wb}
+	}
+	out := map[string]*Outcome{}
+	for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {
+		dir := filepath.Join(root, p.name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range map[string][]byte{"a.bin": a, "b.bin": b, "data": make([]byte, 16<<20)} {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o, err := Run(context.Background(), p.name, p.bin, merge, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(o.Doc.Jobs()) != 1 {
+			t.Fatalf("%s: %d jobs", p.name, len(o.Doc.Jobs()))
+		}
+		out[p.name] = o
+	}
+	// fio 3.33: an empty merged file, the first trace replayed alone
+	// (7 writes, 13 reads).
+	st, err := os.Stat(filepath.Join(root, "fio", "merged.bin"))
+	if err != nil || st.Size() != 0 || !strings.Contains(string(out["fio"].Stderr), "iolog short read") {
+		t.Errorf("fio 3.33 no longer fails its merge as DIFFERENCES.md says (merged file %v, %v; stderr %q): update the row", st, err, out["fio"].Stderr)
+	}
+	if got := counts(out["fio"]); got[0] != 13 || got[1] != 7 {
+		t.Errorf("fio 3.33 replayed %v reads and writes, want trace a's 13 and 7 (DIFFERENCES.md)", got[:2])
+	}
+	// gofio: trace a twice, the record at its turn once more, trace b:
+	// 2x20+1+15 = 56 records, 38 reads (26+1+11) and 18 writes (14+4).
+	st, err = os.Stat(filepath.Join(root, "gofio", "merged.bin"))
+	if err != nil || st.Size() != 56*48 {
+		t.Fatalf("gofio's merged file: %v, %v; want 56 records", st, err)
+	}
+	g := counts(out["gofio"])
+	if g[0] != 38 || g[1] != 18 {
+		t.Errorf("gofio replayed %v reads and writes of its merge, want 38 and 18", g[:2])
+	}
+	fr, err := Run(context.Background(), "fio", fio, replay, filepath.Join(root, "gofio"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := counts(fr); f != g {
+		t.Errorf("fio 3.33 replaying gofio's merged file: reads, writes and their bytes %v; gofio's merge and replay %v", f, g)
+	}
+}

@@ -261,6 +261,13 @@ var fioOptions = []OptionSpec{
 		intp: func(j *Job) *int { return &j.IOLog.ReplayAlign }},
 	{Name: "replay_skip", Type: TypeString, Parent: "read_iolog", Help: "Skip certain IO types (read,write,trim,flush)",
 		Note: "comma-separated read, write, trim, sync; applies to blktrace replays only, as in fio", custom: setReplaySkip},
+	{Name: "merge_blktrace_file", Type: TypeString, Help: "Merged blktrace output filename",
+		Note:   "the merge is written and then replayed, as fio's documentation says (fio 3.33 reads no record: DIFFERENCES.md)",
+		custom: func(j *Job, v string) error { j.IOLog.MergeFile = v; return nil }},
+	{Name: "merge_blktrace_scalars", Type: TypeFloatList, Help: "Percentage to scale each trace",
+		custom: func(j *Job, v string) (err error) { j.IOLog.MergeScalars, err = parseMergeList(v); return err }},
+	{Name: "merge_blktrace_iters", Type: TypeFloatList, Help: "Number of iterations to run per trace",
+		custom: func(j *Job, v string) (err error) { j.IOLog.MergeIters, err = parseMergeList(v); return err }},
 	{Name: "write_iolog", Type: TypeString, Help: "Store IO pattern to file",
 		custom: func(j *Job, v string) error { j.IOLog.Write = v; return nil }},
 

@@ -6,6 +6,7 @@ package jobfile
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -346,4 +347,55 @@ func setZoneFloat(p *float64, v string) error {
 		*p = l[0]
 	}
 	return nil
+}
+
+// parseMergeList reads merge_blktrace_scalars= or merge_blktrace_iters=
+// as fio does: a ':'-separated float list of at most 20 values, of which
+// the values before the first 0 count, each cut to an int.
+func parseMergeList(v string) ([]int, error) {
+	parts := strings.Split(v, ":")
+	if len(parts) > 20 {
+		return nil, fmt.Errorf("at most 20 values, got %d", len(parts))
+	}
+	var out []int
+	counting := true
+	for _, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("not a floating point value: %s", p)
+		}
+		if f == 0 {
+			counting = false
+		}
+		if counting {
+			if f >= math.MaxInt32+1 || f <= math.MinInt32-1 {
+				return nil, fmt.Errorf("%s: out of the int range", p)
+			}
+			out = append(out, int(f))
+		}
+	}
+	return out, nil
+}
+
+// checkMerge applies merge_blktrace_file's rules (fio's
+// merge_blktrace_iologs): it merges read_iolog='s traces, and each of
+// merge_blktrace_scalars and merge_blktrace_iters, when given, has one
+// value per trace.
+func checkMerge(j *Job) (option, msg string) {
+	if j.IOLog.MergeFile == "" {
+		return "", ""
+	}
+	if j.IOLog.Read == "" {
+		return "merge_blktrace_file", "merge_blktrace_file merges the blktraces of read_iolog=, which is not set"
+	}
+	n := len(strings.Split(j.IOLog.Read, ":"))
+	for _, l := range []struct {
+		name string
+		vals []int
+	}{{"merge_blktrace_scalars", j.IOLog.MergeScalars}, {"merge_blktrace_iters", j.IOLog.MergeIters}} {
+		if len(l.vals) > 0 && len(l.vals) != n {
+			return l.name, fmt.Sprintf("%s(%d) != nr_logs(%d): one value per read_iolog= trace", l.name, len(l.vals), n)
+		}
+	}
+	return "", ""
 }

@@ -60,8 +60,9 @@ func writeOptionHelp(b *strings.Builder, o *OptionSpec) {
 	}
 	fmt.Fprintf(b, "%20s: %s\n", "default", def)
 	switch {
-	case o.Type == TypeFloatList:
+	case o.Type == TypeFloatList && (o.FMin != 0 || o.FMax != 0):
 		fmt.Fprintf(b, "%20s: min=%f, max=%f\n", "range", o.FMin, o.FMax)
+	case o.Type == TypeFloatList:
 	case len(o.Choices) == 0 && o.hasRange():
 		fmt.Fprintf(b, "%20s: min=%d", "range", o.Min)
 		if o.Max != 0 {

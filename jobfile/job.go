@@ -620,6 +620,13 @@ type IOLog struct {
 	// ReplaySkip is replay_skip=: the directions (read, write, trim,
 	// sync) a blktrace replay leaves out.
 	ReplaySkip []string
+	// MergeFile is merge_blktrace_file=: the read_iolog= blktraces are
+	// merged into this file, which is then replayed ("" = no merge).
+	MergeFile string
+	// MergeScalars and MergeIters are merge_blktrace_scalars= and
+	// merge_blktrace_iters=: per read_iolog= trace, the percentage its
+	// times are scaled by and how often it runs; nil for fio's 100 and 1.
+	MergeScalars, MergeIters []int
 }
 
 // WritesLogs reports whether the job writes any of fio's per-job logs:

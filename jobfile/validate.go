@@ -66,6 +66,9 @@ func validate(j *Job, s *section) error {
 	if opt, msg := checkDedupe(j); msg != "" {
 		return bad(opt, "%s", msg)
 	}
+	if opt, msg := checkMerge(j); msg != "" {
+		return bad(opt, "%s", msg)
+	}
 	if opt, msg := checkRates(j); msg != "" {
 		return bad(opt, "%s", msg)
 	}

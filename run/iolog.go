@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -36,19 +37,19 @@ type replay struct {
 // is bad input) and returns it with the job's targets: the log's files,
 // or replay_redirect's, neither laid out nor sized, as fio's setup_files
 // skips both for a replay.
-func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*iolog.Log, []*target, error) {
+func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*iolog.Log, []*target, []byte, error) {
 	o := j.IOLog
 	if j.Verify != "" && j.Verify != "0" {
-		return nil, nil, fmt.Errorf("%s: read_iolog with verify=%s is not supported by gofio", j.Name, j.Verify)
+		return nil, nil, nil, fmt.Errorf("%s: read_iolog with verify=%s is not supported by gofio", j.Name, j.Verify)
 	}
 	if j.Zones.Mode != "" && j.Zones.Mode != "none" {
-		return nil, nil, fmt.Errorf("%s: read_iolog with zonemode=%s is not supported by gofio", j.Name, j.Zones.Mode)
+		return nil, nil, nil, fmt.Errorf("%s: read_iolog with zonemode=%s is not supported by gofio", j.Name, j.Zones.Mode)
 	}
 	if diskless(j) {
-		return nil, nil, fmt.Errorf("%s: read_iolog with ioengine=%s is not supported by gofio: the engine works on no file", j.Name, j.IOEngine)
+		return nil, nil, nil, fmt.Errorf("%s: read_iolog with ioengine=%s is not supported by gofio: the engine works on no file", j.Name, j.IOEngine)
 	}
 	path := replayPath(j)
-	log, err := iolog.ParseFile(path, iolog.Options{
+	opts := iolog.Options{
 		Redirect:  o.ReplayRedirect,
 		Scale:     uint64(max(o.ReplayScale, 0)),
 		Align:     uint64(max(o.ReplayAlign, 0)),
@@ -56,9 +57,19 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 		NoStall:   o.ReplayNoStall,
 		ReadOnly:  o.ReadOnly,
 		Skip:      replaySkip(j),
-	})
+	}
+	var log *iolog.Log
+	var merged []byte
+	var err error
+	if j.IOLog.MergeFile != "" {
+		if merged, err = mergeTraces(j); err == nil {
+			log, err = iolog.Parse(bytes.NewReader(merged), path+" (merged from "+j.IOLog.Read+")", opts)
+		}
+	} else {
+		log, err = iolog.ParseFile(path, opts)
+	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: read_iolog: %w", j.Name, err)
+		return nil, nil, nil, fmt.Errorf("%s: read_iolog: %w", j.Name, err)
 	}
 	if log.SkippedTrims > 0 && warn != nil {
 		fmt.Fprintf(warn, "gofio: %s: read_iolog=%s: %d trim lines skipped, as fio 3.33 skips them in a text iolog (\"bad ddir: 2\")\n", j.Name, path, log.SkippedTrims)
@@ -67,7 +78,7 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 		fmt.Fprintf(warn, "fio: <%s> skips replay of %d writes due to read-only\n", j.Name, log.SkippedWrites)
 	}
 	if log.Trims > 0 && log.Reads > 0 {
-		return nil, nil, fmt.Errorf("%s: read_iolog=%s: the log both reads and trims, which gofio does not replay yet (a log of trims, or of trims and writes, replays)", j.Name, path)
+		return nil, nil, nil, fmt.Errorf("%s: read_iolog=%s: the log both reads and trims, which gofio does not replay yet (a log of trims, or of trims and writes, replays)", j.Name, path)
 	}
 	ts := make([]*target, len(log.Files))
 	for i, name := range log.Files {
@@ -79,37 +90,40 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 		st, err := os.Stat(name)
 		switch {
 		case err == nil && st.IsDir():
-			return nil, nil, badTarget(j, t, "is a directory")
+			return nil, nil, nil, badTarget(j, t, "is a directory")
 		case err == nil && st.Mode()&os.ModeDevice != 0 && st.Mode()&os.ModeCharDevice == 0:
 			t.block, t.exists = true, true
 			if je := sizeDevice(j, t); je != nil {
-				return nil, nil, je
+				return nil, nil, nil, je
 			}
 			if (log.Writes > 0 || log.Trims > 0) && !j.AllowMountedWrite {
 				if err := mounted(name); err != nil {
-					return nil, nil, badTarget(j, t, "%w", err)
+					return nil, nil, nil, badTarget(j, t, "%w", err)
 				}
 			}
 		case err == nil && st.Mode().IsRegular():
 			t.exists, t.curSize = true, uint64(st.Size())
 		case err == nil:
-			return nil, nil, badTarget(j, t, "is neither a regular file nor a block device")
+			return nil, nil, nil, badTarget(j, t, "is neither a regular file nor a block device")
 		case os.IsNotExist(err):
 			if log.Writes == 0 {
-				return nil, nil, badTarget(j, t, "does not exist, and the log does not write it")
+				return nil, nil, nil, badTarget(j, t, "does not exist, and the log does not write it")
 			}
 		default:
-			return nil, nil, badTarget(j, t, "%w", err)
+			return nil, nil, nil, badTarget(j, t, "%w", err)
 		}
 		t.region = iogen.Region{Size: t.curSize, End: t.curSize, Name: name}
 	}
-	return log, ts, nil
+	return log, ts, merged, nil
 }
 
-// replayPath is the log job j replays: with read_iolog=a:b:c, the one
-// at the clone's subjob number, round robin, as fio's get_name_by_idx
-// picks it.
+// replayPath is the log job j replays: merge_blktrace_file when it
+// merges read_iolog='s traces, else with read_iolog=a:b:c the one at the
+// clone's subjob number, round robin, as fio's get_name_by_idx picks it.
 func replayPath(j *jobfile.Job) string {
+	if j.IOLog.MergeFile != "" {
+		return j.IOLog.MergeFile
+	}
 	names := strings.Split(j.IOLog.Read, ":")
 	return names[j.SubjobNumber%len(names)]
 }
@@ -414,11 +428,54 @@ func (jr *jobRun) loadReplay(warn io.Writer, mounted func(string) error) *jobErr
 	if j.IOLog.Read == "" || jr.replay != nil {
 		return nil
 	}
-	log, ts, err := planReplay(j, warn, mounted)
+	log, ts, merged, err := planReplay(j, warn, mounted)
 	if err != nil {
 		return &jobError{job: j.Name, where: "read_iolog=" + replayPath(j), op: "read", fn: "failed initializing iolog", errno: unix.EINVAL, err: err}
 	}
-	jr.replay, jr.targets = log, ts
+	jr.replay, jr.targets, jr.merged = log, ts, merged
 	jr.prog.TotalBytes.Store(log.Bytes)
+	return nil
+}
+
+// mergeTraces merges job j's read_iolog= blktraces as fio's
+// merge_blktrace_iologs, with merge_blktrace_scalars and
+// merge_blktrace_iters (100 and 1 where not given), and returns the
+// merged trace, which the job writes to merge_blktrace_file when it
+// starts (writeMerged) and replays.
+func mergeTraces(j *jobfile.Job) ([]byte, error) {
+	names := strings.Split(j.IOLog.Read, ":")
+	inputs := make([]iolog.MergeInput, len(names))
+	for i, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("merge_blktrace_file: could not open file: %w", err)
+		}
+		defer f.Close()
+		inputs[i] = iolog.MergeInput{Name: name, R: f, Scalar: 100, Iters: 1}
+		if s := j.IOLog.MergeScalars; len(s) > 0 {
+			inputs[i].Scalar = s[i]
+		}
+		if it := j.IOLog.MergeIters; len(it) > 0 {
+			inputs[i].Iters = it[i]
+		}
+	}
+	var buf bytes.Buffer
+	if err := iolog.MergeBlktraces(&buf, inputs); err != nil {
+		return nil, fmt.Errorf("merge_blktrace_file: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// writeMerged writes the merged trace of a merge_blktrace_file= job, when
+// the job starts.
+func (jr *jobRun) writeMerged() *jobError {
+	if jr.merged == nil {
+		return nil
+	}
+	path := jr.job.IOLog.MergeFile
+	if err := os.WriteFile(path, jr.merged, 0o644); err != nil {
+		return &jobError{job: jr.job.Name, where: "merge_blktrace_file=" + path, op: "write", fn: "merge_blktrace_iologs", errno: unix.Errno(errnoOf(err, unix.EIO)), err: err}
+	}
+	jr.merged = nil
 	return nil
 }

@@ -54,6 +54,7 @@ type jobRun struct {
 	replay     *iolog.Log       // read_iolog=: the parsed log; nil without
 	locks      []*sync.RWMutex  // lockfile=: one per target, shared by numjobs clones; nil without
 	zones      *zbd.Job         // zonemode=zbd: the job's zone state; nil without
+	merged     []byte           // merge_blktrace_file=: the merged trace, until written
 }
 
 // end marks the job's goroutine done, once: from the goroutine itself, or

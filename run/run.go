@@ -199,13 +199,14 @@ func planJob(jobs []*jobfile.Job, i int, opts *Options, laidOut map[string]uint6
 	var ts []*target
 	var failed *jobError
 	var replayLog *iolog.Log
+	var merged []byte
 	var err error
 	if j.IOLog.Read != "" {
 		if j.IOLog.Write != "" && opts.Warn != nil {
 			fmt.Fprintf(opts.Warn, "fio: read iolog overrides write_iolog\n")
 		}
 		if !writtenBefore(jobs[:i], replayPath(j)) {
-			replayLog, ts, err = planReplay(j, opts.Warn, opts.CheckMountedWrite)
+			replayLog, ts, merged, err = planReplay(j, opts.Warn, opts.CheckMountedWrite)
 		}
 	} else {
 		ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite, laidOut)
@@ -234,6 +235,7 @@ func planJob(jobs []*jobfile.Job, i int, opts *Options, laidOut map[string]uint6
 		ver:     ver,
 		failed:  failed,
 		replay:  replayLog,
+		merged:  merged,
 		bufs:    iogen.NewBuffers(j, i+1),
 		replan:  replan,
 		res: &report.JobResult{
@@ -475,6 +477,11 @@ func runGroup(e *env, g []*jobRun) {
 			continue
 		}
 		if je := jr.loadReplay(e.opts.Warn, e.opts.CheckMountedWrite); je != nil {
+			failJob(e, jr, je)
+			jr.endUnstarted()
+			continue
+		}
+		if je := jr.writeMerged(); je != nil {
 			failJob(e, jr, je)
 			jr.endUnstarted()
 			continue
