@@ -19,7 +19,11 @@ func (q *DoneQueue) Len() int { return q.n }
 
 // Push appends a completion; the caller keeps Len below the depth.
 func (q *DoneQueue) Push(c Completion) {
-	q.buf[(q.head+q.n)%len(q.buf)] = c
+	i := q.head + q.n // both below len(q.buf): no division
+	if i >= len(q.buf) {
+		i -= len(q.buf)
+	}
+	q.buf[i] = c
 	q.n++
 }
 

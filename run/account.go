@@ -1,49 +1,33 @@
 package run
 
 import (
+	"math/bits"
+	"time"
+
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
-	"time"
 )
 
 // depthBucket returns fio's IO depths bucket for depth d: 1, 2-3, 4-7,
-// 8-15, 16-31, 32-63, >=64.
+// 8-15, 16-31, 32-63, >=64 (a power-of-two bucket is the bit length less
+// one: no chain of compares on the per-I/O path).
 func depthBucket(d int) int {
-	switch {
-	case d >= 64:
-		return 6
-	case d >= 32:
-		return 5
-	case d >= 16:
-		return 4
-	case d >= 8:
-		return 3
-	case d >= 4:
-		return 2
-	case d >= 2:
-		return 1
+	if d < 2 {
+		return 0
 	}
-	return 0
+	return min(bits.Len(uint(d))-1, 6)
 }
 
 // batchBucket returns fio's submit/complete bucket for a batch of n: 0,
 // 1-4, 5-8, 9-16, 17-32, 33-64, >64.
 func batchBucket(n int) int {
 	switch {
-	case n > 64:
-		return 6
-	case n > 32:
-		return 5
-	case n > 16:
-		return 4
-	case n > 8:
-		return 3
-	case n > 4:
-		return 2
-	case n > 0:
+	case n <= 0:
+		return 0
+	case n <= 4:
 		return 1
 	}
-	return 0
+	return min(bits.Len(uint(n-1))-1, 6)
 }
 
 // lat1000Bucket maps a value below 1000 to fio's 2, 4, 10, 20, 50, 100,
@@ -72,15 +56,25 @@ func lat1000Bucket(v uint64) int {
 	return 0
 }
 
+// lat1000Buckets is lat1000Bucket for every value below 1000, which
+// markLatency looks up once per I/O instead of comparing its way down. It
+// is computed once and never written.
+var lat1000Buckets = func() (t [1000]uint8) {
+	for v := range t {
+		t[v] = uint8(lat1000Bucket(uint64(v)))
+	}
+	return t
+}()
+
 // markLatency counts a clat sample in fio's latency distribution
 // (io_u_mark_latency): nanosecond buckets below 1 µs, microsecond below
 // 1 ms, millisecond above (the last holding >= 2000 ms).
 func markLatency(r *report.JobResult, ns uint64) {
 	switch {
 	case ns < 1000:
-		r.LatNs[lat1000Bucket(ns)]++
+		r.LatNs[lat1000Buckets[ns]]++
 	case ns < 1000000:
-		r.LatUs[lat1000Bucket(ns/1000)]++
+		r.LatUs[lat1000Buckets[ns/1000]]++
 	default:
 		ms := ns / 1000000
 		switch {

@@ -230,6 +230,15 @@ func (l *loop) pushPending(s uint32) {
 	l.pN++
 }
 
+// pendingAt returns the i-th pending slot, i below pN.
+func (l *loop) pendingAt(i int) uint32 {
+	i += l.pHead // both below len(l.pending): no division
+	if i >= len(l.pending) {
+		i -= len(l.pending)
+	}
+	return l.pending[i]
+}
+
 func (l *loop) popPending() uint32 {
 	s := l.pending[l.pHead]
 	l.pHead++

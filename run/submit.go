@@ -14,7 +14,7 @@ func (l *loop) submit() {
 	if l.syncIO {
 		syncT = l.clock()
 		for i := 0; i < l.pN; i++ {
-			l.slots[l.pending[(l.pHead+i)%len(l.pending)]].issue = syncT
+			l.slots[l.pendingAt(i)].issue = syncT
 		}
 	}
 	if l.hang != nil {
@@ -22,7 +22,7 @@ func (l *loop) submit() {
 		// I/O (FUSE issued inline, psync).
 		t := l.clock()
 		for i := 0; i < l.pN; i++ {
-			l.hang.issue[l.pending[(l.pHead+i)%len(l.pending)]].Store(t)
+			l.hang.issue[l.pendingAt(i)].Store(t)
 		}
 	}
 	l.callBegin()
@@ -37,7 +37,7 @@ func (l *loop) submit() {
 			from = 0
 		}
 		for i := max(from, 0); i < l.pN; i++ {
-			l.hang.issue[l.pending[(l.pHead+i)%len(l.pending)]].Store(0)
+			l.hang.issue[l.pendingAt(i)].Store(0)
 		}
 	}
 	if err != nil {
