@@ -218,16 +218,7 @@ func (l *loop) issueTrimVerify(si uint32, now int64) {
 // issueTrim trims the oldest listed block (fio's get_next_trim). With
 // trim_verify_zero=0 the block leaves the verify log.
 func (l *loop) issueTrim(si uint32, now int64) {
-	w := l.wlog
-	t := w.trim
-	i := t.idx[t.head]
-	t.head++
-	e := &w.ents[i]
-	e.seq |= seqTrimmed
-	if !t.zero {
-		t.dropped++
-	}
-	t.afterRead = false
+	e := l.wlog.takeTrim()
 	s := &l.slots[si]
 	*s = slot{op: engines.OpTrim, dir: jobfile.DirTrim, file: e.file, off: e.off, length: e.n, start: now, slat: -1, ramp: l.ramping}
 	l.req = engines.Request{Op: engines.OpTrim, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
@@ -241,6 +232,21 @@ func (l *loop) issueTrim(si uint32, now int64) {
 		l.logIO(now, engines.OpTrim, int(e.file), e.off, uint64(e.n))
 	}
 	l.queue(si)
+}
+
+// takeTrim takes the oldest listed block off the trim list and marks it
+// trimmed in the log; with trim_verify_zero=0 it leaves the log.
+func (w *writeLog) takeTrim() *written {
+	t := w.trim
+	i := t.idx[t.head]
+	t.head++
+	e := &w.ents[i]
+	e.seq |= seqTrimmed
+	if !t.zero {
+		t.dropped++
+	}
+	t.afterRead = false
+	return e
 }
 
 // warnTrimLeaked says how many listed blocks the writes left untrimmed,

@@ -163,7 +163,17 @@ func (vs *verifyState) close() error {
 // write phase would have issued, one pass for a time_based job, and logs
 // the writes among them without issuing anything.
 func (l *loop) replayWrites() {
-	for l.job.TimeBased || l.budgetLeft() {
+	t := l.wlog.trim
+	for {
+		if t != nil && l.trimDue() == trimNow {
+			// fio's dry run takes trim verify's trims too: the
+			// blocks they trimmed read back as zeroes, or not at all.
+			l.wlog.takeTrim()
+			continue
+		}
+		if !l.job.TimeBased && !l.budgetLeft() {
+			return
+		}
 		var d jobfile.Dir
 		var file int
 		var off, n uint64
@@ -176,9 +186,17 @@ func (l *loop) replayWrites() {
 		if !ok {
 			return
 		}
-		l.issued += n
+		if d != jobfile.DirTrim || !l.hasWrite {
+			l.issued += n // a trimwrite job's size= counts its writes (countIssued)
+		}
 		if d == jobfile.DirWrite {
+			if t != nil {
+				t.issued(0)
+			}
 			l.wlog.add(int32(file), off, uint32(n))
+			if t != nil {
+				t.logged(0, len(l.wlog.ents)-1)
+			}
 		}
 	}
 }
