@@ -15,6 +15,7 @@ import (
 	"github.com/gofio/gofio/compare"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/run"
 )
 
 // command is the whole gofio command: it parses argv, then shows help,
@@ -119,6 +120,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.BoolFlag{Name: "append-terse", Usage: "add the terse report to the other formats"}},
 		{Flag: &cli.IntFlag{Name: "terse-version", Value: 3, Usage: "terse format `VERSION`: 2, 3, 4 or 5"}},
 		{Flag: &cli.BoolFlag{Name: "readonly", Usage: "refuse jobs that write or trim (fio's read-only safety check)"}},
+		{Flag: &cli.BoolFlag{Name: "merge-blktrace-only", Usage: "write each job's merge_blktrace_file from its read_iolog= blktraces and exit, running no I/O"}},
 		{Flag: &cli.StringFlag{Name: "eta-newline", Usage: "end the status line with a newline every `TIME` (5s; bare numbers are seconds)"}},
 		{Flag: &cli.StringFlag{Name: "status-interval", Usage: "print the full report, cumulative, every `TIME` in the chosen formats"}},
 		{Flag: &cli.BoolFlag{Name: "bandwidth-log", Usage: "write aggregate bandwidth logs agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log"}},
@@ -387,6 +389,12 @@ func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int
 		return st.fail(err)
 	}
 	if cfg.ParseOnly {
+		return ExitOK
+	}
+	if cfg.MergeBlktraceOnly {
+		if err := run.MergeBlktraces(jobs); err != nil {
+			return st.fail(err)
+		}
 		return ExitOK
 	}
 	return execute(ctx, st, cfg, jobs, in)

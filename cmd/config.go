@@ -22,10 +22,13 @@ type Config struct {
 	OutputFormats []string // --output-format: names from outputFormats
 	Output        string   // --output=FILE; "" means stdout
 	ParseOnly     bool
-	ShowCmd       bool
-	Sections      []string
-	Eta           string   // auto, always, never
-	Sets          []string // --set KEY=VALUE, in order
+	// MergeBlktraceOnly is --merge-blktrace-only: write each job's
+	// merge_blktrace_file and run no I/O.
+	MergeBlktraceOnly bool
+	ShowCmd           bool
+	Sections          []string
+	Eta               string   // auto, always, never
+	Sets              []string // --set KEY=VALUE, in order
 
 	// Compare and sweep.
 	Compare    *string // --compare[=KEY=A,B]; nil when not given

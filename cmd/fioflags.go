@@ -34,6 +34,7 @@ func fioFlagsFrom(c *cli.Context, cfg *Config) error {
 		return fmt.Errorf("bad terse version format %d (valid: 2, 3, 4, 5)", cfg.TerseVersion)
 	}
 	cfg.ReadOnly = c.Bool("readonly")
+	cfg.MergeBlktraceOnly = c.Bool("merge-blktrace-only")
 	cfg.BandwidthLog = c.Bool("bandwidth-log")
 	cfg.WarningsFatal = c.Bool("warnings-fatal")
 	cfg.AuxPath = c.String("aux-path")

@@ -1,12 +1,19 @@
 package cmd
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gofio/gofio/internal/iolog"
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/run"
 )
 
 // TestFioFlags checks fio's command-line flags that gofio takes:
@@ -132,5 +139,43 @@ func TestTerseVersionsAgainstFio(t *testing.T) {
 		if g, f := strings.Count(r.stdout, "\n"), strings.Count(string(want), "\n"); g != f {
 			t.Errorf("terse version %s: %d lines, fio %d", v, g, f)
 		}
+	}
+}
+
+// TestMergeBlktraceOnly checks --merge-blktrace-only: the job's traces
+// are merged into its merge_blktrace_file and no I/O runs (the run core
+// is never called, and no data file appears).
+func TestMergeBlktraceOnly(t *testing.T) {
+	dir := t.TempDir()
+	dev := uint32(7<<20 | 9)
+	a := iolog.EncodeTrace(iolog.Read, 1000, 0, 4096, dev)
+	b := append(iolog.EncodeTrace(iolog.Write, 500, 8, 4096, dev), iolog.EncodeTrace(iolog.Read, 1500, 16, 4096, dev)...)
+	for name, data := range map[string][]byte{"a.bin": a, "b.bin": b} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merged := filepath.Join(dir, "m.bin")
+	ran := false
+	core := func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error) {
+		ran = true
+		return &report.Result{}, nil
+	}
+	code, _, errs := runCmdWith(t, core, "--merge-blktrace-only", "--name=m", "--read_iolog="+filepath.Join(dir, "a.bin")+":"+filepath.Join(dir, "b.bin"),
+		"--merge_blktrace_file="+merged, "--replay_redirect="+filepath.Join(dir, "data"))
+	if code != ExitOK || ran {
+		t.Fatalf("exit %d, ran %v: %s", code, ran, errs)
+	}
+	got, err := os.ReadFile(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b's write at 500, a's read at 1000, b's read at 1500.
+	want := append(append(iolog.EncodeTrace(iolog.Write, 500, 8, 4096, dev), a...), iolog.EncodeTrace(iolog.Read, 1500, 16, 4096, dev)...)
+	if !bytes.Equal(got, want) {
+		t.Errorf("merged trace %x\nwant %x", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); !os.IsNotExist(err) {
+		t.Errorf("the merge-only run made a data file (%v)", err)
 	}
 }

@@ -466,6 +466,29 @@ func mergeTraces(j *jobfile.Job) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// MergeBlktraces writes the merge_blktrace_file of every job that has one,
+// merged from its read_iolog= blktraces, and runs nothing: fio's
+// --merge-blktrace-only. Every merge is made before any is written.
+func MergeBlktraces(jobs []*jobfile.Job) error {
+	merged := map[int][]byte{}
+	for i, j := range jobs {
+		if j.IOLog.MergeFile == "" || j.SubjobNumber > 0 {
+			continue
+		}
+		b, err := mergeTraces(j)
+		if err != nil {
+			return fmt.Errorf("%s: %w", j.Name, err)
+		}
+		merged[i] = b
+	}
+	for i, b := range merged {
+		if err := os.WriteFile(jobs[i].IOLog.MergeFile, b, 0o644); err != nil {
+			return fmt.Errorf("%s: merge_blktrace_file: %w", jobs[i].Name, err)
+		}
+	}
+	return nil
+}
+
 // writeMerged writes the merged trace of a merge_blktrace_file= job, when
 // the job starts.
 func (jr *jobRun) writeMerged() *jobError {
