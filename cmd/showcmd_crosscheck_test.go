@@ -16,18 +16,19 @@ import (
 // purpose (jobfile/DIFFERENCES.md): the --showcmd line or the accept/reject
 // decision may differ for these and only these.
 var deliberate = map[string]string{
-	"diff_sqpoll.fio":              "sqpoll is gofio's alias for sqthread_poll",
-	"diff_gofio_opts.fio":          "gofio-only options",
-	"diff_size_spaces.fio":         "blanks around '=' are ignored (fio: size = 1m is 1 byte)",
-	"diff_runtime_sec.fio":         "runtime=1sec is 1 s (fio: 1 us); same line, different meaning",
-	"diff_bad_bs_fraction.fio":     "bs=1.5k is an error (fio: 1 byte)",
-	"diff_bad_bs_dash.fio":         "bs=4k-16k is an error (fio: read 4k, write 16k)",
-	"diff_bad_engine.fio":          "engines other than io_uring, null, psync are rejected",
-	"diff_bad_registerfiles.fio":   "registerfiles with nrfiles != openfiles is checked at parse time",
-	"diff_bad_include_missing.fio": "a missing include is an error (fio reports it and exits 0)",
-	"diff_bad_include_section.fio": "a section in an include is an error (fio reports it and exits 0)",
-	"diff_bad_numa_policy.fio":     "numa_mem_policy is checked at parse time (fio's --parse-only skips its callback)",
-	"diff_bad_ignore_error.fio":    "ignore_error names are checked at parse time (fio's --parse-only skips its callback)",
+	"diff_sqpoll.fio":                "sqpoll is gofio's alias for sqthread_poll",
+	"diff_gofio_opts.fio":            "gofio-only options",
+	"diff_size_spaces.fio":           "blanks around '=' are ignored (fio: size = 1m is 1 byte)",
+	"diff_runtime_sec.fio":           "runtime=1sec is 1 s (fio: 1 us); same line, different meaning",
+	"diff_bad_bs_fraction.fio":       "bs=1.5k is an error (fio: 1 byte)",
+	"diff_bad_bs_dash.fio":           "bs=4k-16k is an error (fio: read 4k, write 16k)",
+	"diff_bad_engine.fio":            "engines other than io_uring, null, psync are rejected",
+	"diff_bad_registerfiles.fio":     "registerfiles with nrfiles != openfiles is checked at parse time",
+	"diff_bad_include_missing.fio":   "a missing include is an error (fio reports it and exits 0)",
+	"diff_bad_include_section.fio":   "a section in an include is an error (fio reports it and exits 0)",
+	"diff_bad_numa_policy.fio":       "numa_mem_policy is checked at parse time (fio's --parse-only skips its callback)",
+	"diff_bad_ignore_error.fio":      "ignore_error names are checked at parse time (fio's --parse-only skips its callback)",
+	"diff_bad_trim_verify_write.fio": "trim verify in a job that writes but does not trim is refused at parse time (fio aborts on an assertion when it runs)",
 }
 
 // TestShowCmdCrossCheck runs the real fio --showcmd and --parse-only over
