@@ -89,7 +89,7 @@ var fioOptions = []OptionSpec{
 	{Name: "zonemode", Type: TypeChoice, Default: "none", Help: "Mode for the zonesize, zonerange and zoneskip parameters",
 		Choices: []Choice{{"none", "no zoning"}, {"strided", "strided mode - random I/O is restricted to a single zone"},
 			{"zbd", "zoned block device mode - random I/O selects one of multiple zones randomly"}},
-		Note:   "strided runs as fio 3.33 (zoneskip=N% as fio 3.33 reads it: a skip of 2^64-1-N bytes); zbd runs as fio 3.33 emulates zones on regular files and block devices that are not zoned (write pointers in memory); gofio refuses zbd on a zoned block device and with verify=",
+		Note:   "strided runs as fio 3.33 (zoneskip=N% as fio 3.33 reads it: a skip of 2^64-1-N bytes); zbd runs as fio 3.33 emulates zones on regular files and block devices that are not zoned (write pointers in memory); gofio refuses zbd on a zoned block device",
 		custom: func(j *Job, v string) error { j.Zones.Mode = v; return nil }},
 	{Name: "zonesize", Type: TypeStrVal, Default: "0", Help: "Amount of data to read per zone",
 		custom: func(j *Job, v string) error { return setU64(&j.Zones.Size, v, j.KBBase) }},

@@ -14,8 +14,7 @@ import (
 // zonemode=, and for zonemode=zbd the targets gofio emulates zones on
 // (regular files and block devices that are not zoned, as fio's
 // init_zone_info) against those it refuses: a zoned block device, whose
-// zones gofio does not read, a pipe or character device, and verify=,
-// whose replay of each zone's write order gofio does not do.
+// zones gofio does not read, and a pipe or character device.
 func checkZonedTargets(j *jobfile.Job) error {
 	if j.Zones.SizeWithoutMode {
 		return fmt.Errorf("%s: zonesize=%d without zonemode=: fio 3.33's default zonemode is none, and --zonemode=none and --zonesize are not compatible (add zonemode=strided)", j.Name, j.Zones.Size)
@@ -39,9 +38,6 @@ func checkZonedTargets(j *jobfile.Job) error {
 				return fmt.Errorf("%s: zonemode=zbd on %s: it is a %s zoned block device; gofio emulates zones on regular files and block devices that are not zoned, and does not read a zoned device's zones (BLKREPORTZONE) yet", j.Name, f, model)
 			}
 		}
-	}
-	if j.Verify != "" && j.Verify != "0" {
-		return fmt.Errorf("%s: zonemode=zbd with verify=%s is not supported by gofio (fio replays each zone's write order to verify)", j.Name, j.Verify)
 	}
 	return nil
 }
