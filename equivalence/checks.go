@@ -331,3 +331,31 @@ func fsyncBound(depth, every float64) func(fio, gofio []*Outcome) []string {
 		})
 	}
 }
+
+// uringCmdRefused checks the documented io_uring_cmd difference: both
+// programs print fio's message for a target that is not an NVMe
+// character device and create no file for it; fio's JSON keeps the
+// job's error 0, gofio's says EINVAL (22).
+func uringCmdRefused(fio, gofio []*Outcome) []string {
+	const msg = "ioengine io_uring_cmd only works with nvme ns generic char devices (/dev/ngXnY)"
+	var diffs []string
+	for i := range fio {
+		for _, o := range []*Outcome{fio[i], gofio[i]} {
+			if !strings.Contains(string(o.Stderr), msg) {
+				diffs = append(diffs, fmt.Sprintf("run %d: %s's stderr lacks %q", i, o.Program, msg))
+			}
+			if _, ok := o.Files["ng.dat"]; ok {
+				diffs = append(diffs, fmt.Sprintf("run %d: %s made the io_uring_cmd job's file", i, o.Program))
+			}
+		}
+	}
+	return append(diffs, eachFirstJob(fio, gofio, func(i int, fj, gj map[string]any) (diffs []string) {
+		if e, _ := Number(fj, "error"); e != 0 {
+			diffs = append(diffs, fmt.Sprintf("run %d: fio's error %g, no longer 0: update the README row", i, e))
+		}
+		if e, _ := Number(gj, "error"); e != 22 {
+			diffs = append(diffs, fmt.Sprintf("run %d: gofio's error %g, want 22 (EINVAL)", i, e))
+		}
+		return diffs
+	})...)
+}

@@ -13,6 +13,11 @@ var fileOptionRows = []Row{
 		Before:  map[string]int{"t/a": 64 << 10, "t/s/b": 128 << 10, "t/s/d/c": 32 << 10, "t/e/f": 8 << 10},
 		JobFile: "[r]\nioengine=psync\nrw=randread\nbs=4k\nopendir=t\n[w]\nstonewall\nioengine=psync\nrw=write\nbs=4k\nopendir=t/s\nsize=96k\n",
 		Exact:   syncDepth},
+	// fio 3.33's fio_nvme_get_info fails the job without setting its
+	// error: the JSON says error 0 while the exit status counts it.
+	{Name: "fileopts/io-uring-cmd-file", Ref: "issue 26 ioengine=io_uring_cmd, cmd_type=nvme on a regular file: the job fails with fio's message before its file is made, the other job runs",
+		JobFile: "[global]\nsize=256k\nbs=4k\n[cmd]\nioengine=io_uring_cmd\ncmd_type=nvme\nfilename=ng.dat\n[p]\nioengine=psync\nfilename=p.dat\n",
+		Exit:    1, Documented: []string{"error"}, Check: uringCmdRefused},
 	{Name: "fileopts/atomic", Ref: "issue 26 atomic=1: fio 3.33 on Linux opens O_DIRECT plus its O_ATOMIC bit, which the kernel ignores",
 		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=256k", "--atomic=1"), Exact: syncDepth},
 	// fio 3.33 counts a sync_file_range in total_io_u[DDIR_SYNC_FILE_RANGE],

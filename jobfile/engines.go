@@ -48,6 +48,13 @@ type EngineInfo struct {
 	OpensRW bool
 	// Maps says the engine maps its files into memory (mmap).
 	Maps bool
+	// NVMePassthrough says the engine sends NVMe commands through
+	// io_uring (io_uring_cmd): its targets must be NVMe generic character
+	// devices (/dev/ngXnY), which run checks as fio's fio_nvme_get_info
+	// does, failing a job on anything else with fio's message. gofio
+	// does not build the commands: a job on a real namespace is refused
+	// before any I/O.
+	NVMePassthrough bool
 	// NeedsExtents says the engine moves a file's extents (e4defrag's
 	// EXT4_IOC_MOVE_EXT): the file's blocks must be allocated before
 	// its I/O, and fallocate= is left to the engine.
@@ -80,13 +87,13 @@ var engineTable = []EngineInfo{
 	{Name: "exec", Help: "Execute a program", Diskless: true, NoIO: true, SizedByFile: true},
 	{Name: "net", Help: "Network IO", Diskless: true, SizedByFile: true},
 	{Name: "e4defrag", Help: "ext4 defrag engine", NeedsExtents: true},
+	{Name: "io_uring_cmd", Help: "io_uring passthrough commands", NVMePassthrough: true},
 	{Name: "posixaio", Help: "POSIX asynchronous IO",
 		Refused: "POSIX AIO (aio_read/aio_write) is a glibc library that runs each request on a helper thread, not a system call; " +
 			"gofio is built without cgo, and imitating it with goroutines would measure Go's scheduler, not glibc's AIO (use libaio or io_uring)"},
 	{Name: "splice", Help: "splice/vmsplice based IO", Refused: "not implemented by gofio"},
 	{Name: "netsplice", Help: "splice/vmsplice to/from the network", Refused: "not implemented by gofio"},
 	{Name: "sg", Help: "SCSI generic v3 IO", Refused: "needs a SCSI generic (sg) device and fio's SCSI command layer"},
-	{Name: "io_uring_cmd", Help: "io_uring passthrough commands", Refused: "needs an NVMe generic character device (/dev/ngXnY) and NVMe command building"},
 	{Name: "rdma", Help: "RDMA IO engine", Refused: "needs RDMA hardware and libibverbs/librdmacm (C libraries; gofio has no cgo)"},
 	{Name: "libzbc", Help: "libzbc zoned block device engine", Refused: "needs the libzbc C library and a zoned SCSI/ATA device"},
 	{Name: "rbd", Help: "Rados Block Device asynchronous IO", Refused: "needs a Ceph cluster and the librbd C library"},
@@ -195,6 +202,13 @@ var engineOptions = func() map[string][]*OptionSpec {
 	}
 	add(optionTable)
 	add(engineOptionTable)
+	// fio's io_uring_cmd engine has io_uring's option table (cmd_type
+	// included); gofio's own io_uring options stay io_uring's.
+	for _, o := range m["io_uring"] {
+		if !o.Gofio {
+			m["io_uring_cmd"] = append(m["io_uring_cmd"], o)
+		}
+	}
 	return m
 }()
 

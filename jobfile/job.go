@@ -430,6 +430,7 @@ type Job struct {
 	NonVectored       int // -1 probe, 0 vectored, 1 non-vectored
 	NoWait            bool
 	ForceAsync        int
+	CmdType           string // cmd_type: io_uring_cmd's command set, "nvme"
 	CmdprioPercentage [NumDirs]int
 	CmdprioClass      [NumDirs]int
 	Cmdprio           [NumDirs]int

@@ -530,6 +530,10 @@ var optionTable = withFioOptions([]OptionSpec{
 			j.ForceAsync = n
 			return nil
 		}},
+	{Name: "cmd_type", Type: TypeChoice, Default: "nvme", Engine: "io_uring", Help: "Specify uring-cmd type",
+		Choices: []Choice{{"nvme", "Issue nvme-uring-cmd"}},
+		Note:    "io_uring_cmd's command set (fio 3.33 knows nvme only); io_uring, whose option table fio's io_uring_cmd shares, accepts it and ignores it, as fio",
+		custom:  func(j *Job, v string) error { j.CmdType, _, _ = choiceIn([]Choice{{"nvme", ""}}, v); return nil }},
 
 	// gofio's own io_uring options.
 	{Name: "sqthread_idle", Type: TypeTime, Unit: time.Millisecond, Engine: "io_uring", Gofio: true,

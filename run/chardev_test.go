@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,5 +51,39 @@ func TestCharDeviceTarget(t *testing.T) {
 	jobs = parseJobs(t, dir, "[w]\nbs=4k\nrw=write\nfilename="+null+"\n")
 	if _, err := Run(context.Background(), jobs, Options{}); err == nil || !strings.Contains(err.Error(), "character device") {
 		t.Errorf("a character device without size=: %v, want a refusal naming it", err)
+	}
+}
+
+// TestIOUringCmdTargets runs ioengine=io_uring_cmd as fio 3.33 on targets
+// that are not NVMe namespaces: a regular file (not even created) fails
+// its job with fio's message, a null device (a node in the test's temp
+// dir) with fio's namespace-id failure, and the other job of the run
+// still runs.
+func TestIOUringCmdTargets(t *testing.T) {
+	dir := t.TempDir()
+	if err := unix.Mknod(filepath.Join(dir, "null"), unix.S_IFCHR|0o666, int(unix.Mkdev(1, 3))); err != nil {
+		t.Skipf("cannot make a device node here: %v", err)
+	}
+	jobs := parseJobs(t, dir, fmt.Sprintf("[global]\nsize=64k\n[f]\nioengine=io_uring_cmd\ncmd_type=nvme\nfilename=%[1]s/f\n[n]\nioengine=io_uring_cmd\nfilename=%[1]s/null\n[p]\nioengine=psync\nfilename=%[1]s/p\n", dir))
+	var warn strings.Builder
+	res, err := Run(context.Background(), jobs, Options{Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, n, p := res.Jobs[0], res.Jobs[1], res.Jobs[2]
+	if f.Error != int(unix.EINVAL) || !strings.Contains(warn.String(), "ioengine io_uring_cmd only works with nvme ns generic char devices (/dev/ngXnY)") {
+		t.Errorf("regular file: err=%d, warnings %q", f.Error, warn.String())
+	}
+	if n.Error == int(unix.EACCES) {
+		t.Skipf("device nodes do not open here (nodev mount?): %s", n.ErrorText)
+	}
+	if n.Error != int(unix.ENOTTY) || !strings.Contains(warn.String(), "failed to fetch namespace-id") {
+		t.Errorf("/dev/null: err=%d, warnings %q", n.Error, warn.String())
+	}
+	if p.Error != 0 || p.Dirs[jobfile.DirRead].TotalIOs != 16 {
+		t.Errorf("psync job: err=%d, %d reads", p.Error, p.Dirs[jobfile.DirRead].TotalIOs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "f")); !os.IsNotExist(err) {
+		t.Errorf("the io_uring_cmd job's file was made: %v", err)
 	}
 }

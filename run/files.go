@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/engines/uringcmd"
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
@@ -129,6 +130,11 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 	if diskless(j) {
 		return disklessTargets(j, names)
 	}
+	if j.Engine().NVMePassthrough {
+		if err := checkNVMeTargets(j, names); err != nil {
+			return nil, err
+		}
+	}
 	ts, err := statTargets(j, names, mounted)
 	if err != nil {
 		return nil, err
@@ -137,6 +143,26 @@ func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut
 		return nil, err
 	}
 	return ts, nil
+}
+
+// checkNVMeTargets checks the targets of an NVMe passthrough engine's job
+// (io_uring_cmd) as fio 3.33 does before the job starts: one that is not
+// an NVMe generic character device fails the job, with fio's message; a
+// real namespace refuses the run, since gofio does not build the commands.
+func checkNVMeTargets(j *jobfile.Job, names []string) error {
+	nsids := make([]int, len(names))
+	for i, name := range names {
+		nsid, err := uringcmd.Namespace(name)
+		if err != nil {
+			return &jobError{job: j.Name, where: targetLabel(j, name), op: "ioengine=" + j.IOEngine,
+				fn: "fio_nvme_get_info", errno: unix.Errno(errnoOf(err, unix.EINVAL)), err: err}
+		}
+		nsids[i] = nsid
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %s is NVMe namespace %d: %w", j.Name, targetLabel(j, names[0]), nsids[0], uringcmd.ErrNoCommands)
 }
 
 // disklessTargets plans the targets of a diskless engine's job: like fio's

@@ -15,6 +15,7 @@ import (
 	netengine "github.com/gofio/gofio/engines/net"
 	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/engines/psync"
+	"github.com/gofio/gofio/engines/uringcmd"
 	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -124,6 +125,8 @@ func DefaultEngines() map[string]engines.Opener {
 		"cpuio":      cpuio.Open,
 		"exec":       execengine.Open,
 		"net":        netengine.Open,
+
+		"io_uring_cmd": uringcmd.Open,
 	}
 }
 
