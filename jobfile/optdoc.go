@@ -24,7 +24,10 @@ func OptionsMarkdown() string {
 			if n == 0 {
 				n = 20
 			}
-			allowed = fmt.Sprintf("%g..%g, up to %d", o.FMin, o.FMax, n)
+			allowed = fmt.Sprintf("up to %d", n)
+			if o.FMin != 0 || o.FMax != 0 {
+				allowed = fmt.Sprintf("%g..%g, up to %d", o.FMin, o.FMax, n)
+			}
 		case o.hasRange() && o.Max > 0:
 			allowed = fmt.Sprintf("%d..%d", o.Min, o.Max)
 		case o.hasRange():
