@@ -121,11 +121,11 @@ var issue20 = []Row{
 		// inline, so at each of the 127 multiples of 8 before the last
 		// write it fills the free slots with syncs: at most 4 x 127 = 508
 		// (fsyncBound). Fewer when a sync of the previous multiple is
-		// still in io-wq: fio 474-508 over 40 runs, gofio 471-508, under
-		// load 5-10 on 2 cores. The null engine row below has the count
+		// still in io-wq: fio 466-508 over 56 runs, gofio 471-508, under
+		// load 5-15 on 2 cores. The null engine row below has the count
 		// without timing, exact.
 		Serial: true,
-		Tol:    []Tol{{Path: "sync.total_ios", Rel: 0.08}, {Path: "sync.lat_ns.N", Rel: 0.08}},
+		Tol:    []Tol{{Path: "sync.total_ios", Rel: 0.1}, {Path: "sync.lat_ns.N", Rel: 0.1}},
 		Check:  fsyncBound(4, 8),
 	},
 	{
