@@ -44,6 +44,12 @@ func TestParsePattern(t *testing.T) {
 		{`12 34`, "\x0c\x22"},
 		{`2147483647`, "\xff\xff\xff\x7f"},
 		{`-2147483648`, "\x00\x00\x00\x80"},
+		{`-1`, "\xff\xff\xff\xff"},
+		{`-129`, "\x7f\xff\xff\xff"},
+		{`65536`, "\x00\x00\x01"},
+		{`0xab0X1`, "\xab\x01"},
+		{`5"0x"`, "\x050x"},
+		{`"a"0x1"b"-2`, "a\x01b\xfe\xff\xff\xff"},
 		{`'` + file + `'`, "XYZ\x01\x02"},
 		{`"ab"'` + file + `'0x01`, "abXYZ\x01\x02\x01"},
 		{`"ab"'` + big + `'`, "ab" + strings.Repeat("\x07", 510)},
@@ -55,7 +61,7 @@ func TestParsePattern(t *testing.T) {
 	}
 	// Values fio 3.33 refuses ("failed parsing"; "" trips its assertion).
 	for _, in := range []string{`0x`, `""`, `99999999999`, `0xab"`, `abc`, `%o`, `"unterminated`, `'` + filepath.Join(dir, "none") + `'`,
-		"0x" + strings.Repeat("00", 513), `"abcd"-120xdeadface 66 0xff`} {
+		"0x" + strings.Repeat("00", 513), `"abcd"-120xdeadface 66 0xff`, `1 0x10`} {
 		if got, _, err := parsePattern(in, false); err == nil {
 			t.Errorf("parsePattern(%.40s) = %x, want an error", in, got)
 		}
