@@ -205,10 +205,13 @@ type loop struct {
 	vBatch      int              // verify_backlog reads left in the current batch
 	backlogs    bool             // verify_backlog or trim verify: the issue path looks at the write log first
 	trimBacklog bool             // trim verify (the write log's trim list): the issue path may trim a listed block
-	minRate     minRateState     // rate_min, rate_iops_min
-	poisson     fiorand.RNG      // rate_process=poisson's gaps
-	coeVerify   bool             // continue_on_error covers verify errors
-	eagain      uint64           // -EAGAIN completions resubmitted
+	// trimListed says trim verify's list holds blocks (or chosen writes
+	// in flight): fio's do_io keeps issuing past size= until it is empty.
+	trimListed bool
+	minRate    minRateState // rate_min, rate_iops_min
+	poisson    fiorand.RNG  // rate_process=poisson's gaps
+	coeVerify  bool         // continue_on_error covers verify errors
+	eagain     uint64       // -EAGAIN completions resubmitted
 
 	passSize  uint64 // bytes in one pass over every region
 	passBytes uint64 // bytes issued in the current pass

@@ -4,7 +4,7 @@ package run
 // no more once it has issued size= (or io_size=) times loops= bytes;
 // the last I/O may run past it.
 func (l *loop) budgetLeft() bool {
-	return l.timeBased() || l.budget == 0 || l.issued < l.budget || l.replay != nil
+	return l.timeBased() || l.budget == 0 || l.issued < l.budget || l.replay != nil || l.trimListed
 }
 
 func (l *loop) timeBased() bool { return l.job.TimeBased }

@@ -29,9 +29,17 @@ import (
 //     back in the verify phase, where it must be zeroes (on the null
 //     engine and with verify=null nothing is checked, as fio); with
 //     trim_verify_zero=0 it leaves the log and is not read back.
-//   - The list outlives the writes: once the job's bytes are issued the
-//     loop still trims what is due, then stops, and blocks left on the
-//     list are reported as fio reports them ("trim entries leaked?").
+//   - Where fio keeps its log sorted (all but random jobs with a random
+//     map), a write to a logged block's offset takes the older entry out
+//     of the log and off the list, as fio's log_io_piece drops an
+//     overlapping entry (blocks at the same offset; partial overlaps of
+//     mixed block sizes are not looked for).
+//   - The list outlives the writes: while it holds blocks the job issues
+//     past its size= (fio's do_io loops while its trim list is not
+//     empty), trimming what is due, until the offsets run out (a job with
+//     a random map, or sequential) or the list empties (norandommap);
+//     blocks left on the list are reported as fio reports them ("trim
+//     entries leaked?").
 //   - A block joins the list when its write completes, so it is never
 //     trimmed while its write is in flight; fio 3.33 does that at iodepth
 //     above 1 and then finds the block not zeroed.
@@ -67,6 +75,21 @@ type trimList struct {
 	picked                   []bool
 	// owed is a trim that came due while its block's write was in flight.
 	owed bool
+	// live maps each logged block's file and offset to its entry, for
+	// jobs whose fio log drops overlapped entries; nil for the others.
+	// superseded counts the entries past the log's checked prefix taken
+	// out that way, skip those of them still on the list.
+	live             map[blockAt]int
+	superseded, skip int
+	// extending says the job issues past its size= for the list's sake:
+	// the log keeps its pass (writeLog.add).
+	extending bool
+}
+
+// blockAt is a logged block's file and offset.
+type blockAt struct {
+	file int32
+	off  uint64
 }
 
 // newTrimList returns the trim state of job j, fio's thread number
@@ -86,6 +109,11 @@ func newTrimList(j *jobfile.Job, thread, depth int) *trimList {
 		zero:      j.TrimVerifyZero,
 		picked:    make([]bool, depth),
 	}
+	if !j.RW.IsRandom() || j.NoRandomMap {
+		// fio's log_io_piece sorts these jobs' blocks and drops the
+		// older of two that overlap (file_randommap is false).
+		t.live = map[blockAt]int{}
+	}
 	if t.batchSize == 0 {
 		t.batchSize = int(min(j.TrimBacklog, uint64(maxInt)))
 	}
@@ -102,6 +130,8 @@ const maxInt = int(^uint(0) >> 1)
 // generator at each loop.
 func (t *trimList) newPass(reseed bool) {
 	t.idx, t.head, t.batch, t.dropped, t.afterRead, t.owed = t.idx[:0], 0, 0, 0, false, false
+	t.superseded, t.skip = 0, 0
+	clear(t.live)
 	if reseed && t.reseed {
 		t.rng = fiorand.NewFrand(t.seed, t.use64)
 	}
@@ -116,28 +146,56 @@ func (t *trimList) issued(si uint32) {
 	}
 }
 
-// logged lists the block the log just recorded at index i, from the write
-// in slot si, when its draw picked it.
-func (t *trimList) logged(si uint32, i int) {
+// logged lists the block w just recorded as its last entry, from the
+// write in slot si, when its draw picked it, and takes an older entry at
+// the same place out of the log where fio would.
+func (w *writeLog) logged(si uint32) {
+	t := w.trim
+	i := len(w.ents) - 1
 	if t.inFlight > 0 {
 		t.inFlight--
 	}
 	t.afterRead = false
+	if t.live != nil {
+		e := &w.ents[i]
+		at := blockAt{e.file, e.off}
+		if old, ok := t.live[at]; ok && old >= w.checked {
+			oe := &w.ents[old]
+			trimmed := oe.seq&seqTrimmed != 0
+			if !trimmed || t.zero { // a block trimmed with trim_verify_zero=0 is out already
+				oe.seq |= seqSuperseded
+				t.superseded++
+				if oe.seq&seqListed != 0 && !trimmed {
+					t.skip++
+				}
+			}
+		}
+		t.live[at] = i
+	}
 	if t.picked[si] {
 		t.picked[si] = false
 		t.pickedInFlight--
 		t.idx = append(t.idx, i)
+		w.ents[i].seq |= seqListed
 	}
 }
 
 // pending returns how many listed blocks wait to be trimmed: those the
 // log still holds unverified (a verify_backlog read takes a block off the
-// list, as fio's remove_trim_entry).
-func (t *trimList) pending(checked int) int {
-	for t.head < len(t.idx) && t.idx[t.head] < checked {
+// list, as fio's remove_trim_entry) and that no later write superseded.
+func (w *writeLog) pending() int {
+	t := w.trim
+	for t.head < len(t.idx) {
+		i := t.idx[t.head]
+		switch {
+		case w.ents[i].seq&seqSuperseded != 0 && i >= w.checked:
+			t.skip--
+		case i >= w.checked:
+			return len(t.idx) - t.head - t.skip
+		}
 		t.head++
 	}
-	return len(t.idx) - t.head
+	return 0
 }
 
 // trimDue says whether the next I/O is a trim of a listed block (fio's
@@ -148,13 +206,14 @@ func (t *trimList) pending(checked int) int {
 func (l *loop) trimDue() trimVerdict {
 	w := l.wlog
 	t := w.trim
-	pending := t.pending(w.checked)
+	pending := w.pending()
 	if t.pickedInFlight > 0 && l.curDepth() == 0 {
 		// Writes that failed never completed: nothing will list them.
 		t.pickedInFlight, t.inFlight = 0, 0
 		clear(t.picked)
 	}
-	if pending == 0 && t.pickedInFlight == 0 {
+	l.trimListed = pending > 0 || t.pickedInFlight > 0
+	if !l.trimListed {
 		return trimNone
 	}
 	due := t.owed
@@ -163,7 +222,7 @@ func (l *loop) trimDue() trimVerdict {
 	case t.batch > 0:
 		t.batch--
 		due = true
-	case uint64(len(w.ents)-w.checked-t.dropped+t.inFlight)%t.backlog == 0 && !t.afterRead:
+	case uint64(len(w.ents)-w.checked-t.dropped-t.superseded+t.inFlight)%t.backlog == 0 && !t.afterRead:
 		t.batch = t.batchSize
 		due = true
 	}
@@ -194,7 +253,9 @@ func (l *loop) issueTrimVerify(si uint32, now int64) {
 	if !l.canIssue(now) {
 		return
 	}
-	switch l.trimDue() {
+	v := l.trimDue()
+	l.wlog.trim.extending = l.trimListed && l.budget > 0 && l.issued >= l.budget && !l.timeBased()
+	switch v {
 	case trimNow:
 		l.issueTrim(si, now)
 		return
@@ -256,7 +317,7 @@ func (l *loop) warnTrimLeaked() {
 	if w == nil || w.trim == nil || l.warn == nil {
 		return
 	}
-	if n := w.trim.pending(w.checked); n > 0 {
+	if n := w.pending(); n > 0 {
 		fmt.Fprintf(l.warn, "gofio: %s: %d trim entries leaked? (blocks trim_percentage chose that trim_backlog had not trimmed when the writes ended, as fio 3.33 reports them)\n", l.job.Name, n)
 	}
 }

@@ -45,13 +45,20 @@ type written struct {
 	off  uint64
 	n    uint32
 	file int32
-	// seq is the write's place in the log times two; its low bit,
-	// seqTrimmed, marks a block trim verify trimmed (trimverify.go).
+	// seq is the write's place in the log times seqStep; the bits below
+	// are trim verify's marks (seqTrimmed and the others).
 	seq uint64
 }
 
-// seqTrimmed is the bit of written.seq that marks a trimmed block.
-const seqTrimmed = 1
+// The bits of written.seq below the write's place in the log: trim
+// verify marks a block listed for trimming, trimmed, or superseded by a
+// later write at its offset (trimverify.go).
+const (
+	seqTrimmed    = 1 << iota // trimmed
+	seqListed                 // on the trim list
+	seqSuperseded             // out of fio's log: a later write at its offset
+	seqStep                   // one step of the write's place
+)
 
 // writeLog records the blocks a verifying job wrote in its last pass.
 type writeLog struct {
@@ -81,11 +88,11 @@ func newWriteLog(regions []iogen.Region, minBS uint64) *writeLog {
 
 // add logs a completed write, starting a new pass when this one is full.
 func (w *writeLog) add(file int32, off uint64, n uint32) {
-	if w.pass > 0 && w.bytes+uint64(n) > w.pass {
+	if w.pass > 0 && w.bytes+uint64(n) > w.pass && (w.trim == nil || !w.trim.extending) {
 		w.reset(false)
 	}
 	w.ents = append(w.ents, written{off: off, n: n, file: file, seq: w.seq})
-	w.seq += 2
+	w.seq += seqStep
 	w.bytes += uint64(n)
 }
 
@@ -98,14 +105,18 @@ func (w *writeLog) reset(reseed bool) {
 	}
 }
 
-// dropTrimmed removes from the log the blocks trim verify trimmed with
-// trim_verify_zero=0: fio takes them off its verify list.
+// dropTrimmed removes from the log what trim verify took out of fio's:
+// the blocks trimmed with trim_verify_zero=0 and those a later write at
+// their offset superseded (whose later write may itself be gone).
 func (w *writeLog) dropTrimmed() {
-	if w.trim == nil || w.trim.zero || w.trim.dropped == 0 {
+	t := w.trim
+	if t == nil || (t.zero || t.dropped == 0) && t.superseded == 0 {
 		return
 	}
-	w.ents = slices.DeleteFunc(w.ents, func(e written) bool { return e.seq&seqTrimmed != 0 })
-	w.trim.dropped = 0
+	w.ents = slices.DeleteFunc(w.ents, func(e written) bool {
+		return e.seq&seqSuperseded != 0 || !t.zero && e.seq&seqTrimmed != 0
+	})
+	t.dropped, t.superseded = 0, 0
 }
 
 // finish sorts the log by file and offset and keeps, where blocks overlap,
@@ -169,7 +180,7 @@ func (l *loop) completeData(s *slot, si uint32) {
 		if w := l.wlog; w != nil {
 			w.add(s.file, orig, s.length)
 			if w.trim != nil {
-				w.trim.logged(si, len(w.ents)-1)
+				w.logged(si)
 			}
 		}
 		if l.vstate != nil {

@@ -171,7 +171,7 @@ func (l *loop) replayWrites() {
 			l.wlog.takeTrim()
 			continue
 		}
-		if !l.job.TimeBased && !l.budgetLeft() {
+		if !l.job.TimeBased && !l.budgetLeft() && (t == nil || l.wlog.pending() == 0) {
 			return
 		}
 		var d jobfile.Dir
@@ -195,7 +195,7 @@ func (l *loop) replayWrites() {
 			}
 			l.wlog.add(int32(file), off, uint32(n))
 			if t != nil {
-				t.logged(0, len(l.wlog.ents)-1)
+				l.wlog.logged(0)
 			}
 		}
 	}
