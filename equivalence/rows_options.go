@@ -3,6 +3,8 @@ package equivalence
 // optionRows are issue 14's deterministic fio options: the same counts as
 // fio 3.33 and the same JSON keys.
 var optionRows = []Row{
+	{Name: "options/io-size-beyond-size", Ref: "issue 26 io_size= beyond size=: fio's keep_running starts passes over the file until io_size bytes moved (a third pass cut at 40m)",
+		Args: args(psync, "--rw=randrw", "--bsrange=4k-64k", "--size=16m", "--io_size=40m", "--write_lat_log=l", "--log_offset=1"), Exact: syncDepth, Check: sameOffsets("l_lat.1.log")},
 	// fio 3.33 ignores tiobench's own options (--size, --dir, ...), so the
 	// row runs the profile as fio does: 4 KiB per MiB of memory in each of
 	// four files in the working directory.

@@ -35,6 +35,8 @@ var zbdRows = []Row{
 		JobFile: zbdJob("rw=randwrite", "ioengine=io_uring", "iodepth=8", "max_open_zones=4"), Check: zbdSame(1 << 20)},
 	{Name: "zbd/verify", Ref: "issue 26 zonemode=zbd with verify=crc32c: the zones are reset before the writes, a full zone is not written again, every block read back",
 		JobFile: zbdJob("rw=randwrite", "size=8m", "max_open_zones=2", "verify=crc32c"), Exact: syncDepth, Check: zbdSameWrites(1 << 20)},
+	{Name: "zbd/io-size-beyond-size", Ref: "issue 26 io_size= twice size= with zonemode=zbd: a second pass over the zones, whose writes reset them",
+		JobFile: zbdJob("rw=randwrite", "size=8m", "io_size=16m", "max_open_zones=3"), Exact: syncDepth, Check: zbdSame(1 << 20)},
 	{Name: "zbd/randrw", Ref: "issue 26 zonemode=zbd randrw: the first I/O a write, reads within written data",
 		JobFile: zbdJob("rw=randrw", "size=8m", "max_open_zones=2"), Exact: syncDepth, Check: zbdSame(1 << 20)},
 }

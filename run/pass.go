@@ -9,6 +9,14 @@ func (l *loop) budgetLeft() bool {
 
 func (l *loop) timeBased() bool { return l.job.TimeBased }
 
+// ioSizeLeft is fio's keep_running once loops= is spent: a job with
+// io_size= beyond what its passes over the files moved starts another pass,
+// until fewer bytes than its largest block are left.
+func (l *loop) ioSizeLeft() bool {
+	s := l.job.IOSize
+	return s > 0 && l.issued < s && s-l.issued >= l.job.MaxBS()
+}
+
 // nextPass runs the next loop over the files after a verify phase
 // (verifyEachPass): the write log starts empty and reads are data again.
 func (l *loop) nextPass() {
