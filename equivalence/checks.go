@@ -101,6 +101,18 @@ func syncOverrun(dir string) func(fio, gofio []*Outcome) []string {
 	}
 }
 
+// checkAll returns a Check that runs every one of checks and gathers what
+// they find.
+func checkAll(checks ...func(fio, gofio []*Outcome) []string) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for _, c := range checks {
+			diffs = append(diffs, c(fio, gofio)...)
+		}
+		return diffs
+	}
+}
+
 // eachFirstJob runs check on the first job of each run's fio and gofio
 // documents and gathers what it finds; a run without jobs is the one
 // difference.

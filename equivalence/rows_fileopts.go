@@ -24,9 +24,10 @@ var fileOptionRows = []Row{
 	// two past the end of its 4-entry array: the count lands in
 	// short_io_u[1], the write short_ios, and sync total_ios stays 0.
 	// gofio counts them as syncs (README, differences), as fdatasync.
-	{Name: "fileopts/sync-file-range-psync", Ref: "issue 26 sync_file_range on psync, every 8 writes",
-		Args:  args(psync, "--rw=randwrite", "--bs=4k", "--size=256k", "--sync_file_range=wait_before,write,wait_after:8"),
-		Exact: append([]string{"sync.lat_ns.N"}, syncDepth...), Documented: []string{"sync.total_ios", "write.short_ios"}, Check: syncOverrun("write")},
+	{Name: "fileopts/sync-file-range-psync", Ref: "issue 26 sync_file_range on psync, every 8 writes; write_iolog's sync_file_range lines as fio's",
+		JobFile: "[j]\nioengine=psync\nrw=randwrite\nbs=4k\nsize=256k\nsync_file_range=wait_before,write,wait_after:8\nwrite_iolog=s.log\n",
+		Exact:   append([]string{"sync.lat_ns.N"}, syncDepth...), Documented: []string{"sync.total_ios", "write.short_ios"},
+		Check: checkAll(syncOverrun("write"), sameIolog("s.log"))},
 	{Name: "fileopts/sync-file-range-libaio", Ref: "issue 26 sync_file_range on libaio (run in fio's queue hook) at iodepth 4",
 		Args:  args(libaioDirect, "--rw=write", "--bs=4k", "--size=256k", "--iodepth=4", "--sync_file_range=write:4"),
 		Exact: append([]string{"sync.lat_ns.N"}, depthMaps...), Documented: []string{"sync.total_ios", "write.short_ios"}, Check: syncOverrun("write")},
