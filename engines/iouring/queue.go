@@ -68,6 +68,9 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 	case engines.OpFdatasync:
 		sqe.PrepareFsync(fd, uring.FsyncDatasync)
 	case engines.OpSyncFileRange:
+		// fio 3.33 leaves the slot's last buffer address in the SQE,
+		// so the kernel fails each of its SYNC_FILE_RANGEs with EINVAL
+		// (ignored); gofio's SQE is zeroed and the range is synced.
 		if r.SyncLen == 0 {
 			// No write completed since the last sync: fio sends an
 			// offset of -1, which the kernel fails with EINVAL and
