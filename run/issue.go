@@ -28,7 +28,9 @@ func (l *loop) canIssue(now int64) bool {
 		return false
 	}
 	if !l.ramping {
-		if l.numberIOs != 0 && l.issuedIOs >= l.numberIOs {
+		if l.numberIOs != 0 && l.issuedIOs >= l.numberIOs && !l.trimListed {
+			// fio's do_io runs on past number_ios while trim
+			// verify's list holds blocks.
 			l.stopIssue = true
 			return false
 		}

@@ -21,6 +21,7 @@ func (l *loop) ioSizeLeft() bool {
 // (verifyEachPass): the write log starts empty and reads are data again.
 func (l *loop) nextPass() {
 	l.wlog.reset(true)
+	l.trimListed = false
 	l.checkReads = !l.hasWrite
 	l.stopIssue = false
 	l.newPass()

@@ -137,13 +137,16 @@ func (t *trimList) newPass(reseed bool) {
 	}
 }
 
-// issued draws for the write issued in slot si.
-func (t *trimList) issued(si uint32) {
+// issued draws for the write issued in slot si and reports whether the
+// draw picked it.
+func (t *trimList) issued(si uint32) bool {
 	t.inFlight++
 	if t.rng.Next() <= t.threshold {
 		t.picked[si] = true
 		t.pickedInFlight++
+		return true
 	}
+	return false
 }
 
 // logged lists the block w just recorded as its last entry, from the
@@ -270,8 +273,8 @@ func (l *loop) issueTrimVerify(si uint32, now int64) {
 	if !l.chooseIO(si, now, &next) {
 		return
 	}
-	if next.op == engines.OpWrite {
-		l.wlog.trim.issued(si)
+	if next.op == engines.OpWrite && l.wlog.trim.issued(si) {
+		l.trimListed = true
 	}
 	l.countIssued(si, &next)
 }
@@ -280,6 +283,7 @@ func (l *loop) issueTrimVerify(si uint32, now int64) {
 // trim_verify_zero=0 the block leaves the verify log.
 func (l *loop) issueTrim(si uint32, now int64) {
 	e := l.wlog.takeTrim()
+	l.trimListed = l.wlog.pending() > 0 || l.wlog.trim.pickedInFlight > 0
 	s := &l.slots[si]
 	*s = slot{op: engines.OpTrim, dir: jobfile.DirTrim, file: e.file, off: e.off, length: e.n, start: now, slat: -1, ramp: l.ramping}
 	l.req = engines.Request{Op: engines.OpTrim, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}

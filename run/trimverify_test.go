@@ -104,9 +104,10 @@ func TestTrimVerifyNoRandomMap(t *testing.T) {
 }
 
 // TestTrimVerifyWithBacklogAndLoops checks trim verify with
-// verify_backlog (its reads take blocks off the trim list) and with
-// loops=2 (the generator starts again each loop): fio 3.33 gave 363 trims
-// and 256 reads, 373 and 139 with trim_verify_zero=0, and 774 and 512.
+// verify_backlog (its reads take blocks off the trim list), with loops=2
+// (the generator starts again each loop) and with number_ios: fio 3.33
+// gave 363 trims and 256 reads, 373 and 139 with trim_verify_zero=0, 774
+// and 512, and 119 trims and 81 writes and reads.
 func TestTrimVerifyWithBacklogAndLoops(t *testing.T) {
 	dir := t.TempDir()
 	base := "[tv]\nioengine=null\nrw=trimwrite\nbs=4k\nsize=1m\nverify=null\ntrim_percentage=50\ntrim_backlog=8\n"
@@ -122,6 +123,9 @@ func TestTrimVerifyWithBacklogAndLoops(t *testing.T) {
 	}{
 		{"verify_backlog=16\n", 256, 256, 363},
 		{"verify_backlog=16\ntrim_verify_zero=0\n", 139, 256, 373},
+		// number_ios (doubled for trimwrite) counts the list's trims;
+		// fio's do_io runs on past it while the list holds blocks.
+		{"number_ios=100\n", 81, 81, 119},
 	} {
 		r, w, tr := trimCounts(mustRun(t, parseJobs(t, dir, base+c.extra), Options{}))
 		if r != c.reads || w != c.writes || tr != c.trm {
