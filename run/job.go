@@ -52,9 +52,11 @@ type jobRun struct {
 	hang       *hangWatch       // io_timeout's tracker; nil when off
 	endOnce    sync.Once        // end
 	replay     *iolog.Log       // read_iolog=: the parsed log; nil without
-	locks      []*sync.RWMutex  // lockfile=: one per target, shared by numjobs clones; nil without
-	zones      *zbd.Job         // zonemode=zbd: the job's zone state; nil without
-	merged     []byte           // merge_blktrace_file=: the merged trace, until written
+	// lockSection is the index of the first job of its job section,
+	// whose numjobs clones share lockfile='s locks.
+	lockSection int
+	zones       *zbd.Job // zonemode=zbd: the job's zone state; nil without
+	merged      []byte   // merge_blktrace_file=: the merged trace, until written
 }
 
 // end marks the job's goroutine done, once: from the goroutine itself, or
@@ -95,6 +97,8 @@ type env struct {
 	startErr error     // ErrStartLate: the run stopped before any I/O
 	// progStart is the zero of Progress.StartNano and EndNano.
 	progStart time.Time
+	// locks are lockfile='s locks (lockfile.go).
+	locks lockRegistry
 }
 
 func (e *env) warnf(format string, args ...any) {
@@ -353,7 +357,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	if l.sfrEvery > 0 {
 		l.sfr = newSyncRanges(len(jr.targets))
 	}
-	l.locks = newFileLocks(j, jr.locks)
+	l.locks = newFileLocks(jr, &e.locks)
 	l.passSize = passBytes(jr.targets)
 	if l.passSize == 0 {
 		l.invalidate = false

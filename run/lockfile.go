@@ -15,32 +15,46 @@ import (
 // the I/O runs inside that call, so the lock is held while it runs; for
 // io_uring and libaio it covers preparing the request only.
 
-// planFileLocks gives each job with lockfile= a lock per target: the one
-// its section's first job has for the same path when it is a numjobs
-// clone, else a new one.
-func planFileLocks(runs []*jobRun) {
-	var parent *jobRun
-	for _, jr := range runs {
+// planLockSections gives each job the index of its job section's first
+// job (itself, or the job a numjobs clone was copied from): the jobs of
+// one section share their files' locks.
+func planLockSections(runs []*jobRun) {
+	section := 0
+	for i, jr := range runs {
 		if jr.job.SubjobNumber == 0 {
-			parent = jr
+			section = i
 		}
-		if !locking(jr.job) {
-			continue
-		}
-		jr.locks = make([]*sync.RWMutex, len(jr.targets))
-		for i, t := range jr.targets {
-			if jr != parent && parent != nil && parent.locks != nil {
-				for k, pt := range parent.targets {
-					if pt.path == t.path {
-						jr.locks[i] = parent.locks[k]
-					}
-				}
-			}
-			if jr.locks[i] == nil {
-				jr.locks[i] = new(sync.RWMutex)
-			}
-		}
+		jr.lockSection = section
 	}
+}
+
+// lockKey names one lock: a job section's file.
+type lockKey struct {
+	section int
+	path    string
+}
+
+// lockRegistry holds the run's lockfile= locks, made when a job of a
+// section first asks for a file's lock.
+type lockRegistry struct {
+	mu    sync.Mutex
+	locks map[lockKey]*sync.RWMutex
+}
+
+// get returns the lock of section's file path.
+func (r *lockRegistry) get(section int, path string) *sync.RWMutex {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := lockKey{section, path}
+	l := r.locks[k]
+	if l == nil {
+		if r.locks == nil {
+			r.locks = map[lockKey]*sync.RWMutex{}
+		}
+		l = new(sync.RWMutex)
+		r.locks[k] = l
+	}
+	return l
 }
 
 // locking reports whether job j locks its files.
@@ -54,13 +68,17 @@ type fileLocks struct {
 	shared bool
 }
 
-// newFileLocks returns the locks of job j over locks, or nil when it
-// takes none.
-func newFileLocks(j *jobfile.Job, locks []*sync.RWMutex) *fileLocks {
-	if !locking(j) || len(locks) == 0 {
+// newFileLocks returns the locks of job jr's files from reg, or nil when
+// it takes none.
+func newFileLocks(jr *jobRun, reg *lockRegistry) *fileLocks {
+	if !locking(jr.job) || len(jr.targets) == 0 {
 		return nil
 	}
-	return &fileLocks{locks: locks, shared: j.LockFile == "readwrite"}
+	f := &fileLocks{locks: make([]*sync.RWMutex, len(jr.targets)), shared: jr.job.LockFile == "readwrite"}
+	for i, t := range jr.targets {
+		f.locks[i] = reg.get(jr.lockSection, t.path)
+	}
+	return f
 }
 
 // lock takes file's lock for an I/O of op and returns whether it took it

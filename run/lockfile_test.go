@@ -100,15 +100,16 @@ func TestLockFileShared(t *testing.T) {
 	for i, j := range jobs {
 		runs[i] = &jobRun{job: j, targets: []*target{{path: j.Filenames[0]}}}
 	}
-	planFileLocks(runs)
-	a, a1, b, c := runs[0], runs[1], runs[2], runs[3]
-	if a.locks == nil || a1.locks == nil || a.locks[0] != a1.locks[0] {
+	planLockSections(runs)
+	var reg lockRegistry
+	a, a1, b, c := newFileLocks(runs[0], &reg), newFileLocks(runs[1], &reg), newFileLocks(runs[2], &reg), newFileLocks(runs[3], &reg)
+	if a == nil || a1 == nil || a.locks[0] != a1.locks[0] {
 		t.Errorf("a's clone does not share a's lock")
 	}
-	if b.locks == nil || b.locks[0] == a.locks[0] {
+	if b == nil || b.locks[0] == a.locks[0] {
 		t.Errorf("b shares a's lock or has none")
 	}
-	if c.locks != nil {
+	if c != nil {
 		t.Errorf("c (lockfile=none) has locks")
 	}
 }

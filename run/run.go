@@ -164,7 +164,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 		return nil, err
 	}
 	planFlows(runs)
-	planFileLocks(runs)
+	planLockSections(runs)
 	ws := make([]iogen.WorkingSetJob, len(runs))
 	for i, jr := range runs {
 		ws[i] = iogen.WorkingSetJob{Job: jr.job, Gen: jr.bufs, Size: jr.job.Size}
