@@ -217,3 +217,38 @@ func TestDeviceErrors(t *testing.T) {
 		t.Errorf("rw=read is not aligned: %d+%d %v", base, size, err)
 	}
 }
+
+// TestSetupSequential checks setup_zbd_zone_mode: a sequential writer at
+// the capacity end of a zone jumps to the next zone, and with zoneskip a
+// sequential job done with a zone moves its region on by the zone size
+// plus the skip, wrapping to its start past the end of the file.
+func TestSetupSequential(t *testing.T) {
+	d, err := NewDevice("f", 4*mib, mib, 768*kib, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := NewJob(Config{Write: true, MinBS: [3]uint64{64 * kib, 64 * kib, 64 * kib}})
+	if err := j.AddFile(d, "f", 0, 4*mib, 4*mib, 0); err != nil {
+		t.Fatal(err)
+	}
+	last, base, zb := uint64(768*kib), uint64(0), uint64(0)
+	j.Setup(0, jobfile.DirWrite, &last, &base, 0, &zb)
+	if last != mib {
+		t.Errorf("at the capacity end of zone 0: next at %d, want %d", last, mib)
+	}
+	d2, _ := NewDevice("g", 4*mib, mib, 0, 0)
+	k := NewJob(Config{Write: true, ZoneSkip: mib, MinBS: [3]uint64{64 * kib, 64 * kib, 64 * kib}})
+	if err := k.AddFile(d2, "g", 0, 4*mib, 4*mib, 0); err != nil {
+		t.Fatal(err)
+	}
+	last, base, zb = mib, 0, mib
+	k.Setup(0, jobfile.DirWrite, &last, &base, 0, &zb)
+	if base != 2*mib || last != 2*mib || zb != 0 {
+		t.Errorf("zoneskip=1m after zone 0: base %d, next %d, zone bytes %d; want 2m, 2m, 0", base, last, zb)
+	}
+	last, zb = 3*mib, mib
+	k.Setup(0, jobfile.DirWrite, &last, &base, 0, &zb)
+	if base != 0 || last != 0 {
+		t.Errorf("zoneskip past the end: base %d, next %d; want the start, 0", base, last)
+	}
+}
