@@ -9,6 +9,10 @@ import (
 // appended to, synced and unlinked, with the same counts and the same
 // files as fio 3.33.
 var fileRows = []Row{
+	{Name: "files/filename-then-nrfiles", Ref: "filename=fa:fb:fc then nrfiles=2 on fio's unsorted command line: the first two files, 48 KiB each",
+		Args: args(psync, "--rw=write", "--bs=4k", "--size=96k", "--filename=fa:fb:fc", "--nrfiles=2"), Exact: syncDepth},
+	{Name: "files/filename-global-and-job", Ref: "filename= in [global] and in the job: fio's str_filename_cb adds the job's file to the global's (fa and fb)",
+		JobFile: "[global]\nioengine=psync\nrw=write\nbs=4k\nsize=96k\nfilename=fa\n[j]\nfilename=fb\n", Exact: syncDepth},
 	{Name: "files/write-setup", Ref: "issue 26 overwrite, create_fsync, fsync_on_close, unlink_each_loop, unique_filename, disk_util",
 		Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=256k", "--nrfiles=2", "--loops=2", "--overwrite=1", "--create_fsync=0",
 			"--fsync_on_close=1", "--unlink_each_loop=1", "--unique_filename=0", "--disk_util=0"),

@@ -80,6 +80,12 @@ func newJob() *Job {
 // fixup_options and friends) that do not reject anything.
 func fixup(j *Job) {
 	if len(j.Filenames) > 0 {
+		// fio's files are those added; an nrfiles= parsed after the
+		// last filename= (possible on the command line, which fio does
+		// not sort) keeps only the first nrfiles of them.
+		if j.NrFiles >= 1 && j.NrFiles < len(j.Filenames) {
+			j.Filenames = j.Filenames[:j.NrFiles]
+		}
 		j.NrFiles = len(j.Filenames)
 	}
 	if j.NrFiles < 1 {

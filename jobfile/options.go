@@ -133,7 +133,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		custom: func(j *Job, v string) error { j.Name = v; return nil }},
 	{Name: "filename", Type: TypeString, Prio: -1, Help: "File(s) to use for the workload",
 		Note:   "':'-separated list; write '\\:' for a literal colon",
-		custom: func(j *Job, v string) error { j.Filenames = splitFilenames(v); return nil }},
+		custom: addFilenames},
 	{Name: "lockfile", Type: TypeChoice, Default: "none", Parent: "filename", Prio: 1, Help: "Lock file when doing IO to it",
 		Choices: lockChoices,
 		Note:    "as fio 3.33: a lock per file shared by the job's numjobs clones, held while an I/O is queued (for the sync engines, while it runs); the :N batch fio's HOWTO names is ignored, as in fio 3.33",

@@ -375,6 +375,13 @@ func build(src jobSource, sets []entry) (*Job, error) {
 	for _, e := range src.own.entries {
 		j.Options = append(j.Options, e.option())
 	}
+	for _, e := range sets {
+		if e.spec.Name == "filename" {
+			// --set wins over every job file: its filename= replaces
+			// the job's files rather than adding to them.
+			j.Filenames, j.NrFiles = nil, 0
+		}
+	}
 	if err := applyEntries(j, sets); err != nil {
 		return nil, err
 	}

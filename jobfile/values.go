@@ -392,6 +392,22 @@ func configuredCPUs() int {
 	return onlineCPUs()
 }
 
+// addFilenames applies one filename= as fio 3.33's str_filename_cb does:
+// the files are added to those the job has (from [global], an earlier
+// filename= line or --filename), and nrfiles counts them, starting again
+// from zero when the job had none (so an nrfiles= parsed before it is
+// overridden, and one parsed after it wins: fixup keeps the first nrfiles
+// of the files). --set filename= replaces the list instead (build).
+func addFilenames(j *Job, v string) error {
+	if len(j.Filenames) == 0 {
+		j.NrFiles = 0
+	}
+	names := splitFilenames(v)
+	j.Filenames = append(j.Filenames, names...)
+	j.NrFiles += len(names)
+	return nil
+}
+
 // splitFilenames splits a ':' list where "\:" is a literal colon, skipping
 // empty elements as fio's get_next_str does.
 func splitFilenames(v string) []string {
