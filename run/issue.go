@@ -505,11 +505,14 @@ func (l *loop) syncDue() (engines.Op, bool) {
 // this loop, the next loop starts (a time_based job loops until its
 // runtime ends), as fio's thread_main does.
 func (l *loop) fillIO() (d jobfile.Dir, file int, off, n uint64, ok bool) {
-	if d, file, off, n, ok = l.gen.Fill(); ok || (!l.timeBased() && (l.passNr >= l.loops && !l.ioSizeLeft() || l.verifyEachPass)) {
-		if !ok && l.zones != nil {
+	if d, file, off, n, ok = l.gen.Fill(); ok {
+		return d, file, off, n, true // per I/O: nothing else on the way
+	}
+	if !l.timeBased() && (l.passNr >= l.loops && !l.ioSizeLeft() || l.verifyEachPass) {
+		if l.zones != nil {
 			l.zoneError()
 		}
-		return d, file, off, n, ok
+		return d, file, off, n, false
 	}
 	if l.zones != nil && l.zones.Err != nil {
 		l.zoneError()
