@@ -82,8 +82,9 @@ type trimList struct {
 	live             map[blockAt]int
 	superseded, skip int
 	// extending says the job issues past its size= for the list's sake:
-	// the log keeps its pass (writeLog.add).
-	extending bool
+	// the log keeps its pass (writeLog.add); runaway that it stopped
+	// doing so (trimRunaway).
+	extending, runaway bool
 }
 
 // blockAt is a logged block's file and offset.
@@ -215,7 +216,7 @@ func (l *loop) trimDue() trimVerdict {
 		t.pickedInFlight, t.inFlight = 0, 0
 		clear(t.picked)
 	}
-	l.trimListed = pending > 0 || t.pickedInFlight > 0
+	l.trimListed = (pending > 0 || t.pickedInFlight > 0) && !l.trimRunaway()
 	if !l.trimListed {
 		return trimNone
 	}
@@ -273,7 +274,7 @@ func (l *loop) issueTrimVerify(si uint32, now int64) {
 	if !l.chooseIO(si, now, &next) {
 		return
 	}
-	if next.op == engines.OpWrite && l.wlog.trim.issued(si) {
+	if next.op == engines.OpWrite && l.wlog.trim.issued(si) && !l.trimRunaway() {
 		l.trimListed = true
 	}
 	l.countIssued(si, &next)
@@ -283,7 +284,7 @@ func (l *loop) issueTrimVerify(si uint32, now int64) {
 // trim_verify_zero=0 the block leaves the verify log.
 func (l *loop) issueTrim(si uint32, now int64) {
 	e := l.wlog.takeTrim()
-	l.trimListed = l.wlog.pending() > 0 || l.wlog.trim.pickedInFlight > 0
+	l.trimListed = (l.wlog.pending() > 0 || l.wlog.trim.pickedInFlight > 0) && !l.trimRunaway()
 	s := &l.slots[si]
 	*s = slot{op: engines.OpTrim, dir: jobfile.DirTrim, file: e.file, off: e.off, length: e.n, start: now, slat: -1, ramp: l.ramping}
 	l.req = engines.Request{Op: engines.OpTrim, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
@@ -312,6 +313,31 @@ func (w *writeLog) takeTrim() *written {
 	}
 	t.afterRead = false
 	return e
+}
+
+// trimRunawayFactor bounds how far past its size= (or number_ios) a job
+// issues for its trim list: fio 3.33 issues on until the list empties,
+// which with norandommap and a list that outgrows its trims is never
+// (fio ran for ever here: randtrimwrite norandommap trim_percentage=100
+// trim_backlog=33 trim_backlog_batch=1 trim_verify_zero=0).
+const trimRunawayFactor = 16
+
+// trimRunaway reports whether the job has issued trimRunawayFactor times
+// its size= or number_ios while its trim list kept blocks, and says so
+// the first time.
+func (l *loop) trimRunaway() bool {
+	t := l.wlog.trim
+	if t.runaway {
+		return true
+	}
+	if !(l.budget > 0 && l.issued >= trimRunawayFactor*l.budget) && !(l.numberIOs > 0 && l.issuedIOs >= trimRunawayFactor*l.numberIOs) {
+		return false
+	}
+	t.runaway = true
+	if l.warn != nil {
+		fmt.Fprintf(l.warn, "gofio: %s: the trim list still held blocks after %d times the job's size= or number_ios; stopping there (fio 3.33 issues on until it empties, here for ever)\n", l.job.Name, trimRunawayFactor)
+	}
+	return true
 }
 
 // warnTrimLeaked says how many listed blocks the writes left untrimmed,

@@ -224,3 +224,23 @@ func TestTrimVerifyOnlyReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimVerifyRunaway checks the bound on issuing past size= for the
+// trim list: with norandommap every write picked and one trim per 33
+// logged blocks the list never empties, and fio 3.33 runs for ever (killed
+// after 11 minutes); gofio stops at 16 times size=, says so, and reports
+// the blocks left.
+func TestTrimVerifyRunaway(t *testing.T) {
+	dir := t.TempDir()
+	jobs := parseJobs(t, dir, "[ra]\nioengine=null\nrw=randtrimwrite\nbs=8k\nsize=768k\nnorandommap\nverify=null\ntrim_percentage=100\ntrim_backlog=33\ntrim_backlog_batch=1\ntrim_verify_zero=0\n")
+	var warn bytes.Buffer
+	_, writes, _ := trimCounts(mustRun(t, jobs, Options{Warn: &warn}))
+	if want := uint64(trimRunawayFactor * 768 / 8); writes != want {
+		t.Errorf("%d writes, want %d (%d times size=)", writes, want, trimRunawayFactor)
+	}
+	for _, want := range []string{"the trim list still held blocks after 16 times", "trim entries leaked?"} {
+		if !strings.Contains(warn.String(), want) {
+			t.Errorf("warnings %q lack %q", warn.String(), want)
+		}
+	}
+}
