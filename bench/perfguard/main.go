@@ -25,11 +25,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
+	"golang.org/x/sys/unix"
 )
 
 // Exit codes.
@@ -77,7 +80,9 @@ type config struct {
 	calibOps  int
 	threshold float64 // percent
 	alpha     float64
-	testBin   string // run's test binary built earlier; "" builds it
+	testBin   string        // run's test binary built earlier; "" builds it
+	attempts  int           // measurements a regression must fail, each of them
+	pause     time.Duration // wait before measuring again
 }
 
 func main() {
@@ -96,19 +101,21 @@ func guard(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&c.threshold, "threshold", 15, "percent above the baseline's ratio that fails")
 	fs.Float64Var(&c.alpha, "alpha", 0.01, "p-value below which a change counts")
 	fs.StringVar(&c.testBin, "test", "", "run's test binary (go test -c ./run) to measure instead of building one")
+	fs.IntVar(&c.attempts, "attempts", 3, "measurements that must all fail for the guard to fail (a machine's slow spell passes, a regression stays)")
+	fs.DurationVar(&c.pause, "pause", 30*time.Second, "wait between attempts")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if fs.NArg() > 0 || c.count < 1 || c.loopIOs < 1 || c.calibOps < 1 || c.threshold <= 0 || c.alpha <= 0 || c.alpha >= 1 {
+	if fs.NArg() > 0 || c.count < 1 || c.loopIOs < 1 || c.calibOps < 1 || c.threshold <= 0 || c.alpha <= 0 || c.alpha >= 1 || c.attempts < 1 || c.pause < 0 {
 		fmt.Fprintln(stderr, "perfguard: bad arguments (see -h)")
 		return exitUsage
 	}
-	cur, err := measure(ctx, c, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "perfguard: %v\n", err)
-		return exitSetup
-	}
 	if c.update {
+		cur, err := measure(ctx, c, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "perfguard: %v\n", err)
+			return exitSetup
+		}
 		if err := os.WriteFile(c.baseline, cur.raw, 0o644); err != nil {
 			fmt.Fprintf(stderr, "perfguard: %v\n", err)
 			return exitSetup
@@ -127,12 +134,48 @@ func guard(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "perfguard: %v\n", err)
 		return exitSetup
 	}
-	v := judge(base, cur, c.threshold, c.alpha)
-	v.write(stdout)
+	v, err := untilPass(c.attempts, func(attempt int) (verdict, error) {
+		if attempt > 1 {
+			fmt.Fprintf(stdout, "perfguard: measuring again in %v (attempt %d of %d): a regression fails every attempt, a slow spell of the machine passes\n", c.pause, attempt, c.attempts)
+			select {
+			case <-ctx.Done():
+				return verdict{}, ctx.Err()
+			case <-time.After(c.pause):
+			}
+		}
+		cur, err := measure(ctx, c, stderr)
+		if err != nil {
+			return verdict{}, err
+		}
+		v := judge(base, cur, c.threshold, c.alpha)
+		v.write(stdout)
+		return v, nil
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "perfguard: %v\n", err)
+		return exitSetup
+	}
 	if v.fail {
 		return exitRegression
 	}
 	return exitOK
+}
+
+// untilPass runs measure up to attempts times and returns the first
+// verdict that passes, or the last one when every attempt failed. On a
+// shared or virtual machine the loop can run far slower for a minute or
+// two while the calibration does not (seen at +30% for about 90 s on the
+// 2-core KVM test machine, with main against its own baseline), so one
+// failing measurement is not yet a regression; a real one fails them all.
+func untilPass(attempts int, measure func(attempt int) (verdict, error)) (verdict, error) {
+	var v verdict
+	for a := 1; a <= attempts; a++ {
+		var err error
+		if v, err = measure(a); err != nil || !v.fail {
+			return v, err
+		}
+	}
+	return v, nil
 }
 
 // samples are the paired measurements of one side.
@@ -168,6 +211,7 @@ func measure(ctx context.Context, c config, progress io.Writer) (samples, error)
 	if err := build(calibPkg, calibBin); err != nil {
 		return samples{}, err
 	}
+	cpus := guardCPUs()
 	var raw bytes.Buffer
 	seen := map[string]bool{} // config lines (goos: ...) are written once
 	for i := 0; i < c.count; i++ {
@@ -179,7 +223,7 @@ func measure(ctx context.Context, c config, progress io.Writer) (samples, error)
 			runs[0], runs[1] = runs[1], runs[0]
 		}
 		for _, r := range runs {
-			out, err := bench(ctx, r.bin, dir, r.bench, r.n)
+			out, err := fastestOn(cpus, func() ([]byte, error) { return bench(ctx, r.bin, dir, r.bench, r.n) })
 			if err != nil {
 				return samples{}, err
 			}
@@ -216,6 +260,92 @@ func bench(ctx context.Context, bin, dir, pattern string, n int) ([]byte, error)
 		}
 	}
 	return keep.Bytes(), nil
+}
+
+// guardCPUs returns the CPUs each benchmark runs on, one at a time: the
+// first and the last of the process's affinity mask (one CPU when it has
+// one). On the 2-vCPU KVM test machine one vCPU at a time ran the loop
+// 1.8 times slower than the other (cpu-ns/I/O 222-238 against 122-131,
+// which vCPU changing within minutes) while the calibration moved by
+// under 10%: a cache shared with another guest, which the calibration's
+// few hundred bytes do not feel. Unpinned, each process landed on either,
+// and the guard's samples were bimodal.
+func guardCPUs() []int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil
+	}
+	var cpus []int
+	for c := 0; c < len(set)*64; c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	if len(cpus) > 2 {
+		cpus = []int{cpus[0], cpus[len(cpus)-1]}
+	}
+	return cpus
+}
+
+// fastestOn runs run once pinned to each of cpus and returns the output
+// with the least CPU time per op (cpu-ns/op): the code's cost on the
+// least disturbed CPU. With no CPUs it runs run once, unpinned.
+func fastestOn(cpus []int, run func() ([]byte, error)) ([]byte, error) {
+	if len(cpus) == 0 {
+		return run()
+	}
+	var best []byte
+	bestCPU := math.Inf(1)
+	for _, c := range cpus {
+		out, err := pinned(c, run)
+		if err != nil {
+			return nil, err
+		}
+		v, ok := cpuNsPerOp(out)
+		if !ok {
+			v = math.Inf(1)
+		}
+		if best == nil || v < bestCPU {
+			best, bestCPU = out, v
+		}
+	}
+	return best, nil
+}
+
+// pinned runs run with the calling thread bound to cpu, so that the
+// processes run starts inherit that one CPU (a child takes the affinity
+// of the thread that forks it).
+func pinned(cpu int, run func() ([]byte, error)) ([]byte, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var old, one unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		return nil, err
+	}
+	one.Set(cpu)
+	if err := unix.SchedSetaffinity(0, &one); err != nil {
+		return nil, fmt.Errorf("pin to CPU %d: %w", cpu, err)
+	}
+	defer unix.SchedSetaffinity(0, &old)
+	return run()
+}
+
+// cpuNsPerOp reads the cpu-ns/op metric of the first benchmark line of
+// out.
+func cpuNsPerOp(out []byte) (float64, bool) {
+	for _, l := range strings.Split(string(out), "\n") {
+		if !strings.HasPrefix(l, "Benchmark") {
+			continue
+		}
+		f := strings.Fields(l)
+		for i := 1; i < len(f); i++ {
+			if f[i] == "cpu-ns/op" {
+				v, err := strconv.ParseFloat(f[i-1], 64)
+				return v, err == nil
+			}
+		}
+	}
+	return 0, false
 }
 
 // gomaxprocs is the -N the testing package appends to a benchmark's name.
