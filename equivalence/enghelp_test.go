@@ -13,9 +13,8 @@ import (
 // --enghelp option lists: options gofio does not implement ("-") and
 // gofio's own ("+").
 var engHelpDiffs = map[string][]string{
-	"io_uring": {"-uncached", "+coop_taskrun", "+defer_taskrun",
+	"io_uring": {"+coop_taskrun", "+defer_taskrun",
 		"+iowq_max_workers", "+single_issuer", "+sqthread_idle", "+taskrun_mode"},
-	"io_uring_cmd": {"-uncached"},
 }
 
 // TestEngHelpMatchesFio checks that `gofio --enghelp=NAME` lists the

@@ -22,6 +22,8 @@ var offsetRows = []Row{
 		JobFile: "[j]\nioengine=psync\nbs=4k\nsize=256k\nrw=read\nexec_prerun=echo pre\nexec_postrun=sh -c 'ls j.0.0'\n", Exact: syncDepth},
 	{Name: "options/ioscheduler-file", Ref: "issue 26 ioscheduler on a file of a file system without a block device (tmpfs): nothing to switch, the job runs as in fio",
 		JobFile: "[j]\nioengine=psync\nbs=4k\nsize=256k\nrw=randread\nioscheduler=none\n", Exact: syncDepth},
+	{Name: "options/uring-uncached-tmpfs", Ref: "io_uring's uncached=1 on buffered reads of a tmpfs file: tmpfs takes neither fio 3.33's 0x40 (RWF_ATOMIC since Linux 6.11) nor gofio's RWF_DONTCACHE, so both fail the job with EOPNOTSUPP (err=95) at the first read (on ext4 fio fails the same way and gofio reads uncached: DIFFERENCES.md)",
+		Args: []string{"--ioengine=io_uring", "--uncached=1", "--rw=randread", "--bs=4k", "--size=256k"}, Exit: 1, Exact: []string{"error"}, NoCounts: true},
 	{Name: "options/mem", Ref: "mem= (iomem=): shm, mmapshared, mmap:FILE, malloc back the buffers; the same I/O as fio, and no buffer file left",
 		JobFile: "[global]\nioengine=psync\nbs=4k\nsize=256k\nrw=randrw\n[shm]\nmem=shm\n[shared]\nmem=mmapshared\n[file]\nmem=mmap:buf.mm\n[malloc]\niomem=malloc\nhugepage-size=2m\n",
 		Exact:   syncDepth},

@@ -31,6 +31,11 @@ func (e *Engine) configure(s engines.Setup, p uring.Params) error {
 	if job.NoWait {
 		e.rwFlags |= unix.RWF_NOWAIT
 	}
+	if job.Uncached && !job.Direct {
+		// fio 3.33's RWF_UNCACHED, buffered I/O only; fio sends 0x40,
+		// RWF_ATOMIC since Linux 6.11.
+		e.rwFlags |= unix.RWF_DONTCACHE
+	}
 	e.sfr = job.SyncFileRange
 	if job.FixedBufs {
 		if len(s.Bufs) < e.depth {

@@ -585,3 +585,34 @@ func TestCanReapTimeout(t *testing.T) {
 		t.Errorf("ReapTimeout without EXT_ARG: %v, want EOPNOTSUPP", err)
 	}
 }
+
+// TestEngineUncached checks uncached= reaches the kernel as RWF_DONTCACHE
+// on buffered I/O only: tmpfs, which has no FOP_DONTCACHE, refuses it
+// (-EOPNOTSUPP), and with direct=1 the flag is not sent.
+func TestEngineUncached(t *testing.T) {
+	fd := testFile(t, 4)
+	for _, direct := range []bool{false, true} {
+		job := newJob()
+		job.Uncached, job.Direct = true, direct
+		e, bufs := openEngine(t, job, []int{fd}, 1)
+		if want := map[bool]uint32{false: unix.RWF_DONTCACHE, true: 0}[direct]; e.rwFlags != want {
+			t.Errorf("direct=%v: rw_flags %#x, want %#x", direct, e.rwFlags, want)
+		}
+		if direct {
+			continue
+		}
+		if err := e.Queue(0, &engines.Request{Op: engines.OpRead, Buf: bufs[0]}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Submit(); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]engines.Completion, 1)
+		if _, err := e.Reap(out, 1); err != nil {
+			t.Fatal(err)
+		}
+		if out[0].Res != -int32(unix.EOPNOTSUPP) {
+			t.Errorf("uncached read on tmpfs: res %d, want -EOPNOTSUPP", out[0].Res)
+		}
+	}
+}

@@ -42,10 +42,6 @@ const (
 	Ftruncate                // ftruncate
 )
 
-// rwfDontcache is RWF_DONTCACHE (Linux 6.14), the flag fio 3.33 calls
-// RWF_UNCACHED; fio 3.33 sends 0x40, which Linux 6.11+ reads as RWF_ATOMIC.
-const rwfDontcache = 0x80
-
 // Engine runs requests with the system calls of its variant.
 type Engine struct {
 	engines.Sync
@@ -92,7 +88,7 @@ func open(s engines.Setup, v Variant) (engines.Engine, error) {
 			e.flags |= unix.RWF_NOWAIT
 		}
 		if j.Uncached && !j.Direct {
-			e.flags |= rwfDontcache
+			e.flags |= unix.RWF_DONTCACHE // fio 3.33's RWF_UNCACHED; its 0x40 is RWF_ATOMIC since Linux 6.11
 		}
 		if j.Hipri {
 			e.hipriPct = uint64(j.HipriPercentage)

@@ -120,7 +120,7 @@ func TestPVSync2Flags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := e.(*Engine).flags; got != unix.RWF_NOWAIT|rwfDontcache {
+	if got := e.(*Engine).flags; got != unix.RWF_NOWAIT|unix.RWF_DONTCACHE {
 		t.Fatalf("flags %#x", got)
 	}
 	out := make([]engines.Completion, 1)
