@@ -9,9 +9,10 @@ import (
 )
 
 // complete is the completion item: stamp, account latency and bytes,
-// requeue the remainder of a short I/O or record an error, and free the
-// slot by queueing its next heavy item.
-func (l *loop) complete(it sched.Item, now int64) {
+// requeue the remainder of a short I/O or record an error. It returns true
+// when the slot is free for its next heavy item, which the caller queues
+// (drive), and false when the slot is requeued or done with here.
+func (l *loop) complete(it sched.Item, now int64) bool {
 	si := it.Slot
 	s := &l.slots[si]
 	// fio accounts a completion once the ramp is over, whenever it was
@@ -40,17 +41,17 @@ func (l *loop) complete(it sched.Item, now int64) {
 			l.res.Dirs[s.dir].TotalIOs--
 		}
 		l.q.AddHeavy(si, now)
-		return
+		return false
 	case res == -int32(unix.EAGAIN) && s.retries < maxEAGAINRetries:
 		// Resubmit what is left, as for a short I/O.
 		s.retries++
 		l.eagain++
 		s.requeue = true
 		l.q.AddHeavy(si, now)
-		return
+		return false
 	case res < 0:
 		if !l.failedIO(s, res) {
-			return
+			return false
 		}
 	case s.op.IsSync():
 		l.lastWasSync = true
@@ -65,12 +66,10 @@ func (l *loop) complete(it sched.Item, now int64) {
 		}
 	default:
 		if !l.transferred(s, si, now, acct) {
-			return
+			return false
 		}
 	}
-	if !l.fatal {
-		l.q.AddHeavy(si, now)
-	}
+	return !l.fatal
 }
 
 // failedIO handles an I/O that returned error res: the job fails where the

@@ -313,25 +313,41 @@ func (l *loop) drive() {
 			l.wait()
 			continue
 		}
-		var now int64
-		if l.reapFresh {
-			// A harvest just stamped the time: one clock reading serves
-			// both (under the priority policy the item is the first
-			// completion of that harvest, so its tw wait is 0).
-			now, l.reapFresh = l.reapStamp, false
-		} else {
-			now = l.clock()
-		}
+		now := l.itemNow()
 		it, _ := l.q.Next(now)
+		si := it.Slot
 		if it.Kind == sched.Completion {
-			l.complete(it, now)
-			continue
+			if !l.complete(it, now) {
+				continue
+			}
+			if l.q.Len() != 0 {
+				l.q.AddHeavy(si, now)
+				continue
+			}
+			// The slot's heavy item would be the only one queued, so
+			// the next turn would take it at once: run it as that turn
+			// would, without the push and pop (nothing reads a heavy
+			// item's time in the queue).
+			now = l.itemNow()
 		}
-		l.issue(it.Slot, now)
+		l.issue(si, now)
 		if l.reapAll && l.inflight > 0 {
 			l.reap(0)
 		}
 	}
+}
+
+// itemNow is the time drive gives the next task-work item: the stamp of a
+// harvest that just ran, when nothing but queue bookkeeping ran since (one
+// clock reading serves both; under the priority policy the item is the
+// first completion of that harvest, so its tw wait is 0), else a clock
+// reading.
+func (l *loop) itemNow() int64 {
+	if l.reapFresh {
+		l.reapFresh = false
+		return l.reapStamp
+	}
+	return l.clock()
 }
 
 // setState publishes fio's run-state character to the progress view.

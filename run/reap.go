@@ -121,9 +121,17 @@ func (l *loop) reap(waitFor int) {
 		}
 		l.slots[c.Slot].res = c.Res
 		l.slots[c.Slot].flight = false
-		l.q.Add(&l.batch, c.Slot, t)
+		if n > 1 {
+			l.q.Add(&l.batch, c.Slot, t)
+		}
 	}
-	l.q.AddBatch(&l.batch)
+	if n == 1 {
+		// A batch of one is one completion added (the most common
+		// harvest at depth 1, and of fio's reaping one at a time).
+		l.q.AddCompletion(l.cqes[0].Slot, t)
+	} else {
+		l.q.AddBatch(&l.batch)
+	}
 	if l.zones != nil {
 		l.zonesReaped(n)
 	}

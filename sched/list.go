@@ -75,12 +75,13 @@ func (k *Links) PopFront(l *List) (i uint32, ok bool) {
 	if l.n == 0 {
 		return None, false
 	}
+	next := k.next // one bounds check for the load and the store
 	i = l.head
-	l.head = k.next[i]
-	k.next[i] = None
+	l.head = next[i] // None when i was the tail
+	next[i] = None
 	l.n--
 	if l.n == 0 {
-		l.head, l.tail = None, None
+		l.tail = None
 	}
 	return i, true
 }

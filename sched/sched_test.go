@@ -322,3 +322,114 @@ func TestCompletionWaitBehindHeavy(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueMatchesModel runs random sequences of adds (heavy, completion,
+// batches of 0 to 3) and runs against a model of the two policies kept in
+// plain slices, and checks that every Next, Peek, Len and Pending agree,
+// tw waits included: the completion a queue holds off its lists when it
+// was added to an empty queue (first) must not change what runs when.
+func TestQueueMatchesModel(t *testing.T) {
+	type item struct {
+		slot uint32
+		kind Kind
+		at   int64
+	}
+	const slots = 8
+	for _, p := range []Policy{Priority, FIFO} {
+		for seed := uint64(1); seed <= 200; seed++ {
+			q := NewQueue(slots, p)
+			var prio, normal []item // the model: prio is unused under FIFO
+			free := make([]uint32, 0, slots)
+			for i := uint32(0); i < slots; i++ {
+				free = append(free, i)
+			}
+			x := seed * 0x9E3779B97F4A7C15
+			rnd := func(n int) int {
+				x ^= x << 13
+				x ^= x >> 7
+				x ^= x << 17
+				return int(x % uint64(n))
+			}
+			take := func() uint32 {
+				i := rnd(len(free))
+				s := free[i]
+				free = append(free[:i], free[i+1:]...)
+				return s
+			}
+			addModel := func(it item) {
+				if p == Priority && it.kind == Completion {
+					prio = append(prio, it)
+				} else {
+					normal = append(normal, it)
+				}
+			}
+			for now := int64(0); now < 400; now++ {
+				switch op := rnd(5); {
+				case op == 0 && len(free) > 0:
+					s := take()
+					q.AddHeavy(s, now)
+					addModel(item{s, Heavy, now})
+				case op == 1 && len(free) > 0:
+					s := take()
+					q.AddCompletion(s, now)
+					addModel(item{s, Completion, now})
+				case op == 2:
+					b := NewBatch()
+					for k := rnd(4); k > 0 && len(free) > 0; k-- {
+						s := take()
+						q.Add(&b, s, now)
+						addModel(item{s, Completion, now})
+					}
+					q.AddBatch(&b)
+				default:
+					it, ok := q.Next(now)
+					var want item
+					wantOK := true
+					switch {
+					case len(prio) > 0:
+						want, prio = prio[0], prio[1:]
+					case len(normal) > 0:
+						want, normal = normal[0], normal[1:]
+					default:
+						wantOK = false
+					}
+					if ok != wantOK || ok && (it.Slot != want.slot || it.Kind != want.kind || it.Wait != now-want.at) {
+						t.Fatalf("%v seed %d at %d: Next = %+v %v, want %+v %v", p, seed, now, it, ok, want, wantOK)
+					}
+					if ok {
+						free = append(free, it.Slot)
+					}
+				}
+				if q.Len() != len(prio)+len(normal) {
+					t.Fatalf("%v seed %d at %d: Len %d, want %d", p, seed, now, q.Len(), len(prio)+len(normal))
+				}
+				wc, wh := len(prio), 0
+				for _, it := range normal {
+					if it.kind == Completion {
+						wc++
+					} else {
+						wh++
+					}
+				}
+				if c, h := q.Pending(); c != wc || h != wh {
+					t.Fatalf("%v seed %d at %d: Pending %d/%d, want %d/%d", p, seed, now, c, h, wc, wh)
+				}
+				k, ok := q.Peek()
+				switch {
+				case len(prio) > 0:
+					if !ok || k != Completion {
+						t.Fatalf("%v seed %d at %d: Peek %v %v, want completion", p, seed, now, k, ok)
+					}
+				case len(normal) > 0:
+					if !ok || k != normal[0].kind {
+						t.Fatalf("%v seed %d at %d: Peek %v %v, want %v", p, seed, now, k, ok, normal[0].kind)
+					}
+				default:
+					if ok {
+						t.Fatalf("%v seed %d at %d: Peek %v on an empty queue", p, seed, now, k)
+					}
+				}
+			}
+		}
+	}
+}
