@@ -39,6 +39,94 @@ var zbdRows = []Row{
 		JobFile: zbdJob("rw=randwrite", "size=8m", "io_size=16m", "max_open_zones=3"), Exact: syncDepth, Check: zbdSame(1 << 20)},
 	{Name: "zbd/randrw", Ref: "issue 26 zonemode=zbd randrw: the first I/O a write, reads within written data",
 		JobFile: zbdJob("rw=randrw", "size=8m", "max_open_zones=2"), Exact: syncDepth, Check: zbdSame(1 << 20)},
+	{Name: "zbd/shared-jobs", Ref: "issue 26 zonemode=zbd with jobs racing for one file's zones (numjobs=2 on psync, io_uring and libaio at iodepth=4, a psync randrw): fio's zone locks keep each zone's writes sequential across the jobs",
+		JobFile: zbdSharedJob, Runs: 3, Check: zbdShared(1<<20, 64<<10)},
+}
+
+// zbdSharedJob lays out 16 MiB of z.img and runs five zbd jobs on it at
+// once, each with io_size=8m over all 16 zones of 1 MiB, at most 4 open:
+// two psync writers (numjobs), an io_uring and a libaio writer and a psync
+// randrw job, each logging its I/O's offsets.
+var zbdSharedJob = "[lay]\nioengine=psync\nrw=write\nbs=1m\nsize=16m\nfilename=z.img\n\n" +
+	"[global]\nfilename=z.img\nzonemode=zbd\nzonesize=1m\nbs=64k\nio_size=8m\nmax_open_zones=4\nrw=randwrite\nwrite_lat_log=l\nlog_offset=1\n\n" +
+	"[s]\nstonewall\nioengine=psync\nnumjobs=2\n\n[u]\nioengine=io_uring\niodepth=4\n\n[a]\nioengine=libaio\niodepth=4\n\n[m]\nioengine=psync\nrw=randrw\n"
+
+// zbdShared returns a Check of jobs that share a file's zones (zoneSize
+// bytes, written in blocks of bs), whose order across the jobs is timing,
+// in fio as in gofio: in every run of both programs the writes of all the
+// zbd jobs (every job but the first) are sequential in each zone between
+// resets, which fio's zone locks guarantee: block k of a zone is written
+// as often as block 0, or once less for the blocks past the zone's last
+// write pointer. In gofio the zone resets each job reports add up to
+// those the writes imply (one per write at a zone's start but the first)
+// and lie between that job's writes at a zone's start, less one per zone
+// it may have been the first to write, and all of them; and every gofio
+// run's total lies within the totals of fio's runs, give or take one.
+func zbdShared(zoneSize, bs uint64) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		lo, hi := ^uint64(0), uint64(0)
+		var totals [2][]uint64
+		for p, outs := range [2][]*Outcome{fio, gofio} {
+			for i, o := range outs {
+				jobs := o.Doc.Jobs()
+				counts := map[uint64][]uint64{} // per zone, writes per block
+				var total uint64
+				for k := 2; k <= len(jobs); k++ {
+					offs, err := logWrites(o, fmt.Sprintf("l_lat.%d.log", k))
+					if err != nil {
+						return append(diffs, err.Error())
+					}
+					starts, firsts := uint64(0), map[uint64]bool{}
+					for _, off := range offs {
+						z := off / zoneSize
+						if counts[z] == nil {
+							counts[z] = make([]uint64, zoneSize/bs)
+						}
+						counts[z][off%zoneSize/bs]++
+						if off%zoneSize == 0 {
+							starts++
+							firsts[z] = true
+						}
+					}
+					if p == 1 {
+						got, _ := Number(jobs[k-1], "gofio.state.zone_resets")
+						if r := uint64(got); r > starts || r+uint64(len(firsts)) < starts {
+							diffs = append(diffs, fmt.Sprintf("gofio run %d job %d: %d zone resets reported, %d writes at a zone's start in %d zones", i, k, r, starts, len(firsts)))
+						}
+						total += uint64(got)
+					}
+				}
+				var implied uint64
+				for z, c := range counts {
+					implied += c[0] - 1
+					m := 0
+					for m < len(c) && c[m] == c[0] {
+						m++
+					}
+					for _, n := range c[m:] {
+						if n != c[0]-1 {
+							diffs = append(diffs, fmt.Sprintf("%s run %d: zone %d's blocks written %v times: not sequential between resets", o.Program, i, z, c))
+							break
+						}
+					}
+				}
+				if p == 1 && total != implied {
+					diffs = append(diffs, fmt.Sprintf("gofio run %d: the jobs report %d zone resets, their writes imply %d", i, total, implied))
+				}
+				if p == 0 {
+					lo, hi = min(lo, implied), max(hi, implied)
+				}
+				totals[p] = append(totals[p], implied)
+			}
+		}
+		for i, t := range totals[1] {
+			if t+1 < lo || t > hi+1 {
+				diffs = append(diffs, fmt.Sprintf("gofio run %d: %d zone resets, fio's runs %v", i, t, totals[0]))
+			}
+		}
+		return diffs
+	}
 }
 
 // zbdSame returns a Check that the zbd job (job 2) logged the same offsets

@@ -91,7 +91,7 @@ func (s *slot) newIO(op engines.Op, d jobfile.Dir, file int32, off uint64, n uin
 	s.op, s.dir, s.file, s.off, s.length, s.done = op, d, file, off, n, 0
 	s.start, s.issue, s.res, s.zeroes, s.slat = now, 0, 0, false, -1
 	s.ramp, s.requeue, s.verify, s.retries = ramp, false, false, 0
-	s.ioprio, s.prioIdx, s.flight = 0, 0, false
+	s.ioprio, s.prioIdx, s.flight, s.zone = 0, 0, false, false
 }
 
 // setRequest sets *r to engines.Request{Op: op, File: file, Offset: off,
@@ -205,6 +205,9 @@ func (l *loop) countIssued(si uint32, next *nextIO) {
 	}
 	prevOff := s.off
 	s.newIO(op, d, int32(file), off, uint32(n), now, l.ramping)
+	if l.zones != nil && !op.IsSync() {
+		s.zone = l.zones.Holds(file, d)
+	}
 	if op.IsSync() {
 		// fio's sync io_u keeps the offset of its last I/O, which
 		// write_iolog shows; the request itself has none (libaio's

@@ -344,8 +344,8 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		fillRNG:        fiorand.NewRNG(jr.seed ^ 0xf111),
 		cmdprio:        cp,
 	}
-	if jr.zones != nil && !l.syncIO {
-		jr.zones.SetQuiesce(l.quiesceZones)
+	if jr.zones != nil {
+		jr.zones.SetQuiesce(l.quiesceZones, !l.syncIO)
 	}
 	if jr.replay != nil {
 		l.replay = &replay{log: jr.replay, genesis: l.clock()}

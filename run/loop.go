@@ -42,6 +42,7 @@ type slot struct {
 	ioprio  uint16 // cmdprio's ioprio for this I/O, 0 for none
 	prioIdx uint8  // index of its priority in the direction's per-priority stats
 	flight  bool   // queued to the engine and its CQE not yet harvested (fio's IO_U_F_FLIGHT)
+	zone    bool   // holds its zonemode=zbd zone's lock until harvested (zbd.Job.Holds)
 }
 
 // heldIO is an I/O serialize_overlap put back because it overlaps one in
@@ -286,6 +287,7 @@ func (l *loop) run() {
 	l.drive()
 	l.endReap()
 	if l.zones != nil {
+		l.zones.ReleaseAll()
 		l.res.ZoneResets = l.zones.Resets
 	}
 	if l.lat != nil {

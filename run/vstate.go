@@ -186,6 +186,10 @@ func (l *loop) replayWrites() {
 		if !ok {
 			return
 		}
+		if l.zones != nil {
+			// Nothing is issued: the write completes here for its zone.
+			l.zones.End(file, d, off, n, l.zones.Holds(file, d))
+		}
 		if d != jobfile.DirTrim || !l.hasWrite {
 			l.issued += n // a trimwrite job's size= counts its writes (countIssued)
 		}

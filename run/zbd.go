@@ -6,7 +6,6 @@ import (
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/zbd"
-	"github.com/gofio/gofio/jobfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -80,10 +79,13 @@ func (l *loop) zoneError() {
 	l.fail(int(l.zones.Err.Errno), "zbd_adjust_block", l.zones.Err)
 }
 
-// quiesceZones is fio's io_u_quiesce for the zones of a job on an
-// asynchronous engine: what is queued is submitted and everything in
-// flight is reaped (reap closes the zones the writes filled; their
-// completion items run later). It reports whether any I/O was in flight.
+// quiesceZones is fio's io_u_quiesce for the zones of a zbd job: what is
+// queued is submitted and everything in flight is reaped (reap closes the
+// zones the writes filled and releases their zone locks; their completion
+// items run later). It reports whether any I/O was in flight. A
+// synchronous engine's job needs it on a shared file only, before it
+// waits for another job's zone: its I/O has completed, but its slots may
+// not have been reaped yet.
 func (l *loop) quiesceZones() bool {
 	l.commitQueued()
 	if l.pN > 0 {
@@ -97,11 +99,15 @@ func (l *loop) quiesceZones() bool {
 }
 
 // zonesReaped is fio's zbd_put_io for the n completions just reaped: each
-// write that filled its zone closes it.
+// write that filled its zone closes it, and an I/O that holds its zone's
+// lock (a shared file) releases it. The remainder of a short I/O, which
+// is requeued, goes out without the lock.
 func (l *loop) zonesReaped(n int) {
 	for _, c := range l.cqes[:n] {
-		if s := &l.slots[c.Slot]; s.op == engines.OpWrite {
-			l.zones.End(int(s.file), jobfile.DirWrite, s.off, uint64(s.length))
+		s := &l.slots[c.Slot]
+		if s.op == engines.OpWrite || s.zone {
+			l.zones.End(int(s.file), s.dir, s.off, uint64(s.length), s.zone)
+			s.zone = false
 		}
 	}
 }

@@ -2,11 +2,14 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gofio/gofio/internal/faultfs"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -48,4 +51,70 @@ func TestZbdEmulated(t *testing.T) {
 	if r.IOBytes != 3<<20 {
 		t.Errorf("reader: %d bytes, want the %d written", r.IOBytes, 3<<20)
 	}
+}
+
+// TestZbdSharedZoneLocks checks fio's zone locks across jobs that share a
+// file, end to end: three psync writers and a psync randrw job race for
+// the zones of one FUSE file whose writes each take 200 µs, and the
+// server sees, as with fio, no request start in a zone while another is
+// in flight there (every job has one I/O at a time, so the zone's lock
+// is the only thing that keeps them apart), every write at its zone's
+// write pointer or at its start after a reset, every read below the
+// write pointer, and as many resets as the jobs report.
+func TestZbdSharedZoneLocks(t *testing.T) {
+	const zs, size = 1 << 20, 16 << 20
+	x := faultfs.MountT(t, faultfs.Options{Size: size})
+	x.Delay(faultfs.Write, 200*time.Microsecond, 1)
+	var (
+		busy    [size / zs]int
+		wp      [size / zs]int64
+		resets  int
+		ios     int
+		clashes []string
+	)
+	for z := range wp {
+		wp[z] = int64(z) * zs
+	}
+	x.Trace(func(op faultfs.Op, off int64, n int, begin bool) {
+		z := off / zs
+		if !begin {
+			busy[z]--
+			return
+		}
+		ios++
+		if busy[z]++; busy[z] > 1 && len(clashes) < 5 {
+			clashes = append(clashes, fmt.Sprintf("%v of %d at %d while zone %d has I/O in flight", op, n, off, z))
+		}
+		switch {
+		case op == faultfs.Read && off+int64(n) > wp[z] && len(clashes) < 5:
+			clashes = append(clashes, fmt.Sprintf("read of %d at %d beyond zone %d's write pointer %d", n, off, z, wp[z]))
+		case op != faultfs.Write:
+		case off == z*zs && wp[z] != off:
+			resets++
+			wp[z] = off + int64(n)
+		case off != wp[z] && len(clashes) < 5:
+			clashes = append(clashes, fmt.Sprintf("write of %d at %d, zone %d's write pointer at %d", n, off, z, wp[z]))
+		default:
+			wp[z] = off + int64(n)
+		}
+	})
+	t.Cleanup(func() { x.Trace(nil) })
+	jobs := parseJobs(t, t.TempDir(), "[global]\nioengine=psync\nzonemode=zbd\nzonesize=1m\nbs=64k\nmax_open_zones=4\nio_size=4m\nfilename="+x.Path()+"\n"+
+		"[w]\nrw=randwrite\nnumjobs=3\n[m]\nrw=randrw\n")
+	res := mustRun(t, jobs, Options{})
+	var jobResets uint64
+	for _, r := range res.Jobs {
+		jobResets += r.ZoneResets
+		if r.Dirs[jobfile.DirRead].IOBytes+r.Dirs[jobfile.DirWrite].IOBytes != 4<<20 {
+			t.Errorf("job %s moved %d+%d bytes, want io_size 4m", r.Name, r.Dirs[jobfile.DirRead].IOBytes, r.Dirs[jobfile.DirWrite].IOBytes)
+		}
+	}
+	x.Trace(nil)
+	for _, c := range clashes {
+		t.Error(c)
+	}
+	if jobResets != uint64(resets) || resets == 0 {
+		t.Errorf("the jobs report %d zone resets, the server saw %d", jobResets, resets)
+	}
+	t.Logf("%d requests, %d zone resets", ios, resets)
 }

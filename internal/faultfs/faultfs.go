@@ -131,6 +131,7 @@ type FS struct {
 	size    int64
 	absent  bool // Options.Absent
 	once    sync.Once
+	trace   func(op Op, off int64, n int, begin bool) // Trace's, guarded by mu
 }
 
 // Available reports whether a FUSE filesystem can be mounted here, and
@@ -298,6 +299,26 @@ func (x *FS) Delay(op Op, d time.Duration, every int) {
 	x.mu.Unlock()
 }
 
+// Trace calls fn, under the filesystem's lock, when a read or write
+// request arrives (begin true, before any fault applies) and when it has
+// been served or failed (begin false), with the offset and length the
+// application asked for: the order in which the server saw the I/O. nil
+// stops tracing.
+func (x *FS) Trace(fn func(op Op, off int64, n int, begin bool)) {
+	x.mu.Lock()
+	x.trace = fn
+	x.mu.Unlock()
+}
+
+// traced is request's end for Trace.
+func (x *FS) traced(op Op, off int64, n int) {
+	x.mu.Lock()
+	if x.trace != nil {
+		x.trace(op, off, n, false)
+	}
+	x.mu.Unlock()
+}
+
 // Stall holds every op request after the first after ones until Release
 // (or Unmount): the I/O never completes on its own.
 func (x *FS) Stall(op Op, after int) {
@@ -362,6 +383,9 @@ func (x *FS) Vanish(errno syscall.Errno) {
 // latency and blocks for a stall, outside the lock.
 func (x *FS) request(ctx context.Context, op Op, off int64, n int) (int, syscall.Errno) {
 	x.mu.Lock()
+	if x.trace != nil {
+		x.trace(op, off, n, true)
+	}
 	if op == Read {
 		x.c.Reads++
 	} else {
@@ -424,6 +448,7 @@ func (x *FS) request(ctx context.Context, op Op, off int64, n int) (int, syscall
 }
 
 func (x *FS) read(ctx context.Context, dest []byte, off int64) (fuse.ReadResult, syscall.Errno) {
+	defer x.traced(Read, off, len(dest))
 	n, errno := x.request(ctx, Read, off, len(dest))
 	if errno != 0 {
 		return nil, errno
@@ -449,6 +474,7 @@ func (x *FS) read(ctx context.Context, dest []byte, off int64) (fuse.ReadResult,
 }
 
 func (x *FS) write(ctx context.Context, data []byte, off int64) (uint32, syscall.Errno) {
+	defer x.traced(Write, off, len(data))
 	n, errno := x.request(ctx, Write, off, len(data))
 	if errno != 0 {
 		return 0, errno

@@ -14,41 +14,73 @@ import (
 // zone_reset_frequency pick, and a random trim goes to a zone with data
 // and resets it. ok is false when no zone can take the I/O, which ends the
 // job's I/O as fio's io_u_eof; j.Err then says why when it is an error.
-// When ok, the device stays locked, as fio keeps the zone locked, until
-// Commit says what was issued.
+// When ok, the device stays locked until Commit says what was issued, and
+// on a shared device the I/O's zone stays locked (Holds) until End.
 func (j *Job) Adjust(fi int, base uint64, dir jobfile.Dir, off, n uint64) (uint64, uint64, bool) {
 	d := j.files[fi].dev
-	d.mu.Lock()
+	d.lock()
 	off, n, ok := j.adjust(fi, base, dir, off, n)
 	if !ok {
-		d.mu.Unlock()
+		d.unlock()
 	}
 	return off, n, ok
 }
 
 // Commit is fio's zbd_queue_io for the I/O Adjust last accepted in file
-// fi, n bytes at off (n 0: not issued after all): a write moves its
-// zone's write pointer and, reaching the zone's capacity with a
-// synchronous engine (fio's FIO_Q_COMPLETED), closes the zone; then the
-// device is unlocked.
+// fi, n bytes at off (n 0: not issued after all, and its zone's lock is
+// released): a write moves its zone's write pointer and, reaching the
+// zone's capacity on a device of its own with a synchronous engine
+// (fio's FIO_Q_COMPLETED), closes the zone; then the device is unlocked.
 func (j *Job) Commit(fi int, dir jobfile.Dir, off, n uint64) {
 	d := j.files[fi].dev
-	if dir == jobfile.DirWrite && n > 0 {
-		zi := d.zoneIdx(off)
-		z := &d.zones[zi]
-		end := min(off+n, z.capEnd())
-		if z.wp <= end {
-			d.swd += end - z.wp
-			d.wpSwd += end - z.wp
+	if d.shared {
+		j.commitShared(fi, dir, off, n)
+		return
+	}
+	if dir == jobfile.DirWrite && n != 0 {
+		j.advance(d, off, n)
+	}
+}
+
+// commitShared is Commit on a shared device.
+func (j *Job) commitShared(fi int, dir jobfile.Dir, off, n uint64) {
+	d := j.files[fi].dev
+	held := j.Holds(fi, dir)
+	switch {
+	case n == 0:
+		if held {
+			j.unlockZone(d, d.zoneIdx(off))
 		}
-		z.wp = end
-		if j.quiesce == nil && off+n >= z.capEnd() {
-			j.closeZone(d, zi)
-		}
+	case dir == jobfile.DirWrite:
+		j.advance(d, off, n)
+	}
+	if n != 0 && j.async && held {
+		j.files[fi].inflight++
+		d.inflight++
 	}
 	d.mu.Unlock()
 }
 
+// advance moves the write pointer of the zone of a write of n bytes at
+// off, and closes the zone it fills where the write does not close it
+// at its completion (closesAtEnd).
+func (j *Job) advance(d *Device, off, n uint64) {
+	zi := d.zoneIdx(off)
+	z := &d.zones[zi]
+	end := min(off+n, z.capEnd())
+	if z.wp <= end {
+		d.swd += end - z.wp
+		d.wpSwd += end - z.wp
+	}
+	z.wp = end
+	if !j.closesAtEnd(d) && off+n >= z.capEnd() {
+		j.closeZone(d, zi)
+	}
+}
+
+// adjust is Adjust with the device locked. Where it accepts the I/O, it
+// returns holding the lock of the I/O's zone, as fio's; where it does
+// not, it holds none.
 func (j *Job) adjust(fi int, base uint64, dir jobfile.Dir, off, n uint64) (uint64, uint64, bool) {
 	f := &j.files[fi]
 	d := f.dev
@@ -58,11 +90,13 @@ func (j *Job) adjust(fi int, base uint64, dir jobfile.Dir, off, n uint64) (uint6
 	minBS := j.cfg.MinBS[dir]
 	zi := d.zoneIdx(off)
 	orig := zi
+	j.lockZone(d, zi)
 	switch dir {
 	case jobfile.DirRead:
 		z := &d.zones[zi]
 		rng := z.wp - z.start
 		if rng < minBS || !j.cfg.Random && off+minBS > z.wp {
+			j.unlockZone(d, zi)
 			var ok bool
 			if zi, ok = j.findZone(f, minBS, zi); !ok {
 				return 0, 0, false
@@ -88,6 +122,7 @@ func (j *Job) adjust(fi int, base uint64, dir jobfile.Dir, off, n uint64) (uint6
 	case jobfile.DirTrim:
 		z := &d.zones[zi]
 		if j.cfg.Random && z.wp <= z.start {
+			j.unlockZone(d, zi)
 			var ok bool
 			if zi, ok = j.findZone(f, 1, zi); !ok {
 				return 0, 0, false
@@ -96,6 +131,7 @@ func (j *Job) adjust(fi int, base uint64, dir jobfile.Dir, off, n uint64) (uint6
 		}
 		// fio's zbd_do_io_u_trim: the trim resets its zone.
 		if off != d.zones[zi].start {
+			j.unlockZone(d, zi)
 			j.fail(syscall.EINVAL, "Trim offset not at zone start (%d)", off)
 			return 0, 0, false
 		}
@@ -106,14 +142,18 @@ func (j *Job) adjust(fi int, base uint64, dir jobfile.Dir, off, n uint64) (uint6
 }
 
 // adjustWrite is the write case of fio's zbd_adjust_block. The caller
-// holds the device's mutex.
+// holds the device's mutex and zone zi's lock, which it keeps when it
+// accepts the write in zone zi; otherwise the zone that takes the write
+// is the one locked, or none.
 func (j *Job) adjustWrite(f *file, base uint64, zi uint32, off, n, minBS uint64) (uint64, uint64, bool) {
 	d := f.dev
 	if n > d.zoneSize {
+		j.unlockZone(d, zi)
 		j.fail(syscall.EINVAL, "I/O buflen exceeds zone size")
 		return 0, 0, false
 	}
 	if !j.openZone(f, zi) {
+		j.unlockZone(d, zi)
 		var ok bool
 		if zi, ok = j.convertToOpenZone(f, base, off, minBS); !ok {
 			return 0, 0, false
@@ -129,12 +169,14 @@ func (j *Job) adjustWrite(f *file, base uint64, zi uint32, off, n, minBS uint64)
 		z.resetZone = false
 		j.resetZone(d, zi)
 		if z.capacity < minBS {
+			j.unlockZone(d, zi)
 			j.fail(syscall.EINVAL, "zone capacity %d smaller than minimum block size %d", z.capacity, minBS)
 			return 0, 0, false
 		}
 	}
 	off = z.wp
 	if !f.valid(base, off) {
+		j.unlockZone(d, zi)
 		j.fail(syscall.EINVAL, "invalid WP value")
 		return 0, 0, false
 	}
@@ -144,6 +186,7 @@ func (j *Job) adjustWrite(f *file, base uint64, zi uint32, off, n, minBS uint64)
 	case l >= minBS:
 		n = l
 	default:
+		j.unlockZone(d, zi)
 		j.fail(syscall.EIO, "zone remainder %d smaller than min block size %d", z.capEnd()-off, minBS)
 		return 0, 0, false
 	}
@@ -233,6 +276,8 @@ func (f *file) pick(base, off uint64) uint32 {
 // convertToOpenZone is fio's zbd_convert_to_open_zone: a zone with room
 // for a write of minBS, preferring an open one picked from off, else
 // opening the next zone that can be opened, else any open zone with room.
+// It returns holding the zone's lock, as fio's; it holds none when no
+// zone can take the write.
 func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool) {
 	d := f.dev
 	limited := d.maxOpen > 0 || j.cfg.JobMaxOpen > 0
@@ -247,30 +292,37 @@ func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool)
 	} else if zi >= f.maxZone {
 		zi = f.maxZone - 1
 	}
+	// The zone picked is locked before the open list is read again: the
+	// list may change while the job waits for the lock, and fio loops
+	// until the candidate it reads is the zone it holds.
 	examine := !limited
-	if limited && d.numOpen > 0 {
-		for {
-			p := f.pick(base, off)
-			found := false
-			for i, t := uint32(0), p; i < d.numOpen; i, t = i+1, t+1 {
-				if t >= d.numOpen {
-					t = 0
-				}
-				if z := d.open[t]; f.minZone <= z && z < f.maxZone {
-					p, found = t, true
-					break
-				}
+	for {
+		j.lockZone(d, zi)
+		if !limited || d.numOpen == 0 {
+			break
+		}
+		p := f.pick(base, off)
+		found := false
+		for i, t := uint32(0), p; i < d.numOpen; i, t = i+1, t+1 {
+			if t >= d.numOpen {
+				t = 0
 			}
-			if !found {
-				return 0, false
+			if z := d.open[t]; f.minZone <= z && z < f.maxZone {
+				p, found = t, true
+				break
 			}
-			if nz := d.open[p]; nz != zi {
-				zi = nz
-				continue
-			}
+		}
+		if !found {
+			j.unlockZone(d, zi)
+			return 0, false
+		}
+		nz := d.open[p]
+		if nz == zi {
 			examine = true
 			break
 		}
+		j.unlockZone(d, zi)
+		zi = nz
 	}
 	if examine && d.zones[zi].wp+minBS <= d.zones[zi].capEnd() {
 		return zi, true
@@ -283,11 +335,18 @@ func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool)
 		j.wait(d)
 	}
 	retry := true
+	shared := d.shared // the scans test it once
 	for {
 		for i := f.size / d.zoneSize; i > 0; i-- {
+			if shared {
+				j.dropZone(d, zi)
+			}
 			zi++
 			if !f.valid(base, d.zones[zi].start) {
 				zi = f.minZone
+			}
+			if shared {
+				j.takeZone(d, zi)
 			}
 			if d.zones[zi].open {
 				continue
@@ -301,37 +360,65 @@ func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool)
 			if o < f.minZone || o >= f.maxZone {
 				continue
 			}
+			if shared {
+				j.dropZone(d, zi)
+				j.takeZone(d, o)
+			}
 			zi = o
 			if d.zones[o].wp+minBS <= d.zones[o].capEnd() {
 				return o, true
 			}
 		}
 		// fio tries again after the I/O in flight completed, and once
-		// more when there was none.
-		inFlight := j.wait(d)
+		// more when there was none; any job's I/O in flight counts
+		// (any_io_in_flight), and where other jobs' is, the job waits
+		// for one of their zones to be released where fio polls.
+		others := d.shared && d.inflight > f.inflight
+		j.unlockZone(d, zi)
+		inFlight := j.wait(d) || others
+		if others && d.inflight > f.inflight {
+			d.waiters++
+			d.cond.Wait()
+			d.waiters--
+		}
 		if !inFlight && !retry {
 			break
 		}
+		j.lockZone(d, zi)
 		retry = inFlight
 	}
 	return 0, false
 }
 
 // findZone is fio's zbd_find_zone: the next zone after zi with minBytes
-// of data (a random job looks before zi too, nearest first).
+// of data (a random job looks before zi too, nearest first), returned
+// locked.
 func (j *Job) findZone(f *file, minBytes uint64, zi uint32) (uint32, bool) {
 	d := f.dev
+	shared := d.shared // the scan tests it once
 	for z1, z2 := int64(zi)+1, int64(zi)-1; z1 < int64(f.maxZone) || z2 >= int64(f.minZone); z1, z2 = z1+1, z2-1 {
 		if z1 < int64(f.maxZone) {
+			if shared {
+				j.takeZone(d, uint32(z1))
+			}
 			if z := &d.zones[z1]; z.start+minBytes <= z.wp {
 				return uint32(z1), true
+			}
+			if shared {
+				j.dropZone(d, uint32(z1))
 			}
 		} else if !j.cfg.Random {
 			break
 		}
 		if j.cfg.Random && z2 >= int64(f.minZone) {
+			if shared {
+				j.takeZone(d, uint32(z2))
+			}
 			if z := &d.zones[z2]; z.start+minBytes <= z.wp {
 				return uint32(z2), true
+			}
+			if shared {
+				j.dropZone(d, uint32(z2))
 			}
 		}
 	}

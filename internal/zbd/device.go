@@ -7,13 +7,24 @@
 // zone_reset_threshold and zone_reset_frequency), reads below the write
 // pointer unless read_beyond_wp.
 //
-// Rules: a Device is shared by every job of a run on one file and guards
-// its zones with its mutex; a Job is one job's view and is used by that
-// job's goroutine only. Nothing here does I/O: a zone reset on an emulated
-// device moves the write pointer only, as in fio. A write moves its zone's
-// write pointer when it is chosen (fio's zbd_queue_io at queue time); the
-// zone closes once full then with a synchronous engine, at the write's
-// completion with an asynchronous one (Job.SetQuiesce, Job.End).
+// Rules: a Device is shared by every job of a run on one file; a Job is
+// one job's view and is used by that job's goroutine only. Nothing here
+// does I/O: a zone reset on an emulated device moves the write pointer
+// only, as in fio. A write moves its zone's write pointer when it is
+// chosen (fio's zbd_queue_io at queue time); the zone closes once full
+// then with a synchronous engine, at the write's completion with an
+// asynchronous one (Job.SetQuiesce, Job.End).
+//
+// Zone locks: when more than one job uses a Device (numjobs, or several
+// job sections on one file) the device's mutex guards its state and each
+// zone has fio's recursive zone lock, held by one job at a time: taken
+// where zbd.c's zone_lock takes it, from zbd_adjust_block until the I/O
+// placed in the zone completes (Job.End), for synchronous and
+// asynchronous engines alike. Another job that wants the zone first
+// completes its own I/O in flight (fio's io_u_quiesce in zone_lock; it
+// may hold other zones) and then waits, so a zone is written by one job
+// at a time, at its write pointer, and a reset waits for the writes in
+// flight to it. A Device one job uses takes no lock at all.
 package zbd
 
 import (
@@ -31,12 +42,27 @@ type zone struct {
 	start, wp, capacity uint64
 	open                bool // in the device's open list (max_open_zones > 0)
 	resetZone           bool // reset before the next write (zone_reset_*)
+	// owner holds the zone's lock held times (fio's recursive z->mutex);
+	// nil when free. Used on a shared device only.
+	owner *Job
+	held  uint32
 }
 
 // Device is the zone state of one emulated target (fio's
 // zoned_block_device_info), shared by the jobs that use it.
 type Device struct {
-	mu       sync.Mutex
+	// shared is set once a second job uses the device (AddFile), before
+	// any job runs: only then are mu and the zone locks taken.
+	shared bool
+	mu     sync.Mutex
+	// cond, on mu, wakes the jobs waiting for a zone lock (waiters of
+	// them) when one is released.
+	cond    sync.Cond
+	waiters int
+	// inflight counts the zone locks held by I/O that jobs with
+	// asynchronous engines queued: fio's any_io_in_flight.
+	inflight int
+	first    *Job // the first job that used the device
 	zoneSize uint64
 	log2     uint // log2 of zoneSize when a power of 2, else 0
 	nr       uint32
@@ -78,6 +104,7 @@ func NewDevice(name string, size, zoneSize, capacity uint64, maxOpen int) (*Devi
 	}
 	nr := (size + zoneSize - 1) / zoneSize
 	d := &Device{zoneSize: zoneSize, nr: uint32(nr), zones: make([]zone, nr+1), maxOpen: uint32(maxOpen)}
+	d.cond.L = &d.mu
 	for i := range d.zones {
 		z := &d.zones[i]
 		z.start = uint64(i) * zoneSize
@@ -95,6 +122,28 @@ func (d *Device) ZoneSize() uint64 { return d.zoneSize }
 
 // MaxOpen returns the device's max_open_zones (0: no limit).
 func (d *Device) MaxOpen() int { return int(d.maxOpen) }
+
+// lock takes the device's mutex, where other jobs use the device too; it
+// is small enough to inline, so a device of one job pays a test.
+func (d *Device) lock() {
+	if d.shared {
+		d.lockShared()
+	}
+}
+
+// unlock releases what lock took.
+func (d *Device) unlock() {
+	if d.shared {
+		d.unlockShared()
+	}
+}
+
+func (d *Device) lockShared()   { d.mu.Lock() }
+func (d *Device) unlockShared() { d.mu.Unlock() }
+
+// Shared reports whether more than one job uses the device, so that its
+// zones are locked across them.
+func (d *Device) Shared() bool { return d.shared }
 
 // zoneIdx is fio's zbd_offset_to_zone_idx: the zone of off, or the
 // sentinel for an offset past the last zone.

@@ -58,6 +58,10 @@ type file struct {
 	size             uint64 // io_size
 	realSize         uint64 // real_file_size
 	minZone, maxZone uint32
+	// inflight counts the zone locks the job's queued I/O holds in the
+	// file, on a shared device with an asynchronous engine
+	// (Device.inflight).
+	inflight int
 }
 
 // Job is one job's zoned I/O over its files (fio's thread_data's zone
@@ -71,47 +75,154 @@ type Job struct {
 	Resets uint64
 	// Err is the error that ended the job's I/O, nil when none.
 	Err *Error
-	// quiesce, set by SetQuiesce for an asynchronous engine, is fio's
-	// io_u_quiesce: it completes the job's I/O in flight (End closing
-	// the zones they fill) and reports whether there was any.
+	// quiesce, set by SetQuiesce, completes the job's I/O in flight
+	// (End closing the zones they fill and releasing their locks) and
+	// reports whether there was any: fio's io_u_quiesce for an
+	// asynchronous engine (async), and for a synchronous one what
+	// fio's has done by the time its next I/O is placed.
 	quiesce func() bool
+	async   bool
+	shared  bool // some of the job's devices are shared (set by AddFile)
 }
 
 // NewJob returns job's zone state with configuration c and no files yet.
 func NewJob(c Config) *Job { return &Job{cfg: c} }
 
-// SetQuiesce makes the job's engine asynchronous, as fio's engines that
-// queue (io_uring, libaio): a write that fills its zone closes it when
-// it completes (End), not when it is issued, and the zones wait for the
+// SetQuiesce gives the job q, which completes its I/O in flight and
+// reports whether there was any. async says the engine queues, as fio's
+// io_uring and libaio: a write that fills its zone closes it when it
+// completes (End), not when it is issued, and the zones wait for the
 // I/O in flight through q before a reset, when the open-zone limits are
-// reached, and before giving up on finding a zone.
-func (j *Job) SetQuiesce(q func() bool) { j.quiesce = q }
+// reached, and before giving up on finding a zone. On a shared device
+// any job calls q before it waits for a zone another job holds.
+func (j *Job) SetQuiesce(q func() bool, async bool) { j.quiesce, j.async = q, async }
 
 // wait is fio's io_u_quiesce with the device's mutex held: released while
-// the job's I/O in flight completes. It reports whether any was.
+// the job's I/O in flight completes. It reports whether any was. A
+// synchronous job on a shared device completes what it issued too, as
+// fio's has, and had nothing in flight.
 func (j *Job) wait(d *Device) bool {
-	if j.quiesce == nil {
+	if j.quiesce == nil || !j.async && !d.shared {
 		return false
 	}
-	d.mu.Unlock()
-	defer d.mu.Lock()
-	return j.quiesce()
+	d.unlock()
+	defer d.lock()
+	return j.quiesce() && j.async
+}
+
+// closesAtEnd reports whether a write that fills its zone closes it at
+// its completion (End) rather than when it is placed (Commit): with an
+// asynchronous engine, as fio's zbd_put_io, and on a shared device,
+// where fio's synchronous engines close it once the write returned.
+func (j *Job) closesAtEnd(d *Device) bool { return j.async || d.shared }
+
+// Holds reports whether an I/O of direction dir that Adjust placed in
+// file fi holds its zone's lock until End: on a shared device, except a
+// read that read_beyond_wp lets go anywhere (fio takes no lock for it).
+func (j *Job) Holds(fi int, dir jobfile.Dir) bool {
+	return j.files[fi].dev.shared && (dir != jobfile.DirRead || !j.cfg.ReadBeyondWP)
+}
+
+// lockZone is fio's zone_lock, with the device's mutex held (and
+// released while it waits): on a shared device the job takes zone zi's
+// lock, once more if it holds it already. When another job holds it,
+// the job first completes its own I/O in flight, which may hold other
+// zones, and then waits for the zone.
+func (j *Job) lockZone(d *Device, zi uint32) {
+	if d.shared {
+		j.takeZone(d, zi)
+	}
+}
+
+// takeZone is lockZone on a shared device.
+func (j *Job) takeZone(d *Device, zi uint32) {
+	z := &d.zones[zi]
+	if z.owner != nil && z.owner != j {
+		if j.quiesce != nil {
+			d.mu.Unlock()
+			j.quiesce()
+			d.mu.Lock()
+		}
+		for z.owner != nil && z.owner != j {
+			d.waiters++
+			d.cond.Wait()
+			d.waiters--
+		}
+	}
+	z.owner = j
+	z.held++
+}
+
+// unlockZone is fio's zone_unlock: one hold of zone zi's lock ends, and
+// the jobs waiting for a lock look again.
+func (j *Job) unlockZone(d *Device, zi uint32) {
+	if d.shared {
+		j.dropZone(d, zi)
+	}
+}
+
+// dropZone is unlockZone on a shared device.
+func (j *Job) dropZone(d *Device, zi uint32) {
+	z := &d.zones[zi]
+	if z.owner != j || z.held == 0 {
+		panic(fmt.Sprintf("zbd: zone %d unlocked by a job that does not hold it", zi))
+	}
+	if z.held--; z.held == 0 {
+		z.owner = nil
+	}
+	if d.waiters > 0 {
+		d.cond.Broadcast()
+	}
 }
 
 // End is fio's zbd_put_io for a completed I/O of n bytes at off in file
-// fi of a job with an asynchronous engine: a write that reached its
-// zone's capacity closes the zone.
-func (j *Job) End(fi int, dir jobfile.Dir, off, n uint64) {
-	if j.quiesce == nil || dir != jobfile.DirWrite {
-		return
+// fi: a write that reached its zone's capacity closes the zone (where
+// closesAtEnd), and held (Holds when it was placed) releases its zone's
+// lock.
+func (j *Job) End(fi int, dir jobfile.Dir, off, n uint64, held bool) {
+	if !held && !j.async && !j.shared {
+		return // a synchronous job's write closed its zone at Commit
 	}
 	d := j.files[fi].dev
-	d.mu.Lock()
+	closing := dir == jobfile.DirWrite && j.closesAtEnd(d)
+	if !closing && !held {
+		return
+	}
+	d.lock()
 	zi := d.zoneIdx(off)
-	if off+n >= d.zones[zi].capEnd() {
+	if closing && off+n >= d.zones[zi].capEnd() {
 		j.closeZone(d, zi)
 	}
-	d.mu.Unlock()
+	if held {
+		if j.async {
+			j.files[fi].inflight--
+			d.inflight--
+		}
+		j.unlockZone(d, zi)
+	}
+	d.unlock()
+}
+
+// ReleaseAll releases the zone locks the job still holds, as its I/O
+// ends without completing what it placed (the job failed or stopped):
+// the other jobs go on.
+func (j *Job) ReleaseAll() {
+	for i := range j.files {
+		d := j.files[i].dev
+		if !d.shared {
+			continue
+		}
+		d.mu.Lock()
+		for k := range d.zones {
+			if z := &d.zones[k]; z.owner == j {
+				z.owner, z.held = nil, 0
+			}
+		}
+		d.inflight -= j.files[i].inflight
+		j.files[i].inflight = 0
+		d.cond.Broadcast()
+		d.mu.Unlock()
+	}
 }
 
 // Align is fio's zbd_zone_align_file_sizes for a file of the job on device
@@ -179,6 +290,12 @@ func (j *Job) AddFile(d *Device, name string, base, size, realSize uint64, maxOp
 	}
 	j.files = append(j.files, file{dev: d, name: name, size: size, realSize: realSize,
 		minZone: d.zoneIdx(base), maxZone: d.zoneIdx(base + size)})
+	if d.first == nil {
+		d.first = j
+	} else if d.first != j {
+		d.shared = true
+		j.shared, d.first.shared = true, true
+	}
 	return nil
 }
 
@@ -194,20 +311,29 @@ func (j *Job) FileReset(fi int) {
 		return
 	}
 	d := f.dev
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.lock()
+	defer d.unlock()
+	// fio's zbd_process_swd counts under the locks of all the zones.
+	for i := f.minZone; i < f.maxZone; i++ {
+		j.lockZone(d, i)
+	}
 	var swd uint64
 	for i := f.minZone; i < f.maxZone; i++ {
 		z := &d.zones[i]
 		swd += z.wp - z.start
 	}
 	d.swd, d.wpSwd = swd, swd
+	for i := f.minZone; i < f.maxZone; i++ {
+		j.unlockZone(d, i)
+	}
 	if j.cfg.Verify {
 		// fio resets the zones first, so that no reset has to drop
 		// data that verify will read.
 		for i := f.minZone; i < f.maxZone; i++ {
+			j.lockZone(d, i)
 			j.closeZone(d, i)
 			j.resetZone(d, i)
+			j.unlockZone(d, i)
 		}
 	}
 	j.resetWriteCnt(d)
@@ -232,9 +358,9 @@ func (j *Job) AdjustDir(fi int, dir jobfile.Dir) jobfile.Dir {
 		return dir
 	}
 	d := j.files[fi].dev
-	d.mu.Lock()
+	d.lock()
 	swd := d.swd
-	d.mu.Unlock()
+	d.unlock()
 	if swd > 0 || j.cfg.ReadBeyondWP {
 		return jobfile.DirRead
 	}
@@ -251,8 +377,8 @@ func (j *Job) AdjustDir(fi int, dir jobfile.Dir) jobfile.Dir {
 func (j *Job) Setup(fi int, dir jobfile.Dir, lastPos, base *uint64, start uint64, zoneBytes *uint64) {
 	f := &j.files[fi]
 	d := f.dev
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.lock()
+	defer d.unlock()
 	zi := d.zoneIdx(*lastPos)
 	z := &d.zones[zi]
 	if zi < d.nr && z.capacity < d.zoneSize && !j.cfg.Random && dir == jobfile.DirWrite && *lastPos >= z.capEnd() {

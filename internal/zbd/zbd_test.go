@@ -146,14 +146,14 @@ func TestOpenZoneLimits(t *testing.T) {
 func TestAsyncClose(t *testing.T) {
 	d, j := newTest(t, 4, 2, Config{Write: true})
 	waits := 0
-	j.SetQuiesce(func() bool { waits++; return false })
+	j.SetQuiesce(func() bool { waits++; return false }, true)
 	for k := 0; k < 16; k++ {
 		issue(j, jobfile.DirWrite, 0, 64*kib)
 	}
 	if o := d.OpenZones(); len(o) != 1 || o[0] != 0 {
 		t.Fatalf("open zones %v with the last write in flight, want [0]", o)
 	}
-	j.End(0, jobfile.DirWrite, 15*64*kib, 64*kib)
+	j.End(0, jobfile.DirWrite, 15*64*kib, 64*kib, false)
 	if o := d.OpenZones(); len(o) != 0 {
 		t.Errorf("open zones %v after the last write completed, want none", o)
 	}
