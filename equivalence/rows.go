@@ -33,6 +33,7 @@ func Rows() []Row {
 	rows = append(rows, iologRows...)
 	rows = append(rows, trimOptionRows...)
 	rows = append(rows, trimVerifyRows...)
+	rows = append(rows, verifyLogRows...)
 	rows = append(rows, lfsrRows...)
 	rows = append(rows, fileRows...)
 	rows = append(rows, depthRows...)

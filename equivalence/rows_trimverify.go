@@ -35,4 +35,31 @@ var trimVerifyRows = []Row{
 	{Name: "trimverify/falloc-zero-fails", Ref: "issue 26 trim_verify_zero=1 with reads that move no data: the first block read back was trimmed and is not zeroes, EILSEQ in both",
 		Args: args([]string{"--ioengine=falloc"}, "--rw=trimwrite", "--bs=4k", "--size=1m", "--verify=crc32c", "--trim_percentage=50", "--trim_backlog=8"),
 		Exit: 1, Exact: []string{"error"}},
+	{Name: "trimverify/null-norandommap-backlog", Ref: "issue 26 trim verify with norandommap and verify_backlog: the backlog reads the lowest block of fio's sorted log, and a rewrite leaves the log's count (256 writes, 366 trims, 249 reads)",
+		Args: args(null, "--rw=randtrimwrite", "--bs=4k", "--size=1m", "--norandommap", "--verify=null", "--trim_percentage=50", "--trim_backlog=8",
+			"--verify_backlog=16", "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
+	{Name: "trimverify/null-norandommap-loops", Ref: "issue 26 trim verify with norandommap and loops=2 on a synchronous engine: one log over both loops, as fio's do_io (512 writes, 763 trims, 225 reads)",
+		Args:  args(null, "--rw=randtrimwrite", "--bs=4k", "--size=1m", "--norandommap", "--verify=null", "--trim_percentage=50", "--trim_backlog=8", "--loops=2", "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
+	{Name: "trimverify/null-loops-batch", Ref: "issue 26 trim verify with loops=2: a random map's log is read back in write order, and a trim batch under way goes on into the next loop (fio's trim_batch)",
+		Args:  args(null, "--rw=randtrimwrite", "--bs=4k", "--size=1m", "--verify=null", "--trim_percentage=50", "--trim_backlog=8", "--loops=2", "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
+}
+
+// verifyLogRows are issue 26's rows for fio 3.33's verify log without a
+// random map (norandommap): a write takes every older block it overlaps
+// out of the log, whatever their sizes, verify_backlog reads the lowest
+// block, and a synchronous engine's loops= form one log.
+var verifyLogRows = []Row{
+	{Name: "verify/norandommap-bsrange", Ref: "issue 26 norandommap with bsrange: overlapped blocks of other sizes leave the log (108 writes, 59 reads)",
+		Args:  args([]string{"--ioengine=psync"}, "--rw=randwrite", "--bsrange=4k-16k", "--size=1m", "--norandommap", "--verify=crc32c", "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
+	{Name: "verify/norandommap-bssplit-backlog", Ref: "issue 26 norandommap with bssplit and verify_backlog (50 writes, 41 reads)",
+		Args: args([]string{"--ioengine=psync"}, "--rw=randwrite", "--bssplit=4k/50:16k/30:64k/20", "--size=1m", "--norandommap", "--verify=crc32c",
+			"--verify_backlog=8", "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
+	{Name: "verify/norandommap-loops-psync", Ref: "issue 26 norandommap with loops=2 on psync: fio's do_io counts no bytes issued for a synchronous engine, so it writes both loops before one verify (512 writes, 225 reads)",
+		Args:  args([]string{"--ioengine=psync"}, "--rw=randwrite", "--bs=4k", "--size=1m", "--norandommap", "--verify=crc32c", "--loops=2", "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
 }

@@ -65,8 +65,8 @@ func (l *loop) issue(si uint32, now int64) {
 		l.parked = append(l.parked, si)
 		return
 	}
-	if l.trimBacklog {
-		l.issueTrimVerify(si, now)
+	if l.logsAtIssue {
+		l.issueLogged(si, now)
 		return
 	}
 	if !l.canIssue(now) {

@@ -205,7 +205,7 @@ type loop struct {
 	vNext       int              // next wlog entry the verify phase reads
 	vBatch      int              // verify_backlog reads left in the current batch
 	backlogs    bool             // verify_backlog or trim verify: the issue path looks at the write log first
-	trimBacklog bool             // trim verify (the write log's trim list): the issue path may trim a listed block
+	logsAtIssue bool             // a write log: the issue path counts writes in flight and may trim a listed block (issueLogged)
 	// trimListed says trim verify's list holds blocks (or chosen writes
 	// in flight): fio's do_io keeps issuing past size= until it is empty.
 	trimListed bool

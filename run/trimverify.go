@@ -29,11 +29,9 @@ import (
 //     back in the verify phase, where it must be zeroes (on the null
 //     engine and with verify=null nothing is checked, as fio); with
 //     trim_verify_zero=0 it leaves the log and is not read back.
-//   - Where fio keeps its log sorted (all but random jobs with a random
-//     map), a write to a logged block's offset takes the older entry out
-//     of the log and off the list, as fio's log_io_piece drops an
-//     overlapping entry (blocks at the same offset; partial overlaps of
-//     mixed block sizes are not looked for).
+//   - A block that leaves the log otherwise leaves the list too (fio's
+//     remove_trim_entry): read back by verify_backlog, or, where fio keeps
+//     its log sorted (writeLog), overlapped by a later write.
 //   - The list outlives the writes: while it holds blocks the job issues
 //     past its size= (fio's do_io loops while its trim list is not
 //     empty), trimming what is due, until the offsets run out (a job with
@@ -57,40 +55,23 @@ type trimList struct {
 	batchSize int  // trim_backlog_batch, or trim_backlog when 0
 	zero      bool // trim_verify_zero: trimmed blocks stay in the log, read back as zeroes
 	// idx holds the indexes into the log's entries of the blocks chosen,
-	// increasing; head is the next to trim.
-	idx  []int
-	head int
+	// in the order they joined the list; head is the first that may
+	// still be on it (an entry is while it has seqListed), and listed
+	// counts those (fio's trim_entries).
+	idx          []int
+	head, listed int
 	// batch is the trims left in the current batch (fio's trim_batch).
 	batch int
-	// dropped counts the entries of the log past its checked prefix that
-	// were trimmed with trim_verify_zero=0: out of fio's io_hist.
-	dropped int
-	// afterRead says the last I/O to complete was a verify_backlog read
-	// (fio's last_ddir == DDIR_READ), which holds off a new batch.
-	afterRead bool
-	// inFlight counts the writes issued and not yet logged; picked says,
-	// per slot, whether the write in it was drawn for trimming, and
-	// pickedInFlight counts those.
-	inFlight, pickedInFlight int
-	picked                   []bool
+	// picked says, per slot, whether the write in flight in it was drawn
+	// for trimming, and pickedInFlight counts those.
+	pickedInFlight int
+	picked         []bool
 	// owed is a trim that came due while its block's write was in flight.
 	owed bool
-	// live maps each logged block's file and offset to its entry, for
-	// jobs whose fio log drops overlapped entries; nil for the others.
-	// superseded counts the entries past the log's checked prefix taken
-	// out that way, skip those of them still on the list.
-	live             map[blockAt]int
-	superseded, skip int
 	// extending says the job issues past its size= for the list's sake:
 	// the log keeps its pass (writeLog.add); runaway that it stopped
 	// doing so (trimRunaway).
 	extending, runaway bool
-}
-
-// blockAt is a logged block's file and offset.
-type blockAt struct {
-	file int32
-	off  uint64
 }
 
 // newTrimList returns the trim state of job j, fio's thread number
@@ -110,11 +91,6 @@ func newTrimList(j *jobfile.Job, thread, depth int) *trimList {
 		zero:      j.TrimVerifyZero,
 		picked:    make([]bool, depth),
 	}
-	if !j.RW.IsRandom() || j.NoRandomMap {
-		// fio's log_io_piece sorts these jobs' blocks and drops the
-		// older of two that overlap (file_randommap is false).
-		t.live = map[blockAt]int{}
-	}
 	if t.batchSize == 0 {
 		t.batchSize = int(min(j.TrimBacklog, uint64(maxInt)))
 	}
@@ -127,21 +103,25 @@ func newTrimList(j *jobfile.Job, thread, depth int) *trimList {
 const maxInt = int(^uint(0) >> 1)
 
 // newPass empties the list for a new verify log (writes in flight stay
-// drawn); with reseed it starts the generator again, as fio reseeds every
-// generator at each loop.
+// drawn, and a batch under way goes on, as fio's trim_batch); with reseed
+// it starts the generator again, as fio reseeds every generator at each
+// loop.
 func (t *trimList) newPass(reseed bool) {
-	t.idx, t.head, t.batch, t.dropped, t.afterRead, t.owed = t.idx[:0], 0, 0, 0, false, false
-	t.superseded, t.skip = 0, 0
-	clear(t.live)
+	t.idx, t.head, t.listed, t.owed = t.idx[:0], 0, 0, false
 	if reseed && t.reseed {
 		t.rng = fiorand.NewFrand(t.seed, t.use64)
 	}
 }
 
-// issued draws for the write issued in slot si and reports whether the
-// draw picked it.
-func (t *trimList) issued(si uint32) bool {
-	t.inFlight++
+// issued counts the write issued in slot si, which fio logs as it
+// issues, and with trim verify draws for it; it reports whether the draw
+// picked it.
+func (w *writeLog) issued(si uint32) bool {
+	w.inFlight++
+	t := w.trim
+	if t == nil {
+		return false
+	}
 	if t.rng.Next() <= t.threshold {
 		t.picked[si] = true
 		t.pickedInFlight++
@@ -150,56 +130,35 @@ func (t *trimList) issued(si uint32) bool {
 	return false
 }
 
-// logged lists the block w just recorded as its last entry, from the
-// write in slot si, when its draw picked it, and takes an older entry at
-// the same place out of the log where fio would.
+// logged follows add for the write that completed in slot si: it is no
+// longer in flight, and it joins the trim list when its draw picked it.
 func (w *writeLog) logged(si uint32) {
+	if w.inFlight > 0 {
+		w.inFlight--
+	}
+	w.lastRead = false
 	t := w.trim
+	if t == nil || !t.picked[si] {
+		return
+	}
+	t.picked[si] = false
+	t.pickedInFlight--
 	i := len(w.ents) - 1
-	if t.inFlight > 0 {
-		t.inFlight--
-	}
-	t.afterRead = false
-	if t.live != nil {
-		e := &w.ents[i]
-		at := blockAt{e.file, e.off}
-		if old, ok := t.live[at]; ok && old >= w.checked {
-			oe := &w.ents[old]
-			trimmed := oe.seq&seqTrimmed != 0
-			if !trimmed || t.zero { // a block trimmed with trim_verify_zero=0 is out already
-				oe.seq |= seqSuperseded
-				t.superseded++
-				if oe.seq&seqListed != 0 && !trimmed {
-					t.skip++
-				}
-			}
-		}
-		t.live[at] = i
-	}
-	if t.picked[si] {
-		t.picked[si] = false
-		t.pickedInFlight--
-		t.idx = append(t.idx, i)
-		w.ents[i].seq |= seqListed
-	}
+	t.idx = append(t.idx, i)
+	t.listed++
+	w.ents[i].seq |= seqListed
 }
 
-// pending returns how many listed blocks wait to be trimmed: those the
-// log still holds unverified (a verify_backlog read takes a block off the
-// list, as fio's remove_trim_entry) and that no later write superseded.
-func (w *writeLog) pending() int {
-	t := w.trim
-	for t.head < len(t.idx) {
-		i := t.idx[t.head]
-		switch {
-		case w.ents[i].seq&seqSuperseded != 0 && i >= w.checked:
-			t.skip--
-		case i >= w.checked:
-			return len(t.idx) - t.head - t.skip
+// settle forgets the writes counted in flight once nothing is: those
+// failed, and nothing will log them.
+func (w *writeLog) settle(l *loop) {
+	if w.inFlight > 0 && l.curDepth() == 0 {
+		w.inFlight = 0
+		if t := w.trim; t != nil {
+			t.pickedInFlight = 0
+			clear(t.picked)
 		}
-		t.head++
 	}
-	return 0
 }
 
 // trimDue says whether the next I/O is a trim of a listed block (fio's
@@ -210,12 +169,8 @@ func (w *writeLog) pending() int {
 func (l *loop) trimDue() trimVerdict {
 	w := l.wlog
 	t := w.trim
-	pending := w.pending()
-	if t.pickedInFlight > 0 && l.curDepth() == 0 {
-		// Writes that failed never completed: nothing will list them.
-		t.pickedInFlight, t.inFlight = 0, 0
-		clear(t.picked)
-	}
+	w.settle(l)
+	pending := t.listed
 	l.trimListed = (pending > 0 || t.pickedInFlight > 0) && !l.trimRunaway()
 	if !l.trimListed {
 		return trimNone
@@ -226,7 +181,7 @@ func (l *loop) trimDue() trimVerdict {
 	case t.batch > 0:
 		t.batch--
 		due = true
-	case uint64(len(w.ents)-w.checked-t.dropped-t.superseded+t.inFlight)%t.backlog == 0 && !t.afterRead:
+	case uint64(w.live+w.inFlight)%t.backlog == 0 && !w.lastRead:
 		t.batch = t.batchSize
 		due = true
 	}
@@ -250,22 +205,25 @@ const (
 	trimWait                    // a trim is due, its block's write is in flight
 )
 
-// issueTrimVerify is the tail of issue for a job with trim verify: a trim
-// of a listed block when one is due, else the job's next I/O, whose write
-// draws for the trim list.
-func (l *loop) issueTrimVerify(si uint32, now int64) {
+// issueLogged is the tail of issue for a job with a write log: with trim
+// verify a trim of a listed block when one is due, else the job's next
+// I/O, whose write the log counts in flight (and trim verify draws for).
+func (l *loop) issueLogged(si uint32, now int64) {
 	if !l.canIssue(now) {
 		return
 	}
-	v := l.trimDue()
-	l.wlog.trim.extending = l.trimListed && l.budget > 0 && l.issued >= l.budget && !l.timeBased()
-	switch v {
-	case trimNow:
-		l.issueTrim(si, now)
-		return
-	case trimWait:
-		l.overlapWait(si)
-		return
+	w := l.wlog
+	if w.trim != nil {
+		v := l.trimDue()
+		w.trim.extending = l.trimListed && l.budget > 0 && l.issued >= l.budget && !l.timeBased()
+		switch v {
+		case trimNow:
+			l.issueTrim(si, now)
+			return
+		case trimWait:
+			l.overlapWait(si)
+			return
+		}
 	}
 	if l.flowHeld(si) {
 		return
@@ -274,7 +232,7 @@ func (l *loop) issueTrimVerify(si uint32, now int64) {
 	if !l.chooseIO(si, now, &next) {
 		return
 	}
-	if next.op == engines.OpWrite && l.wlog.trim.issued(si) && !l.trimRunaway() {
+	if next.op == engines.OpWrite && w.issued(si) && !l.trimRunaway() {
 		l.trimListed = true
 	}
 	l.countIssued(si, &next)
@@ -284,7 +242,7 @@ func (l *loop) issueTrimVerify(si uint32, now int64) {
 // trim_verify_zero=0 the block leaves the verify log.
 func (l *loop) issueTrim(si uint32, now int64) {
 	e := l.wlog.takeTrim()
-	l.trimListed = (l.wlog.pending() > 0 || l.wlog.trim.pickedInFlight > 0) && !l.trimRunaway()
+	l.trimListed = (l.wlog.trim.listed > 0 || l.wlog.trim.pickedInFlight > 0) && !l.trimRunaway()
 	s := &l.slots[si]
 	*s = slot{op: engines.OpTrim, dir: jobfile.DirTrim, file: e.file, off: e.off, length: e.n, start: now, slat: -1, ramp: l.ramping}
 	l.req = engines.Request{Op: engines.OpTrim, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
@@ -302,17 +260,25 @@ func (l *loop) issueTrim(si uint32, now int64) {
 
 // takeTrim takes the oldest listed block off the trim list and marks it
 // trimmed in the log; with trim_verify_zero=0 it leaves the log.
-func (w *writeLog) takeTrim() *written {
+func (w *writeLog) takeTrim() written {
 	t := w.trim
+	for w.ents[t.idx[t.head]].seq&seqListed == 0 {
+		t.head++
+	}
 	i := t.idx[t.head]
 	t.head++
+	t.listed--
 	e := &w.ents[i]
-	e.seq |= seqTrimmed
+	e.seq = e.seq&^seqListed | seqTrimmed
 	if !t.zero {
-		t.dropped++
+		e.seq |= seqOut
+		w.live--
+		if w.tree != nil {
+			w.tree.Remove(e.file, e.off)
+		}
 	}
-	t.afterRead = false
-	return e
+	w.lastRead = false
+	return *e
 }
 
 // trimRunawayFactor bounds how far past its size= (or number_ios) a job
@@ -347,7 +313,7 @@ func (l *loop) warnTrimLeaked() {
 	if w == nil || w.trim == nil || l.warn == nil {
 		return
 	}
-	if n := w.pending(); n > 0 {
+	if n := w.trim.listed; n > 0 {
 		fmt.Fprintf(l.warn, "gofio: %s: %d trim entries leaked? (blocks trim_percentage chose that trim_backlog had not trimmed when the writes ended, as fio 3.33 reports them)\n", l.job.Name, n)
 	}
 }

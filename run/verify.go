@@ -1,7 +1,6 @@
 package run
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/iogen"
+	"github.com/gofio/gofio/internal/ivset"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -31,11 +31,21 @@ import (
 //     checked by a read-only job, as with fio.
 //   - Mixed jobs (rw=rw, randrw) fill their writes and verify them after
 //     the mixed phase; their reads during the mixed phase are not checked.
+//   - The log is fio 3.33's io_hist (writeLog): a random job with a random
+//     map reads its blocks back in write order; the others (sequential,
+//     norandommap, random_generator=lfsr) lowest offset first, and there a
+//     write takes every older block it overlaps out of the log, whatever
+//     their sizes. verify_backlog reads the first block of the log when
+//     the blocks in it reach a multiple of verify_backlog after anything
+//     but a verify read (fio's check_get_verify).
 //   - The log keeps the last pass only: once the job has written as many
 //     bytes as its regions hold (time_based, loops, io_size beyond size),
-//     the next write starts a new log. Where blocks of one pass overlap
-//     (norandommap, bssplit), the one that completed last is read back.
-//     Overlapping writes in flight at the same time may tear, as in fio.
+//     the next write starts a new log; on a synchronous engine a job that
+//     is not time_based keeps one log for all its writes, as fio's do_io,
+//     whose pass ends at size= only for I/Os an engine queued, ends its
+//     pass only where the offsets run out (a norandommap job's loops=
+//     form one log). Overlapping writes in flight at the same time may
+//     tear, as in fio.
 //   - A mismatch names the file, offset, expected and found values (on
 //     Warn, and as the job's error, EILSEQ like fio's), and ends the job
 //     unless continue_on_error is verify or all, which counts it instead.
@@ -46,34 +56,68 @@ type written struct {
 	n    uint32
 	file int32
 	// seq is the write's place in the log times seqStep; the bits below
-	// are trim verify's marks (seqTrimmed and the others).
+	// are its marks (seqTrimmed and the others).
 	seq uint64
 }
 
 // The bits of written.seq below the write's place in the log: trim
-// verify marks a block listed for trimming, trimmed, or superseded by a
-// later write at its offset (trimverify.go).
+// verify marks a block on the trim list or trimmed (trimverify.go), and
+// a block that left fio's log (read back by verify_backlog, overlapped by
+// a later write, or trimmed with trim_verify_zero=0) is out.
 const (
-	seqTrimmed    = 1 << iota // trimmed
-	seqListed                 // on the trim list
-	seqSuperseded             // out of fio's log: a later write at its offset
-	seqStep                   // one step of the write's place
+	seqTrimmed = 1 << iota // trimmed
+	seqListed              // on the trim list
+	seqOut                 // out of the log
+	seqStep                // one step of the write's place
 )
 
-// writeLog records the blocks a verifying job wrote in its last pass.
+// writeLog records the blocks a verifying job wrote in its last pass, as
+// fio 3.33's io_hist: for a random job with a random map a list in write
+// order; for the others (sequential, norandommap, random_generator=lfsr)
+// a set in file and offset order where a write takes every older block it
+// overlaps out (iolog.c's log_io_piece). verify_backlog reads the first
+// block (the oldest, or the lowest), and so does the verify phase, in
+// that order.
 type writeLog struct {
 	ents  []written
 	bytes uint64 // bytes logged in this pass
 	pass  uint64 // bytes in one pass: the sum of the region sizes
 	seq   uint64
-	// checked counts the entries, from the first, that verify_backlog
-	// already read back; finish drops them.
-	checked int
+	// keep says the log holds every write until the verify phase: fio's
+	// do_io ends its pass at size= only with an engine that queues
+	// (bytes_issued counts queued I/Os only), so with a synchronous one
+	// a norandommap job's loops= or io_size= writes form one log.
+	keep bool
+	// head is, for the list, the first entry that may still be in it.
+	head int
+	// live is fio's io_hist_len less the writes in flight: the entries
+	// in the log.
+	live int
+	// inFlight counts the writes issued and not yet logged, which fio's
+	// io_hist_len counts (it logs a write when issuing it).
+	inFlight int
+	// sorts says fio keeps the log in offset order. While the writes of
+	// the pass come in ascending order, ents[head:] is that order and
+	// last is the latest entry (-1 before the first); at the first write
+	// out of order the log's blocks move into tree, which keeps them from
+	// then on (nil before; spare keeps its memory for the next pass).
+	sorts       bool
+	last        int
+	tree, spare *ivset.Set
+	evicted     []int32
+	// lastRead says the last I/O to complete was a verify_backlog read
+	// (fio's last_ddir == DDIR_READ), which holds off a new batch of
+	// verify_backlog reads or of trims.
+	lastRead bool
+	// finished says finish turned ents into the verify phase's reads.
+	finished bool
 	// trim is the job's trim verify state (trimverify.go); nil without.
 	trim *trimList
 }
 
-func newWriteLog(regions []iogen.Region, minBS uint64) *writeLog {
+// newWriteLog returns the log of a job writing regions with blocks of at
+// least minBS; sorted says fio keeps it in offset order.
+func newWriteLog(regions []iogen.Region, minBS uint64, sorted bool) *writeLog {
 	w := &writeLog{}
 	for _, r := range regions {
 		w.pass += r.Size
@@ -83,75 +127,141 @@ func newWriteLog(regions []iogen.Region, minBS uint64) *writeLog {
 		n = w.pass/minBS + 1
 	}
 	w.ents = make([]written, 0, n)
+	w.sorts, w.last = sorted, -1
 	return w
 }
 
-// add logs a completed write, starting a new pass when this one is full.
+// sortedLog says whether fio 3.33 sorts job j's verify log: all but the
+// random jobs with a random map (iolog.c's file_randommap: norandommap
+// and random_generator=lfsr have none).
+func sortedLog(j *jobfile.Job) bool {
+	return !j.RW.IsRandom() || j.NoRandomMap || j.RandomGenerator == "lfsr"
+}
+
+// add logs a completed write, starting a new pass when this one is full,
+// and takes the older blocks it overlaps out of a sorted log.
 func (w *writeLog) add(file int32, off uint64, n uint32) {
-	if w.pass > 0 && w.bytes+uint64(n) > w.pass && (w.trim == nil || !w.trim.extending) {
+	if w.pass > 0 && w.bytes >= w.pass && !w.keep && (w.trim == nil || !w.trim.extending) {
 		w.reset(false)
 	}
+	i := len(w.ents)
 	w.ents = append(w.ents, written{off: off, n: n, file: file, seq: w.seq})
 	w.seq += seqStep
 	w.bytes += uint64(n)
+	w.live++
+	if w.sorts {
+		w.addSorted(i)
+	}
+}
+
+// addSorted takes the blocks entry i overlaps out of a sorted log, and
+// moves the log into its tree at the first write out of order.
+func (w *writeLog) addSorted(i int) {
+	e := &w.ents[i]
+	if w.tree == nil {
+		if w.last < 0 {
+			w.last = i
+			return
+		}
+		p := &w.ents[w.last]
+		if p.file < e.file || p.file == e.file && p.off < e.off {
+			// Every block before p ends before p starts.
+			if p.seq&seqOut == 0 && p.file == e.file && p.off+uint64(p.n) > e.off {
+				w.takeOut(w.last)
+			}
+			w.last = i
+			return
+		}
+		w.tree = w.spare
+		if w.tree == nil {
+			w.tree = &ivset.Set{}
+		}
+		for k := w.head; k < i; k++ {
+			if b := &w.ents[k]; b.seq&seqOut == 0 {
+				w.tree.Insert(b.file, b.off, b.n, int32(k), nil)
+			}
+		}
+	}
+	w.evicted = w.tree.Insert(e.file, e.off, e.n, int32(i), w.evicted[:0])
+	for _, k := range w.evicted {
+		w.takeOut(int(k))
+	}
+}
+
+// takeOut marks entry i out of the log and off the trim list (fio's
+// remove_trim_entry); a sorted log's caller took it out of the set.
+func (w *writeLog) takeOut(i int) {
+	e := &w.ents[i]
+	e.seq |= seqOut
+	w.live--
+	if e.seq&seqListed != 0 {
+		e.seq &^= seqListed
+		w.trim.listed--
+	}
+}
+
+// popFirst takes the first block out of the log, as fio's
+// get_next_verify: the lowest of a sorted log, the oldest of a list.
+func (w *writeLog) popFirst() (written, bool) {
+	var i int
+	if w.tree != nil {
+		k, ok := w.tree.PopFirst()
+		if !ok {
+			return written{}, false
+		}
+		i = int(k)
+	} else {
+		for w.head < len(w.ents) && w.ents[w.head].seq&seqOut != 0 {
+			w.head++
+		}
+		if w.head == len(w.ents) {
+			return written{}, false
+		}
+		i = w.head
+	}
+	w.takeOut(i)
+	return w.ents[i], true
 }
 
 // reset empties the log for a new pass; reseed says the pass is a new
 // loop (loops=), which reseeds trim verify's generator.
 func (w *writeLog) reset(reseed bool) {
-	w.ents, w.bytes, w.checked = w.ents[:0], 0, 0
+	w.ents, w.bytes, w.head, w.live, w.finished, w.lastRead = w.ents[:0], 0, 0, 0, false, false
+	w.dropTree()
 	if w.trim != nil {
 		w.trim.newPass(reseed)
 	}
 }
 
-// dropTrimmed removes from the log what trim verify took out of fio's:
-// the blocks trimmed with trim_verify_zero=0 and those a later write at
-// their offset superseded (whose later write may itself be gone).
-func (w *writeLog) dropTrimmed() {
-	t := w.trim
-	if t == nil || (t.zero || t.dropped == 0) && t.superseded == 0 {
+// finish turns the log into the verify phase's reads: the blocks still
+// in it, lowest first in a sorted log, in write order in a list.
+func (w *writeLog) finish() {
+	if w.finished {
 		return
 	}
-	w.ents = slices.DeleteFunc(w.ents, func(e written) bool {
-		return e.seq&seqSuperseded != 0 || !t.zero && e.seq&seqTrimmed != 0
-	})
-	t.dropped, t.superseded = 0, 0
+	w.finished = true
+	if w.tree == nil {
+		w.ents = slices.DeleteFunc(w.ents[w.head:], func(e written) bool { return e.seq&seqOut != 0 })
+		w.head, w.last = 0, -1
+		return
+	}
+	w.evicted = w.tree.AppendIDs(w.evicted[:0])
+	out := make([]written, len(w.evicted))
+	for i, k := range w.evicted {
+		out[i] = w.ents[k]
+	}
+	w.ents, w.head = out, 0
+	w.dropTree()
 }
 
-// finish sorts the log by file and offset and keeps, where blocks overlap,
-// only the one that completed last.
-func (w *writeLog) finish() {
-	w.ents, w.checked = w.ents[w.checked:], 0
-	w.dropTrimmed()
-	slices.SortFunc(w.ents, func(a, b written) int {
-		if c := cmp.Compare(a.file, b.file); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.off, b.off); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.seq, b.seq)
-	})
-	out := w.ents[:0]
-	for _, e := range w.ents {
-		keep := true
-		for len(out) > 0 {
-			last := out[len(out)-1]
-			if last.file != e.file || last.off+uint64(last.n) <= e.off {
-				break
-			}
-			if last.seq > e.seq {
-				keep = false // e was overwritten by a later write
-				break
-			}
-			out = out[:len(out)-1]
-		}
-		if keep {
-			out = append(out, e)
-		}
+// dropTree empties a sorted log's tree, keeping its memory, for a log
+// whose writes start in order again.
+func (w *writeLog) dropTree() {
+	if w.tree != nil {
+		w.tree.Reset()
+		w.spare, w.tree = w.tree, nil
 	}
-	w.ents = out
+	w.last = -1
 }
 
 // setupVerify gives the loop the job's verifier and, for a writing job
@@ -163,11 +273,12 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 	l.ver = v
 	l.checkReads = !l.hasWrite
 	if l.hasWrite && j.DoVerify {
-		l.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite])
+		l.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite], sortedLog(j))
+		l.wlog.keep = l.syncIO && !j.TimeBased
 		l.wlog.trim = newTrimList(j, thread, len(l.slots))
 	}
 	l.backlogs = l.wlog != nil && j.VerifyBacklog > 0
-	l.trimBacklog = l.wlog != nil && l.wlog.trim != nil
+	l.logsAtIssue = l.wlog != nil
 	l.coeVerify = j.ContinueOnError.Covers(jobfile.ContinueVerify)
 }
 
@@ -179,16 +290,14 @@ func (l *loop) completeData(s *slot, si uint32) {
 	case s.op == engines.OpWrite && (l.wlog != nil || l.vstate != nil):
 		if w := l.wlog; w != nil {
 			w.add(s.file, orig, s.length)
-			if w.trim != nil {
-				w.logged(si)
-			}
+			w.logged(si)
 		}
 		if l.vstate != nil {
 			l.vstate.mark(s.file, orig, s.length)
 		}
 	case s.op == engines.OpRead && (l.checkReads || s.verify):
-		if s.verify && l.wlog.trim != nil {
-			l.wlog.trim.afterRead = true
+		if s.verify {
+			l.wlog.lastRead = true
 		}
 		var err error
 		if s.zeroes {
@@ -262,41 +371,39 @@ func (l *loop) dumpVerify(s *slot, got []byte, off uint64) {
 	}
 }
 
-// backlogDue reports whether verify_backlog wants a block read back now:
-// a batch is under way, or VerifyBacklog written blocks wait unverified
-// (fio's get_io_u starts a batch of verify_backlog_batch then).
+// backlogDue reports whether verify_backlog wants a block read back now,
+// by fio's check_get_verify: a batch is under way, or the blocks in the
+// log (the writes in flight included, as fio logs at issue) are a
+// multiple of verify_backlog and the last I/O to complete was not a
+// verify read; a batch is verify_backlog_batch reads (verify_backlog
+// when 0). It waits while every block logged is in flight, as fio's
+// get_next_verify finds nothing then.
 func (l *loop) backlogDue() bool {
-	if l.wlog == nil || l.job.VerifyBacklog == 0 || l.stopIssue {
+	if l.wlog == nil || l.job.VerifyBacklog == 0 || l.stopIssue || !l.budgetLeft() {
 		return false
 	}
 	w := l.wlog
-	unverified := len(w.ents) - w.checked
-	if w.trim != nil {
-		unverified -= w.trim.dropped
+	w.settle(l)
+	hist := w.live + w.inFlight
+	if hist == 0 {
+		return false
 	}
-	if l.vBatch == 0 && uint64(unverified) >= l.job.VerifyBacklog {
+	if l.vBatch == 0 {
+		if uint64(hist)%l.job.VerifyBacklog != 0 || w.lastRead {
+			return false
+		}
 		l.vBatch = l.job.VerifyBacklogBatch
 		if l.vBatch <= 0 {
 			l.vBatch = int(l.job.VerifyBacklog)
 		}
 	}
-	if l.vBatch > 0 && unverified == 0 {
-		l.vBatch = 0
-	}
-	return l.vBatch > 0
+	return w.live > 0
 }
 
-// issueBacklog reads back the oldest unverified written block
-// (verify_backlog); completeData checks it.
+// issueBacklog reads back the log's first block (verify_backlog);
+// completeData checks it.
 func (l *loop) issueBacklog(si uint32, now int64) {
-	w := l.wlog
-	e := w.ents[w.checked]
-	for t := w.trim; t != nil && !t.zero && e.seq&seqTrimmed != 0; e = w.ents[w.checked] {
-		// Trimmed with trim_verify_zero=0: off the verify list.
-		w.checked++
-		t.dropped--
-	}
-	w.checked++
+	e, _ := l.wlog.popFirst()
 	l.vBatch--
 	s := &l.slots[si]
 	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, verify: true, ramp: l.ramping,

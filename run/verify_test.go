@@ -291,7 +291,7 @@ func TestShortIOWithVerify(t *testing.T) {
 // TestWriteLogKeepsLastOverlap checks the write log's dedupe: per file
 // and offset order, and where blocks overlap only the latest survives.
 func TestWriteLogKeepsLastOverlap(t *testing.T) {
-	w := newWriteLog([]iogen.Region{{Size: 1 << 20}, {Size: 1 << 20}}, 4096)
+	w := newWriteLog([]iogen.Region{{Size: 1 << 20}, {Size: 1 << 20}}, 4096, true)
 	adds := []struct {
 		file int32
 		off  uint64

@@ -171,7 +171,7 @@ func (l *loop) replayWrites() {
 			l.wlog.takeTrim()
 			continue
 		}
-		if !l.job.TimeBased && !l.budgetLeft() && (t == nil || l.wlog.pending() == 0) {
+		if !l.job.TimeBased && !l.budgetLeft() && (t == nil || t.listed == 0) {
 			return
 		}
 		var d jobfile.Dir
@@ -194,13 +194,9 @@ func (l *loop) replayWrites() {
 			l.issued += n // a trimwrite job's size= counts its writes (countIssued)
 		}
 		if d == jobfile.DirWrite {
-			if t != nil {
-				t.issued(0)
-			}
+			l.wlog.issued(0)
 			l.wlog.add(int32(file), off, uint32(n))
-			if t != nil {
-				l.wlog.logged(0)
-			}
+			l.wlog.logged(0)
 		}
 	}
 }
@@ -231,6 +227,7 @@ func (l *loop) runVerifyOnly(vs *verifyState) string {
 	l.iops.reset(now, &l.iosDone)
 	l.replayWrites()
 	l.issued = 0
+	l.wlog.finish()
 	note := ""
 	if vs != nil {
 		total := len(l.wlog.ents)
