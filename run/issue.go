@@ -153,7 +153,7 @@ func (l *loop) chooseIO(si uint32, now int64, next *nextIO) bool {
 			l.held.valid = false
 		} else {
 			d = l.gen.Dir()
-			if l.rated(d) && l.nextIssue[d] > now {
+			if l.rates && l.rated(d) && l.nextIssue[d] > now {
 				var wait bool
 				if d, wait = l.rateDir(d, now); wait {
 					l.rateWait(si, l.nextIssue[d]-now)
@@ -170,8 +170,10 @@ func (l *loop) chooseIO(si uint32, now int64, next *nextIO) bool {
 			l.overlapWait(si)
 			return false
 		}
-		if gap := l.rateGapFor(d, n); gap > 0 {
-			l.nextIssue[d] += gap
+		if l.rates {
+			if gap := l.rateGapFor(d, n); gap > 0 {
+				l.nextIssue[d] += gap
+			}
 		}
 		switch d {
 		case jobfile.DirWrite:
@@ -488,6 +490,15 @@ func (l *loop) noMarks() bool { return l.syncIO && l.commit }
 // issued are a non-zero multiple of fsync= (then fdatasync=, then
 // sync_file_range's :N) syncs, unless the last completion was a sync.
 func (l *loop) syncDue() (engines.Op, bool) {
+	if !l.syncs {
+		return 0, false
+	}
+	return l.syncDueSet()
+}
+
+// syncDueSet is syncDue for a job that syncs, kept out of line so that
+// one without pays one inlined test per I/O.
+func (l *loop) syncDueSet() (engines.Op, bool) {
 	if l.lastWasSync || l.syncQueuedLast || !l.hasWrite {
 		return 0, false
 	}

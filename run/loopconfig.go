@@ -33,10 +33,14 @@ type loopConfig struct {
 	// commit says the engine's fio counterpart has a commit hook: run
 	// synchronously (null at iodepth=1) it marks no submit or complete
 	// calls (see noMarks).
-	commit            bool
-	noIO              bool   // fio's FIO_NOIO: I/Os count, bytes do not (cpuio)
-	loops             uint64 // loops=, at least 1
-	rateGap           [jobfile.NumDirs]int64
+	commit  bool
+	noIO    bool   // fio's FIO_NOIO: I/Os count, bytes do not (cpuio)
+	loops   uint64 // loops=, at least 1
+	rateGap [jobfile.NumDirs]int64
+	// rates says rate= or rate_iops= limits some direction, and syncs
+	// that fsync=, fdatasync= or sync_file_range= is set: a job without
+	// pays one inlined test per I/O for each.
+	rates, syncs      bool
 	hasRead, hasWrite bool
 	// reapAll is tw_reap=all (Job.ReapAll): every CQE the ring holds is
 	// harvested between task-work items, gofio's task-work model. Without
@@ -103,7 +107,9 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		if r := j.RateIOPS[d]; r > 0 {
 			c.rateGap[d] = int64(time.Second) / int64(r)
 		}
+		c.rates = c.rates || c.rateGap[d] > 0 || j.Rate[d] > 0
 	}
+	c.syncs = c.fsyncEvery > 0 || c.fdatasyncEvery > 0 || c.sfrEvery > 0
 	if e, ok := jobfile.EngineByName(j.IOEngine); ok {
 		c.syncAtQueue = e.SyncAtQueue
 		c.trimAtQueue = e.TrimAtQueue

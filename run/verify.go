@@ -282,8 +282,8 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 	l.coeVerify = j.ContinueOnError.Covers(jobfile.ContinueVerify)
 }
 
-// completeData runs after a read or write moved all its bytes: it logs a
-// verifying job's write, or checks a read.
+// completeData runs after a read or write of a job with verify= moved all
+// its bytes: it logs a verifying job's write, or checks a read.
 func (l *loop) completeData(s *slot, si uint32) {
 	orig := s.off - uint64(s.done)
 	switch {
