@@ -317,6 +317,29 @@ func checkConfig(c *cli.Context, cfg *Config) error {
 	return nil
 }
 
+// mergeOnly is --merge-blktrace-only: each job's merge_blktrace_file is
+// written from its read_iolog= blktraces, and, with the normal format,
+// the jobs' lines are printed as fio prints them on that path (fio 3.33
+// prints each line before its merge; gofio prints them once every merge
+// has succeeded, so a failed merge writes nothing).
+func mergeOnly(st *State, cfg *Config, jobs []*jobfile.Job) int {
+	if err := run.MergeBlktraces(jobs); err != nil {
+		return st.fail(err)
+	}
+	if !hasFormat(cfg, "normal") {
+		return ExitOK
+	}
+	out, closeOut, err := openOutput(st, cfg)
+	if err != nil {
+		return st.fail(err)
+	}
+	defer closeOut()
+	if err := report.WriteJobLines(out, jobs); err != nil {
+		return st.fail(err)
+	}
+	return ExitOK
+}
+
 // act does what the flags ask once they are parsed. showHelp prints the
 // usage text.
 func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int {
@@ -392,10 +415,7 @@ func act(ctx context.Context, st *State, cfg *Config, showHelp func() error) int
 		return ExitOK
 	}
 	if cfg.MergeBlktraceOnly {
-		if err := run.MergeBlktraces(jobs); err != nil {
-			return st.fail(err)
-		}
-		return ExitOK
+		return mergeOnly(st, cfg, jobs)
 	}
 	return execute(ctx, st, cfg, jobs, in)
 }

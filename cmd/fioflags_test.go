@@ -143,8 +143,9 @@ func TestTerseVersionsAgainstFio(t *testing.T) {
 }
 
 // TestMergeBlktraceOnly checks --merge-blktrace-only: the job's traces
-// are merged into its merge_blktrace_file and no I/O runs (the run core
-// is never called, and no data file appears).
+// are merged into its merge_blktrace_file, its line is printed as fio
+// prints it, and no I/O runs (the run core is never called, and no data
+// file appears).
 func TestMergeBlktraceOnly(t *testing.T) {
 	dir := t.TempDir()
 	dev := uint32(7<<20 | 9)
@@ -161,10 +162,15 @@ func TestMergeBlktraceOnly(t *testing.T) {
 		ran = true
 		return &report.Result{}, nil
 	}
-	code, _, errs := runCmdWith(t, core, "--merge-blktrace-only", "--name=m", "--read_iolog="+filepath.Join(dir, "a.bin")+":"+filepath.Join(dir, "b.bin"),
+	code, out, errs := runCmdWith(t, core, "--merge-blktrace-only", "--name=m", "--read_iolog="+filepath.Join(dir, "a.bin")+":"+filepath.Join(dir, "b.bin"),
 		"--merge_blktrace_file="+merged, "--replay_redirect="+filepath.Join(dir, "data"))
 	if code != ExitOK || ran {
 		t.Fatalf("exit %d, ran %v: %s", code, ran, errs)
+	}
+	// fio prints the job's line and nothing else (equivalence's
+	// TestBlktraceMergeOnly compares the lines with fio 3.33's).
+	if !strings.HasPrefix(out, "m: (g=0): rw=read, ") || strings.Count(out, "\n") != 1 {
+		t.Errorf("stdout %q, want the job's line alone", out)
 	}
 	got, err := os.ReadFile(merged)
 	if err != nil {

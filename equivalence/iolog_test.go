@@ -1,9 +1,11 @@
 package equivalence
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,19 +159,11 @@ func TestIologV2Replay(t *testing.T) {
 	}
 }
 
-// TestBlktraceMerge runs a merge_blktrace_file job (two traces, the first
-// at 50% for two iterations) with fio 3.33 and gofio. fio 3.33 merges
-// nothing: its read_trace reads 8 bytes where a record has 48 ("iolog
-// short read"), it leaves the merged file empty and replays the first
-// trace alone (jobfile's DIFFERENCES.md). gofio writes the merge fio's
-// documentation describes (byte-equal to fio 3.42's, internal/iolog's
-// TestMergeBlktracesFio) and replays it; fio 3.33 replaying gofio's merged
-// file issues what gofio issued.
-func TestBlktraceMerge(t *testing.T) {
-	fio, gofio := bins.get(t)
-	root := scratchRoot(t)
+// mergeTraces returns the two blktraces the merge tests merge: 20 records
+// (every third a write, 4 or 8 KiB) and 15 (every fourth a write), their
+// times interleaved.
+func mergeTraces() (a, b []byte) {
 	dev := uint32(7<<20 | 9)
-	var a, b []byte
 	for i := 0; i < 20; i++ {
 		k := iolog.Read
 		if i%3 == 0 {
@@ -184,6 +178,78 @@ func TestBlktraceMerge(t *testing.T) {
 		}
 		b = append(b, iolog.EncodeTrace(k, uint64(30_000+i*70_000), uint64(i*11%2000)*8, uint32(4096*(1+i%2)), dev)...)
 	}
+	return a, b
+}
+
+// TestBlktraceMergeOnly runs --merge-blktrace-only with fio 3.33 and gofio
+// on two job files (a job without a merge, then the merge job, with
+// numjobs=2, and a cpuio job): both exit 0 and print the same lines, each
+// job's line once with its group (the second file starts group 1), none
+// for cpuio, and run no I/O. fio 3.33's merge fails ("iolog short read",
+// DIFFERENCES.md) and still exits 0; gofio's merges (TestBlktraceMerge).
+func TestBlktraceMergeOnly(t *testing.T) {
+	fio, gofio := bins.get(t)
+	root := scratchRoot(t)
+	a, b := mergeTraces()
+	files := map[string][]byte{
+		"a.bin":   a,
+		"b.bin":   b,
+		"one.fio": []byte("[plain]\nrw=randwrite\nbs=8k\nsize=1m\nfilename=plain.dat\n"),
+		"two.fio": []byte("[m]\nioengine=psync\nnumjobs=2\nread_iolog=a.bin:b.bin\nmerge_blktrace_file=merged.bin\n" +
+			"merge_blktrace_scalars=50:100\nmerge_blktrace_iters=2:1\nreplay_redirect=data\n" +
+			"[c]\nioengine=cpuio\ncpuload=10\n"),
+	}
+	stdout := map[string]string{}
+	for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {
+		dir := filepath.Join(root, p.name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+		cmd := exec.CommandContext(ctx, p.bin, "--merge-blktrace-only", "one.fio", "two.fio")
+		cmd.Dir = dir
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		cancel()
+		if err != nil {
+			t.Fatalf("%s --merge-blktrace-only: %v (stderr %q), fio 3.33 exits 0", p.name, err, errb.String())
+		}
+		stdout[p.name] = out.String()
+		for _, f := range []string{"plain.dat", "data"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+				t.Errorf("%s --merge-blktrace-only made %s (%v)", p.name, f, err)
+			}
+		}
+	}
+	if got := strings.Count(stdout["fio"], "\n"); got != 2 || !strings.Contains(stdout["fio"], "m: (g=1): ") {
+		t.Errorf("fio 3.33 printed %q, want the lines of plain and m (g=1) alone: update the test", stdout["fio"])
+	}
+	if stdout["gofio"] != stdout["fio"] {
+		t.Errorf("gofio --merge-blktrace-only printed\n%s\nfio 3.33\n%s", stdout["gofio"], stdout["fio"])
+	}
+	if st, err := os.Stat(filepath.Join(root, "gofio", "merged.bin")); err != nil || st.Size() != 56*48 {
+		t.Errorf("gofio's merged file: %v, %v; want 56 records", st, err)
+	}
+}
+
+// TestBlktraceMerge runs a merge_blktrace_file job (two traces, the first
+// at 50% for two iterations) with fio 3.33 and gofio. fio 3.33 merges
+// nothing: its read_trace reads 8 bytes where a record has 48 ("iolog
+// short read"), it leaves the merged file empty and replays the first
+// trace alone (jobfile's DIFFERENCES.md). gofio writes the merge fio's
+// documentation describes (byte-equal to fio 3.42's, internal/iolog's
+// TestMergeBlktracesFio) and replays it; fio 3.33 replaying gofio's merged
+// file issues what gofio issued.
+func TestBlktraceMerge(t *testing.T) {
+	fio, gofio := bins.get(t)
+	root := scratchRoot(t)
+	a, b := mergeTraces()
 	merge := Row{JobFile: "[m]\nioengine=psync\nread_iolog=a.bin:b.bin\nmerge_blktrace_file=merged.bin\nmerge_blktrace_scalars=50:100\nmerge_blktrace_iters=2:1\nreplay_redirect=data\nreplay_no_stall=1\n"}
 	replay := Row{JobFile: "[r]\nioengine=psync\nread_iolog=merged.bin\nreplay_redirect=data\nreplay_no_stall=1\n"}
 	counts := func(o *Outcome) [4]float64 {

@@ -3,10 +3,12 @@ package report
 import (
 	"bytes"
 	"flag"
-	"github.com/gofio/gofio/jobfile"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/gofio/gofio/jobfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -61,4 +63,33 @@ func TestGoldenHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "header.txt", b.Bytes())
+}
+
+// TestHeaderNoIO checks that a job whose engine moves no data (cpuio) has
+// no job line, in the run header (its clone's "..." stays, as in fio) and
+// in --merge-blktrace-only's lines, which also leave clones out.
+func TestHeaderNoIO(t *testing.T) {
+	r := synthResult()
+	cpu := *r.Jobs[1].Job
+	cpu.Name, cpu.IOEngine = "burn", "cpuio"
+	cpuClone := cpu
+	cpuClone.SubjobNumber = 1
+	clone := *r.Jobs[0].Job
+	clone.SubjobNumber = 1
+	jobs := []*jobfile.Job{r.Jobs[0].Job, &clone, &cpu, &cpuClone}
+	var h bytes.Buffer
+	if err := WriteHeader(&h, jobs, r.Version); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(h.String(), "burn") || strings.Count(h.String(), "...\n") != 2 {
+		t.Errorf("header with a cpuio job and clones:\n%s", h.String())
+	}
+	var l bytes.Buffer
+	if err := WriteJobLines(&l, jobs); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(h.String(), "\n")
+	if l.String() != first+"\n" {
+		t.Errorf("job lines %q, want the header's first line %q alone", l.String(), first)
+	}
 }

@@ -15,6 +15,8 @@ import (
 // "  gofio policy : tw=priority" (or tw=fifo), then how the job reaps
 // (tw_reap) on a line of its own, "  gofio reap   : fio (...)", which
 // fio-reading scripts skip as they skip the job block's "  gofio " lines.
+// A job whose engine moves no data (cpuio, exec: fio's FIO_NOIO) has no
+// job line, as in fio.
 func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 	bw := bufio.NewWriter(w)
 	threads, procs := 0, 0
@@ -26,22 +28,15 @@ func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 		}
 		switch j.SubjobNumber {
 		case 0:
-			i2p := isPow2(kbBase(j))
-			figs := sigFigs(j)
-			var bs [jobfile.NumDirs][2]string
-			for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-				lo, hi := j.BSMin(d), j.BSMax(d)
-				bs[d] = [2]string{Num2Str(lo, figs, 1, i2p, UnitByte), Num2Str(hi, figs, 1, i2p, UnitByte)}
-			}
-			fmt.Fprintf(bw, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%d\n",
-				j.Name, j.GroupID, j.RW, bs[0][0], bs[0][1], bs[1][0], bs[1][1], bs[2][0], bs[2][1],
-				j.IOEngine, j.IODepth)
-			fmt.Fprintf(bw, "  gofio policy : tw=%s\n", j.Policy())
-			if j.ReapAll(false) {
-				fmt.Fprint(bw, "  gofio reap   : all (tw_reap: every CQE between task-work items, gofio's model)\n")
-			} else {
-				fmt.Fprintf(bw, "  gofio reap   : fio (tw_reap: as fio, iodepth_batch_complete_min=%d, iodepth_batch_complete_max=%d)\n",
-					j.IODepthBatchCompleteMin, max(j.IODepthBatchCompleteMax, j.IODepthBatchCompleteMin))
+			if !j.Engine().NoIO {
+				jobLine(bw, j)
+				fmt.Fprintf(bw, "  gofio policy : tw=%s\n", j.Policy())
+				if j.ReapAll(false) {
+					fmt.Fprint(bw, "  gofio reap   : all (tw_reap: every CQE between task-work items, gofio's model)\n")
+				} else {
+					fmt.Fprintf(bw, "  gofio reap   : fio (tw_reap: as fio, iodepth_batch_complete_min=%d, iodepth_batch_complete_max=%d)\n",
+						j.IODepthBatchCompleteMin, max(j.IODepthBatchCompleteMax, j.IODepthBatchCompleteMin))
+				}
 			}
 		case 1:
 			fmt.Fprint(bw, "...\n")
@@ -63,6 +58,38 @@ func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 		return fmt.Errorf("write header: %w", err)
 	}
 	return nil
+}
+
+// WriteJobLines writes what fio prints when --merge-blktrace-only parses
+// the jobs: the job line of each job that is not a clone and whose engine
+// moves data, and nothing else (no "..." for clones, which fio never
+// makes on that path, no version or "Starting" line).
+func WriteJobLines(w io.Writer, jobs []*jobfile.Job) error {
+	bw := bufio.NewWriter(w)
+	for _, j := range jobs {
+		if j.SubjobNumber == 0 && !j.Engine().NoIO {
+			jobLine(bw, j)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write job lines: %w", err)
+	}
+	return nil
+}
+
+// jobLine writes fio's line describing job j, byte for byte:
+// "name: (g=N): rw=..., bs=(R) lo-hi, (W) lo-hi, (T) lo-hi, ioengine=..., iodepth=N".
+func jobLine(bw *bufio.Writer, j *jobfile.Job) {
+	i2p := isPow2(kbBase(j))
+	figs := sigFigs(j)
+	var bs [jobfile.NumDirs][2]string
+	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
+		lo, hi := j.BSMin(d), j.BSMax(d)
+		bs[d] = [2]string{Num2Str(lo, figs, 1, i2p, UnitByte), Num2Str(hi, figs, 1, i2p, UnitByte)}
+	}
+	fmt.Fprintf(bw, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%d\n",
+		j.Name, j.GroupID, j.RW, bs[0][0], bs[0][1], bs[1][0], bs[1][1], bs[2][0], bs[2][1],
+		j.IOEngine, j.IODepth)
 }
 
 func plural(n int, s string) string {
