@@ -9,9 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,19 +24,23 @@ import (
 // they only read: a rate-limited randrw mixes by time) so that both
 // programs take the same time and log as many histogram lines.
 var logRows = []Row{
-	{Name: "logs/hist-randrw", Ref: "issue 26 write_hist_log, log_hist_msec: fio's clat histogram log, read by fiologparser_hist.py",
-		Args:  args(psync, "--rw=randrw", "--bs=4k", "--size=2m", "--thinktime=2ms", "--write_hist_log=h", "--log_hist_msec=100"),
-		Exact: syncDepth, Check: sameHistLog("h_clat_hist.1.log", 0, 100)},
+	{Name: "logs/hist-randrw", Ref: "issue 26 write_hist_log, log_hist_msec: fio's clat histogram log, read by fiologparser_hist.py; the bw, iops and latency logs, read by fiologparser.py",
+		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=2m", "--thinktime=2ms", "--write_hist_log=h", "--log_hist_msec=100",
+			"--write_bw_log=l", "--write_iops_log=l", "--write_lat_log=l"),
+		Exact: syncDepth, Check: checkAll(sameHistLog("h_clat_hist.1.log", 0, 100), sameLogParse("l_bw.1.log", "l_iops.1.log", "l_clat.1.log", "l_lat.1.log"))},
 	{Name: "logs/hist-coarse-read", Ref: "issue 26 log_hist_coarseness=3: 232 columns of 8 buckets",
 		Args:  args(psync, "--rw=read", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_hist_log=c", "--log_hist_msec=50", "--log_hist_coarseness=3"),
 		Exact: syncDepth, Check: sameHistLog("c_clat_hist.1.log", 3, 50)},
 	{Name: "logs/hist-no-msec", Ref: "issue 26 write_hist_log without log_hist_msec: an empty log",
 		Args:  args(psync, "--rw=write", "--bs=4k", "--size=256k", "--write_hist_log=h"),
 		Exact: syncDepth, Check: sameHistLog("h_clat_hist.1.log", 0, 0)},
-	{Name: "logs/store-compressed", Ref: "issue 26 log_store_compressed, log_compression, log_entries: fio's zlib chunks of binary samples, read by fio --inflate-log",
-		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=12m", "--write_lat_log=l", "--write_bw_log=l", "--log_offset=1", "--log_prio=1",
+	{Name: "logs/store-compressed", Ref: "issue 26 log_store_compressed, log_compression, log_entries: fio's zlib chunks of binary samples, read by fio --inflate-log (lat, bw, iops)",
+		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=12m", "--write_lat_log=l", "--write_bw_log=l", "--write_iops_log=l", "--log_offset=1", "--log_prio=1",
 			"--log_store_compressed=1", "--log_compression=4k", "--log_entries=1024"),
-		Exact: syncDepth, Check: sameInflated("l_clat.1.log.fz", "l_lat.1.log.fz", "l_slat.1.log.fz", "l_bw.1.log.fz")},
+		Exact: syncDepth, Check: sameInflated("l_clat.1.log.fz", "l_lat.1.log.fz", "l_slat.1.log.fz", "l_bw.1.log.fz", "l_iops.1.log.fz")},
+	{Name: "logs/hist-stored", Ref: "issue 26 write_hist_log with log_store_compressed: fio stores its pointer lines in h_clat_hist.1.log.fz (fio --inflate-log prints them; jobfile/DIFFERENCES.md), gofio writes the histogram log",
+		Args:  args(psync, "--rw=read", "--bs=4k", "--size=512k", "--rate_iops=1000", "--write_hist_log=h", "--log_hist_msec=50", "--log_compression=1k", "--log_store_compressed=1"),
+		Exact: syncDepth, Check: histPointers("h_clat_hist.1.log")},
 	{Name: "logs/compression-plain", Ref: "issue 26 log_compression without log_store_compressed: the same text logs",
 		Args:  args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--write_lat_log=l", "--log_offset=1", "--log_compression=1k", "--log_compression_cpus=0"),
 		Exact: syncDepth, Check: sameIOs("l_clat.1.log")},
@@ -134,13 +140,24 @@ func sameInflated(logs ...string) func(fio, gofio []*Outcome) []string {
 
 // histPointers returns a Check of a write_hist_log file written with
 // log_compression: fio's lines hold its histogram copies' addresses as
-// one value (5 columns); gofio's are its histogram log, which
-// fiologparser_hist.py reads.
+// one value (5 columns), in name or, with log_store_compressed, stored in
+// name.fz, which fio --inflate-log prints; gofio's are its histogram log,
+// which fiologparser_hist.py reads.
 func histPointers(name string) func(fio, gofio []*Outcome) []string {
 	return func(fio, gofio []*Outcome) []string {
 		var diffs []string
 		for i := range fio {
-			lines, err := readHistLog(fio[i], name)
+			f := fio[i]
+			if _, ok := f.Logs[name]; !ok && f.Logs[name+".fz"] != nil {
+				out, err := exec.Command("fio", "--inflate-log="+filepath.Join(f.Dir, name+".fz")).Output()
+				if err != nil {
+					return []string{fmt.Sprintf("fio --inflate-log=%s.fz of fio: %v", name, err)}
+				}
+				c := *f
+				c.Logs = map[string][]byte{name: out}
+				f = &c
+			}
+			lines, err := readHistLog(f, name)
 			if err != nil {
 				return []string{err.Error()}
 			}
@@ -320,13 +337,104 @@ func histParser(o *Outcome, name string, total uint64) (int, []string) {
 	return len(lines) - 1, nil
 }
 
+// sameLogParse returns a Check that fio's tools/fiologparser.py, as
+// Debian's fio package ships it, reads the logs of both programs alike.
+// fio 3.33's lines have five columns (time, value, direction, bs,
+// priority) where the script unpacks four, so on both programs' logs it
+// fails with the same error. On the logs cut to their first four columns
+// (cut -d, -f1-4), its default mode (the mean) and -f (each interval, a
+// column a log; -s and -a add -f's columns up) print lines of the same
+// columns for both programs; how many, and the figures, follow the runs'
+// timing. (-A fails on any log under python3: its median indexes a list
+// with a float.) Without the script it checks nothing.
+func sameLogParse(logs ...string) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		gz, err := os.ReadFile("/usr/share/doc/fio/fiologparser.py.gz")
+		if err != nil {
+			return nil
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(gz))
+		if err != nil {
+			return []string{fmt.Sprintf("fiologparser.py.gz: %v", err)}
+		}
+		src, err := io.ReadAll(zr)
+		if err != nil {
+			return []string{fmt.Sprintf("fiologparser.py.gz: %v", err)}
+		}
+		var diffs []string
+		for i := range fio {
+			var got [2][]string
+			for k, o := range []*Outcome{fio[i], gofio[i]} {
+				script := filepath.Join(o.Dir, "fiologparser.py")
+				if err := os.WriteFile(script, src, 0o644); err != nil {
+					return []string{err.Error()}
+				}
+				var plain, cut []string
+				for _, name := range logs {
+					data, ok := o.Logs[name]
+					if !ok {
+						return []string{fmt.Sprintf("%s wrote no log %s", o.Program, name)}
+					}
+					var b strings.Builder
+					for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+						f := strings.Split(l, ", ")
+						b.WriteString(strings.Join(f[:min(len(f), 4)], ", ") + "\n")
+					}
+					c := filepath.Join(o.Dir, "cut-"+name)
+					if err := os.WriteFile(c, []byte(b.String()), 0o644); err != nil {
+						return []string{err.Error()}
+					}
+					plain, cut = append(plain, filepath.Join(o.Dir, name)), append(cut, c)
+				}
+				got[k] = append(got[k], "logs as written: "+logParserShape(script, "", plain))
+				for _, mode := range []string{"", "-f"} {
+					got[k] = append(got[k], "logs cut, mode "+mode+": "+logParserShape(script, mode, cut))
+				}
+			}
+			for m := range got[0] {
+				if got[0][m] != got[1][m] {
+					diffs = append(diffs, fmt.Sprintf("run %d: fiologparser.py on fio's %s; on gofio's %s", i, got[0][m], got[1][m]))
+				}
+			}
+		}
+		return diffs
+	}
+}
+
+// logParserShape runs fiologparser.py (at script) in mode on files and
+// says what it printed: "exit STATUS: LAST STDERR LINE" when it fails,
+// else the distinct shapes of its lines, each run of digits written as 9.
+func logParserShape(script, mode string, files []string) string {
+	args := []string{script}
+	if mode != "" {
+		args = append(args, mode)
+	}
+	cmd := exec.Command("python3", append(args, files...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		return fmt.Sprintf("exit %v: %s", err, lines[len(lines)-1])
+	}
+	digits := regexp.MustCompile(`[0-9]+`)
+	var shapes []string
+	for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		if s := digits.ReplaceAllString(l, "9"); !slices.Contains(shapes, s) {
+			shapes = append(shapes, s)
+		}
+	}
+	slices.Sort(shapes)
+	return "lines shaped " + strings.Join(shapes, " | ")
+}
+
 // pandasPython returns a python3 that imports pandas and numpy, the
-// modules fiologparser_hist.py needs, or "" when there is none.
-func pandasPython() string {
+// modules fiologparser_hist.py needs, or "" when there is none; it looks
+// once per test binary.
+var pandasPython = sync.OnceValue(func() string {
 	for _, p := range []string{"python3", "/usr/bin/python3"} {
 		if exec.Command(p, "-c", "import pandas, numpy").Run() == nil {
 			return p
 		}
 	}
 	return ""
-}
+})

@@ -3,6 +3,7 @@ package jobfile
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -360,4 +361,42 @@ func refusedFioOption() (string, bool) {
 		return "", false
 	}
 	return names[0], true
+}
+
+// TestEveryFioOptionHelped checks issue 26's "--cmdhelp=all lists no fio
+// option as unsupported" for each of fio 3.33's job and io_uring options
+// (fionames.go): --cmdhelp=NAME shows the option's details, not "not
+// supported by gofio" nor "No such command", a job file may set it, and
+// --cmdhelp=all lists each job option (an alias by its option's name).
+func TestEveryFioOptionHelped(t *testing.T) {
+	if name, ok := refusedFioOption(); ok {
+		t.Errorf("gofio refuses fio option %s (and maybe more)", name)
+	}
+	var all bytes.Buffer
+	if err := CmdHelp(&all, "all"); err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, l := range strings.Split(all.String(), "\n") {
+		if name, _, ok := strings.Cut(l, ":"); ok {
+			listed[strings.TrimSpace(name)] = true
+		}
+	}
+	names := slices.Sorted(maps.Keys(fioOptionNames))
+	for _, name := range names {
+		var b bytes.Buffer
+		if err := CmdHelp(&b, name); err != nil {
+			t.Errorf("--cmdhelp=%s: %v", name, err)
+			continue
+		}
+		if h := b.String(); strings.Contains(h, "not supported") || strings.HasPrefix(h, "No such command") {
+			t.Errorf("--cmdhelp=%s: %q", name, h)
+		}
+		if o, ok := lookup[name]; ok && o.Engine == "" && !listed[o.Name] {
+			t.Errorf("--cmdhelp=all does not list %s (fio's %s)", o.Name, name)
+		}
+	}
+	if strings.Contains(all.String(), "not supported") {
+		t.Error("--cmdhelp=all names an option as not supported")
+	}
 }
