@@ -77,16 +77,12 @@ func zbdShared(zoneSize, bs uint64) func(fio, gofio []*Outcome) []string {
 					if err != nil {
 						return append(diffs, err.Error())
 					}
+					countZoneWrites(counts, offs, zoneSize, bs)
 					starts, firsts := uint64(0), map[uint64]bool{}
 					for _, off := range offs {
-						z := off / zoneSize
-						if counts[z] == nil {
-							counts[z] = make([]uint64, zoneSize/bs)
-						}
-						counts[z][off%zoneSize/bs]++
 						if off%zoneSize == 0 {
 							starts++
-							firsts[z] = true
+							firsts[off/zoneSize] = true
 						}
 					}
 					if p == 1 {
@@ -97,19 +93,9 @@ func zbdShared(zoneSize, bs uint64) func(fio, gofio []*Outcome) []string {
 						total += uint64(got)
 					}
 				}
-				var implied uint64
-				for z, c := range counts {
-					implied += c[0] - 1
-					m := 0
-					for m < len(c) && c[m] == c[0] {
-						m++
-					}
-					for _, n := range c[m:] {
-						if n != c[0]-1 {
-							diffs = append(diffs, fmt.Sprintf("%s run %d: zone %d's blocks written %v times: not sequential between resets", o.Program, i, z, c))
-							break
-						}
-					}
+				implied, bad := zoneSequential(counts)
+				for _, b := range bad {
+					diffs = append(diffs, fmt.Sprintf("%s run %d: %s", o.Program, i, b))
 				}
 				if p == 1 && total != implied {
 					diffs = append(diffs, fmt.Sprintf("gofio run %d: the jobs report %d zone resets, their writes imply %d", i, total, implied))
@@ -127,6 +113,45 @@ func zbdShared(zoneSize, bs uint64) func(fio, gofio []*Outcome) []string {
 		}
 		return diffs
 	}
+}
+
+// countZoneWrites adds the writes at offs, blocks of bs in zones of
+// zoneSize bytes, to counts: per zone, the writes of each block.
+func countZoneWrites(counts map[uint64][]uint64, offs []uint64, zoneSize, bs uint64) {
+	for _, off := range offs {
+		z := off / zoneSize
+		if counts[z] == nil {
+			counts[z] = make([]uint64, zoneSize/bs)
+		}
+		counts[z][off%zoneSize/bs]++
+	}
+}
+
+// zoneSequential checks the per-zone write counts of countZoneWrites
+// against what fio's zone locks guarantee to the jobs that share the
+// zones: each zone written sequentially between resets, so block k is
+// written as often as block 0, or once less past the zone's last write
+// pointer. It returns the resets the counts imply, one per write at a
+// zone's start but the first, and a line per zone that breaks the rule.
+func zoneSequential(counts map[uint64][]uint64) (implied uint64, bad []string) {
+	for z, c := range counts {
+		if c[0] == 0 {
+			bad = append(bad, fmt.Sprintf("zone %d's blocks written %v times: not from its start", z, c))
+			continue
+		}
+		implied += c[0] - 1
+		m := 0
+		for m < len(c) && c[m] == c[0] {
+			m++
+		}
+		for _, n := range c[m:] {
+			if n != c[0]-1 {
+				bad = append(bad, fmt.Sprintf("zone %d's blocks written %v times: not sequential between resets", z, c))
+				break
+			}
+		}
+	}
+	return implied, bad
 }
 
 // zbdSame returns a Check that the zbd job (job 2) logged the same offsets

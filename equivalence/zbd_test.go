@@ -2,6 +2,7 @@ package equivalence
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,14 +13,19 @@ import (
 // zbdExamples are fio 3.33's zonemode=zbd examples, each with the rules
 // that scale it to a sparse scratch file of zbdExampleSize bytes (fio
 // emulates zones on a regular file that already has its size): 1 MiB
-// zones, the device replaced by zbd.img, one job instead of 16 (whose
-// processes race for the zones). zbd-rand-write writes 1 s instead of
-// 180 over 16 zones, so that the zones fill and reset; its offsets are
-// compared over the I/Os both programs made. zbd-seq-read reads 40 zones from
-// zone 524 (524z, as its comment counts them); an emulated device starts
-// with every zone empty, so a writer first fills 8 zones there.
+// zones, the device replaced by zbd.img. zbd-rand-write writes 1 s instead
+// of 180 over 16 zones, so that the zones fill and reset, with one job
+// instead of 16, whose offsets are compared over the I/Os both programs
+// made; and as written, 16 jobs racing for the zones for 500 ms (label
+// zbd-rand-write-16jobs), whose writes in each zone must be sequential
+// between resets across all the jobs, as fio's zone locks keep them.
+// zbd-seq-read reads 40 zones from zone 524 (524z, as its comment counts
+// them); an emulated device starts with every zone empty, so a writer
+// first fills 8 zones there.
 var zbdExamples = []struct {
 	name   string
+	label  string // the subtest's name when not name
+	jobs   int    // the jobs that race for the zones, when more than one
 	before string
 	rules  [][2]string
 }{
@@ -27,6 +33,11 @@ var zbdExamples = []struct {
 		{`(?m)^zonesize\s*=.*$`, "zonesize=1M"},
 		{`(?m)^numjobs\s*=.*$`, "numjobs=1"},
 		{`(?m)^runtime\s*=.*$`, "runtime=1\nsize=16m\nwrite_lat_log=l\nlog_offset=1"},
+		{`(?m)^filename\s*=.*$`, "filename=zbd.img"},
+	}},
+	{name: "zbd-rand-write", label: "zbd-rand-write-16jobs", jobs: 16, rules: [][2]string{
+		{`(?m)^zonesize\s*=.*$`, "zonesize=1M"},
+		{`(?m)^runtime\s*=.*$`, "runtime=500ms\nsize=16m\nwrite_lat_log=l\nlog_offset=1"},
 		{`(?m)^filename\s*=.*$`, "filename=zbd.img"},
 	}},
 	{name: "zbd-seq-read",
@@ -55,7 +66,11 @@ func TestFioZbdExamples(t *testing.T) {
 	fio, gofio := bins.get(t)
 	for _, ex := range zbdExamples {
 		ex := ex
-		t.Run(ex.name, func(t *testing.T) {
+		label := ex.name
+		if ex.label != "" {
+			label = ex.label
+		}
+		t.Run(label, func(t *testing.T) {
 			t.Parallel()
 			out, err := exec.Command("git", "-C", repo, "show", "fio-3.33:examples/"+ex.name+".fio").Output()
 			if err != nil {
@@ -65,7 +80,7 @@ func TestFioZbdExamples(t *testing.T) {
 			for _, r := range ex.rules {
 				text = regexp.MustCompile(r[0]).ReplaceAllString(text, r[1])
 			}
-			row := Row{Name: "example/" + ex.name, JobFile: ex.before + text}
+			row := Row{Name: "example/" + label, JobFile: ex.before + text}
 			root := scratchRoot(t)
 			outs := map[string]*Outcome{}
 			for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {
@@ -88,6 +103,10 @@ func TestFioZbdExamples(t *testing.T) {
 			fj, gj := outs["fio"].Doc.Jobs(), outs["gofio"].Doc.Jobs()
 			if len(fj) != len(gj) {
 				t.Fatalf("fio ran %d jobs, gofio %d", len(fj), len(gj))
+			}
+			if ex.jobs > 1 {
+				zbdRacingExample(t, outs["fio"], outs["gofio"], ex.jobs)
+				return
 			}
 			timed := ex.name == "zbd-rand-write"
 			for i := range fj {
@@ -131,4 +150,37 @@ func TestFioZbdExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// zbdRacingExample checks fio's zbd-rand-write as written, its jobs
+// racing for the zones for a while (group_reporting: one report): in both
+// programs each zone's writes, over the logs of all the jobs, are
+// sequential between resets, and gofio reports the zone resets its writes
+// imply.
+func zbdRacingExample(t *testing.T, fio, gofio *Outcome, jobs int) {
+	t.Helper()
+	const zoneSize, bs = 1 << 20, 512 << 10
+	var implied [2]uint64
+	var writes [2]int
+	for p, o := range []*Outcome{fio, gofio} {
+		counts := map[uint64][]uint64{}
+		for k := 1; k <= jobs; k++ {
+			offs, err := logWrites(o, fmt.Sprintf("l_lat.%d.log", k))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writes[p] += len(offs)
+			countZoneWrites(counts, offs, zoneSize, bs)
+		}
+		var bad []string
+		implied[p], bad = zoneSequential(counts)
+		for _, b := range bad {
+			t.Errorf("%s: %s", o.Program, b)
+		}
+	}
+	got, _ := Number(gofio.Doc.Jobs()[0], "gofio.state.zone_resets")
+	if uint64(got) != implied[1] || implied[1] == 0 {
+		t.Errorf("zone resets: gofio's writes imply %d, gofio reports %v", implied[1], got)
+	}
+	t.Logf("%d jobs: writes fio %d, gofio %d; zone resets their writes imply: fio %d, gofio %d", jobs, writes[0], writes[1], implied[0], implied[1])
 }
