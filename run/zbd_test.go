@@ -118,3 +118,28 @@ func TestZbdSharedZoneLocks(t *testing.T) {
 	}
 	t.Logf("%d requests, %d zone resets", ios, resets)
 }
+
+// TestZbdVerifyResetsOthersZones checks fio's zbd_file_reset for a verify
+// job: when it opens its file it resets the zones of its region that hold
+// data, written by another job too (here one of an earlier group, the
+// zones being the run's), so that no reset drops data it will verify; it
+// counts those resets (fio 3.33: the same 2, and the same 64 writes and
+// reads).
+func TestZbdVerifyResetsOthersZones(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "zbd.img")
+	if err := os.WriteFile(f, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(f, 8<<20); err != nil {
+		t.Fatal(err)
+	}
+	jobs := parseJobs(t, dir, "[global]\nioengine=psync\nbs=64k\nzonemode=zbd\nzonesize=1m\nfilename="+f+"\n"+
+		"[w]\nrw=write\nsize=2m\n[v]\nstonewall\nrw=randwrite\nsize=4m\nverify=crc32c\n")
+	res := mustRun(t, jobs, Options{})
+	v := res.Jobs[1]
+	if v.ZoneResets != 2 || v.Dirs[jobfile.DirWrite].TotalIOs != 64 || v.Dirs[jobfile.DirRead].TotalIOs != 64 {
+		t.Errorf("verify job after a writer: %d resets, %d writes, %d reads; want the writer's 2 zones reset, 64 and 64",
+			v.ZoneResets, v.Dirs[jobfile.DirWrite].TotalIOs, v.Dirs[jobfile.DirRead].TotalIOs)
+	}
+}
