@@ -50,7 +50,8 @@ var trimVerifyRows = []Row{
 // verifyLogRows are issue 26's rows for fio 3.33's verify log without a
 // random map (norandommap): a write takes every older block it overlaps
 // out of the log, whatever their sizes, verify_backlog reads the lowest
-// block, and a synchronous engine's loops= form one log.
+// block, and a synchronous engine's loops= form one log, where an
+// asynchronous engine verifies after each.
 var verifyLogRows = []Row{
 	{Name: "verify/norandommap-bsrange", Ref: "issue 26 norandommap with bsrange: overlapped blocks of other sizes leave the log (108 writes, 59 reads)",
 		Args:  args([]string{"--ioengine=psync"}, "--rw=randwrite", "--bsrange=4k-16k", "--size=1m", "--norandommap", "--verify=crc32c", "--write_bw_log=l", "--log_offset=1"),
@@ -61,5 +62,8 @@ var verifyLogRows = []Row{
 		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
 	{Name: "verify/norandommap-loops-psync", Ref: "issue 26 norandommap with loops=2 on psync: fio's do_io counts no bytes issued for a synchronous engine, so it writes both loops before one verify (512 writes, 225 reads)",
 		Args:  args([]string{"--ioengine=psync"}, "--rw=randwrite", "--bs=4k", "--size=1m", "--norandommap", "--verify=crc32c", "--loops=2", "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
+	{Name: "verify/norandommap-loops-uring", Ref: "issue 26 norandommap with loops=2 on io_uring: fio's do_io ends each loop at size= of queued bytes and verifies it (512 writes, 157+157 reads)",
+		Args:  args([]string{"--ioengine=io_uring"}, "--rw=randwrite", "--bs=4k", "--size=1m", "--norandommap", "--verify=crc32c", "--loops=2", "--write_bw_log=l", "--log_offset=1"),
 		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
 }

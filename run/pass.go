@@ -38,6 +38,9 @@ func (l *loop) nextPass() {
 // newPass starts the next pass over the files (fio's loops=).
 func (l *loop) newPass() {
 	l.passNr++
+	if l.wlog != nil && !l.verifyEachPass && !l.job.TimeBased {
+		l.wlog.reset(false) // io_size= past size=: the log keeps the last pass
+	}
 	l.lastWasSync = false
 	if l.job.UnlinkEachLoop && !l.job.TimeBased {
 		l.unlinkEachLoop()

@@ -113,11 +113,19 @@ func (t *trimList) newPass(reseed bool) {
 	}
 }
 
-// issued counts the write issued in slot si, which fio logs as it
-// issues, and with trim verify draws for it; it reports whether the draw
-// picked it.
-func (w *writeLog) issued(si uint32) bool {
+// issued counts the write of n bytes at off in file issued in slot si,
+// which fio logs as it issues: a sorted log loses the blocks it overlaps
+// now (the write joins the log when it completes, so that nothing reads
+// or trims it before), and trim verify draws for it. It reports whether
+// the draw picked it.
+func (w *writeLog) issued(si uint32, file int32, off uint64, n uint32) bool {
 	w.inFlight++
+	if w.sorts {
+		w.overtake(file, off, n)
+		w.flying[si] = flyingWrite{seq: w.seq, off: off, n: n, file: file, busy: true}
+		w.seq += seqStep
+		w.evict(file, off, n, len(w.ents), ^uint64(0))
+	}
 	t := w.trim
 	if t == nil {
 		return false
@@ -130,10 +138,29 @@ func (w *writeLog) issued(si uint32) bool {
 	return false
 }
 
+// overtake marks the writes in flight that the n bytes at off in file
+// overlap as overtaken: fio's log_io_piece takes them out of its log (and
+// off the trim list) as it logs the new write, in flight or not.
+func (w *writeLog) overtake(file int32, off uint64, n uint32) {
+	for k := range w.flying {
+		g := &w.flying[k]
+		if !g.busy || g.overtaken || g.file != file || g.off >= off+uint64(n) || off >= g.off+uint64(g.n) {
+			continue
+		}
+		g.overtaken = true
+		w.inFlight--
+		if t := w.trim; t != nil && t.picked[k] {
+			t.picked[k] = false
+			t.pickedInFlight--
+		}
+	}
+}
+
 // logged follows add for the write that completed in slot si: it is no
-// longer in flight, and it joins the trim list when its draw picked it.
-func (w *writeLog) logged(si uint32) {
-	if w.inFlight > 0 {
+// longer in flight (unless a later write overtook it, which counted it
+// out then), and it joins the trim list when its draw picked it.
+func (w *writeLog) logged(si uint32, overtaken bool) {
+	if w.inFlight > 0 && !overtaken {
 		w.inFlight--
 	}
 	w.lastRead = false
@@ -144,6 +171,9 @@ func (w *writeLog) logged(si uint32) {
 	t.picked[si] = false
 	t.pickedInFlight--
 	i := len(w.ents) - 1
+	if w.ents[i].seq&seqOut != 0 {
+		return // a write issued after it took it out of fio's log, and off the list
+	}
 	t.idx = append(t.idx, i)
 	t.listed++
 	w.ents[i].seq |= seqListed
@@ -154,6 +184,9 @@ func (w *writeLog) logged(si uint32) {
 func (w *writeLog) settle(l *loop) {
 	if w.inFlight > 0 && l.curDepth() == 0 {
 		w.inFlight = 0
+		for k := range w.flying {
+			w.flying[k].busy = false
+		}
 		if t := w.trim; t != nil {
 			t.pickedInFlight = 0
 			clear(t.picked)
@@ -209,7 +242,7 @@ const (
 // verify a trim of a listed block when one is due, else the job's next
 // I/O, whose write the log counts in flight (and trim verify draws for).
 func (l *loop) issueLogged(si uint32, now int64) {
-	if !l.canIssue(now) {
+	if !l.canIssue(now) || l.passCapped() {
 		return
 	}
 	w := l.wlog
@@ -232,8 +265,11 @@ func (l *loop) issueLogged(si uint32, now int64) {
 	if !l.chooseIO(si, now, &next) {
 		return
 	}
-	if next.op == engines.OpWrite && w.issued(si) && !l.trimRunaway() {
-		l.trimListed = true
+	if next.op == engines.OpWrite {
+		w.issuedNow += next.n
+		if w.issued(si, int32(next.file), next.off, uint32(next.n)) && !l.trimRunaway() {
+			l.trimListed = true
+		}
 	}
 	l.countIssued(si, &next)
 }

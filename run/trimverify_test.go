@@ -17,9 +17,8 @@ import (
 func chosenForTrim(j *jobfile.Job, n int) int {
 	w := &writeLog{trim: newTrimList(j, 1, 1)}
 	for i := 0; i < n; i++ {
-		w.issued(0)
-		w.add(0, uint64(i)*4096, 4096)
-		w.logged(0)
+		w.issued(0, 0, uint64(i)*4096, 4096)
+		w.completed(0, 0, uint64(i)*4096, 4096)
 	}
 	return len(w.trim.idx)
 }

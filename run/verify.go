@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -35,17 +36,22 @@ import (
 //     map reads its blocks back in write order; the others (sequential,
 //     norandommap, random_generator=lfsr) lowest offset first, and there a
 //     write takes every older block it overlaps out of the log, whatever
-//     their sizes. verify_backlog reads the first block of the log when
-//     the blocks in it reach a multiple of verify_backlog after anything
-//     but a verify read (fio's check_get_verify).
-//   - The log keeps the last pass only: once the job has written as many
-//     bytes as its regions hold (time_based, loops, io_size beyond size),
-//     the next write starts a new log; on a synchronous engine a job that
-//     is not time_based keeps one log for all its writes, as fio's do_io,
-//     whose pass ends at size= only for I/Os an engine queued, ends its
-//     pass only where the offsets run out (a norandommap job's loops=
-//     form one log). Overlapping writes in flight at the same time may
-//     tear, as in fio.
+//     their sizes, when it is issued, as fio logs it then: a block whose
+//     write completes after a later overlapping write was issued never
+//     joins the log. A write joins the log only when it completes, so no
+//     read or trim of it is issued before. verify_backlog reads the first
+//     block of the log when the blocks in it (the writes in flight
+//     counted) reach a multiple of verify_backlog after anything but a
+//     verify read (fio's check_get_verify).
+//   - A log holds one pass over the files: loops= verify after each pass
+//     (fio's thread_main), io_size= beyond size= keeps the last pass, and
+//     a time_based job's log starts anew once it holds a pass's bytes. A
+//     norandommap writer's pass ends only at its size= (or io_size=): on
+//     a synchronous engine after all its loops=, as fio's do_io counts no
+//     bytes issued for it, and on an engine that queues once it queued
+//     fio's total_bytes of writes and verify_backlog reads
+//     (writeLog.passCap). Overlapping writes in flight at the same time
+//     may tear, as in fio.
 //   - A mismatch names the file, offset, expected and found values (on
 //     Warn, and as the job's error, EILSEQ like fio's), and ends the job
 //     unless continue_on_error is verify or all, which counts it instead.
@@ -55,8 +61,9 @@ type written struct {
 	off  uint64
 	n    uint32
 	file int32
-	// seq is the write's place in the log times seqStep; the bits below
-	// are its marks (seqTrimmed and the others).
+	// seq is the write's place in the order the job issued its writes
+	// times seqStep; the bits below are its marks (seqTrimmed and the
+	// others).
 	seq uint64
 }
 
@@ -82,12 +89,20 @@ type writeLog struct {
 	ents  []written
 	bytes uint64 // bytes logged in this pass
 	pass  uint64 // bytes in one pass: the sum of the region sizes
-	seq   uint64
-	// keep says the log holds every write until the verify phase: fio's
-	// do_io ends its pass at size= only with an engine that queues
-	// (bytes_issued counts queued I/Os only), so with a synchronous one
-	// a norandommap job's loops= or io_size= writes form one log.
-	keep bool
+	seq   uint64 // the next write's place (written.seq)
+	// rollover says the log starts anew once it holds a pass's bytes: a
+	// time_based job's log keeps its last pass only. The others start
+	// anew with each pass of the job over its files (loop.newPass, and
+	// fio's loops= through nextPass).
+	rollover bool
+	// passCap, when not 0, ends the pass once the job queued that many
+	// bytes of writes and verify_backlog reads in it: fio's do_io stops
+	// at its total_bytes (size=, or io_size= for a norandommap random
+	// writer, plus size= for verify_backlog, plus the bytes trimwrite
+	// trims) counting the I/Os an engine queued, so an asynchronous
+	// engine verifies after each of a norandommap job's loops=. issuedNow
+	// counts those bytes.
+	passCap, issuedNow uint64
 	// head is, for the list, the first entry that may still be in it.
 	head int
 	// live is fio's io_hist_len less the writes in flight: the entries
@@ -105,6 +120,11 @@ type writeLog struct {
 	last        int
 	tree, spare *ivset.Set
 	evicted     []int32
+	// flying holds, per slot, the write in flight in it, for a sorted
+	// log: fio logs a write when it issues it, so a write issued later
+	// takes a block out of the log even when it is in flight as the
+	// block completes.
+	flying []flyingWrite
 	// lastRead says the last I/O to complete was a verify_backlog read
 	// (fio's last_ddir == DDIR_READ), which holds off a new batch of
 	// verify_backlog reads or of trims.
@@ -113,6 +133,18 @@ type writeLog struct {
 	finished bool
 	// trim is the job's trim verify state (trimverify.go); nil without.
 	trim *trimList
+}
+
+// flyingWrite is a write in flight in a slot: its place (written.seq),
+// file, offset and length.
+type flyingWrite struct {
+	seq  uint64
+	off  uint64
+	n    uint32
+	file int32
+	busy bool
+	// overtaken says a write issued later overlaps it.
+	overtaken bool
 }
 
 // newWriteLog returns the log of a job writing regions with blocks of at
@@ -138,54 +170,112 @@ func sortedLog(j *jobfile.Job) bool {
 	return !j.RW.IsRandom() || j.NoRandomMap || j.RandomGenerator == "lfsr"
 }
 
-// add logs a completed write, starting a new pass when this one is full,
-// and takes the older blocks it overlaps out of a sorted log.
+// add logs a completed write that the log did not see issued (verify_only's
+// replay).
 func (w *writeLog) add(file int32, off uint64, n uint32) {
-	if w.pass > 0 && w.bytes >= w.pass && !w.keep && (w.trim == nil || !w.trim.extending) {
+	seq := w.seq
+	w.seq += seqStep
+	w.addAt(file, off, n, seq, false)
+}
+
+// completed logs the write that completed in slot si: in a sorted log it
+// is out at once when a write issued after it overlaps it, logged or in
+// flight, as fio's log holds the one issued last.
+func (w *writeLog) completed(si uint32, file int32, off uint64, n uint32) {
+	if !w.sorts || !w.flying[si].busy {
+		w.add(file, off, n)
+		w.logged(si, false)
+		return
+	}
+	f := &w.flying[si]
+	f.busy = false
+	w.addAt(file, off, n, f.seq, f.overtaken)
+	w.logged(si, f.overtaken)
+}
+
+// addAt logs a completed write issued in place seq (out of the log when
+// beaten), starting a new pass when this one is full.
+func (w *writeLog) addAt(file int32, off uint64, n uint32, seq uint64, beaten bool) {
+	if w.rollover && w.pass > 0 && w.bytes >= w.pass && (w.trim == nil || !w.trim.extending) {
 		w.reset(false)
 	}
 	i := len(w.ents)
-	w.ents = append(w.ents, written{off: off, n: n, file: file, seq: w.seq})
-	w.seq += seqStep
+	w.ents = append(w.ents, written{off: off, n: n, file: file, seq: seq})
 	w.bytes += uint64(n)
+	if beaten {
+		w.ents[i].seq |= seqOut
+		return
+	}
 	w.live++
 	if w.sorts {
 		w.addSorted(i)
 	}
 }
 
-// addSorted takes the blocks entry i overlaps out of a sorted log, and
-// moves the log into its tree at the first write out of order.
+// addSorted puts entry i into a sorted log: it takes the blocks it
+// overlaps out, or is out itself when one of them was issued after it.
 func (w *writeLog) addSorted(i int) {
 	e := &w.ents[i]
+	inOrder, beaten := w.evict(e.file, e.off, e.n, i, place(e.seq))
+	switch {
+	case beaten:
+		w.takeOut(i)
+	case inOrder:
+		w.last = i
+	default:
+		w.tree.Insert(e.file, e.off, e.n, int32(i), nil)
+	}
+}
+
+// place returns the place bits of a written.seq.
+func place(seq uint64) uint64 { return seq &^ (seqStep - 1) }
+
+// evict takes the blocks of a sorted log's first upto entries that the n
+// bytes at off in file overlap out of it, as fio's log_io_piece does
+// when it logs a write at issue, but those issued after place seq: when
+// there are such, it reports beaten. inOrder says the bytes come after
+// every block of the log still in order (no tree); otherwise the log has
+// its tree.
+func (w *writeLog) evict(file int32, off uint64, n uint32, upto int, seq uint64) (inOrder, beaten bool) {
 	if w.tree == nil {
 		if w.last < 0 {
-			w.last = i
-			return
+			return true, false
 		}
 		p := &w.ents[w.last]
-		if p.file < e.file || p.file == e.file && p.off < e.off {
+		if p.file < file || p.file == file && p.off < off {
 			// Every block before p ends before p starts.
-			if p.seq&seqOut == 0 && p.file == e.file && p.off+uint64(p.n) > e.off {
+			if p.seq&seqOut == 0 && p.file == file && p.off+uint64(p.n) > off {
+				if place(p.seq) > seq {
+					return true, true
+				}
 				w.takeOut(w.last)
 			}
-			w.last = i
-			return
+			return true, false
 		}
 		w.tree = w.spare
 		if w.tree == nil {
 			w.tree = &ivset.Set{}
 		}
-		for k := w.head; k < i; k++ {
+		for k := w.head; k < upto; k++ {
 			if b := &w.ents[k]; b.seq&seqOut == 0 {
 				w.tree.Insert(b.file, b.off, b.n, int32(k), nil)
 			}
 		}
 	}
-	w.evicted = w.tree.Insert(e.file, e.off, e.n, int32(i), w.evicted[:0])
+	w.evicted = w.tree.RemoveOverlaps(file, off, n, w.evicted[:0])
 	for _, k := range w.evicted {
+		if place(w.ents[k].seq) > seq {
+			beaten = true
+		}
+	}
+	for _, k := range w.evicted {
+		if b := &w.ents[k]; beaten && place(b.seq) > seq {
+			w.tree.Insert(b.file, b.off, b.n, k, nil) // it stays
+			continue
+		}
 		w.takeOut(int(k))
 	}
+	return false, beaten
 }
 
 // takeOut marks entry i out of the log and off the trim list (fio's
@@ -227,6 +317,7 @@ func (w *writeLog) popFirst() (written, bool) {
 // loop (loops=), which reseeds trim verify's generator.
 func (w *writeLog) reset(reseed bool) {
 	w.ents, w.bytes, w.head, w.live, w.finished, w.lastRead = w.ents[:0], 0, 0, 0, false, false
+	w.issuedNow = 0
 	w.dropTree()
 	if w.trim != nil {
 		w.trim.newPass(reseed)
@@ -264,6 +355,33 @@ func (w *writeLog) dropTree() {
 	w.last = -1
 }
 
+// passCap is fio's do_io total_bytes for job j with pass bytes in each of
+// its loops passes (writeLog.passCap).
+func passCap(j *jobfile.Job, pass, loops uint64) uint64 {
+	c := pass
+	if j.RW.IsRandom() && j.NoRandomMap {
+		c = max(c, j.IOSize)
+	}
+	if j.VerifyBacklog > 0 {
+		c += pass
+	}
+	if j.RW == jobfile.RWTrimWrite || j.RW == jobfile.RWRandTrimWrite {
+		c += cmp.Or(j.IOSize, pass) * loops
+	}
+	return c
+}
+
+// passCapped says whether the pass has queued its passCap, and ends its
+// issuing then.
+func (l *loop) passCapped() bool {
+	w := l.wlog
+	if w.passCap == 0 || w.issuedNow < w.passCap {
+		return false
+	}
+	l.stopIssue = true
+	return true
+}
+
 // setupVerify gives the loop the job's verifier and, for a writing job
 // with do_verify=1, a write log.
 func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.Region, thread int) {
@@ -274,7 +392,13 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 	l.checkReads = !l.hasWrite
 	if l.hasWrite && j.DoVerify {
 		l.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite], sortedLog(j))
-		l.wlog.keep = l.syncIO && !j.TimeBased
+		l.wlog.rollover = j.TimeBased
+		if !l.syncIO && !j.TimeBased && l.loops > 1 {
+			l.wlog.passCap = passCap(j, l.wlog.pass, l.loops)
+		}
+		if l.wlog.sorts {
+			l.wlog.flying = make([]flyingWrite, len(l.slots))
+		}
 		l.wlog.trim = newTrimList(j, thread, len(l.slots))
 	}
 	l.backlogs = l.wlog != nil && j.VerifyBacklog > 0
@@ -289,8 +413,7 @@ func (l *loop) completeData(s *slot, si uint32) {
 	switch {
 	case s.op == engines.OpWrite && (l.wlog != nil || l.vstate != nil):
 		if w := l.wlog; w != nil {
-			w.add(s.file, orig, s.length)
-			w.logged(si)
+			w.completed(si, s.file, orig, s.length)
 		}
 		if l.vstate != nil {
 			l.vstate.mark(s.file, orig, s.length)
@@ -379,7 +502,7 @@ func (l *loop) dumpVerify(s *slot, got []byte, off uint64) {
 // when 0). It waits while every block logged is in flight, as fio's
 // get_next_verify finds nothing then.
 func (l *loop) backlogDue() bool {
-	if l.wlog == nil || l.job.VerifyBacklog == 0 || l.stopIssue || !l.budgetLeft() {
+	if l.wlog == nil || l.job.VerifyBacklog == 0 || l.stopIssue || !l.budgetLeft() || l.passCapped() {
 		return false
 	}
 	w := l.wlog
@@ -404,6 +527,7 @@ func (l *loop) backlogDue() bool {
 // completeData checks it.
 func (l *loop) issueBacklog(si uint32, now int64) {
 	e, _ := l.wlog.popFirst()
+	l.wlog.issuedNow += uint64(e.n)
 	l.vBatch--
 	s := &l.slots[si]
 	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, verify: true, ramp: l.ramping,

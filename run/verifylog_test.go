@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gofio/gofio/internal/iogen"
 )
 
 // iologOp is one read or write line of a write_iolog file.
@@ -127,4 +129,86 @@ func checkSortedLog(ops []iologOp, backlog, batchSize int) error {
 		return fmt.Errorf("%d reads, %d blocks never read back", reads, len(model))
 	}
 	return nil
+}
+
+// TestWriteLogRewriteInFlight checks a sorted log at iodepth above 1, as
+// fio 3.33 logs a write when it issues it: a rewrite issued while the
+// older write of its block is in flight takes that one out of the log's
+// count and off the trim list at once, and the older one never joins the
+// log when it completes, whichever of the two completes first; a block
+// issued before a logged rewrite of it completes out as well.
+func TestWriteLogRewriteInFlight(t *testing.T) {
+	dir := t.TempDir()
+	job := parseJobs(t, dir, "[r]\nioengine=null\nrw=randtrimwrite\nnorandommap\nbs=4k\nsize=1m\nverify=null\ntrim_percentage=100\ntrim_backlog=1\n")[0]
+	for _, olderFirst := range []bool{true, false} {
+		w := newWriteLog([]iogen.Region{{Size: 1 << 20}}, 4096, true)
+		w.flying = make([]flyingWrite, 4)
+		w.trim = newTrimList(job, 1, 4)
+		w.issued(0, 0, 8192, 4096)  // the older write of block 8192
+		w.issued(1, 0, 12288, 8192) // overlaps neither: 12288-20480
+		w.issued(2, 0, 4096, 8192)  // the rewrite: 4096-12288 overlaps the first
+		if got := w.live + w.inFlight; got != 2 {
+			t.Fatalf("olderFirst=%v: %d blocks in the log's count after the rewrite's issue, want 2 (fio's io_hist_len)", olderFirst, got)
+		}
+		if w.trim.pickedInFlight != 2 {
+			t.Fatalf("olderFirst=%v: %d picked writes in flight, want 2: the overtaken one left the list", olderFirst, w.trim.pickedInFlight)
+		}
+		order := []uint32{0, 2, 1}
+		if !olderFirst {
+			order = []uint32{2, 0, 1}
+		}
+		for _, si := range order {
+			f := w.flying[si]
+			w.completed(si, f.file, f.off, f.n)
+		}
+		if w.live != 2 || w.inFlight != 0 || w.trim.listed != 2 {
+			t.Fatalf("olderFirst=%v: live %d, in flight %d, listed %d; want 2, 0, 2", olderFirst, w.live, w.inFlight, w.trim.listed)
+		}
+		w.finish()
+		var got []string
+		for _, e := range w.ents {
+			got = append(got, fmt.Sprintf("%d+%d", e.off, e.n))
+		}
+		if strings.Join(got, " ") != "4096+8192 12288+8192" {
+			t.Fatalf("olderFirst=%v: verify reads %v, want the rewrite and the other block", olderFirst, got)
+		}
+	}
+	// A block issued before a rewrite that completed first is out when
+	// it completes, and the rewrite stays.
+	w := newWriteLog([]iogen.Region{{Size: 1 << 20}}, 4096, true)
+	w.flying = make([]flyingWrite, 2)
+	w.issued(0, 0, 0, 4096)
+	w.completed(0, 0, 0, 4096)
+	w.issued(0, 0, 65536, 4096)
+	w.issued(1, 0, 65536, 4096)
+	w.completed(1, 0, 65536, 4096)
+	w.completed(0, 0, 65536, 4096)
+	if w.live != 2 {
+		t.Fatalf("live %d, want 2", w.live)
+	}
+	w.finish()
+	if len(w.ents) != 2 || place(w.ents[1].seq) != 2*seqStep {
+		t.Fatalf("log %+v, want block 0 and the later write of 65536", w.ents)
+	}
+}
+
+// TestVerifyEachLoopAsync runs a norandommap writer with loops=2 on the
+// null engine at iodepth=2, where it queues: fio's do_io ends each loop
+// once it queued size= bytes, and the job verifies after each, where a
+// synchronous engine's job writes both loops before one verify phase.
+func TestVerifyEachLoopAsync(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		depth        string
+		writesBefore int
+	}{{"iodepth=2\n", 256}, {"iodepth=1\n", 512}} {
+		log := filepath.Join(dir, "l"+c.depth[8:9]+".log")
+		jobs := parseJobs(t, dir, "[a]\nioengine=null\nrw=randwrite\nnorandommap\nbs=4k\nsize=1m\nloops=2\nverify=null\nwrite_iolog="+log+"\n"+c.depth)
+		mustRun(t, jobs, Options{})
+		ops := readIOLogOps(t, log)
+		first := slices.IndexFunc(ops, func(o iologOp) bool { return o.read })
+		if first != c.writesBefore {
+			t.Errorf("%s: %d writes before the first read, want %d", c.depth, first, c.writesBefore)
+		}
+	}
 }

@@ -194,9 +194,8 @@ func (l *loop) replayWrites() {
 			l.issued += n // a trimwrite job's size= counts its writes (countIssued)
 		}
 		if d == jobfile.DirWrite {
-			l.wlog.issued(0)
-			l.wlog.add(int32(file), off, uint32(n))
-			l.wlog.logged(0)
+			l.wlog.issued(0, int32(file), off, uint32(n))
+			l.wlog.completed(0, int32(file), off, uint32(n))
 		}
 	}
 }
