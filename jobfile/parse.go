@@ -395,6 +395,29 @@ func build(src jobSource, sets []entry) (*Job, error) {
 	return j, nil
 }
 
+// multipleWriters is fio's fixup_options warning for a writing job with
+// verify and numjobs above 1 whose clones share files (a filename=, or
+// file names that do not tell the clones apart): they may overwrite each
+// other's blocks and fail verification. fio prints it once per job
+// section; --warnings-fatal makes it an error.
+func multipleWriters(j *Job, at *section, in Input) error {
+	if !j.RW.HasWrite() || !j.DoVerify || j.Verify == "" || j.Verify == "none" || j.Verify == "0" || j.NumJobs <= 1 {
+		return nil
+	}
+	if _, named := j.Setting("filename"); !named && j.UniqueFilename &&
+		strings.Contains(j.FilenameFormat, "$jobname") && strings.Contains(j.FilenameFormat, "$jobnum") && strings.Contains(j.FilenameFormat, "$filenum") {
+		return nil
+	}
+	const msg = "multiple writers may overwrite blocks that belong to other jobs. This can cause verification failures."
+	if in.WarningsFatal {
+		return &Error{File: at.file, Line: at.line, Option: fmt.Sprintf("numjobs=%d", j.NumJobs), Msg: msg + " (--warnings-fatal)"}
+	}
+	if in.Warn != nil {
+		fmt.Fprintf(in.Warn, "fio: %s\n", msg)
+	}
+	return nil
+}
+
 // MaxJobs is the most jobs (numjobs clones included) one run may define,
 // fio's default max_jobs.
 const MaxJobs = 4096
@@ -452,6 +475,9 @@ func Parse(in Input) ([]*Job, error) {
 				}
 				fmt.Fprintf(in.Warn, "gofio: %swarning: job %s: verification read phase will never start because write phase uses all of runtime\n", at, j.Name)
 			}
+		}
+		if err := multipleWriters(j, src.own, in); err != nil {
+			return nil, err
 		}
 		if j.Atomic {
 			// fio's fixup_options: O_ATOMIC implies O_DIRECT.

@@ -400,3 +400,31 @@ func TestEveryFioOptionHelped(t *testing.T) {
 		t.Error("--cmdhelp=all names an option as not supported")
 	}
 }
+
+// TestMultipleWritersWarning checks fio's fixup_options warning for a
+// writing verify job whose numjobs clones share a file: printed once for
+// the section, not when the default file names tell the clones apart,
+// and an error with --warnings-fatal.
+func TestMultipleWritersWarning(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--name=v", "--rw=randwrite", "--verify=crc32c", "--numjobs=3", "--filename=/tmp/x", "--size=1m"}, true},
+		{[]string{"--name=v", "--rw=randwrite", "--verify=crc32c", "--numjobs=3", "--size=1m"}, false},
+		{[]string{"--name=v", "--rw=randwrite", "--verify=crc32c", "--numjobs=1", "--filename=/tmp/x", "--size=1m"}, false},
+		{[]string{"--name=v", "--rw=randread", "--verify=crc32c", "--numjobs=3", "--filename=/tmp/x", "--size=1m"}, false},
+	} {
+		var warn bytes.Buffer
+		if _, err := Parse(Input{CmdLine: c.args, Host: &testHost, Warn: &warn}); err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(warn.String(), "fio: multiple writers may overwrite blocks that belong to other jobs."); n != map[bool]int{true: 1, false: 0}[c.want] {
+			t.Errorf("%v: warned %d times (%q)", c.args, n, warn.String())
+		}
+	}
+	if _, err := Parse(Input{CmdLine: []string{"--name=v", "--rw=write", "--verify=md5", "--numjobs=2", "--filename=/tmp/x"}, Host: &testHost, WarningsFatal: true}); err == nil ||
+		!strings.Contains(err.Error(), "multiple writers") {
+		t.Errorf("--warnings-fatal: %v, want fio's warning as an error", err)
+	}
+}
