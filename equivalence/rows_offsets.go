@@ -18,6 +18,8 @@ var offsetRows = []Row{
 		Exit:    1, Exact: []string{"error"}},
 	{Name: "options/cgroup", Ref: "issue 26 cgroup, cgroup_nodelete=0: the job runs in a cgroup made under the blkio (or cgroup2) mount and removed after it: the same I/O as fio",
 		JobFile: "[cg]\nioengine=psync\nbs=4k\nsize=256k\nrw=randread\ncgroup=gofio-eq-cgroup\ncgroup_nodelete=0\n", Exact: syncDepth},
+	{Name: "options/cgroup-weight", Ref: "issue 26 cgroup_weight: fio writes it to the cgroup's blkio.weight, which a v1 blkio hierarchy without CFQ (Linux 5.0+) lacks and cgroupfs will not create: both fail the job at setup with EACCES (err=13), the cgroup made and removed; on cgroup2 both refuse the weight",
+		JobFile: "[cgw]\nioengine=psync\nbs=4k\nsize=256k\nrw=randread\ncgroup=gofio-eq-cgroup-w\ncgroup_weight=500\n", Exit: 1, Exact: []string{"error"}},
 	{Name: "options/exec-pre-post", Ref: "issue 26 exec_prerun, exec_postrun: run with sh -c around the job, their output saved in JOB.prerun.txt and JOB.postrun.txt (the file comparison checks both exist with the same size)",
 		JobFile: "[j]\nioengine=psync\nbs=4k\nsize=256k\nrw=read\nexec_prerun=echo pre\nexec_postrun=sh -c 'ls j.0.0'\n", Exact: syncDepth},
 	{Name: "options/ioscheduler-file", Ref: "issue 26 ioscheduler on a file of a file system without a block device (tmpfs): nothing to switch, the job runs as in fio",

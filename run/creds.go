@@ -44,7 +44,9 @@ func checkAccess(j *jobfile.Job, targets []*target, rw jobfile.RW) *jobError {
 		flags, _ := openFlags(j, t, rw)
 		fd, err := unix.Open(t.path, flags&^(unix.O_CREAT|unix.O_TRUNC), 0)
 		if err != nil {
-			return targetError(j.Name, t, "open", "open("+t.path+")", unix.EACCES, err)
+			je := targetError(j.Name, t, "open", "open("+t.path+")", unix.EACCES, err)
+			je.inIO = true // fio opens the file for the job's first I/O
+			return je
 		}
 		unix.Close(fd)
 	}

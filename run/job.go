@@ -421,15 +421,19 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	}
 	pinned, err := pinMemory(j, e.opts.Info)
 	if err != nil {
-		// fio's thread_main skips the job's I/O without an error.
+		// fio's thread_main skips the job's I/O without an error (and
+		// without the latency depth its I/O loop sets).
 		e.warnf("gofio: job %s: %v: the job does no I/O, as in fio\n", j.Name, err)
+		res.LatencyDepth = 0
 		return
 	}
 	defer unpinMemory(pinned)
 	if j.ExecPrerun != "" {
 		if err := execString(e, j, j.ExecPrerun, "prerun"); err != nil {
-			// fio's thread_main skips the job's I/O without an error.
+			// fio's thread_main skips the job's I/O without an error (and
+			// without the latency depth its I/O loop sets).
 			e.warnf("gofio: job %s: %v: the job does no I/O, as in fio\n", j.Name, err)
+			res.LatencyDepth = 0
 			return
 		}
 	}
@@ -456,6 +460,9 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	}
 	verifyOnly := j.VerifyOnly && l.ver != nil && l.hasWrite
 	if verifyOnly {
+		// fio's do_dry_run stands in for do_io, which sets the latency
+		// depth its report shows: there is none.
+		res.LatencyDepth = 0
 		jr.verifyOnly(e, l)
 	} else {
 		jr.saveVerifyState(e, l)

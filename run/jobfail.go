@@ -29,6 +29,10 @@ type jobError struct {
 	// cleanup says what gofio undid after the failure ("removed /x, ...");
 	// empty when nothing.
 	cleanup string
+	// inIO says fio meets the failure inside its I/O loop (do_io opens a
+	// job's files for its first I/O), after it set the latency depth its
+	// report shows; every other failure ends a fio job before that loop.
+	inIO bool
 }
 
 // Error says which job, which option and path, and what failed, and what
@@ -89,9 +93,14 @@ func engineErrno(err error) unix.Errno {
 
 // failJob ends job jr before it issued any I/O: its result carries the
 // error, its status shows 'X', and the error goes to the warning stream
-// in gofio's words (fio prints its verror there).
+// in gofio's words (fio prints its verror there). A job that fio ends
+// before its I/O loop reports no latency depth, as fio's (lat_target_init
+// sets it when do_io starts).
 func failJob(e *env, jr *jobRun, je *jobError) {
 	jr.started = true
+	if !je.inIO {
+		jr.res.LatencyDepth = 0
+	}
 	jr.res.Error = int(je.errno)
 	jr.res.ErrorText = je.verror()
 	jr.prog.State.Store('X')

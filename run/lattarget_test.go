@@ -2,6 +2,9 @@ package run
 
 import (
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +117,48 @@ func TestLatencyTargetMissAtDepthOne(t *testing.T) {
 	r := res.Jobs[0]
 	if r.Error != 110 || r.ErrorText != "func=max latency exceeded, error=Connection timed out" || r.LatencyDepth != 1 {
 		t.Errorf("error %d %q, depth %d; want 110, fio's text, depth 1", r.Error, r.ErrorText, r.LatencyDepth)
+	}
+}
+
+// TestLatencyDepthFromIOLoop checks that a job reports its latency depth
+// (fio's latency_qd, set when do_io starts) only once it reaches its I/O
+// loop, as fio: a job failing its setup (here its buffers: mem=mmap: on a
+// path in no directory) or skipping its I/O (a failed exec_prerun)
+// reports none, and, as root, one that nobody (uid=) may not open, which
+// fio finds at the first I/O, reports its depth.
+func TestLatencyDepthFromIOLoop(t *testing.T) {
+	dir := t.TempDir()
+	ok := testJob(dir, "ok", jobfile.RWRandRead, "null")
+	setDepth(ok, 4)
+	setup := testJob(dir, "setup", jobfile.RWRandRead, "null")
+	setup.Mem, setup.MemFile = "mmap", filepath.Join(dir, "missing", "buf.mm")
+	skip := testJob(dir, "skip", jobfile.RWRandRead, "null")
+	skip.ExecPrerun = "false"
+	t.Chdir(dir) // exec_prerun's output goes to ./skip.prerun.txt
+	cases := []struct {
+		j         *jobfile.Job
+		failed    bool
+		wantDepth int
+	}{{ok, false, 4}, {setup, true, 0}, {skip, false, 0}}
+	if os.Geteuid() == 0 {
+		// t.TempDir's directories are root's alone: nobody cannot open
+		// the file root lays out.
+		open := testJob(dir, "open", jobfile.RWRead, "psync")
+		open.UID, open.UIDSet, open.GID, open.GIDSet = 65534, true, 65534, true
+		cases = append(cases, struct {
+			j         *jobfile.Job
+			failed    bool
+			wantDepth int
+		}{open, true, 1})
+	}
+	for _, c := range cases {
+		res, err := Run(context.Background(), []*jobfile.Job{c.j}, Options{Warn: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.Jobs[0]
+		if (r.Error != 0) != c.failed || r.LatencyDepth != c.wantDepth {
+			t.Errorf("job %s: error %d (%s), latency depth %d; want failed %v, depth %d", c.j.Name, r.Error, r.ErrorText, r.LatencyDepth, c.failed, c.wantDepth)
+		}
 	}
 }

@@ -592,6 +592,7 @@ func openJobTargets(e *env, jr *jobRun, fill []byte) (stopped bool, je *jobError
 	}
 	for _, t := range jr.targets {
 		if je := openTarget(e, jr.job, t, jr.rw()); je != nil {
+			je.inIO = true // fio opens the file for the job's first I/O
 			return false, je
 		}
 		jr.prog.OpenFiles.Add(1)
