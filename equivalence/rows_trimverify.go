@@ -66,4 +66,7 @@ var verifyLogRows = []Row{
 	{Name: "verify/norandommap-loops-uring", Ref: "issue 26 norandommap with loops=2 on io_uring: fio's do_io ends each loop at size= of queued bytes and verifies it (512 writes, 157+157 reads)",
 		Args:  args([]string{"--ioengine=io_uring"}, "--rw=randwrite", "--bs=4k", "--size=1m", "--norandommap", "--verify=crc32c", "--loops=2", "--write_bw_log=l", "--log_offset=1"),
 		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
+	{Name: "verify/norandommap-backlog-libaio-depth8", Ref: "issue 26 verify_backlog at iodepth=8: fio's get_next_verify finds nothing while the log's first block is still being written, so its batches wait (256 writes, 173 reads; 178 before)",
+		Args: args([]string{"--ioengine=libaio", "--iodepth=8"}, "--rw=randwrite", "--bs=4k", "--size=1m", "--norandommap", "--verify=crc32c",
+			"--verify_backlog=16", "--verify_backlog_batch=4")},
 }

@@ -120,11 +120,15 @@ func (t *trimList) newPass(reseed bool) {
 // the draw picked it.
 func (w *writeLog) issued(si uint32, file int32, off uint64, n uint32) bool {
 	w.inFlight++
-	if w.sorts {
-		w.overtake(file, off, n)
+	if w.flying != nil {
+		if w.sorts {
+			w.overtake(file, off, n)
+		}
 		w.flying[si] = flyingWrite{seq: w.seq, off: off, n: n, file: file, busy: true}
 		w.seq += seqStep
-		w.evict(file, off, n, len(w.ents), ^uint64(0))
+		if w.sorts {
+			w.evict(file, off, n, len(w.ents), ^uint64(0))
+		}
 	}
 	t := w.trim
 	if t == nil {

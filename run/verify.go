@@ -121,9 +121,11 @@ type writeLog struct {
 	tree, spare *ivset.Set
 	evicted     []int32
 	// flying holds, per slot, the write in flight in it, for a sorted
-	// log: fio logs a write when it issues it, so a write issued later
-	// takes a block out of the log even when it is in flight as the
-	// block completes.
+	// log or verify_backlog (nil for others): fio logs a write when it
+	// issues it, so a write issued later takes a block out of the log
+	// even when it is in flight as the block completes, and
+	// verify_backlog waits while the write of the log's first block, as
+	// fio orders it, is in flight.
 	flying []flyingWrite
 	// lastRead says the last I/O to complete was a verify_backlog read
 	// (fio's last_ddir == DDIR_READ), which holds off a new batch of
@@ -182,7 +184,7 @@ func (w *writeLog) add(file int32, off uint64, n uint32) {
 // is out at once when a write issued after it overlaps it, logged or in
 // flight, as fio's log holds the one issued last.
 func (w *writeLog) completed(si uint32, file int32, off uint64, n uint32) {
-	if !w.sorts || !w.flying[si].busy {
+	if w.flying == nil || !w.flying[si].busy {
 		w.add(file, off, n)
 		w.logged(si, false)
 		return
@@ -396,7 +398,7 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 		if !l.syncIO && !j.TimeBased && l.loops > 1 {
 			l.wlog.passCap = passCap(j, l.wlog.pass, l.loops)
 		}
-		if l.wlog.sorts {
+		if l.wlog.sorts || j.VerifyBacklog > 0 {
 			l.wlog.flying = make([]flyingWrite, len(l.slots))
 		}
 		l.wlog.trim = newTrimList(j, thread, len(l.slots))
@@ -520,7 +522,36 @@ func (l *loop) backlogDue() bool {
 			l.vBatch = int(l.job.VerifyBacklog)
 		}
 	}
-	return w.live > 0
+	return w.live > 0 && !w.firstInFlight()
+}
+
+// firstInFlight says whether fio's log would start with a write in
+// flight, where its get_next_verify finds nothing: a write in flight
+// below the log's first block (sorted), or issued before it (a list).
+func (w *writeLog) firstInFlight() bool {
+	if w.flying == nil || w.inFlight == 0 {
+		return false
+	}
+	var first *written
+	if w.tree != nil {
+		k, _ := w.tree.First()
+		first = &w.ents[k]
+	} else {
+		for w.head < len(w.ents) && w.ents[w.head].seq&seqOut != 0 {
+			w.head++
+		}
+		first = &w.ents[w.head]
+	}
+	for k := range w.flying {
+		g := &w.flying[k]
+		if !g.busy || g.overtaken {
+			continue
+		}
+		if w.sorts && (g.file < first.file || g.file == first.file && g.off < first.off) || !w.sorts && g.seq < place(first.seq) {
+			return true
+		}
+	}
+	return false
 }
 
 // issueBacklog reads back the log's first block (verify_backlog);

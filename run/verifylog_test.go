@@ -212,3 +212,29 @@ func TestVerifyEachLoopAsync(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteLogFirstInFlight checks that verify_backlog waits while fio's
+// log would start with a write in flight: in a sorted log a write in
+// flight below the lowest logged block, in a list one issued before the
+// oldest.
+func TestWriteLogFirstInFlight(t *testing.T) {
+	for _, sorted := range []bool{true, false} {
+		w := newWriteLog([]iogen.Region{{Size: 1 << 20}}, 4096, sorted)
+		w.flying = make([]flyingWrite, 2)
+		w.issued(0, 0, 8192, 4096)
+		w.issued(1, 0, 4096, 4096)
+		w.completed(1, 0, 4096, 4096) // logged; the write of 8192 is in flight
+		if got, want := w.firstInFlight(), !sorted; got != want {
+			t.Errorf("sorted=%v: first in flight %v, want %v (8192 was issued first, and is above 4096)", sorted, got, want)
+		}
+		w.issued(1, 0, 0, 4096) // issued last, below every logged block
+		if !w.firstInFlight() {
+			t.Errorf("sorted=%v: first not in flight with a write of 0 in flight, below the log (and 8192's, issued first)", sorted)
+		}
+		w.completed(0, 0, 8192, 4096)
+		w.completed(1, 0, 0, 4096)
+		if w.firstInFlight() {
+			t.Errorf("sorted=%v: first in flight with nothing in flight", sorted)
+		}
+	}
+}

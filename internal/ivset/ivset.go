@@ -201,6 +201,19 @@ func (s *Set) RemoveOverlaps(file int32, off uint64, n uint32, evicted []int32) 
 	}
 }
 
+// First returns the id of the lowest range of the set.
+func (s *Set) First() (id int32, ok bool) {
+	s.setup()
+	t := s.root
+	if t == none {
+		return 0, false
+	}
+	for s.nodes[t].left != none {
+		t = s.nodes[t].left
+	}
+	return s.nodes[t].id, true
+}
+
 // PopFirst takes the lowest range out of the set and returns its id.
 func (s *Set) PopFirst() (id int32, ok bool) {
 	s.setup()

@@ -46,8 +46,11 @@ func TestSetAgainstModel(t *testing.T) {
 	var m model
 	for i := int32(0); i < 20000; i++ {
 		if rng.IntN(10) == 0 && s.Len() > 0 {
-			id, ok := s.PopFirst()
 			want := m.sorted()[0]
+			if id, ok := s.First(); !ok || id != want {
+				t.Fatalf("op %d: First %d %v, want %d", i, id, ok, want)
+			}
+			id, ok := s.PopFirst()
 			if !ok || id != want {
 				t.Fatalf("op %d: PopFirst %d %v, want %d", i, id, ok, want)
 			}
