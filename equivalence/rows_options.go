@@ -1,5 +1,7 @@
 package equivalence
 
+import "strings"
+
 // optionRows are issue 14's deterministic fio options: the same counts as
 // fio 3.33 and the same JSON keys.
 var optionRows = []Row{
@@ -109,14 +111,19 @@ var optionRows = []Row{
 	{Name: "options/verify-offset", Ref: "issue 14 verify_offset: the header 100 bytes into each block, written and verified",
 		Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=256k", "--verify=crc32c", "--verify_offset=100"), Check: magicAt(4096, 100)},
 	// fio's t/jobs/t0028-c6cade16.fio (added after 3.33), on the null
-	// engine as there, then the same pattern written to a file.
-	{Name: "options/buffer-pattern-t0028", Ref: "issue 26 buffer_pattern=\"abcd\"-120xdeadface: fio's t/jobs/t0028",
-		JobFile: "[test]\nsize=16k\nreadwrite=write\nbuffer_pattern=\"abcd\"-120xdeadface\nioengine=null\n"},
+	// engine as there, then pointed at a scratch file (psync,
+	// filename=t0028.dat), whose bytes are fio's.
+	{Name: "options/buffer-pattern-t0028", Ref: "issue 26 buffer_pattern=\"abcd\"-120xdeadface: fio's t/jobs/t0028, as it is and with filename= a scratch file",
+		JobFile: t0028 + "\n[file]\n" + strings.TrimPrefix(strings.Replace(t0028, "ioengine=null", "ioengine=psync\nfilename=t0028.dat", 1), "[test]\n"),
+		Check:   sameData},
 	{Name: "options/buffer-pattern-parts", Ref: "issue 26 buffer_pattern of every lib/pattern.c part: string, decimal, hex, the 0x look-back: fio's bytes",
 		Args: args(psync, "--rw=write", "--bs=4k", "--size=64k", `--buffer_pattern="abcd"-120xdeadface 66"x"0xff0x1"z"`), Exact: syncDepth, Check: sameData},
 	{Name: "options/verify-pattern-offset", Ref: "issue 26 verify_pattern with fio's %o (the I/O's offset, little-endian, in the pattern): fio's bytes, verified",
 		Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=256k", "--verify=pattern", `--verify_pattern="ab"%o0xcd`), Exact: syncDepth, Check: sameData},
 }
+
+// t0028 is fio's t/jobs/t0028-c6cade16.fio.
+const t0028 = "[test]\nsize=16k\nreadwrite=write\nbuffer_pattern=\"abcd\"-120xdeadface\nioengine=null\n"
 
 // mixedCounts are the count fields of the "mixed" object that
 // unified_rw_reporting=mixed and both add, with its latency sample counts.
