@@ -2,12 +2,14 @@ package run
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gofio/gofio/jobfile"
+	"golang.org/x/sys/unix"
 )
 
 // TestCgroupMount picks the mount fio's find_cgroup_mnt picks: the first
@@ -53,6 +55,37 @@ func TestCgroupJob(t *testing.T) {
 		if _, err := os.Stat(dir); (err == nil) != keep {
 			t.Errorf("cgroup_nodelete=%v: %s after the job: %v", keep, dir, err)
 		}
+	}
+}
+
+// TestCgroupAfterCreds checks fio's order of thread_main: gid= and uid=
+// first, then cgroup=, so that nobody's mkdir of the cgroup fails the job
+// with EACCES at "cgroup mkdir" (gofio made it as root, then failed the
+// job on the file and left the directory behind).
+func TestCgroupAfterCreds(t *testing.T) {
+	mounts, err := os.ReadFile("/proc/mounts")
+	if err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and /proc/mounts")
+	}
+	mnt, _, ok := cgroupMount(string(mounts))
+	if !ok {
+		t.Skip("no blkio or cgroup2 mount")
+	}
+	name := "gofio-test-" + strings.ReplaceAll(t.Name(), "/", "-")
+	dir := filepath.Join(mnt, name)
+	t.Cleanup(func() { os.Remove(dir) })
+	j := testJob(t.TempDir(), "cg", jobfile.RWRead, "psync")
+	j.Cgroup = name
+	j.UID, j.UIDSet, j.GID, j.GIDSet = 65534, true, 65534, true
+	res, err := Run(context.Background(), []*jobfile.Job{j}, Options{Warn: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Jobs[0]; r.Error != int(unix.EACCES) || !strings.Contains(r.ErrorText, "func=cgroup mkdir") {
+		t.Errorf("cgroup= as nobody: err=%d %s; want EACCES from cgroup mkdir", r.Error, r.ErrorText)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("%s is left after the job", dir)
 	}
 }
 

@@ -124,16 +124,24 @@ func (l *loop) initPrios() {
 	}
 }
 
-// placeThread puts the job's thread where the job asks, in fio's order:
-// its cgroup, its credentials (uid=, gid=, then the targets checked for
-// access), I/O priority, nice, the disk's I/O scheduler, and its CPUs
+// placeThread puts the job's thread where the job asks: its credentials
+// (gid=, uid=: fio's thread_main sets them first), its cgroup, the
+// targets checked for access under the new credentials, I/O priority,
+// nice, the disk's I/O scheduler, and its CPUs
 // (cpus_allowed, gtod_cpu, numa_cpu_nodes). What it changed is marked in p
 // for the job's end to undo.
 func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 	j := jr.job
 	fail := jr.failure
+	if j.UIDSet || j.GIDSet {
+		p.credsSet = true
+		if fn, err := setCreds(j); err != nil {
+			return fail(fmt.Sprintf("uid=%d gid=%d", j.UID, j.GID), "credentials", fn, unix.Errno(errnoOf(err, unix.EPERM)), err)
+		}
+	}
 	if j.Cgroup != "" {
-		// fio's cgroup_setup (only with cgroup=), before the credentials change.
+		// fio's cgroup_setup (only with cgroup=), with the job's credentials:
+		// as nobody, its mkdir fails with EACCES.
 		p.cgroupSet = true
 		mounts, err := os.ReadFile("/proc/mounts")
 		if err != nil {
@@ -150,11 +158,9 @@ func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 		}
 		p.cgroup = cg
 	}
-	if j.UIDSet || j.GIDSet {
-		p.credsSet = true
-		if fn, err := setCreds(j); err != nil {
-			return fail(fmt.Sprintf("uid=%d gid=%d", j.UID, j.GID), "credentials", fn, unix.Errno(errnoOf(err, unix.EPERM)), err)
-		}
+	if p.credsSet {
+		// fio opens the files for the first I/O, under the new
+		// credentials.
 		if je := checkAccess(j, jr.targets, jr.rw()); je != nil {
 			return je
 		}
