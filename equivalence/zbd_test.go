@@ -104,6 +104,13 @@ func TestFioZbdExamples(t *testing.T) {
 			if len(fj) != len(gj) {
 				t.Fatalf("fio ran %d jobs, gofio %d", len(fj), len(gj))
 			}
+			for i := range fj {
+				// zbd-rand-write has name= in [global], which names
+				// no job.
+				if fj[i]["jobname"] != gj[i]["jobname"] {
+					t.Errorf("job %d: fio names it %v, gofio %v", i, fj[i]["jobname"], gj[i]["jobname"])
+				}
+			}
 			if ex.jobs > 1 {
 				zbdRacingExample(t, outs["fio"], outs["gofio"], ex.jobs)
 				return

@@ -337,6 +337,9 @@ func build(src jobSource, sets []entry) (*Job, error) {
 			return nil, err
 		}
 	}
+	// A name= in [global] does not name the job: fio's get_new_job
+	// names it after its section, whose own name= still wins.
+	j.Name = src.own.name
 	if err := applyEntries(j, src.own.main()); err != nil {
 		return nil, err
 	}

@@ -428,3 +428,21 @@ func TestMultipleWritersWarning(t *testing.T) {
 		t.Errorf("--warnings-fatal: %v, want fio's warning as an error", err)
 	}
 }
+
+// TestGlobalNameIgnored checks fio's job names: a name= in [global] (as
+// in fio's examples/zbd-rand-write.fio) leaves each job named after its
+// section, and a name= in the section renames it.
+func TestGlobalNameIgnored(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "j.fio")
+	if err := os.WriteFile(p, []byte("[global]\nname=g\nioengine=null\nsize=1m\n[sec]\n[other]\nname=own\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := Parse(Input{Files: []string{p}, Host: &testHost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 2 || jobs[0].Name != "sec" || jobs[1].Name != "own" {
+		t.Errorf("job names %q, %q; want sec (the section's, as fio) and own", jobs[0].Name, jobs[1].Name)
+	}
+}
