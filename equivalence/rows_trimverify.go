@@ -69,4 +69,7 @@ var verifyLogRows = []Row{
 	{Name: "verify/norandommap-backlog-libaio-depth8", Ref: "issue 26 verify_backlog at iodepth=8: fio's get_next_verify finds nothing while the log's first block is still being written, so its batches wait (256 writes, 173 reads; 178 before)",
 		Args: args([]string{"--ioengine=libaio", "--iodepth=8"}, "--rw=randwrite", "--bs=4k", "--size=1m", "--norandommap", "--verify=crc32c",
 			"--verify_backlog=16", "--verify_backlog_batch=4")},
+	{Name: "verify/io-size-passes", Ref: "issue 26 io_size= past size= with verify: each pass is verified, and the verify reads count towards io_size= as in fio's keep_running (156 writes, 156 reads for 3 MiB)",
+		Args:  args([]string{"--ioengine=psync"}, "--rw=write", "--bsrange=4k-16k", "--size=512k", "--io_size=3m", "--verify=crc32c", "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
 }

@@ -459,6 +459,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		return
 	}
 	verifyOnly := j.VerifyOnly && l.ver != nil && l.hasWrite
+	verifiedLast := false // the last pass was verified (verifyPasses)
 	if verifyOnly {
 		// fio's do_dry_run stands in for do_io, which sets the latency
 		// depth its report shows: there is none.
@@ -468,13 +469,12 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		jr.saveVerifyState(e, l)
 		// fio's thread_main verifies after every loop's do_io, not once
 		// after all of them: with loops=N a writing job's blocks are
-		// read back N times.
-		l.verifyEachPass = l.wlog != nil && !j.TimeBased && l.loops > 1
+		// read back N times, and io_size= past size= loops while its
+		// writes and reads fall short of it.
+		l.verifyEachPass = l.wlog != nil && !j.TimeBased && (l.loops > 1 || j.IOSize > l.passSize)
 		l.run()
 		l.stopKernelStages()
-		for l.verifyEachPass && l.passNr < l.loops && jr.verifyPass(e, l) {
-			l.nextPass()
-		}
+		verifiedLast = l.verifyPasses(func() bool { return jr.verifyPass(e, l) })
 		if err := l.vstate.close(); err != nil {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
 		}
@@ -489,7 +489,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 			}
 		}
 	}
-	if !verifyOnly {
+	if !verifyOnly && !verifiedLast {
 		jr.verifyPass(e, l)
 	}
 	if err := l.closeIOLog(); err != nil {

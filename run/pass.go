@@ -11,10 +11,38 @@ func (l *loop) timeBased() bool { return l.job.TimeBased }
 
 // ioSizeLeft is fio's keep_running once loops= is spent: a job with
 // io_size= beyond what its passes over the files moved starts another pass,
-// until fewer bytes than its largest block are left.
+// until fewer bytes than its largest block are left. The verify reads
+// count, as in fio's io_bytes.
 func (l *loop) ioSizeLeft() bool {
-	s := l.job.IOSize
-	return s > 0 && l.issued < s && s-l.issued >= l.job.MaxBS()
+	s, done := l.job.IOSize, l.issued
+	if l.wlog != nil {
+		done += l.wlog.readBack
+	}
+	return s > 0 && done < s && s-done >= l.job.MaxBS()
+}
+
+// verifyPasses runs verify, then the next pass, after each pass of a job
+// with verifyEachPass while fio's keep_running would go on: loops= first,
+// then io_size= past size=, which counts the verify reads and so decides
+// after the pass's verify; it reports whether the last pass was verified.
+func (l *loop) verifyPasses(verify func() bool) (verifiedLast bool) {
+	for l.verifyEachPass {
+		if l.passNr < l.loops {
+			if !verify() {
+				return false
+			}
+			l.nextPass()
+			continue
+		}
+		if l.job.IOSize <= l.passSize {
+			return false
+		}
+		if !verify() || !l.ioSizeLeft() {
+			return true
+		}
+		l.nextPass()
+	}
+	return false
 }
 
 // nextPass runs the next loop over the files after a verify phase
@@ -38,9 +66,6 @@ func (l *loop) nextPass() {
 // newPass starts the next pass over the files (fio's loops=).
 func (l *loop) newPass() {
 	l.passNr++
-	if l.wlog != nil && !l.verifyEachPass && !l.job.TimeBased {
-		l.wlog.reset(false) // io_size= past size=: the log keeps the last pass
-	}
 	l.lastWasSync = false
 	if l.job.UnlinkEachLoop && !l.job.TimeBased {
 		l.unlinkEachLoop()

@@ -44,7 +44,8 @@ import (
 //     counted) reach a multiple of verify_backlog after anything but a
 //     verify read (fio's check_get_verify).
 //   - A log holds one pass over the files: loops= verify after each pass
-//     (fio's thread_main), io_size= beyond size= keeps the last pass, and
+//     (fio's thread_main), and so does io_size= beyond size=, whose verify
+//     reads count towards it as in fio's keep_running (loop.verifyPasses);
 //     a time_based job's log starts anew once it holds a pass's bytes. A
 //     norandommap writer's pass ends only at its size= (or io_size=): on
 //     a synchronous engine after all its loops=, as fio's do_io counts no
@@ -92,8 +93,7 @@ type writeLog struct {
 	seq   uint64 // the next write's place (written.seq)
 	// rollover says the log starts anew once it holds a pass's bytes: a
 	// time_based job's log keeps its last pass only. The others start
-	// anew with each pass of the job over its files (loop.newPass, and
-	// fio's loops= through nextPass).
+	// anew with each verified pass of the job over its files (nextPass).
 	rollover bool
 	// passCap, when not 0, ends the pass once the job queued that many
 	// bytes of writes and verify_backlog reads in it: fio's do_io stops
@@ -103,6 +103,9 @@ type writeLog struct {
 	// engine verifies after each of a norandommap job's loops=. issuedNow
 	// counts those bytes.
 	passCap, issuedNow uint64
+	// readBack counts the bytes of the verify reads issued, which count
+	// towards io_size= (loop.ioSizeLeft).
+	readBack uint64
 	// head is, for the list, the first entry that may still be in it.
 	head int
 	// live is fio's io_hist_len less the writes in flight: the entries
@@ -559,6 +562,7 @@ func (w *writeLog) firstInFlight() bool {
 func (l *loop) issueBacklog(si uint32, now int64) {
 	e, _ := l.wlog.popFirst()
 	l.wlog.issuedNow += uint64(e.n)
+	l.wlog.readBack += uint64(e.n)
 	l.vBatch--
 	s := &l.slots[si]
 	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, verify: true, ramp: l.ramping,
@@ -607,6 +611,7 @@ func (l *loop) issueVerify(si uint32, now int64) {
 	}
 	e := l.wlog.ents[l.vNext]
 	l.vNext++
+	l.wlog.readBack += uint64(e.n)
 	s := &l.slots[si]
 	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, zeroes: e.seq&seqTrimmed != 0}
 	l.req = engines.Request{Op: engines.OpRead, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}

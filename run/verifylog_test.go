@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gofio/gofio/internal/iogen"
+	"github.com/gofio/gofio/jobfile"
 )
 
 // iologOp is one read or write line of a write_iolog file.
@@ -235,6 +236,25 @@ func TestWriteLogFirstInFlight(t *testing.T) {
 		w.completed(1, 0, 0, 4096)
 		if w.firstInFlight() {
 			t.Errorf("sorted=%v: first in flight with nothing in flight", sorted)
+		}
+	}
+}
+
+// TestVerifyIOSizePasses runs verifying writers whose io_size= is past
+// their size=: as fio's keep_running, each pass over the file is verified
+// and the verify reads count towards io_size=, so a pass moves twice its
+// size (fio 3.33: 128 writes and 128 reads for io_size=1m over 512 KiB,
+// 512 and 512 for 4m).
+func TestVerifyIOSizePasses(t *testing.T) {
+	dir := t.TempDir()
+	const size, bs = 512 << 10, 4096
+	for _, c := range []struct{ rw, ioSize string }{{"randwrite", "1m"}, {"write", "4m"}, {"randwrite", "4m"}} {
+		jobs := parseJobs(t, dir, "[s]\nioengine=null\nrw="+c.rw+"\nbs=4k\nsize=512k\nio_size="+c.ioSize+"\nverify=null\n")
+		r := mustRun(t, jobs, Options{})
+		d := &r.Jobs[0].Dirs
+		want := jobs[0].IOSize / (2 * size) * (size / bs)
+		if w, rd := d[jobfile.DirWrite].TotalIOs, d[jobfile.DirRead].TotalIOs; w != want || rd != want {
+			t.Errorf("rw=%s io_size=%s: %d writes, %d reads; want %d of each", c.rw, c.ioSize, w, rd, want)
 		}
 	}
 }
