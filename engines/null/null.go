@@ -11,12 +11,15 @@ import (
 )
 
 // Engine completes requests instantly. A read or write completes with its
-// full length, a sync with 0.
+// full length, a sync with 0. Its ring holds, in order from head, the
+// completions of submitted requests not yet reaped, then those of the
+// requests queued since the last Submit: Queue writes a request's
+// completion in place, Submit only moves the boundary.
 type Engine struct {
-	res     []int32  // result per slot, set at Queue
-	queued  []uint32 // slots queued since the last Submit
-	nq      int
-	done    engines.DoneQueue
+	ring    []engines.Completion
+	head    int // oldest submitted completion
+	done    int // submitted, not yet reaped
+	nq      int // queued after them, not yet submitted
 	submits uint64
 	waits   uint64
 	sync    bool // iodepth=1: synchronous, as fio's null sets FIO_SYNCIO
@@ -30,12 +33,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	if s.Depth <= 0 {
 		return nil, fmt.Errorf("null: depth %d, need at least 1", s.Depth)
 	}
-	return &Engine{
-		res:    make([]int32, s.Depth),
-		queued: make([]uint32, s.Depth),
-		done:   engines.NewDoneQueue(s.Depth),
-		sync:   s.Depth == 1,
-	}, nil
+	return &Engine{ring: make([]engines.Completion, s.Depth), sync: s.Depth == 1}, nil
 }
 
 // SyncIO reports whether the engine is synchronous: at iodepth=1 fio's
@@ -45,19 +43,22 @@ func (e *Engine) SyncIO() bool { return e.sync }
 
 // Queue records r in slot.
 func (e *Engine) Queue(slot uint32, r *engines.Request) error {
-	if e.nq+e.done.Len() >= len(e.queued) {
+	if e.nq+e.done >= len(e.ring) {
 		return ErrBusy
 	}
-	if int(slot) >= len(e.res) {
-		return fmt.Errorf("null: slot %d out of range (depth %d)", slot, len(e.res))
+	if int(slot) >= len(e.ring) {
+		return fmt.Errorf("null: slot %d out of range (depth %d)", slot, len(e.ring))
 	}
+	res := int32(len(r.Buf))
 	switch r.Op {
 	case engines.OpFsync, engines.OpFdatasync, engines.OpSyncFileRange:
-		e.res[slot] = 0
-	default:
-		e.res[slot] = int32(len(r.Buf))
+		res = 0
 	}
-	e.queued[e.nq] = slot
+	i := e.head + e.done + e.nq // each below len(e.ring), the sum below twice it: no division
+	if i >= len(e.ring) {
+		i -= len(e.ring)
+	}
+	e.ring[i] = engines.Completion{Slot: slot, Res: res}
 	e.nq++
 	return nil
 }
@@ -65,10 +66,7 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 // Submit completes every queued request.
 func (e *Engine) Submit() (int, error) {
 	n := e.nq
-	for i := 0; i < n; i++ {
-		s := e.queued[i]
-		e.done.Push(engines.Completion{Slot: s, Res: e.res[s]})
-	}
+	e.done += n
 	e.nq = 0
 	if n > 0 {
 		e.submits++
@@ -82,7 +80,16 @@ func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
 	if min > 0 {
 		e.waits++
 	}
-	return e.done.Pop(out), nil
+	n := 0
+	for ; n < len(out) && e.done > 0; n++ {
+		out[n] = e.ring[e.head]
+		e.head++
+		if e.head == len(e.ring) {
+			e.head = 0
+		}
+		e.done--
+	}
+	return n, nil
 }
 
 // Close releases nothing; it exists for the interface.
