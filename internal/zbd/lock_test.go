@@ -228,3 +228,32 @@ func TestZoneLockStress(t *testing.T) {
 	}
 	t.Logf("%d resets", resets)
 }
+
+// TestJobMaxOpenAcrossJobs checks fio's open-zone accounting across jobs
+// that share a device: max_open_zones counts the device's open zones,
+// job_max_open_zones each job's, and the job whose write fills a zone
+// closes it and counts it off its own open zones (fio's
+// td->num_open_zones, unsigned), even where another job opened it: then
+// the opener stays at its limit and the closer's count wraps, and neither
+// opens another zone, so both jobs' I/O ends.
+func TestJobMaxOpenAcrossJobs(t *testing.T) {
+	d, jj := sharedTest(t, 4, 2, 2, Config{Write: true, JobMaxOpen: 1})
+	a, b := jj[0], jj[1]
+	off, n, _ := issue(a, jobfile.DirWrite, 0, 64*kib)
+	a.End(0, jobfile.DirWrite, off, n, true)
+	for k := 0; k < 15; k++ {
+		off, n, ok := issue(b, jobfile.DirWrite, 0, 64*kib)
+		if !ok || off/mib != 0 {
+			t.Fatalf("b's write %d at %d (ok %v), want zone 0, which a opened", k, off, ok)
+		}
+		b.End(0, jobfile.DirWrite, off, n, true)
+	}
+	if o := d.OpenZones(); len(o) != 0 || a.numOpen != 1 || b.numOpen != ^uint32(0) {
+		t.Fatalf("after b filled a's zone: open %v, a counts %d, b %d; want none, 1 and b's count wrapped", o, a.numOpen, b.numOpen)
+	}
+	for _, j := range jj {
+		if _, _, ok := issue(j, jobfile.DirWrite, 2*mib, 64*kib); ok || j.Err != nil {
+			t.Errorf("a job at or past its job_max_open_zones opened a zone (ok %v, err %v)", ok, j.Err)
+		}
+	}
+}
