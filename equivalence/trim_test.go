@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -110,11 +109,11 @@ func TestBlockErrorPercentilesFioAborts(t *testing.T) {
 	d := discardLoop(t)
 	args := []string{"--name=j", "--filename=" + d.Path, "--ioengine=psync", "--rw=randtrim", "--bs=4k", "--size=256k",
 		"--block_error_percentiles=1", "--output-format=json"}
-	out, err := exec.Command(fio, args...).CombinedOutput()
+	out, err := scratchCommand(t, fio, args...).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "block_state_category") {
 		t.Errorf("fio: %v, output:\n%s\nwant its abort on the block_state_category assertion (else the README row is stale)", err, out)
 	}
-	out, err = exec.Command(gofio, args...).Output()
+	out, err = scratchCommand(t, gofio, args...).Output()
 	if err != nil {
 		t.Fatalf("gofio: %v\n%s", err, out)
 	}

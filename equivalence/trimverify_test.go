@@ -18,11 +18,11 @@ func TestTrimVerifyFioAborts(t *testing.T) {
 	for _, rw := range []string{"write", "randrw"} {
 		args := []string{"--name=j", "--ioengine=null", "--rw=" + rw, "--bs=4k", "--size=1m", "--verify=null",
 			"--trim_percentage=50", "--trim_backlog=8", "--output-format=json"}
-		out, _ := exec.Command(fio, args...).CombinedOutput()
+		out, _ := scratchCommand(t, fio, args...).CombinedOutput()
 		if !strings.Contains(string(out), "fio_ro_check") {
 			t.Errorf("rw=%s: fio output:\n%s\nwant its abort on the fio_ro_check assertion (else the differences row is stale)", rw, out)
 		}
-		out, err := exec.Command(gofio, args...).CombinedOutput()
+		out, err := scratchCommand(t, gofio, args...).CombinedOutput()
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "needs rw=trimwrite or randtrimwrite") {
 			t.Errorf("rw=%s: gofio: %v, output:\n%s\nwant exit 1 naming the rw= trim verify needs", rw, err, out)
@@ -43,16 +43,16 @@ func TestTrimVerifyInFlight(t *testing.T) {
 	d := discardLoop(t)
 	args := []string{"--name=j", "--filename=" + d.Path, "--ioengine=io_uring", "--iodepth=8", "--rw=trimwrite", "--bs=4k", "--size=1m",
 		"--verify=crc32c", "--trim_percentage=50", "--trim_backlog=8", "--output-format=json"}
-	if out, err := exec.Command(fio, args...).CombinedOutput(); err != nil && strings.Contains(string(out), "trim: verify failed") {
+	if out, err := scratchCommand(t, fio, args...).CombinedOutput(); err != nil && strings.Contains(string(out), "trim: verify failed") {
 		t.Logf("fio 3.33 failed its trim zero check, as the differences row says")
 	} else {
 		t.Logf("fio 3.33 passed this time (the in-flight trim is a race): %v", err)
 	}
-	fioOut, err := exec.Command(fio, append(args, "--trim_verify_zero=0")...).Output()
+	fioOut, err := scratchCommand(t, fio, append(args, "--trim_verify_zero=0")...).Output()
 	if err != nil {
 		t.Fatalf("fio with trim_verify_zero=0: %v\n%s", err, fioOut)
 	}
-	out, err := exec.Command(gofio, args...).Output()
+	out, err := scratchCommand(t, gofio, args...).Output()
 	if err != nil {
 		t.Fatalf("gofio: %v\n%s", err, out)
 	}
@@ -78,4 +78,15 @@ func TestTrimVerifyInFlight(t *testing.T) {
 	if j.Error != 0 || j.Read.TotalIOs != 256 || j.Trim.TotalIOs != f.Trim.TotalIOs {
 		t.Errorf("gofio: error %d, %d reads, %d trims; want none, every block read back, and fio's %d trims", j.Error, j.Read.TotalIOs, j.Trim.TotalIOs, f.Trim.TotalIOs)
 	}
+}
+
+// scratchCommand is exec.Command run in a fresh temporary directory, so
+// that what fio or gofio leave in their working directory (the verify
+// state a failed verify saves, local-j-0-verify.state) stays out of the
+// package's source tree.
+func scratchCommand(t *testing.T, bin string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = t.TempDir()
+	return cmd
 }
