@@ -19,14 +19,50 @@ var engineExamples = []string{
 	"falloc", "ftruncate", "filecreate-ioengine", "filestat-ioengine", "filedelete-ioengine",
 }
 
-// fioRepo returns the fio git repository to read the examples from: $FIO_REPO,
-// or the mirror this project's machines keep. The job files are read at
-// test time and never copied into gofio's tree.
-func fioRepo() string {
-	if r := os.Getenv("FIO_REPO"); r != "" {
-		return r
+// debianExamples is where Debian's fio-examples package (3.33, the same
+// files as fio's tag fio-3.33) puts fio's example job files; .ci/run
+// installs it.
+const debianExamples = "/usr/share/doc/fio/examples"
+
+// fioExamples says where fio 3.33's example job files are read from:
+// $FIO_REPO (a clone of axboe/fio, or a directory of the job files), this
+// project's mirror of axboe/fio, else Debian's fio-examples package. The
+// job files are read at test time and never copied into gofio's tree. It
+// returns "" when there are none.
+func fioExamples() string {
+	for _, r := range []string{os.Getenv("FIO_REPO"), "/work/.mirror/axboe+fio/repo", debianExamples} {
+		if r == "" {
+			continue
+		}
+		if _, err := os.Stat(r); err == nil {
+			return r
+		}
 	}
-	return "/work/.mirror/axboe+fio/repo"
+	return ""
+}
+
+// fioExample reads fio 3.33's examples/NAME.fio from src, a source
+// fioExamples returned: the file in src when src is a directory of job
+// files, else the tag fio-3.33 of the git repository src.
+func fioExample(src, name string) (string, error) {
+	if b, err := os.ReadFile(filepath.Join(src, name+".fio")); err == nil {
+		return string(b), nil
+	}
+	out, err := exec.Command("git", "-C", src, "show", "fio-3.33:examples/"+name+".fio").Output()
+	if err != nil {
+		return "", fmt.Errorf("git -C %s show fio-3.33:examples/%s.fio: %w", src, name, err)
+	}
+	return string(out), nil
+}
+
+// requireFioExamples returns fioExamples' source or skips the test.
+func requireFioExamples(t *testing.T) string {
+	t.Helper()
+	src := fioExamples()
+	if src == "" {
+		t.Skipf("no fio examples: set FIO_REPO to a clone of axboe/fio or install Debian's fio-examples (%s)", debianExamples)
+	}
+	return src
 }
 
 // scaleExample rewrites a fio example to run in a second or two on scratch
@@ -55,22 +91,19 @@ func scaleExample(text string) string {
 // TestFioEngineExamples runs fio 3.33's own example job files for issue
 // 13's engines with fio and gofio, scaled to scratch size, and compares
 // every job's bytes (and, where the block size is fixed, its I/O count)
-// on size-based jobs. Without fio or the fio repository it skips.
+// on size-based jobs. Without fio or fio's examples (fioExamples) it skips.
 func TestFioEngineExamples(t *testing.T) {
-	repo := fioRepo()
-	if _, err := os.Stat(repo); err != nil {
-		t.Skipf("no fio repository at %s (set FIO_REPO to a clone of axboe/fio): skipping fio's examples", repo)
-	}
+	repo := requireFioExamples(t)
 	fio, gofio := bins.get(t)
 	for _, name := range engineExamples {
 		name := name
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			out, err := exec.Command("git", "-C", repo, "show", "fio-3.33:examples/"+name+".fio").Output()
+			out, err := fioExample(repo, name)
 			if err != nil {
-				t.Skipf("git show fio-3.33:examples/%s.fio: %v", name, err)
+				t.Fatalf("%v", err)
 			}
-			row := Row{Name: "example/" + name, JobFile: scaleExample(string(out))}
+			row := Row{Name: "example/" + name, JobFile: scaleExample(out)}
 			timed := strings.Contains(row.JobFile, "time_based")
 			fixedBS := !strings.Contains(row.JobFile, "bssplit") && !strings.Contains(row.JobFile, "bsrange")
 			root := scratchRoot(t)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -56,13 +55,10 @@ const zbdExampleSize = 600 << 20
 // TestFioZbdExamples runs fio 3.33's zbd examples, scaled as zbdExamples
 // says, with fio and gofio on the same scratch file size and compares
 // every job's I/O counts and bytes and, for zbd-rand-write, the zone
-// resets fio's offsets imply against gofio's count. Without fio or the
-// fio repository it skips.
+// resets fio's offsets imply against gofio's count. Without fio or fio's
+// examples (fioExamples) it skips.
 func TestFioZbdExamples(t *testing.T) {
-	repo := fioRepo()
-	if _, err := os.Stat(repo); err != nil {
-		t.Skipf("no fio repository at %s (set FIO_REPO to a clone of axboe/fio): skipping fio's examples", repo)
-	}
+	repo := requireFioExamples(t)
 	fio, gofio := bins.get(t)
 	for _, ex := range zbdExamples {
 		ex := ex
@@ -72,11 +68,10 @@ func TestFioZbdExamples(t *testing.T) {
 		}
 		t.Run(label, func(t *testing.T) {
 			t.Parallel()
-			out, err := exec.Command("git", "-C", repo, "show", "fio-3.33:examples/"+ex.name+".fio").Output()
+			text, err := fioExample(repo, ex.name)
 			if err != nil {
-				t.Skipf("git show fio-3.33:examples/%s.fio: %v", ex.name, err)
+				t.Fatalf("%v", err)
 			}
-			text := string(out)
 			for _, r := range ex.rules {
 				text = regexp.MustCompile(r[0]).ReplaceAllString(text, r[1])
 			}
