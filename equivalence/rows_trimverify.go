@@ -72,4 +72,8 @@ var verifyLogRows = []Row{
 	{Name: "verify/io-size-passes", Ref: "issue 26 io_size= past size= with verify: each pass is verified, and the verify reads count towards io_size= as in fio's keep_running (156 writes, 156 reads for 3 MiB)",
 		Args:  args([]string{"--ioengine=psync"}, "--rw=write", "--bsrange=4k-16k", "--size=512k", "--io_size=3m", "--verify=crc32c", "--write_bw_log=l", "--log_offset=1"),
 		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
+	{Name: "verify/norandommap-io-size-backlog-uring", Ref: "issue 26 norandommap io_size= with verify_backlog on io_uring: fio's do_io ends at io_size= plus size= of queued writes and backlog reads (195 writes, 190 reads)",
+		Args: args([]string{"--ioengine=io_uring"}, "--rw=randwrite", "--bs=4k", "--size=512k", "--io_size=1m", "--norandommap", "--verify=crc32c",
+			"--verify_backlog=7", "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
 }

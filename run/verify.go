@@ -100,7 +100,8 @@ type writeLog struct {
 	// at its total_bytes (size=, or io_size= for a norandommap random
 	// writer, plus size= for verify_backlog, plus the bytes trimwrite
 	// trims) counting the I/Os an engine queued, so an asynchronous
-	// engine verifies after each of a norandommap job's loops=. issuedNow
+	// engine verifies after each of a norandommap job's loops=, and ends
+	// a norandommap io_size= job with verify_backlog there. issuedNow
 	// counts those bytes.
 	passCap, issuedNow uint64
 	// readBack counts the bytes of the verify reads issued, which count
@@ -398,7 +399,7 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 	if l.hasWrite && j.DoVerify {
 		l.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite], sortedLog(j))
 		l.wlog.rollover = j.TimeBased
-		if !l.syncIO && !j.TimeBased && l.loops > 1 {
+		if !l.syncIO && !j.TimeBased {
 			l.wlog.passCap = passCap(j, l.wlog.pass, l.loops)
 		}
 		if l.wlog.sorts || j.VerifyBacklog > 0 {
