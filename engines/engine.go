@@ -10,6 +10,7 @@
 package engines
 
 import (
+	"io"
 	"time"
 
 	"github.com/gofio/gofio/jobfile"
@@ -89,6 +90,10 @@ type Setup struct {
 	// plus one to spare. Engines may then wait for completions without
 	// giving the P back to the runtime (see uring.Ring.SetRawWaits).
 	OwnP bool
+	// Info receives the lines fio's engine prints on stdout when it is
+	// set up, such as cpuio's "NAME (noop): ioengine=cpuio, cpuload=N,
+	// cpucycle=N". Nil discards them.
+	Info io.Writer
 }
 
 // Stats are engine-level counters the report shows as gofio extras. Engines

@@ -239,7 +239,7 @@ func (jr *jobRun) openEngine(e *env, p *prepared, ar *arena, depth int) (engines
 	engineFail := func(op string, err error) *jobError {
 		return fail("ioengine="+j.IOEngine, op, "engine "+op, engineErrno(err), err)
 	}
-	setup := engines.Setup{Job: j, Files: fds, Paths: paths, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP}
+	setup := engines.Setup{Job: j, Files: fds, Paths: paths, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP, Info: e.opts.Info}
 	opener := jr.opener
 	if twthread.Use(j, e.opts.Compare) {
 		watched := e.opts.now == nil && cmp.Or(j.IOTimeout, e.opts.IOTimeout) > 0
@@ -257,7 +257,9 @@ func (jr *jobRun) openEngine(e *env, p *prepared, ar *arena, depth int) (engines
 				return nil, 0, engineFail("close", err)
 			}
 			depth = 1
-			setup.Bufs, setup.Depth = ar.bufs[:1], 1
+			// fio sets its engine up once, at depth 1: its lines
+			// were printed by the first opening.
+			setup.Bufs, setup.Depth, setup.Info = ar.bufs[:1], 1, nil
 			if eng, err = opener(setup); err != nil {
 				return nil, 0, engineFail("init", err)
 			}

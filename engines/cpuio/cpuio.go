@@ -9,12 +9,14 @@
 //
 // Like fio's FIO_NOIO engine the requests count as I/Os but move no bytes
 // (the run core knows cpuio as such from jobfile's engine table), and the
-// engine is synchronous.
+// engine is synchronous. Set up, it prints fio's line naming its mode, load
+// and cycle on Setup.Info.
 package cpuio
 
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 	"unsafe"
@@ -54,6 +56,10 @@ func Open(s engines.Setup) (engines.Engine, error) {
 			w = 18000*(w&65535) + (w >> 16)
 			e.qsort[i] = int32((z << 16) + w)
 		}
+	}
+	if s.Info != nil {
+		// fio's noop_init and qsort_init print it once the engine is set up.
+		fmt.Fprintf(s.Info, "%s (%s): ioengine=cpuio, cpuload=%d, cpucycle=%d\n", j.Name, cmp.Or(j.CPUMode, "noop"), j.CPULoad, j.CPUChunks)
 	}
 	return e, nil
 }

@@ -1,6 +1,7 @@
 package cpuio
 
 import (
+	"bytes"
 	"testing"
 	"time"
 
@@ -58,6 +59,28 @@ func TestQsortCycle(t *testing.T) {
 	}
 	if e.cycle == 50*time.Millisecond || e.ThinkTime() != e.cycle {
 		t.Errorf("cycle %v think %v: want the measured sort time, think = cycle at 50%%", e.cycle, e.ThinkTime())
+	}
+}
+
+// TestInfoLine checks the line fio's cpuio prints when it is set up, for
+// both modes (fio 3.33: "c (noop): ioengine=cpuio, cpuload=50,
+// cpucycle=50000").
+func TestInfoLine(t *testing.T) {
+	for _, mode := range []string{"noop", "qsort"} {
+		j := job(50, 50000, mode)
+		j.Name = "c"
+		var info bytes.Buffer
+		eng, err := Open(engines.Setup{Job: j, Depth: 1, Info: &info})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "c (" + mode + "): ioengine=cpuio, cpuload=50, cpucycle=50000\n"
+		if info.String() != want {
+			t.Errorf("cpumode=%s: info %q, want %q", mode, info.String(), want)
+		}
+		if err := eng.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
