@@ -27,10 +27,11 @@ func TestCgroupMount(t *testing.T) {
 	}
 }
 
-// TestCgroupJob runs cgroup= on this machine's blkio (or cgroup2) mount
-// as fio does: the job's thread runs in <mount>/<cgroup>, made for it and
-// removed after it, or kept with cgroup_nodelete=1.
-func TestCgroupJob(t *testing.T) {
+// testCgroup returns the name of a cgroup for test t and its directory
+// under this machine's blkio (or cgroup2) mount, removed when the test
+// ends; it skips the test unless root on a machine with such a mount.
+func testCgroup(t *testing.T) (name, dir string) {
+	t.Helper()
 	mounts, err := os.ReadFile("/proc/mounts")
 	if err != nil || os.Geteuid() != 0 {
 		t.Skip("needs root and /proc/mounts")
@@ -39,9 +40,17 @@ func TestCgroupJob(t *testing.T) {
 	if !ok {
 		t.Skip("no blkio or cgroup2 mount")
 	}
-	name := "gofio-test-" + strings.ReplaceAll(t.Name(), "/", "-")
-	dir := filepath.Join(mnt, name)
+	name = "gofio-test-" + strings.ReplaceAll(t.Name(), "/", "-")
+	dir = filepath.Join(mnt, name)
 	t.Cleanup(func() { os.Remove(dir) })
+	return name, dir
+}
+
+// TestCgroupJob runs cgroup= on this machine's blkio (or cgroup2) mount
+// as fio does: the job's thread runs in <mount>/<cgroup>, made for it and
+// removed after it, or kept with cgroup_nodelete=1.
+func TestCgroupJob(t *testing.T) {
+	name, dir := testCgroup(t)
 	for _, keep := range []bool{false, true} {
 		j := testJob(t.TempDir(), "cg", jobfile.RWRead, "psync")
 		j.Size, j.Cgroup, j.CgroupNodelete = 256<<10, name, keep
@@ -63,17 +72,7 @@ func TestCgroupJob(t *testing.T) {
 // with EACCES at "cgroup mkdir" (gofio made it as root, then failed the
 // job on the file and left the directory behind).
 func TestCgroupAfterCreds(t *testing.T) {
-	mounts, err := os.ReadFile("/proc/mounts")
-	if err != nil || os.Geteuid() != 0 {
-		t.Skip("needs root and /proc/mounts")
-	}
-	mnt, _, ok := cgroupMount(string(mounts))
-	if !ok {
-		t.Skip("no blkio or cgroup2 mount")
-	}
-	name := "gofio-test-" + strings.ReplaceAll(t.Name(), "/", "-")
-	dir := filepath.Join(mnt, name)
-	t.Cleanup(func() { os.Remove(dir) })
+	name, dir := testCgroup(t)
 	j := testJob(t.TempDir(), "cg", jobfile.RWRead, "psync")
 	j.Cgroup = name
 	j.UID, j.UIDSet, j.GID, j.GIDSet = 65534, true, 65534, true

@@ -23,13 +23,11 @@ while getopts d:f:s: o; do
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then sed -n '2,13p' "$0"; exit 2; fi
-made=
-if [ ! -e "$file" ]; then
-	dd if=/dev/urandom of="$file" bs=1M count=256 status=none
-	made=1
-fi
+# shellcheck source=bench/uring-ab/scratch.sh
+. "$(dirname "$0")/scratch.sh"
+scratch_setup "$file"
 out=$(mktemp) stat=$(mktemp)
-trap 'rm -f "$out" "$stat"; if [ -n "$made" ]; then rm -f "$file"; fi' EXIT
+trap 'rm -f "$out" "$stat"; scratch_cleanup "$file"' EXIT
 events=syscalls:sys_enter_io_uring_enter,io_uring:io_uring_local_work_run,io_uring:io_uring_cqring_wait
 events+=,io_uring:io_uring_queue_async_work,sched:sched_wakeup,sched:sched_switch,sched:sched_migrate_task,task-clock
 job="--name=counts --time_based --runtime=$secs --ioengine=io_uring --rw=randread --bs=4k --direct=1

@@ -24,13 +24,11 @@ while getopts d:r:f: o; do
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then sed -n '2,14p' "$0"; exit 2; fi
-made=
-if [ ! -e "$file" ]; then
-	dd if=/dev/urandom of="$file" bs=1M count=256 status=none
-	made=1
-fi
+# shellcheck source=bench/uring-ab/scratch.sh
+. "$(dirname "$0")/scratch.sh"
+scratch_setup "$file"
 out=$(mktemp)
-trap 'rm -f "$out"; if [ -n "$made" ]; then rm -f "$file"; fi' EXIT
+trap 'rm -f "$out"; scratch_cleanup "$file"' EXIT
 job="--name=ab --time_based --runtime=2 --ioengine=io_uring --rw=randread --bs=4k --direct=1
 --iodepth=$depth --filename=$file --size=256m --output-format=json"
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg); depth $depth, $rounds rounds"
