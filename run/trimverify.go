@@ -121,12 +121,15 @@ func (t *trimList) newPass(reseed bool) {
 func (w *writeLog) issued(si uint32, file int32, off uint64, n uint32) bool {
 	w.inFlight++
 	if w.flying != nil {
-		if w.sorts {
+		// With one slot nothing else is issued before the write
+		// completes, and its add takes the blocks it overlaps out then.
+		early := w.sorts && len(w.flying) > 1
+		if early {
 			w.overtake(file, off, n)
 		}
 		w.flying[si] = flyingWrite{seq: w.seq, off: off, n: n, file: file, busy: true}
 		w.seq += seqStep
-		if w.sorts {
+		if early {
 			w.evict(file, off, n, len(w.ents), ^uint64(0))
 		}
 	}

@@ -72,11 +72,53 @@ func (s *Set) alloc(file int32, off uint64, n uint32, id int32) int32 {
 // after taking out every range it overlaps; it appends the ids of those
 // to evicted and returns it.
 func (s *Set) Insert(file int32, off uint64, n uint32, id int32, evicted []int32) []int32 {
-	evicted = s.RemoveOverlaps(file, off, n, evicted)
+	s.setup()
+	p, q := s.around(file, off)
+	if p != none {
+		if pn := &s.nodes[p]; pn.file == file && pn.off == off && pn.n == n &&
+			(q == none || s.nodes[q].file != file || s.nodes[q].off >= off+uint64(n)) {
+			// The same range again: the node takes the new id in place.
+			evicted = append(evicted, pn.id)
+			pn.id = id
+			return evicted
+		}
+	}
+	if p != none && overlaps(&s.nodes[p], file, off, n) || q != none && overlaps(&s.nodes[q], file, off, n) {
+		evicted = s.removeOverlaps(file, off, n, evicted)
+	}
 	x := s.alloc(file, off, n, id)
 	s.root = s.insert(s.root, x)
 	s.n++
 	return evicted
+}
+
+// overlaps says whether node nd shares a byte with the n bytes at off in
+// file.
+func overlaps(nd *node, file int32, off uint64, n uint32) bool {
+	return nd.file == file && nd.off < off+uint64(n) && off < nd.off+uint64(nd.n)
+}
+
+// around returns, in one descent, the node with the greatest key at or
+// below (file, off) and the one with the least key above it.
+func (s *Set) around(file int32, off uint64) (p, q int32) {
+	p, q = none, none
+	t := s.root
+	for t != none {
+		tn := &s.nodes[t]
+		switch {
+		case less(file, off, tn.file, tn.off):
+			q, t = t, tn.left
+		case tn.file == file && tn.off == off:
+			p = t
+			for t = tn.right; t != none; t = s.nodes[t].left {
+				q = t
+			}
+			return p, q
+		default:
+			p, t = t, tn.right
+		}
+	}
+	return p, q
 }
 
 func (s *Set) insert(t, x int32) int32 {
@@ -180,6 +222,14 @@ func (s *Set) ceil(file int32, off uint64) int32 {
 // returns it.
 func (s *Set) RemoveOverlaps(file int32, off uint64, n uint32, evicted []int32) []int32 {
 	s.setup()
+	if p, q := s.around(file, off); (p == none || !overlaps(&s.nodes[p], file, off, n)) && (q == none || !overlaps(&s.nodes[q], file, off, n)) {
+		return evicted
+	}
+	return s.removeOverlaps(file, off, n, evicted)
+}
+
+// removeOverlaps is RemoveOverlaps once a range overlapping is known.
+func (s *Set) removeOverlaps(file int32, off uint64, n uint32, evicted []int32) []int32 {
 	end := off + uint64(n)
 	if p := s.floor(file, off); p != none {
 		if pn := s.nodes[p]; pn.file == file && pn.off+uint64(pn.n) > off {
