@@ -1,10 +1,15 @@
 package equivalence
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func mustDoc(t *testing.T, s string) Doc {
@@ -136,5 +141,68 @@ func TestFioVersionSkip(t *testing.T) {
 		if s := fioVersionSkip("/usr/bin/fio", tt.out, tt.err); !strings.Contains(s, tt.want) {
 			t.Errorf("%q %v: %q, want %q", tt.out, tt.err, s, tt.want)
 		}
+	}
+}
+
+// TestRunProgramFioHangs checks the handling of a row where fio may hang
+// (Row.FioHangs): a fio run killed at its limit is started again in a
+// fresh directory, the row skips when each of fioHangAttempts runs hung,
+// and gofio's runs, or rows without FioHangs, are not retried.
+func TestRunProgramFioHangs(t *testing.T) {
+	hangs := Row{Name: "h", FioHangs: "test"}
+	fake := func(hung int, calls *int) func(string) (*Outcome, error) {
+		return func(dir string) (*Outcome, error) {
+			*calls++
+			ents, err := os.ReadDir(dir)
+			if err != nil || len(ents) != 0 {
+				t.Errorf("run %d: dir %v, %v: want a fresh empty dir", *calls, ents, err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "left"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if *calls <= hung {
+				return nil, fmt.Errorf("fio: %w", ErrTimedOut)
+			}
+			return &Outcome{Program: "fio"}, nil
+		}
+	}
+	calls := 0
+	if o, err := runProgram(t, hangs, "fio", filepath.Join(t.TempDir(), "d"), fake(fioHangAttempts-1, &calls)); err != nil || o == nil || calls != fioHangAttempts {
+		t.Errorf("fio hung %d times: %v, %v after %d runs; want the outcome of run %d", fioHangAttempts-1, o, err, calls, fioHangAttempts)
+	}
+	calls = 0
+	ok := t.Run("always", func(t *testing.T) {
+		runProgram(t, hangs, "fio", filepath.Join(t.TempDir(), "d"), fake(fioHangAttempts, &calls))
+		t.Error("runProgram returned although fio hung every time")
+	})
+	if !ok || calls != fioHangAttempts {
+		t.Errorf("fio hung every time: subtest ok=%v after %d runs; want a skip after %d", ok, calls, fioHangAttempts)
+	}
+	for _, c := range []struct {
+		r       Row
+		program string
+	}{{hangs, "gofio"}, {Row{Name: "n"}, "fio"}} {
+		calls = 0
+		if _, err := runProgram(t, c.r, c.program, filepath.Join(t.TempDir(), "d"), fake(1, &calls)); !errors.Is(err, ErrTimedOut) || calls != 1 {
+			t.Errorf("%s on row %q: %v after %d runs; want ErrTimedOut after 1", c.program, c.r.Name, err, calls)
+		}
+	}
+	if hangs.timeout("fio") != fioHangTimeout || hangs.timeout("gofio") != RunTimeout || (Row{}).timeout("fio") != RunTimeout {
+		t.Errorf("timeouts: fio %v, gofio %v, fio without FioHangs %v", hangs.timeout("fio"), hangs.timeout("gofio"), Row{}.timeout("fio"))
+	}
+}
+
+// TestRunTimedOut checks that Run says ErrTimedOut when the program ran
+// past its context's deadline and was killed.
+func TestRunTimedOut(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	hang := filepath.Join(t.TempDir(), "hang")
+	if err := os.WriteFile(hang, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(ctx, "fio", hang, Row{JobFile: "x"}, t.TempDir())
+	if !errors.Is(err, ErrTimedOut) {
+		t.Errorf("Run of a sleeping program: %v; want ErrTimedOut", err)
 	}
 }

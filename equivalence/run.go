@@ -35,8 +35,13 @@ type Outcome struct {
 // JobFileName is the name of a row's job file in its scratch directory.
 const JobFileName = "job.fio"
 
-// RunTimeout bounds one program's run of one row.
+// RunTimeout bounds one program's run of one row (see Row.FioHangs for
+// the rows where fio gets less).
 const RunTimeout = 90 * time.Second
+
+// ErrTimedOut is in the error Run returns when the program ran past its
+// time limit and was killed.
+var ErrTimedOut = errors.New("timed out")
 
 // Command returns the arguments a program runs a row with in dir.
 func (r Row) Command(dir string) []string {
@@ -64,7 +69,8 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 			return nil, fmt.Errorf("write job file: %w", err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, RunTimeout)
+	limit := r.timeout(program)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, r.Command(dir)...)
 	// fio runs each job in a process it forks, which keeps stdout open:
@@ -84,6 +90,9 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 		err = nil // the row's jobs fail on purpose
 	} else if r.Exit != 0 && err == nil {
 		err = fmt.Errorf("exit status 0, want %d", r.Exit)
+	}
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("%w after %v (%w)", ErrTimedOut, limit, err)
 	}
 	if err != nil {
 		return o, fmt.Errorf("%s %s: %w\nstderr: %s", program, strings.Join(r.Command(dir), " "), err, truncate(o.Stderr))
