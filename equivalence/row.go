@@ -77,7 +77,7 @@ func (r Row) runs() int {
 
 // fioHangTimeout bounds fio's run of a FioHangs row: such rows end in
 // about a second when fio does not hang.
-const fioHangTimeout = 20 * time.Second
+const fioHangTimeout = 10 * time.Second
 
 // fioHangAttempts is how often fio runs a FioHangs row before the row
 // skips because fio hung every time.
