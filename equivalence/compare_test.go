@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -197,12 +199,36 @@ func TestRunProgramFioHangs(t *testing.T) {
 func TestRunTimedOut(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	hang := filepath.Join(t.TempDir(), "hang")
-	if err := os.WriteFile(hang, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755); err != nil {
+	// The program starts a child in a session of its own, as fio's job
+	// processes are: it must be killed too.
+	tmp := t.TempDir()
+	hang, pidFile := filepath.Join(tmp, "hang"), filepath.Join(tmp, "child.pid")
+	script := "#!/bin/sh\nsetsid sleep 60 &\necho $! > " + pidFile + "\nexec sleep 60\n"
+	if err := os.WriteFile(hang, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Run(ctx, "fio", hang, Row{JobFile: "x"}, t.TempDir())
 	if !errors.Is(err, ErrTimedOut) {
 		t.Errorf("Run of a sleeping program: %v; want ErrTimedOut", err)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		// Gone, or a zombie waiting for init to reap it.
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			break
+		}
+		if i == 50 {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the program's child %d in its own session outlived the timeout", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

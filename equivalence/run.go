@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -76,8 +77,16 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 	// fio runs each job in a process it forks, which keeps stdout open:
 	// on a timeout the whole process group goes (a hung job process
 	// outlived the suite), and Wait does not wait for the pipes for long.
+	// fio's job processes call setsid(), leaving the group: they are
+	// found as the program's descendants and killed first (a job hung in
+	// fio 3.33's log compression outlived the suite otherwise).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error {
+		for _, pid := range descendants(cmd.Process.Pid) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	cmd.WaitDelay = 10 * time.Second
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "EQDIR="+dir)
@@ -104,6 +113,46 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 		return o, err
 	}
 	return o, nil
+}
+
+// descendants returns the processes below pid (its children, theirs, and
+// so on), read from /proc, whatever their session or group.
+func descendants(pid int) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// "pid (comm) state ppid ...": comm may hold spaces and ")".
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		if ppid, err := strconv.Atoi(f[1]); err == nil {
+			children[ppid] = append(children[ppid], p)
+		}
+	}
+	var out []int
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range children[queue[0]] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
 }
 
 func dataFiles(dir string) (map[string]int64, map[string][]byte, error) {
