@@ -1,11 +1,12 @@
 package ktrace
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/asm"
+
+	"github.com/gofio/gofio/internal/tracepoint"
 )
 
 // ringBytes is the size of the BPF ring buffer: at 40 bytes an event and
@@ -65,18 +66,6 @@ const (
 	valOne = -24
 )
 
-func size(n int) asm.Size {
-	switch n {
-	case 1:
-		return asm.Byte
-	case 2:
-		return asm.Half
-	case 4:
-		return asm.Word
-	}
-	return asm.DWord
-}
-
 // lookupOrExit looks key (on the stack at off) up in m and exits when it is
 // not there.
 func lookupOrExit(m *ebpf.Map, off int16) asm.Instructions {
@@ -91,7 +80,7 @@ func lookupOrExit(m *ebpf.Map, off int16) asm.Instructions {
 
 // field loads a record field into dst.
 func field(dst asm.Register, f Field) asm.Instruction {
-	return asm.LoadMem(dst, asm.R6, int16(f.Offset), size(f.Size))
+	return tracepoint.LoadField(dst, asm.R6, f)
 }
 
 // progSpec is one program's parts: its filter (which may leave values on
@@ -241,27 +230,5 @@ func programs(m *maps, sub, cqe uringFields, bio, issue, done blockFields) []pro
 // load loads a program, turning the verifier's refusal into an
 // Unavailable.
 func load(p progSpec, m *maps) (*ebpf.Program, error) {
-	prog, err := ebpf.NewProgramWithOptions(&ebpf.ProgramSpec{
-		Name:         p.name,
-		Type:         ebpf.TracePoint,
-		License:      "GPL",
-		Instructions: p.build(m),
-	}, ebpf.ProgramOptions{LogSizeStart: 1 << 16})
-	if err != nil {
-		var ve *ebpf.VerifierError
-		if errors.As(err, &ve) {
-			return nil, unavailable("BPF load refused for %s: %v", p.kind, lastLine(ve))
-		}
-		return nil, unavailable("BPF load refused for %s: %v", p.kind, err)
-	}
-	return prog, nil
-}
-
-func lastLine(ve *ebpf.VerifierError) string {
-	for i := len(ve.Log) - 1; i >= 0; i-- {
-		if ve.Log[i] != "" {
-			return fmt.Sprintf("%v: %s", ve.Cause, ve.Log[i])
-		}
-	}
-	return ve.Cause.Error()
+	return tracepoint.Load(p.kind.String(), p.name, p.build(m))
 }

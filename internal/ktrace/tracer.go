@@ -14,6 +14,7 @@ import (
 	"github.com/cilium/ebpf/ringbuf"
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/tracepoint"
 	"github.com/gofio/gofio/report"
 )
 
@@ -96,7 +97,7 @@ func findTracepoints(tracefs string) (*tracepoints, error) {
 	tp := &tracepoints{}
 	var sub Format
 	for _, name := range []string{"io_uring_submit_req", "io_uring_submit_sqe"} {
-		f, err := readFormat(tracefs, "io_uring", name)
+		f, err := tracepoint.ReadFormat(tracefs, "io_uring", name)
 		if err == nil {
 			tp.submitName, sub = name, f
 			break
@@ -113,23 +114,23 @@ func findTracepoints(tracefs string) (*tracepoints, error) {
 		if err != nil {
 			return
 		}
-		if u.ctx, err = f.want(event, "ctx", 8); err != nil {
+		if u.ctx, err = f.Want(event, "ctx", 8); err != nil {
 			return
 		}
-		if u.req, err = f.want(event, "req", 8); err != nil {
+		if u.req, err = f.Want(event, "req", 8); err != nil {
 			return
 		}
-		u.userData, err = f.want(event, "user_data", 8)
+		u.userData, err = f.Want(event, "user_data", 8)
 		return
 	}
 	tp.sub = uring(sub, tp.submitName)
 	if err == nil {
-		tp.sub.opcode, err = sub.want(tp.submitName, "opcode", 1)
+		tp.sub.opcode, err = sub.Want(tp.submitName, "opcode", 1)
 	}
 	if err != nil {
 		return nil, err
 	}
-	cqe, e := readFormat(tracefs, "io_uring", "io_uring_complete")
+	cqe, e := tracepoint.ReadFormat(tracefs, "io_uring", "io_uring_complete")
 	if e != nil {
 		return nil, unavailable("tracepoint io_uring:io_uring_complete missing: %v", e)
 	}
@@ -137,17 +138,17 @@ func findTracepoints(tracefs string) (*tracepoints, error) {
 		return nil, err
 	}
 	block := func(name string) (b blockFields, err error) {
-		f, e := readFormat(tracefs, "block", name)
+		f, e := tracepoint.ReadFormat(tracefs, "block", name)
 		if e != nil {
 			return b, unavailable("tracepoint block:%s missing: %v", name, e)
 		}
-		if b.dev, err = f.want(name, "dev", 4); err != nil {
+		if b.dev, err = f.Want(name, "dev", 4); err != nil {
 			return
 		}
-		if b.sector, err = f.want(name, "sector", 8); err != nil {
+		if b.sector, err = f.Want(name, "sector", 8); err != nil {
 			return
 		}
-		b.nrSector, err = f.want(name, "nr_sector", 4)
+		b.nrSector, err = f.Want(name, "nr_sector", 4)
 		return
 	}
 	if tp.bio, err = block("block_bio_queue"); err != nil {
@@ -169,20 +170,9 @@ func Open(cfg Config) (*Tracer, error) {
 	if cfg.Euid != 0 {
 		return nil, unavailable("not root: tracing needs root (BPF programs on tracepoints)")
 	}
-	mi, err := os.Open(cfg.Mountinfo)
+	tracefs, err := tracepoint.Mount(cfg.Mountinfo, cfg.MountAt)
 	if err != nil {
-		return nil, unavailable("no tracefs: %v", err)
-	}
-	tracefs, err := tracefsIn(mi)
-	mi.Close()
-	if err != nil {
-		return nil, unavailable("no tracefs: reading %s: %v", cfg.Mountinfo, err)
-	}
-	if tracefs == "" {
-		if err := unix.Mount("nodev", cfg.MountAt, "tracefs", 0, ""); err != nil {
-			return nil, unavailable("no tracefs mounted, and mounting one on %s failed: %v", cfg.MountAt, err)
-		}
-		tracefs = cfg.MountAt
+		return nil, err
 	}
 	tp, err := findTracepoints(tracefs)
 	if err != nil {
