@@ -25,12 +25,12 @@ var engineExamples = []string{
 const debianExamples = "/usr/share/doc/fio/examples"
 
 // fioExamples says where fio 3.33's example job files are read from:
-// $FIO_REPO (a clone of axboe/fio, or a directory of the job files), this
-// project's mirror of axboe/fio, else Debian's fio-examples package. The
+// $FIO_REPO (a clone of axboe/fio, or a directory of the job files), else
+// Debian's fio-examples package. The
 // job files are read at test time and never copied into gofio's tree. It
 // returns "" when there are none.
 func fioExamples() string {
-	for _, r := range []string{os.Getenv("FIO_REPO"), "/work/.mirror/axboe+fio/repo", debianExamples} {
+	for _, r := range []string{os.Getenv("FIO_REPO"), debianExamples} {
 		if r == "" {
 			continue
 		}

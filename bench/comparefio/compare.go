@@ -150,7 +150,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	rep := Report{
 		Command:   shellCommand("bench/compare-fio", args),
 		Machine:   DescribeMachine(),
-		GofioPath: f.gofio, GofioVersion: ToolVersion(ctx, f.gofio),
+		GofioPath: underRoot(root, f.gofio), GofioVersion: ToolVersion(ctx, f.gofio),
 		FioPath: f.fio, FioVersion: ToolVersion(ctx, f.fio),
 		Pairs: f.pairs, Runtime: f.runtime, Layout: l,
 		RootFS: FilesystemType(scratch.RootDir), Cases: cases,
@@ -318,6 +318,16 @@ func prepareGofio(ctx context.Context, f *compareFlags, root string, stderr io.W
 	var err error
 	f.gofio, err = filepath.Abs(f.gofio)
 	return err
+}
+
+// underRoot returns path p relative to the module root when p lies under
+// it, so that results.md names no machine's checkout; else p.
+func underRoot(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return p
+	}
+	return rel
 }
 
 // buildHelpers builds the other sides some cases need (the C liburing floor,

@@ -72,3 +72,17 @@ func TestKeptSections(t *testing.T) {
 		t.Errorf("no marker: kept %q", got)
 	}
 }
+
+// TestUnderRoot checks that results.md names the gofio binary relative to
+// the checkout when it lies under it, so that no machine path is committed.
+func TestUnderRoot(t *testing.T) {
+	for _, c := range []struct{ root, p, want string }{
+		{"/src/gofio", "/src/gofio/bench/out/gofio", "bench/out/gofio"},
+		{"/src/gofio", "/usr/local/bin/gofio", "/usr/local/bin/gofio"},
+		{"/src/gofio", "/src/gofio-old/gofio", "/src/gofio-old/gofio"},
+	} {
+		if got := underRoot(c.root, c.p); got != c.want {
+			t.Errorf("underRoot(%q, %q) = %q, want %q", c.root, c.p, got, c.want)
+		}
+	}
+}
