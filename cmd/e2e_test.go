@@ -228,6 +228,35 @@ func TestJSONQuickJob(t *testing.T) {
 	}
 }
 
+// TestQuickExampleLeavesNothing runs the README's main command,
+// examples/quick.fio, shortened, from an empty directory: the working
+// directory stays empty, and the job's own directory (directory=/tmp in
+// the example, a scratch directory here) is empty once the job has
+// removed its scratch file (unlink=1).
+func TestQuickExampleLeavesNothing(t *testing.T) {
+	cwd, files := scratchDir(t), scratchDir(t)
+	example, err := filepath.Abs("examples/quick.fio")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := execGofio(t, cwd, "--set", "runtime=300ms", "--set", "size=8m", "--set", "directory="+files, example)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\nstderr: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "quick: Laying out IO file (1 file / 8MiB)") {
+		t.Errorf("the job laid out no file in %s:\n%s", files, r.stdout)
+	}
+	for _, dir := range []string{cwd, files} {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			t.Errorf("%s left %s behind in %s", example, e.Name(), dir)
+		}
+	}
+}
+
 // keyPaths collects the paths of all keys of a decoded JSON document,
 // ignoring values. The keys inside "percentile" and "bins" objects are
 // numbers that depend on the data, so only the object itself counts;
