@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/gofio/gofio/compare"
+	"github.com/gofio/gofio/internal/fingerprint"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 	"github.com/gofio/gofio/run"
@@ -110,6 +111,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "baseline", Usage: "compare this run with a saved one (`OLD.json`, from --output-format=json) point by point; --fail-if-slower gates it too"}},
 		{Flag: &cli.Float64Flag{Name: "drift", Value: -1, Usage: "grant a --baseline or gofio diff `PCT` of between-run drift (measure it with gofio drift); default: the baseline's own, stored by the run that made it"}},
 		{Flag: &cli.BoolFlag{Name: "allow-different-jobs", Usage: "let --baseline and gofio diff compare runs of different jobs or comparisons"}},
+		{Flag: &cli.StringFlag{Name: "allow-runner-change", Usage: "let --baseline and gofio diff compare runs whose runners differ in `FIELDS` (kernel, cpu_model, cpus, governor, boost, smt, mitigations, devices, gofio; comma list, or all)"}},
 		{Flag: &cli.StringFlag{Name: "junit", Usage: "write a JUnit XML report of the comparison to `FILE`: one test case per row"}},
 		{Flag: &cli.StringFlag{Name: "kernel-stages", Usage: "measure each I/O's kernel latency stages with BPF on io_uring and block tracepoints in every job without kernel_stages=; `MODE` 1 (or bare): where tracing can run, required: fail the job where it cannot"},
 			optional: true, bare: "1"},
@@ -202,6 +204,9 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		return nil, err
 	}
 	var err error
+	if cfg.AllowRunner, err = fingerprint.ParseAllowed(c.String("allow-runner-change")); err != nil {
+		return nil, fmt.Errorf("--allow-runner-change: %w", err)
+	}
 	if cfg.IOTimeout, err = flagTime(c, "io-timeout", time.Millisecond); err != nil {
 		return nil, err
 	}

@@ -258,6 +258,7 @@ func describeRun(jobs []*jobfile.Job, ab *compare.AB, sweeps []compare.Sweep, re
 	info := &report.RunInfo{Version: versionString(), CPUs: runtime.NumCPU(), Repeat: repeat, Sweeps: []string{}}
 	info.Host, info.Kernel = hostinfo.Hostname(), hostinfo.Kernel()
 	info.CPUModel = hostinfo.CPUModel()
+	info.Env = sysfs.Read(nil) // the disks once the run has used them: recordDisks
 	bi := buildinfo.Read()
 	info.Commit = cmp.Or(bi.Commit(), "unknown")
 	info.Jobs, info.JobsHash = compare.DescribeJobs(jobs)
@@ -293,7 +294,7 @@ func preflightBaseline(cfg *Config, info *report.RunInfo, ab *compare.AB, sweeps
 	if ab != nil {
 		stub.New, stub.Old = ab.Sides()
 	}
-	if _, _, err := compare.Diff(old, &compare.Saved{Info: info, Comparison: stub}, cfg.AllowDifferentJobs); err != nil {
+	if _, _, err := compare.Diff(old, &compare.Saved{Info: info, Comparison: stub}, cfg.allowDiff()); err != nil {
 		return nil, fmt.Errorf("--baseline %s: %w", cfg.Baseline, err)
 	}
 	return old, nil
@@ -441,6 +442,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	}
 	var cmps []titled
 	if cmp != nil {
+		recordDisks(p.info, all.Result())
 		compare.Judge(cmp, cfg.GateMetric)
 		cmps = append(cmps, titled{"", cmp, p.ab != nil})
 		if p.baseline != nil && runErr == nil {
@@ -533,7 +535,7 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 // diffBaseline compares this run's comparison cmp with the --baseline and
 // judges it; a drift the diff settled on is recorded in the run's info.
 func diffBaseline(st *State, cfg *Config, p *comparisonPlan, cmp *report.Comparison) (*report.Comparison, error) {
-	d, warnings, err := compare.Diff(p.baseline, &compare.Saved{Path: "this run", Info: p.info, Comparison: cmp}, cfg.AllowDifferentJobs)
+	d, warnings, err := compare.Diff(p.baseline, &compare.Saved{Path: "this run", Info: p.info, Comparison: cmp}, cfg.allowDiff())
 	for _, w := range warnings {
 		st.logf("--baseline %s: %s", cfg.Baseline, w)
 	}

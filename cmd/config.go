@@ -4,8 +4,14 @@ import (
 	"time"
 
 	"github.com/gofio/gofio/compare"
+	"github.com/gofio/gofio/internal/fingerprint"
 	"github.com/gofio/gofio/jobfile"
 )
+
+// allowDiff is what a diff of this command accepts.
+func (cfg *Config) allowDiff() compare.Allow {
+	return compare.Allow{Jobs: cfg.AllowDifferentJobs, Runner: cfg.AllowRunner}
+}
 
 // Config is the one parsed form of a gofio command line: gofio's own flags
 // (flagTable) and the job options and files splitArgv set apart. cli.go
@@ -53,7 +59,10 @@ type Config struct {
 	Diff               bool   // gofio diff OLD.json NEW.json (JobFiles holds the two)
 	Baseline           string // --baseline OLD.json
 	AllowDifferentJobs bool   // --allow-different-jobs
-	JUnit              string // --junit FILE
+	// AllowRunner lists the runner fingerprint's fields a diff may find
+	// changed (--allow-runner-change).
+	AllowRunner fingerprint.Allowed
+	JUnit       string // --junit FILE
 
 	// fio's flags (fioflags.go).
 	TerseVersion   int           // --terse-version: 2, 3, 4 or 5

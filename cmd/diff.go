@@ -33,7 +33,7 @@ func minRepeats(c *report.Comparison) int {
 // point by point with the same statistics, reports and gate as --compare.
 func runDiff(st *State, cfg *Config) int {
 	if len(cfg.JobFiles) != 2 || len(cfg.JobOptions) > 0 {
-		return st.fail(errors.New("usage: gofio diff [--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"))
+		return st.fail(errors.New("usage: gofio diff [--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--allow-runner-change FIELDS] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"))
 	}
 	old, err := compare.ReadSaved(cfg.JobFiles[0])
 	if err != nil {
@@ -46,7 +46,7 @@ func runDiff(st *State, cfg *Config) int {
 	if err := checkGate(cfg, min(minRepeats(old.Comparison), minRepeats(cur.Comparison))); err != nil {
 		return st.fail(err)
 	}
-	d, warnings, err := compare.Diff(old, cur, cfg.AllowDifferentJobs)
+	d, warnings, err := compare.Diff(old, cur, cfg.allowDiff())
 	for _, w := range warnings {
 		st.logf("warning: %s", w)
 	}

@@ -51,6 +51,7 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 	}
 	noteFallback(res, notes)
 	res.Run = withFleet(cfg, describeRun(jobs, nil, nil, 1))
+	recordDisks(res.Run, res)
 	if code := writeReports(st, cfg, out, res); code != ExitOK {
 		return code
 	}

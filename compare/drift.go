@@ -58,7 +58,7 @@ func DriftPct(runs []*Saved, gateMetric string) ([]DriftRow, float64, error) {
 	meds := map[string][]float64{}
 	for i, r := range runs {
 		if i > 0 {
-			if _, _, err := Diff(runs[0], r, false); err != nil {
+			if _, _, err := Diff(runs[0], r, Allow{}); err != nil {
 				return nil, 0, fmt.Errorf("%s and %s: %w", runs[0].Path, r.Path, err)
 			}
 		}

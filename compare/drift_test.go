@@ -60,7 +60,7 @@ func TestDriftPct(t *testing.T) {
 // moves the gate's bound out by it.
 func TestApplyDrift(t *testing.T) {
 	judged := func(drift float64) *report.Comparison {
-		d, _, err := Diff(savedRun("old.json", "6.18", "1s", 1, "1"), savedRun("new.json", "6.18", "1s", 1.1, "1"), false)
+		d, _, err := Diff(savedRun("old.json", "6.18", "1s", 1, "1"), savedRun("new.json", "6.18", "1s", 1.1, "1"), Allow{})
 		if err != nil {
 			t.Fatal(err)
 		}

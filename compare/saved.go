@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gofio/gofio/fleet"
+	"github.com/gofio/gofio/internal/fingerprint"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -103,6 +104,21 @@ func PlainRun(res *report.Result) *report.Comparison {
 // different jobs.
 var ErrDifferentJobs = errors.New("the runs are of different jobs")
 
+// ErrDifferentRunner is wrapped by Diff's refusal to compare runs whose
+// runner fingerprints differ (report.RunInfo.Fingerprint).
+var ErrDifferentRunner = errors.New("the runs were made on different runners")
+
+// Allow says which differences between two runs a diff accepts.
+type Allow struct {
+	// Jobs accepts runs of different jobs or comparisons
+	// (--allow-different-jobs).
+	Jobs bool
+	// Runner lists the runner fields that may differ
+	// (--allow-runner-change), e.g. the kernel when the kernel is what
+	// the diff tests.
+	Runner fingerprint.Allowed
+}
+
 // Diff compares a saved run (old) with a newer one (cur), sweep point by
 // sweep point and side by side: every row of either run becomes a row
 // whose new side is cur's repeats and whose old side is old's, matched by
@@ -111,18 +127,40 @@ var ErrDifferentJobs = errors.New("the runs are of different jobs")
 // per-repeat figures, a "job" key). Rows only one run has keep one side.
 // The result is not yet judged: call Judge.
 //
-// Diff refuses (ErrDifferentJobs) runs whose jobs differ (RunInfo's
-// JobsHash) or that compared different things, unless allowDifferent; the
-// returned warnings say where the machines differ (kernel, host, CPU,
-// gofio build), since that is often the point.
-func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, error) {
-	warnings, problems := comparable(old, cur)
-	if len(problems) > 0 && !allowDifferent {
-		return nil, warnings, fmt.Errorf("%w (%s); pass --allow-different-jobs to compare them anyway",
-			ErrDifferentJobs, strings.Join(problems, "; "))
+// Diff refuses runs whose jobs differ (RunInfo's JobsHash) or that
+// compared different things (ErrDifferentJobs) unless allow.Jobs, and runs
+// whose runner fingerprints differ (ErrDifferentRunner: kernel, CPU,
+// governor, boost, SMT, mitigations, disks or gofio build) in a field
+// allow.Runner does not list. The returned warnings say what was allowed,
+// and where only the host name differs.
+func Diff(old, cur *Saved, allow Allow) (*report.Comparison, []string, error) {
+	warnings, jobs, runner := comparable(old, cur)
+	var errs []error
+	if len(jobs) > 0 && !allow.Jobs {
+		errs = append(errs, fmt.Errorf("%w (%s); pass --allow-different-jobs to compare them anyway",
+			ErrDifferentJobs, strings.Join(jobs, "; ")))
 	}
-	for _, p := range problems {
-		warnings = append(warnings, "allowed: "+p)
+	var refused []string
+	var fields []string
+	for _, c := range runner {
+		if allow.Runner[c.Field] {
+			warnings = append(warnings, "allowed: "+c.String())
+			continue
+		}
+		refused = append(refused, c.String())
+		fields = append(fields, c.Field)
+	}
+	if len(refused) > 0 {
+		errs = append(errs, fmt.Errorf("%w (%s): their figures would mix the runner's change with the code's; pass --allow-runner-change %s to compare them anyway, when that change is what the diff tests",
+			ErrDifferentRunner, strings.Join(refused, "; "), strings.Join(fields, ",")))
+	}
+	if len(errs) > 0 {
+		return nil, warnings, errors.Join(errs...)
+	}
+	if allow.Jobs {
+		for _, p := range jobs {
+			warnings = append(warnings, "allowed: "+p)
+		}
 	}
 	oc, nc := old.Comparison, cur.Comparison
 	d := &report.Comparison{
@@ -160,38 +198,38 @@ func Diff(old, cur *Saved, allowDifferent bool) (*report.Comparison, []string, e
 	return d, warnings, nil
 }
 
-// comparable checks that two saved runs can be diffed: problems (the jobs
-// differ, they compared or swept different things) refuse the diff unless
-// allowed; warnings (another kernel, host, CPU or gofio) are only said.
-func comparable(old, cur *Saved) (warnings, problems []string) {
+// comparable checks that two saved runs can be diffed: jobs are the
+// differences of jobs and comparisons (the jobs differ, they compared or
+// swept different things), runner the fields in which the runners'
+// fingerprints differ; warnings are only said (another host name).
+func comparable(old, cur *Saved) (warnings, jobs []string, runner []fingerprint.Change) {
 	oi, ni := old.Info, cur.Info
 	oc, nc := old.Comparison, cur.Comparison
 	switch {
 	case oi == nil || ni == nil:
 		warnings = append(warnings, "a run does not describe itself (no "+report.RunJSONKey+"): its jobs and machine are not checked")
 	default:
-		if oi.JobsHash != ni.JobsHash {
-			problems = append(problems, "the jobs differ: "+jobsDifference(oi.Jobs, ni.Jobs))
-		}
-		for _, f := range []struct{ what, o, n string }{
-			{"kernel", oi.Kernel, ni.Kernel},
-			{"host", oi.Host, ni.Host},
-			{"CPU model", oi.CPUModel, ni.CPUModel},
-			{"CPU count", fmt.Sprint(oi.CPUs), fmt.Sprint(ni.CPUs)},
-			{"gofio", oi.Version + " " + oi.Commit, ni.Version + " " + ni.Commit},
-		} {
-			if f.o != f.n {
-				warnings = append(warnings, fmt.Sprintf("%s differs: old %s, new %s", f.what, f.o, f.n))
+		for _, c := range fingerprint.Diff(oi.Fingerprint(), ni.Fingerprint()) {
+			if c.Field == fingerprint.FieldJobs {
+				jobs = append(jobs, "the jobs differ: "+jobsDifference(oi.Jobs, ni.Jobs))
+				continue
 			}
+			runner = append(runner, c)
+		}
+		if oi.Host != ni.Host {
+			warnings = append(warnings, fmt.Sprintf("host differs: old %s, new %s", oi.Host, ni.Host))
+		}
+		if oi.Env == nil || ni.Env == nil {
+			warnings = append(warnings, "a run does not record its runner's governor, boost, SMT, mitigations or disks (saved by an older gofio): they are not checked")
 		}
 	}
 	if oc.Compared != nc.Compared || oc.Compared && (oc.New.Key != nc.New.Key || oc.New.Value != nc.New.Value || oc.Old.Value != nc.Old.Value) {
-		problems = append(problems, fmt.Sprintf("they compared different things: old %s, new %s", compareOf(oc), compareOf(nc)))
+		jobs = append(jobs, fmt.Sprintf("they compared different things: old %s, new %s", compareOf(oc), compareOf(nc)))
 	}
 	if oc.Key != nc.Key {
-		problems = append(problems, fmt.Sprintf("they swept different options: old %q, new %q", oc.Key, nc.Key))
+		jobs = append(jobs, fmt.Sprintf("they swept different options: old %q, new %q", oc.Key, nc.Key))
 	}
-	return warnings, problems
+	return warnings, jobs, runner
 }
 
 // diffKey is a row of a diff: the sweep point, and the side and job when

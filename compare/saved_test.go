@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofio/gofio/internal/fingerprint"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -43,12 +44,12 @@ func TestDiff(t *testing.T) {
 	// The new run: the new side (priority) 20% slower at both depths,
 	// the old side (fifo) unchanged; and a depth the old run lacks.
 	cur := savedRun("new.json", "6.18", "1s", 1.2, "1", "8", "64")
-	d, warnings, err := Diff(old, cur, false)
+	d, warnings, err := Diff(old, cur, Allow{Runner: fingerprint.Allowed{fingerprint.FieldKernel: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "kernel differs: old 6.1, new 6.18") {
-		t.Errorf("warnings %q, want the kernel difference", warnings)
+	if len(warnings) != 2 || warnings[1] != "allowed: kernel: old 6.1, new 6.18" || !strings.Contains(warnings[0], "saved by an older gofio") {
+		t.Errorf("warnings %q, want the kernel difference allowed and the missing environment", warnings)
 	}
 	Judge(d, "")
 	var got []string
@@ -77,20 +78,67 @@ func TestDiff(t *testing.T) {
 func TestDiffRefusesDifferentJobs(t *testing.T) {
 	old := savedRun("old.json", "6.18", "1s", 1, "1")
 	cur := savedRun("new.json", "6.18", "2s", 1, "1")
-	_, _, err := Diff(old, cur, false)
+	_, _, err := Diff(old, cur, Allow{})
 	if !errors.Is(err, ErrDifferentJobs) || !strings.Contains(err.Error(), `job j: old has "runtime=1s" where new has "runtime=2s"`) ||
 		!strings.Contains(err.Error(), "--allow-different-jobs") {
 		t.Fatalf("err = %v, want a refusal naming runtime and the flag", err)
 	}
-	d, warnings, err := Diff(old, cur, true)
-	if err != nil || d == nil || len(warnings) != 1 || !strings.HasPrefix(warnings[0], "allowed: the jobs differ") {
+	d, warnings, err := Diff(old, cur, Allow{Jobs: true})
+	if err != nil || d == nil || len(warnings) != 2 || !strings.HasPrefix(warnings[1], "allowed: the jobs differ") {
 		t.Errorf("allowed: %v %q %v", d, warnings, err)
 	}
 	// A different --compare is a different comparison.
 	other := savedRun("new.json", "6.18", "1s", 1, "1")
 	other.Comparison.New, other.Comparison.Old = AB{Key: "ioengine", New: "io_uring", Old: "libaio"}.Sides()
-	if _, _, err := Diff(old, other, false); !errors.Is(err, ErrDifferentJobs) || !strings.Contains(err.Error(), "compared different things") {
+	if _, _, err := Diff(old, other, Allow{}); !errors.Is(err, ErrDifferentJobs) || !strings.Contains(err.Error(), "compared different things") {
 		t.Errorf("different compare: %v", err)
+	}
+}
+
+// TestDiffRefusesDifferentRunner: runs whose runner fingerprints differ
+// are not compared unless the differing fields are allowed; the refusal
+// names each field and the flag that allows exactly them. The host name
+// alone is only a warning.
+func TestDiffRefusesDifferentRunner(t *testing.T) {
+	withEnv := func(s *Saved, gov string, disks ...fingerprint.Device) *Saved {
+		s.Info.Env = &fingerprint.Env{Governor: gov, SMT: "on", Mitigations: map[string]string{"mds": "Not affected"}, Devices: disks}
+		return s
+	}
+	nvme := fingerprint.Device{Name: "nvme0n1", Model: "X", Scheduler: "none", QueueDepth: 1023}
+	old := withEnv(savedRun("old.json", "6.18", "1s", 1, "1"), "performance", nvme)
+	same := withEnv(savedRun("new.json", "6.18", "1s", 1, "1"), "performance", nvme)
+	same.Info.Host = "other-host"
+	if _, w, err := Diff(old, same, Allow{}); err != nil || len(w) != 1 || w[0] != "host differs: old h, new other-host" {
+		t.Errorf("same runner, other host: %q, %v", w, err)
+	}
+	slowDisk := nvme
+	slowDisk.Scheduler = "bfq"
+	cur := withEnv(savedRun("new.json", "6.19", "1s", 1, "1"), "powersave", slowDisk)
+	_, _, err := Diff(old, cur, Allow{})
+	if !errors.Is(err, ErrDifferentRunner) || errors.Is(err, ErrDifferentJobs) {
+		t.Fatalf("err = %v, want ErrDifferentRunner alone", err)
+	}
+	for _, want := range []string{"kernel: old 6.18, new 6.19", "governor: old performance, new powersave",
+		"devices: old nvme0n1 (X, scheduler none, depth 1023), new nvme0n1 (X, scheduler bfq, depth 1023)",
+		"--allow-runner-change kernel,governor,devices"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q lacks %q", err, want)
+		}
+	}
+	// Allowing the kernel alone is not enough; allowing all three is.
+	if _, _, err := Diff(old, cur, Allow{Runner: fingerprint.Allowed{fingerprint.FieldKernel: true}}); !errors.Is(err, ErrDifferentRunner) ||
+		strings.Contains(err.Error(), "kernel:") {
+		t.Errorf("kernel allowed: %v, want the governor and disk still refused", err)
+	}
+	all, _ := fingerprint.ParseAllowed("all")
+	d, w, err := Diff(old, cur, Allow{Runner: all})
+	if err != nil || d == nil || len(w) != 3 {
+		t.Errorf("all allowed: %q, %v", w, err)
+	}
+	// Another job and another runner: both refusals.
+	other := withEnv(savedRun("new.json", "6.19", "2s", 1, "1"), "performance", nvme)
+	if _, _, err := Diff(old, other, Allow{}); !errors.Is(err, ErrDifferentRunner) || !errors.Is(err, ErrDifferentJobs) {
+		t.Errorf("other job and runner: %v", err)
 	}
 }
 
@@ -178,7 +226,7 @@ func TestDiffJobByJob(t *testing.T) {
 		}
 		return s
 	}
-	d, _, err := Diff(run("old.json", 1), run("new.json", 1.2), false)
+	d, _, err := Diff(run("old.json", 1), run("new.json", 1.2), Allow{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +300,7 @@ func TestDiffKernelStages(t *testing.T) {
 		return s
 	}
 	old, cur := save("old.json", 8), save("new.json", 2)
-	d, _, err := Diff(old, cur, false)
+	d, _, err := Diff(old, cur, Allow{})
 	if err != nil {
 		t.Fatal(err)
 	}

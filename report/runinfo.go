@@ -1,14 +1,17 @@
 package report
 
+import "github.com/gofio/gofio/internal/fingerprint"
+
 // RunJSONKey is the top-level key under which a run's JSON output carries
 // its RunInfo, next to fio's own keys and CompareJSONKey, so a saved result
 // describes itself for gofio diff and --baseline.
 const RunJSONKey = "gofio_run"
 
 // RunInfo describes where and how a run was made: the machine, the gofio
-// build, the jobs as resolved, and the comparison asked for. gofio diff
-// refuses to compare runs whose JobsHash or Compare differ, and warns when
-// the machine differs.
+// build, the jobs as resolved, and the comparison asked for. Its
+// Fingerprint is what the figures depend on besides the code: gofio diff,
+// --baseline and gofio history refuse to compare runs whose fingerprints
+// differ unless told which difference is the point.
 type RunInfo struct {
 	// Host is the host name (uname -n, or --hostname); RunID ties the
 	// hosts of one fleet run together (--run-id, random by default).
@@ -30,6 +33,10 @@ type RunInfo struct {
 	Compare string   `json:"compare"`
 	Sweeps  []string `json:"sweeps"`
 	Repeat  int      `json:"repeat"`
+	// Env is the rest of the runner's fingerprint: CPU governor, boost,
+	// SMT, mitigations and the disks under the jobs; nil in a result
+	// saved before gofio recorded it.
+	Env *fingerprint.Env `json:"env,omitempty"`
 	// DriftPct is the between-run drift allowance of this runner and job
 	// (--drift, or the one of the --baseline the run was diffed against),
 	// carried so that the next run diffed against this one grants it
@@ -44,4 +51,14 @@ type RunJob struct {
 	Name         string   `json:"name"`
 	FioOptions   []string `json:"fio_options"`
 	GofioOptions []string `json:"gofio_options"`
+}
+
+// Fingerprint assembles the run's fingerprint from its parts.
+func (i *RunInfo) Fingerprint() fingerprint.Fingerprint {
+	gofio := i.Version
+	if i.Commit != "" {
+		gofio += " " + i.Commit
+	}
+	return fingerprint.Fingerprint{Kernel: i.Kernel, CPUModel: i.CPUModel, CPUs: i.CPUs, Gofio: gofio,
+		JobsHash: i.JobsHash, Env: i.Env}
 }
