@@ -210,11 +210,10 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	if cfg.IOTimeout, err = flagTime(c, "io-timeout", time.Millisecond); err != nil {
 		return nil, err
 	}
-	switch v := c.String("kernel-stages"); v {
-	case "", "0", "1", "required":
-		cfg.KernelStages = v
-	default:
-		return nil, fmt.Errorf("invalid --kernel-stages %q (valid: 0, 1, required)", v)
+	if v := c.String("kernel-stages"); v != "" {
+		if cfg.KernelStages, err = jobfile.ParseKernelStagesMode(v); err != nil {
+			return nil, fmt.Errorf("invalid --kernel-stages %q (valid: 0, 1, required)", v)
+		}
 	}
 	if c.IsSet("compare") {
 		v := c.String("compare")

@@ -65,16 +65,16 @@ type Config struct {
 	JUnit       string // --junit FILE
 
 	// fio's flags (fioflags.go).
-	TerseVersion   int           // --terse-version: 2, 3, 4 or 5
-	ReadOnly       bool          // --readonly: refuse writing and trimming jobs
-	EtaNewline     time.Duration // --eta-newline; 0 = off
-	StatusInterval time.Duration // --status-interval; 0 = off
-	BandwidthLog   bool          // --bandwidth-log: agg-*_bw.log
-	WarningsFatal  bool          // --warnings-fatal
-	Debug          []string      // --debug categories
-	AuxPath        string        // --aux-path
-	IOTimeout      time.Duration // --io-timeout; 0 = off (hung.go in run)
-	KernelStages   string        // --kernel-stages: "", "0", "1" or "required"
+	TerseVersion   int                      // --terse-version: 2, 3, 4 or 5
+	ReadOnly       bool                     // --readonly: refuse writing and trimming jobs
+	EtaNewline     time.Duration            // --eta-newline; 0 = off
+	StatusInterval time.Duration            // --status-interval; 0 = off
+	BandwidthLog   bool                     // --bandwidth-log: agg-*_bw.log
+	WarningsFatal  bool                     // --warnings-fatal
+	Debug          []string                 // --debug categories
+	AuxPath        string                   // --aux-path
+	IOTimeout      time.Duration            // --io-timeout; 0 = off (hung.go in run)
+	KernelStages   jobfile.KernelStagesMode // --kernel-stages: 0 (not given), 1 or required
 
 	// Fleet runs and fallbacks.
 	StartAt        time.Time // --start-at; zero when not given

@@ -3,6 +3,8 @@ package compare
 import (
 	"fmt"
 
+	"github.com/gofio/gofio/internal/fiostat"
+	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -16,7 +18,7 @@ type measurement struct {
 	twHist report.Hist // tw wait histogram, all jobs
 	// kst is the kernel stages of every job that asked for them
 	// (kernel_stages=1) merged; traced says whether any job did.
-	kst    report.KernelStages
+	kst    kstage.KernelStages
 	traced bool
 }
 
@@ -137,8 +139,8 @@ func percentileUs(h *report.Hist, p float64) float64 {
 	for i, c := range h {
 		sum += c
 		if c > 0 && float64(sum) >= want {
-			return float64(report.HistValue(i)) / 1000
+			return float64(fiostat.HistValue(i)) / 1000
 		}
 	}
-	return float64(report.HistValue(len(h)-1)) / 1000
+	return float64(fiostat.HistValue(len(h)-1)) / 1000
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -61,7 +62,7 @@ type builder struct {
 	rows    map[int]int // plan row -> index in c.Rows
 	hists   map[[2]int]*report.Hist
 	tw      map[[2]int]*twSide              // tw wait of a row's side, all repeats
-	kst     map[[2]int]*report.KernelStages // kernel stages of a row's side, all repeats
+	kst     map[[2]int]*kstage.KernelStages // kernel stages of a row's side, all repeats
 	metrics map[string]bool
 	titled  bool
 	ab      *AB
@@ -72,7 +73,7 @@ func newBuilder(points []Point, ab *AB) *builder {
 		rows:    make(map[int]int),
 		hists:   make(map[[2]int]*report.Hist),
 		tw:      make(map[[2]int]*twSide),
-		kst:     make(map[[2]int]*report.KernelStages),
+		kst:     make(map[[2]int]*kstage.KernelStages),
 		metrics: make(map[string]bool),
 		ab:      ab,
 	}
@@ -155,7 +156,7 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 	if m.traced {
 		k := b.kst[hk]
 		if k == nil {
-			k = new(report.KernelStages)
+			k = new(kstage.KernelStages)
 			b.kst[hk] = k
 		}
 		k.Merge(&m.kst)

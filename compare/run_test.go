@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofio/gofio/internal/fiostat"
+	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -89,7 +91,7 @@ func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) 
 		jr.TWWaitHist.Add(w)
 	}
 	if f.kstages {
-		k := &report.KernelStages{Available: n != f.unavailAt, Traced: 101}
+		k := &kstage.KernelStages{Available: n != f.unavailAt, Traced: 101}
 		if !k.Available {
 			k.Reason, k.Traced = "no tracefs", 0
 		} else {
@@ -98,9 +100,9 @@ func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) 
 				tw = 6000
 			}
 			for range 100 {
-				k.Add(&[report.NumKStages]uint64{1000, 2000, 3000, 40000, tw, 5000})
+				k.Add(&[kstage.NumStages]uint64{1000, 2000, 3000, 40000, tw, 5000})
 			}
-			k.Unjoined[report.KLossIOWQ] = 1
+			k.Unjoined[kstage.LossIOWQ] = 1
 		}
 		jr.KernelStages = k
 	}
@@ -113,7 +115,7 @@ func (f *fakeRun) run(_ context.Context, sets []string) (*report.Result, error) 
 
 // histUs is the value fio reports for a sample of us µs.
 func histUs(us float64) float64 {
-	return float64(report.HistValue(report.HistIndex(uint64(us*1000)))) / 1000
+	return float64(fiostat.HistValue(fiostat.HistIndex(uint64(us*1000)))) / 1000
 }
 
 func TestRunCompare(t *testing.T) {
@@ -514,9 +516,9 @@ func TestRunKernelStages(t *testing.T) {
 			if r.Value == "1" && sd.s.Name == report.PolicyFIFO {
 				joined = 100 // call 3 (depth 1, repeat 2, FIFO first) could not trace
 			}
-			if k.Joined != joined || k.MeanUs[report.KStageTW] != sd.tw || k.MeanUs[report.KStageDevice] != 40 || k.SumUs() != 51+sd.tw {
+			if k.Joined != joined || k.MeanUs[kstage.TW] != sd.tw || k.MeanUs[kstage.Device] != 40 || k.SumUs() != 51+sd.tw {
 				t.Errorf("row %s side %s: joined %d tw %v device %v sum %v, want %d, %v, 40, %v", r.Value, sd.s.Name,
-					k.Joined, k.MeanUs[report.KStageTW], k.MeanUs[report.KStageDevice], k.SumUs(), joined, sd.tw, 51+sd.tw)
+					k.Joined, k.MeanUs[kstage.TW], k.MeanUs[kstage.Device], k.SumUs(), joined, sd.tw, 51+sd.tw)
 			}
 		}
 	}

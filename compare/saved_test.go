@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofio/gofio/internal/fingerprint"
+	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -284,7 +285,7 @@ func TestDiffKernelStages(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The kernel under test moves the tw stage only.
-		c.Rows[0].New.KStages.MeanUs[report.KStageTW] = tw
+		c.Rows[0].New.KStages.MeanUs[kstage.TW] = tw
 		path := filepath.Join(dir, name)
 		var b bytes.Buffer
 		if err := report.WriteCompareJSON(&b, c); err != nil {
@@ -306,7 +307,7 @@ func TestDiffKernelStages(t *testing.T) {
 	}
 	Judge(d, "")
 	r := d.Rows[0]
-	if r.New.KStages.MeanUs[report.KStageTW] != 2 || r.Old.KStages.MeanUs[report.KStageTW] != 8 || r.New.KStages.Joined != 500 {
+	if r.New.KStages.MeanUs[kstage.TW] != 2 || r.Old.KStages.MeanUs[kstage.TW] != 8 || r.New.KStages.Joined != 500 {
 		t.Fatalf("diff sides: new %+v old %+v", r.New.KStages, r.Old.KStages)
 	}
 	var b bytes.Buffer

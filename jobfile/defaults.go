@@ -63,7 +63,6 @@ func newJob() *Job {
 		TWList:                  "locked",
 		TaskrunMode:             TaskrunFlags,
 		TWReap:                  "auto",
-		KernelStages:            "0",
 	}
 	// Buffer contents: fio scrambles by default; buffer_compress_chunk,
 	// dedupe_mode and dedupe_working_set_percentage defaults.

@@ -443,16 +443,13 @@ type Job struct {
 	EngineOpts
 
 	// gofio's own options.
-	Run        RunOptions // compare=, sweep=, repeat=, fail_if_slower= ([global])
-	TWPriority bool       // tw_priority=1 (default): completion task-work first
-	TWThread   string     // tw_thread: "auto" (default), "kernel" or "goroutine"
-	TWList     string     // tw_list: "locked" (default) or "lockfree"
-	TWReap     string     // tw_reap: "auto" (default), "fio" or "all"
-	// KernelStages is kernel_stages: "0" (default), "1" (measure the
-	// kernel's latency stages when tracing can run) or "required" (fail
-	// the job when it cannot).
-	KernelStages string
-	SQThreadIdle time.Duration // sqthread_idle (ms); 0 = kernel default
+	Run          RunOptions       // compare=, sweep=, repeat=, fail_if_slower= ([global])
+	TWPriority   bool             // tw_priority=1 (default): completion task-work first
+	TWThread     string           // tw_thread: "auto" (default), "kernel" or "goroutine"
+	TWList       string           // tw_list: "locked" (default) or "lockfree"
+	TWReap       string           // tw_reap: "auto" (default), "fio" or "all"
+	KernelStages KernelStagesMode // kernel_stages: 0 (default), 1 or required
+	SQThreadIdle time.Duration    // sqthread_idle (ms); 0 = kernel default
 	CoopTaskrun  bool
 	DeferTaskrun bool // implies SingleIssuer
 	SingleIssuer bool

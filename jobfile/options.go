@@ -468,11 +468,12 @@ var optionTable = withFioOptions([]OptionSpec{
 			{"lockfree", "The kernel's llist: lock-free push, LIFO, reversed when taken"}},
 		custom: func(j *Job, v string) error { j.TWList = v; return nil }},
 	{Name: "kernel_stages", Type: TypeChoice, Default: "0", Gofio: true,
-		Help: "Measure each I/O's kernel latency stages (enter, submit, queue, device, tw, reap) from io_uring and block tracepoints with BPF; root, io_uring, a block-device target",
-		Choices: []Choice{{"0", "Off"},
-			{"1", "On where tracing can run; otherwise the job runs without, and a note says why"},
-			{"required", "On; the job fails when tracing cannot run"}},
-		custom: func(j *Job, v string) error { j.KernelStages = v; return nil }},
+		Help:    "Measure each I/O's kernel latency stages (enter, submit, queue, device, tw, reap) from io_uring and block tracepoints with BPF; root, io_uring, a block-device target",
+		Choices: kernelStagesChoices, custom: func(j *Job, v string) error {
+			m, err := ParseKernelStagesMode(v)
+			j.KernelStages = m
+			return err
+		}},
 	{Name: "io_timeout", Type: TypeTime, Default: "0", Unit: time.Second, Gofio: true,
 		Help: "End the job with ETIMEDOUT when an I/O is outstanding longer than this (0: wait forever, as fio)",
 		durp: func(j *Job) *time.Duration { return &j.IOTimeout }},

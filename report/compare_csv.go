@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gofio/gofio/internal/kstage"
 )
 
 // WriteCompareCSV writes the comparison as CSV (--compare-csv): a header,
@@ -134,7 +136,7 @@ func csvFigure(s *ComparisonSide, f cmpSideFigure) string {
 // the join rate and why tracing was unavailable.
 func csvKStageFigures() []csvSideFigure {
 	var out []csvSideFigure
-	for i := KStage(0); i < NumKStages; i++ {
+	for i := kstage.Stage(0); i < kstage.NumStages; i++ {
 		out = append(out, csvSideFigure{"kstage_" + i.String() + "_us_mean", func(_ *Comparison, s *ComparisonSide, _ SideSpec) string {
 			if !s.Ran() || !s.KStages.Measured() {
 				return ""

@@ -1,11 +1,14 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gofio/gofio/internal/kstage"
 )
 
 // This file carries the kernel latency stages (KernelStages, kernel_stages=1)
@@ -26,12 +29,12 @@ type KStagesSide struct {
 	Traced, Joined uint64
 	// MeanUs and P99Us are each stage's mean and 99th percentile over
 	// the joined I/Os, in µs.
-	MeanUs [NumKStages]float64
-	P99Us  [NumKStages]float64
+	MeanUs [kstage.NumStages]float64
+	P99Us  [kstage.NumStages]float64
 }
 
 // NewKStagesSide summarizes merged kernel stages; nil for nil.
-func NewKStagesSide(k *KernelStages) *KStagesSide {
+func NewKStagesSide(k *kstage.KernelStages) *KStagesSide {
 	if k == nil {
 		return nil
 	}
@@ -97,8 +100,8 @@ const KStagesRule = "kernel stages: mean usec over every joined I/O of every rep
 // cmpKernelFigures are the kernel's tw columns, shown when the comparison
 // has kernel stages.
 var cmpKernelFigures = []cmpSideFigure{
-	{"ktw", "ktw_us_mean", 2, func(s *ComparisonSide) float64 { return s.KStages.MeanUs[KStageTW] }, kstagesMeasured},
-	{"ktw p99", "ktw_p99_us_all_ios", 2, func(s *ComparisonSide) float64 { return s.KStages.P99Us[KStageTW] }, kstagesMeasured},
+	{"ktw", "ktw_us_mean", 2, func(s *ComparisonSide) float64 { return s.KStages.MeanUs[kstage.TW] }, kstagesMeasured},
+	{"ktw p99", "ktw_p99_us_all_ios", 2, func(s *ComparisonSide) float64 { return s.KStages.P99Us[kstage.TW] }, kstagesMeasured},
 }
 
 func kstagesMeasured(s *ComparisonSide) bool { return s.KStages.Measured() }
@@ -117,15 +120,15 @@ func cmpTableFigures(c *Comparison) []cmpSideFigure {
 // unavailable.
 func kstageCells(s *ComparisonSide) []string {
 	k := s.KStages
-	cells := make([]string, 0, NumKStages+2)
+	cells := make([]string, 0, kstage.NumStages+2)
 	switch {
 	case !s.Ran() || k == nil:
-		for range NumKStages + 2 {
+		for range kstage.NumStages + 2 {
 			cells = append(cells, "-")
 		}
 		return cells
 	case !k.Available:
-		for range NumKStages + 1 {
+		for range kstage.NumStages + 1 {
 			cells = append(cells, "-")
 		}
 		return append(cells, "unavailable: "+k.Reason)
@@ -139,7 +142,7 @@ func kstageCells(s *ComparisonSide) []string {
 
 // kstageDeltaCells is the change per stage from old to new, in percent.
 func kstageDeltaCells(n, o *KStagesSide) []string {
-	cells := make([]string, 0, NumKStages+2)
+	cells := make([]string, 0, kstage.NumStages+2)
 	d := func(a, b float64) string {
 		if b == 0 {
 			return "-"
@@ -186,7 +189,7 @@ func cmpKStagesHeader(c *Comparison) []string {
 	if c.Compared {
 		h = append(h, "side")
 	}
-	for s := KStage(0); s < NumKStages; s++ {
+	for s := kstage.Stage(0); s < kstage.NumStages; s++ {
 		h = append(h, s.String())
 	}
 	return append(h, "sum", "joined")
@@ -221,9 +224,9 @@ func junitKStages(name string, s *ComparisonSide) string {
 	case !k.Available:
 		return fmt.Sprintf("kernel stages %s: unavailable: %s\n", name, k.Reason)
 	}
-	parts := make([]string, 0, NumKStages)
+	parts := make([]string, 0, kstage.NumStages)
 	for i, v := range k.MeanUs {
-		parts = append(parts, fmt.Sprintf("%s=%.2f", KStage(i), v))
+		parts = append(parts, fmt.Sprintf("%s=%.2f", kstage.Stage(i), v))
 	}
 	return fmt.Sprintf("kernel stages %s (mean usec): %s, sum=%.2f, joined=%.2f%%\n", name, strings.Join(parts, " "),
 		k.SumUs(), 100*k.JoinRate())
@@ -240,23 +243,51 @@ type KStagesSideJSON struct {
 	P99Us     KStageUsJSON `json:"p99_us_all_ios"`
 }
 
-// KStageUsJSON is a figure of each kernel stage, in µs, in stage order.
-type KStageUsJSON struct {
-	Enter  float64 `json:"enter"`
-	Submit float64 `json:"submit"`
-	Queue  float64 `json:"queue"`
-	Device float64 `json:"device"`
-	TW     float64 `json:"tw"`
-	Reap   float64 `json:"reap"`
+// KStageUsJSON is a figure of each kernel stage, in µs, in stage order. Its
+// JSON is an object keyed by the stage names in stage order, {"enter": N,
+// "submit": N, ..., "reap": N}, so a stage added to kstage.Stage gets its
+// key without a change here.
+type KStageUsJSON [kstage.NumStages]float64
+
+// MarshalJSON writes the object of the stages' figures in stage order.
+func (j KStageUsJSON) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for s, v := range j {
+		if s > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, kstage.Stage(s).String())
+		b = append(b, ':')
+		f, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("kernel stage %s: %w", kstage.Stage(s), err)
+		}
+		b = append(b, f...)
+	}
+	return append(b, '}'), nil
 }
 
-func kstageUsJSON(v [NumKStages]float64) KStageUsJSON {
-	return KStageUsJSON{cmpRound(v[KStageEnter], 3), cmpRound(v[KStageSubmit], 3), cmpRound(v[KStageQueue], 3),
-		cmpRound(v[KStageDevice], 3), cmpRound(v[KStageTW], 3), cmpRound(v[KStageReap], 3)}
+// UnmarshalJSON reads the object of the stages' figures; a stage it lacks
+// (a file saved before the stage existed) reads as 0, a key that names no
+// stage is ignored.
+func (j *KStageUsJSON) UnmarshalJSON(b []byte) error {
+	var m map[string]float64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*j = KStageUsJSON{}
+	for s := range kstage.NumStages {
+		j[s] = m[s.String()]
+	}
+	return nil
 }
 
-func (j KStageUsJSON) array() [NumKStages]float64 {
-	return [NumKStages]float64{j.Enter, j.Submit, j.Queue, j.Device, j.TW, j.Reap}
+func kstageUsJSON(v [kstage.NumStages]float64) KStageUsJSON {
+	var j KStageUsJSON
+	for s, f := range v {
+		j[s] = cmpRound(f, 3)
+	}
+	return j
 }
 
 func kstagesSideJSON(s *KStagesSide) *KStagesSideJSON {
@@ -272,7 +303,7 @@ func (j *KStagesSideJSON) side() *KStagesSide {
 		return nil
 	}
 	return &KStagesSide{Available: j.Available, Reason: j.Reason, Traced: j.Traced, Joined: j.Joined,
-		MeanUs: j.MeanUs.array(), P99Us: j.P99Us.array()}
+		MeanUs: j.MeanUs, P99Us: j.P99Us}
 }
 
 // kstageShare is stage i's share of the side's sum, 0..1; 0 when the sum

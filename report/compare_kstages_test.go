@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gofio/gofio/internal/kstage"
 )
 
 // kstagesFixture is cmpFixture with kernel stages on both sides: stage
@@ -27,8 +29,8 @@ func kstagesFixture() *Comparison {
 				tw = 3 + d/80
 			}
 			s.KStages = &KStagesSide{Available: true, Traced: 20000, Joined: 19990 - uint64(k)*10,
-				MeanUs: [NumKStages]float64{1.25 + d/1000, 2.5, 0.75 + d/400, 40 + d/20, tw, 1 + sideMedian(s, GateAvg)/2},
-				P99Us:  [NumKStages]float64{4, 6, 3 + d/100, 120 + d/10, 8 * tw, 3 + sideMedian(s, GateAvg)}}
+				MeanUs: [kstage.NumStages]float64{1.25 + d/1000, 2.5, 0.75 + d/400, 40 + d/20, tw, 1 + sideMedian(s, GateAvg)/2},
+				P99Us:  [kstage.NumStages]float64{4, 6, 3 + d/100, 120 + d/10, 8 * tw, 3 + sideMedian(s, GateAvg)}}
 		}
 	}
 	last := &c.Rows[len(c.Rows)-1]
@@ -81,20 +83,20 @@ func TestKStagesTableGolden(t *testing.T) {
 }
 
 func TestKStagesSumAndShares(t *testing.T) {
-	s := &KStagesSide{Available: true, Traced: 10, Joined: 9, MeanUs: [NumKStages]float64{1, 2, 3, 4, 5, 5}}
-	if s.SumUs() != 20 || math.Abs(s.JoinRate()-0.9) > 1e-12 || kstageShare(s, int(KStageTW)) != 0.25 {
-		t.Errorf("sum %v join %v tw share %v, want 20, 0.9, 0.25", s.SumUs(), s.JoinRate(), kstageShare(s, int(KStageTW)))
+	s := &KStagesSide{Available: true, Traced: 10, Joined: 9, MeanUs: [kstage.NumStages]float64{1, 2, 3, 4, 5, 5}}
+	if s.SumUs() != 20 || math.Abs(s.JoinRate()-0.9) > 1e-12 || kstageShare(s, int(kstage.TW)) != 0.25 {
+		t.Errorf("sum %v join %v tw share %v, want 20, 0.9, 0.25", s.SumUs(), s.JoinRate(), kstageShare(s, int(kstage.TW)))
 	}
-	var k KernelStages
+	var k kstage.KernelStages
 	k.Available = true
 	k.Traced = 3
-	k.Add(&[NumKStages]uint64{1000, 2000, 3000, 4000, 5000, 6000})
-	k.Add(&[NumKStages]uint64{3000, 2000, 3000, 4000, 7000, 6000})
+	k.Add(&[kstage.NumStages]uint64{1000, 2000, 3000, 4000, 5000, 6000})
+	k.Add(&[kstage.NumStages]uint64{3000, 2000, 3000, 4000, 7000, 6000})
 	got := NewKStagesSide(&k)
-	if got.MeanUs[KStageEnter] != 2 || got.MeanUs[KStageTW] != 6 || got.Joined != 2 || got.P99Us[KStageTW] < 6.9 || got.P99Us[KStageTW] > 7.1 {
+	if got.MeanUs[kstage.Enter] != 2 || got.MeanUs[kstage.TW] != 6 || got.Joined != 2 || got.P99Us[kstage.TW] < 6.9 || got.P99Us[kstage.TW] > 7.1 {
 		t.Errorf("NewKStagesSide = %+v", got)
 	}
-	if NewKStagesSide(&KernelStages{Reason: "no tracefs"}).Measured() {
+	if NewKStagesSide(&kstage.KernelStages{Reason: "no tracefs"}).Measured() {
 		t.Error("an unavailable side counts as measured")
 	}
 }
@@ -165,7 +167,7 @@ func TestKStagesJSONGoldenRoundTrip(t *testing.T) {
 			}
 			for s := range w.MeanUs {
 				if math.Abs(w.MeanUs[s]-g.MeanUs[s]) > 0.001 || math.Abs(w.P99Us[s]-g.P99Us[s]) > 0.001 {
-					t.Errorf("row %d side %d stage %s: %v/%v came back as %v/%v", i, k, KStage(s), w.MeanUs[s], w.P99Us[s], g.MeanUs[s], g.P99Us[s])
+					t.Errorf("row %d side %d stage %s: %v/%v came back as %v/%v", i, k, kstage.Stage(s), w.MeanUs[s], w.P99Us[s], g.MeanUs[s], g.P99Us[s])
 				}
 			}
 		}
@@ -182,11 +184,11 @@ func TestKStagesSVGGolden(t *testing.T) {
 	out := b.String()
 	// One stacked bar per depth and side: six segments each, but the
 	// unavailable old side of the last row, which reads n/a.
-	if n := strings.Count(out, "<title>256 priority "); n != int(NumKStages) {
-		t.Errorf("depth 256's new bar has %d segments, want %d", n, NumKStages)
+	if n := strings.Count(out, "<title>256 priority "); n != int(kstage.NumStages) {
+		t.Errorf("depth 256's new bar has %d segments, want %d", n, kstage.NumStages)
 	}
-	if n := strings.Count(out, "<rect x=") - strings.Count(plainSVG(t), "<rect x="); n != 1+11*int(NumKStages)+int(NumKStages) {
-		t.Errorf("%d rects added, want a frame, 11 bars of %d stages and %d legend keys", n, NumKStages, NumKStages)
+	if n := strings.Count(out, "<rect x=") - strings.Count(plainSVG(t), "<rect x="); n != 1+11*int(kstage.NumStages)+int(kstage.NumStages) {
+		t.Errorf("%d rects added, want a frame, 11 bars of %d stages and %d legend keys", n, kstage.NumStages, kstage.NumStages)
 	}
 	for _, want := range []string{`id="kstages"`, ">n/a<", "where the latency goes", `height="960"`} {
 		if !strings.Contains(out, want) {
@@ -229,7 +231,7 @@ func TestKStagesOneSide(t *testing.T) {
 	c := modeFixture()
 	for i := range c.Rows {
 		c.Rows[i].New.KStages = &KStagesSide{Available: true, Traced: 100, Joined: 100,
-			MeanUs: [NumKStages]float64{1, 2, 3, 40, float64(i + 1), 5}, P99Us: [NumKStages]float64{2, 4, 6, 80, float64(10 * (i + 1)), 10}}
+			MeanUs: [kstage.NumStages]float64{1, 2, 3, 40, float64(i + 1), 5}, P99Us: [kstage.NumStages]float64{2, 4, 6, 80, float64(10 * (i + 1)), 10}}
 	}
 	var b bytes.Buffer
 	if err := WriteCompareTable(&b, c); err != nil {
@@ -262,8 +264,8 @@ func TestKStagesOneSide(t *testing.T) {
 		t.Fatal(err)
 	}
 	svgXMLLint(t, b.Bytes())
-	if n := strings.Count(b.String(), "<title>64,sqpoll "); n != int(NumKStages) {
-		t.Errorf("row 64,sqpoll has %d segments, want %d", n, NumKStages)
+	if n := strings.Count(b.String(), "<title>64,sqpoll "); n != int(kstage.NumStages) {
+		t.Errorf("row 64,sqpoll has %d segments, want %d", n, kstage.NumStages)
 	}
 }
 
@@ -344,5 +346,18 @@ func TestWriteSVGOneSideLegend(t *testing.T) {
 	}
 	if !strings.Contains(out, "one side (no --compare): nothing to compare") {
 		t.Error("the empty Δ strip does not say why")
+	}
+}
+
+// TestSVGStageColors checks that every stage has a color of its own: a
+// stage added between two others without one fails here.
+func TestSVGStageColors(t *testing.T) {
+	seen := map[string]kstage.Stage{}
+	for s := range kstage.NumStages {
+		c := svgStageColors[s]
+		if o, ok := seen[c]; c == "" || ok {
+			t.Errorf("stage %s: color %q empty or %s's", s, c, o)
+		}
+		seen[c] = s
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofio/gofio/internal/fiostat"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -179,7 +180,7 @@ func TestClat2CSVReadsJSONPlus(t *testing.T) {
 				}
 				for k, c := range h.h {
 					if c != 0 {
-						values[HistValue(k)] = true
+						values[fiostat.HistValue(k)] = true
 					}
 				}
 			}

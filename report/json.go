@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gofio/gofio/internal/fiostat"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -238,7 +239,7 @@ func statJSON(s Stat, h *Hist, percentiles bool, plist []float64, plus bool) *js
 			b := &jsonObject{}
 			for i, c := range h {
 				if c != 0 {
-					b.addInt(strconv.FormatUint(HistValue(i), 10), c)
+					b.addInt(strconv.FormatUint(fiostat.HistValue(i), 10), c)
 				}
 			}
 			o.add("bins", b)

@@ -6,15 +6,18 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/gofio/gofio/internal/fiostat"
+	"github.com/gofio/gofio/internal/kstage"
 )
 
-func sampleKernelStages() *KernelStages {
-	k := &KernelStages{Available: true, Traced: 5}
+func sampleKernelStages() *kstage.KernelStages {
+	k := &kstage.KernelStages{Available: true, Traced: 5}
 	for i := uint64(1); i <= 4; i++ {
-		d := [NumKStages]uint64{1000 * i, 2000 * i, 3000 * i, 4000 * i, 5000 * i, 6000 * i}
+		d := [kstage.NumStages]uint64{1000 * i, 2000 * i, 3000 * i, 4000 * i, 5000 * i, 6000 * i}
 		k.Add(&d)
 	}
-	k.Unjoined[KLossIOWQ] = 1
+	k.Unjoined[kstage.LossIOWQ] = 1
 	k.BPFRunNs, k.BPFRuns = 5000, 25
 	return k
 }
@@ -45,15 +48,15 @@ func TestKernelStagesJSON(t *testing.T) {
 	if !got.Available || got.Traced != 5 || got.Joined != 4 || got.JoinRate != 0.8 || got.Unjoined["iowq"] != 1 || got.PerIO != 1000 {
 		t.Fatalf("join figures: %+v", got)
 	}
-	if len(got.Stages) != int(NumKStages) {
-		t.Fatalf("%d stages, want %d", len(got.Stages), NumKStages)
+	if len(got.Stages) != int(kstage.NumStages) {
+		t.Fatalf("%d stages, want %d", len(got.Stages), kstage.NumStages)
 	}
-	if tw := got.Stages["tw"]; tw.N != 4 || tw.Mean != 12500 || tw.Pct["99.000000"] != HistValue(HistIndex(20000)) {
+	if tw := got.Stages["tw"]; tw.N != 4 || tw.Mean != 12500 || tw.Pct["99.000000"] != fiostat.HistValue(fiostat.HistIndex(20000)) {
 		t.Fatalf("tw stage: %+v", tw)
 	}
 	order := []string{}
-	for _, s := range kstageNames {
-		order = append(order, `"`+s+`" : {`)
+	for s := kstage.Stage(0); s < kstage.NumStages; s++ {
+		order = append(order, `"`+s.String()+`" : {`)
 	}
 	last := -1
 	for _, s := range order {
@@ -66,7 +69,7 @@ func TestKernelStagesJSON(t *testing.T) {
 
 	buf.Reset()
 	w.Reset(&buf)
-	printJSON(w, kernelStagesJSON(&KernelStages{Reason: "not root"}, nil), 0)
+	printJSON(w, kernelStagesJSON(&kstage.KernelStages{Reason: "not root"}, nil), 0)
 	w.Flush()
 	if want := "{\n  \"available\" : false,\n  \"reason\" : \"not root\"\n}"; buf.String() != want {
 		t.Fatalf("unavailable: %q, want %q", buf.String(), want)
@@ -81,28 +84,27 @@ func TestKernelStagesNormal(t *testing.T) {
 	writeKernelStagesNormal(w, sampleKernelStages())
 	w.Flush()
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	if len(lines) != 1+int(NumKStages) {
+	if len(lines) != 1+int(kstage.NumStages) {
 		t.Fatalf("%d lines:\n%s", len(lines), buf.String())
 	}
 	if want := "  gofio kstage : joined=4/5 (80.00%), iowq=1"; lines[0] != want {
 		t.Fatalf("join line %q, want %q", lines[0], want)
 	}
 	// fio's bins print their midpoints: 10000 and 20000 ns read 10048 and 20096.
-	if want := "  gofio kstage : tw     (usec): avg=   12.50, p50=   10.05, p99=   20.10"; lines[1+int(KStageTW)] != want {
-		t.Fatalf("tw line %q, want %q", lines[1+int(KStageTW)], want)
+	if want := "  gofio kstage : tw     (usec): avg=   12.50, p50=   10.05, p99=   20.10"; lines[1+int(kstage.TW)] != want {
+		t.Fatalf("tw line %q, want %q", lines[1+int(kstage.TW)], want)
 	}
 	buf.Reset()
 	w.Reset(&buf)
-	writeKernelStagesNormal(w, &KernelStages{Reason: "no tracefs"})
+	writeKernelStagesNormal(w, &kstage.KernelStages{Reason: "no tracefs"})
 	w.Flush()
 	if want := "  gofio kstage : unavailable: no tracefs\n"; buf.String() != want {
 		t.Fatalf("%q, want %q", buf.String(), want)
 	}
 }
 
-// TestKernelStagesStateAndMerge checks that the exact state round-trips and
-// that merging two jobs adds their counts and histograms.
-func TestKernelStagesStateAndMerge(t *testing.T) {
+// TestKernelStagesState checks that the exact state round-trips.
+func TestKernelStagesState(t *testing.T) {
 	k := sampleKernelStages()
 	raw, err := json.Marshal(kernelStagesState(k))
 	if err != nil {
@@ -119,10 +121,5 @@ func TestKernelStagesStateAndMerge(t *testing.T) {
 	if *back != *k {
 		t.Fatalf("state round trip changed the stages")
 	}
-	m := &KernelStages{Reason: "not root"}
-	m.Merge(k)
-	m.Merge(k)
-	if !m.Available || m.Reason != "" || m.Traced != 10 || m.Joined != 8 || m.Unjoined[KLossIOWQ] != 2 || m.Stages[KStageReap].N != 8 || m.Hists[KStageReap][HistIndex(6000)] != 2 {
-		t.Fatalf("merged: traced %d joined %d", m.Traced, m.Joined)
-	}
+
 }

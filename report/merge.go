@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -157,7 +158,7 @@ func mergeInto(m, j *JobResult) {
 	m.DroppedCQEs += j.DroppedCQEs
 	if j.KernelStages != nil {
 		if m.KernelStages == nil {
-			m.KernelStages = &KernelStages{}
+			m.KernelStages = &kstage.KernelStages{}
 		}
 		m.KernelStages.Merge(j.KernelStages)
 	}

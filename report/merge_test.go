@@ -1,29 +1,12 @@
 package report
 
 import (
-	"math"
 	"testing"
 	"time"
 
+	"github.com/gofio/gofio/internal/fiostat"
 	"github.com/gofio/gofio/jobfile"
 )
-
-func TestStatMergeMatchesOnePass(t *testing.T) {
-	var a, b, all Stat
-	for v := uint64(1); v <= 1000; v++ {
-		all.Add(v * v % 977)
-		if v%3 == 0 {
-			a.Add(v * v % 977)
-		} else {
-			b.Add(v * v % 977)
-		}
-	}
-	a.Merge(b)
-	if a.N != all.N || a.Min != all.Min || a.Max != all.Max ||
-		math.Abs(a.Mean-all.Mean) > 1e-9 || math.Abs(a.Stddev()-all.Stddev()) > 1e-9 {
-		t.Errorf("merged %+v, one pass %+v", a, all)
-	}
-}
 
 func TestGroupReportingMerge(t *testing.T) {
 	mk := func(pid int, ios uint64, rt time.Duration) *JobResult {
@@ -53,7 +36,7 @@ func TestGroupReportingMerge(t *testing.T) {
 		{"bw min summed", float64(m.Dirs[0].BW.Min), 200},
 		{"bw mean summed", m.Dirs[0].BW.Mean, 400},
 		{"clat merged mean", m.Dirs[0].Clat.Mean, 2000},
-		{"histograms merged", float64(m.Dirs[0].ClatHist[HistIndex(1000)] + m.Dirs[0].ClatHist[HistIndex(3000)]), 2},
+		{"histograms merged", float64(m.Dirs[0].ClatHist[fiostat.HistIndex(1000)] + m.Dirs[0].ClatHist[fiostat.HistIndex(3000)]), 2},
 	}
 	for _, tc := range tests {
 		if tc.got != tc.want {

@@ -4,8 +4,13 @@ import (
 	"math/big"
 	"sort"
 
+	"github.com/gofio/gofio/internal/fiostat"
 	"github.com/gofio/gofio/jobfile"
 )
+
+// MaxPercentiles is how many percentiles fio prints at most
+// (FIO_IO_U_LIST_MAX_LEN).
+const MaxPercentiles = 20
 
 // percentileList returns the job's percentile list sorted ascending and cut
 // to MaxPercentiles, as calc_clat_percentiles sees it (a 0 ends the list).
@@ -42,10 +47,10 @@ func Percentiles(h *Hist, n uint64, plist []float64) (vals []uint64, minv, maxv 
 	}
 	var sum uint64
 	j := 0
-	for i := 0; i < HistBuckets; i++ {
+	for i := 0; i < fiostat.HistBuckets; i++ {
 		sum += h[i]
 		for sum >= need[j] {
-			v := HistValue(i)
+			v := fiostat.HistValue(i)
 			vals[j] = v
 			if v < minv {
 				minv = v

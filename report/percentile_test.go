@@ -1,28 +1,8 @@
 package report
 
-import "testing"
-
-func TestHistIndexValue(t *testing.T) {
-	tests := []struct {
-		v    uint64
-		idx  int
-		back uint64
-	}{
-		{0, 0, 0},                               // exact region
-		{127, 127, 127},                         // last exact bucket
-		{128, 128, 129},                         // first 2-wide bucket, midpoint
-		{1000, 317, 1004},                       // reference example
-		{1 << 40, HistBuckets - 1, 17112760320}, // clamped to the last bucket
-	}
-	for _, tc := range tests {
-		if got := HistIndex(tc.v); got != tc.idx {
-			t.Errorf("HistIndex(%d) = %d, want %d", tc.v, got, tc.idx)
-		}
-		if got := HistValue(tc.idx); got != tc.back {
-			t.Errorf("HistValue(%d) = %d, want %d", tc.idx, got, tc.back)
-		}
-	}
-}
+import (
+	"testing"
+)
 
 func TestPercentiles(t *testing.T) {
 	// 1..1000 ns, one sample each: bucket i<128 holds value i; above,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gofio/gofio/internal/fiostat"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -96,8 +97,8 @@ func (st StatState) apply(s *Stat, h *Hist) error {
 	var n uint64
 	for k, c := range st.Bins {
 		i, err := strconv.Atoi(k)
-		if err != nil || i < 0 || i >= HistBuckets {
-			return fmt.Errorf("histogram bucket %q: want 0 to %d", k, HistBuckets-1)
+		if err != nil || i < 0 || i >= fiostat.HistBuckets {
+			return fmt.Errorf("histogram bucket %q: want 0 to %d", k, fiostat.HistBuckets-1)
 		}
 		h[i] = c
 		n += c

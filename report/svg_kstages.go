@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gofio/gofio/internal/kstage"
 )
 
 // The kernel stage panel of the chart, below the other two.
@@ -37,7 +39,10 @@ func svgLabelStep(c *Comparison, slot float64) int {
 
 // svgStageColors colors each stage, tw (the kernel's completion task-work
 // wait, the patch's subject) in the strongest hue.
-var svgStageColors = [NumKStages]string{"#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#ff7f0e", "#17becf"}
+// Its type fails to compile when a stage is added at the end without a
+// color; TestSVGStageColors fails on one added in between.
+var svgStageColors [kstage.NumStages]string = [...]string{kstage.Enter: "#9467bd", kstage.Submit: "#8c564b",
+	kstage.Queue: "#e377c2", kstage.Device: "#7f7f7f", kstage.TW: "#ff7f0e", kstage.Reap: "#17becf"}
 
 // svgHasStages reports whether any side has measured stages to draw.
 func svgHasStages(c *Comparison) bool {
@@ -93,7 +98,7 @@ func svgStagesPanel(b *strings.Builder, c *Comparison, y0 float64) {
 				continue
 			}
 			y := bottom
-			for st := KStage(0); st < NumKStages; st++ {
+			for st := kstage.Stage(0); st < kstage.NumStages; st++ {
 				h := kstageShare(ks, int(st)) * (bottom - top)
 				if h <= 0 {
 					continue
@@ -122,7 +127,7 @@ func svgStagesPanel(b *strings.Builder, c *Comparison, y0 float64) {
 			svgLeft, bottom+48, svgEsc(c.New.Name), svgEsc(cmpOr(c.Old.Name)))
 	}
 	y := top + 10
-	for st := NumKStages - 1; st >= 0; st-- {
+	for st := kstage.NumStages - 1; st >= 0; st-- {
 		fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", svgLegendX+8, y-5, svgStageColors[st])
 		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\">%s</text>\n", svgLegendX+36, y+4, st)
 		y += 18

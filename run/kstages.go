@@ -13,18 +13,6 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// kernelStagesMode is the job's kernel_stages, or --kernel-stages for a
-// job that leaves it at 0: "0", "1" or "required".
-func kernelStagesMode(j *jobfile.Job, flag string) string {
-	if j.KernelStages != "" && j.KernelStages != "0" {
-		return j.KernelStages
-	}
-	if flag == "" {
-		return "0"
-	}
-	return flag
-}
-
 // kernelStagesBlocker says why the job's I/O cannot be traced whatever the
 // kernel, "" when it can.
 func kernelStagesBlocker(j *jobfile.Job, l *loop, targets []*target) string {
@@ -42,8 +30,8 @@ func kernelStagesBlocker(j *jobfile.Job, l *loop, targets []*target) string {
 // saying why and a note, or, with kernel_stages=required, fails the job.
 func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
 	j := jr.job
-	mode := kernelStagesMode(j, e.opts.KernelStages)
-	if mode == "0" {
+	mode := j.KernelStages.Or(e.opts.KernelStages)
+	if mode == jobfile.KernelStagesOff {
 		return nil
 	}
 	var err error
@@ -81,7 +69,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
 	}
 	if err != nil {
 		ks := ktrace.Unavailability(err)
-		if mode == "required" {
+		if mode == jobfile.KernelStagesRequired {
 			errno := unix.ENOTSUP
 			if errors.Is(err, unix.EPERM) || ks.Reason != "" && os.Geteuid() != 0 {
 				errno = unix.EPERM

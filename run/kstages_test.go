@@ -7,10 +7,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/internal/loopdev"
 	"github.com/gofio/gofio/jobfile"
-	"github.com/gofio/gofio/report"
 )
 
 // TestKernelStagesAddUpToLat runs the patch's job (examples/randread.fio)
@@ -52,12 +52,12 @@ func checkStagesAddUp(t *testing.T, jobs []*jobfile.Job) {
 	lats := map[int64]int{}
 	type joined struct {
 		r ktrace.Reap
-		d [report.NumKStages]uint64
+		d [kstage.NumStages]uint64
 	}
 	var got []joined
 	opts := Options{
 		sample: func(_ jobfile.Dir, _, _, lat int64) { mu.Lock(); lats[lat]++; mu.Unlock() },
-		kstage: func(r ktrace.Reap, d *[report.NumKStages]uint64) {
+		kstage: func(r ktrace.Reap, d *[kstage.NumStages]uint64) {
 			mu.Lock()
 			got = append(got, joined{r, *d})
 			mu.Unlock()
@@ -90,7 +90,7 @@ func checkStagesAddUp(t *testing.T, jobs []*jobfile.Job) {
 	if ios := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs; ios < ks.Traced*99/100 {
 		t.Fatalf("the job did %d reads, the tracer saw %d", ios, ks.Traced)
 	}
-	t.Logf("%d I/Os, %d joined; tw mean %.0f ns", ks.Traced, ks.Joined, ks.Stages[report.KStageTW].Mean)
+	t.Logf("%d I/Os, %d joined; tw mean %.0f ns", ks.Traced, ks.Joined, ks.Stages[kstage.TW].Mean)
 }
 
 // TestKernelStagesUnavailableRunsOn checks that a job whose I/O cannot be
@@ -112,7 +112,7 @@ func TestKernelStagesUnavailableRunsOn(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			j := testJob(dir, "ks", jobfile.RWRandRead, "io_uring")
-			j.KernelStages = "1"
+			j.KernelStages = jobfile.KernelStagesOn
 			tt.edit(j)
 			if strings.HasPrefix(j.Filenames[0], "/dev/shm/") {
 				t.Cleanup(func() { os.Remove(j.Filenames[0]) })
@@ -129,7 +129,7 @@ func TestKernelStagesUnavailableRunsOn(t *testing.T) {
 				t.Fatal("the job did not run")
 			}
 			j = testJob(dir, "ks", jobfile.RWRandRead, "io_uring")
-			j.KernelStages = "required"
+			j.KernelStages = jobfile.KernelStagesRequired
 			tt.edit(j)
 			res, err := Run(context.Background(), []*jobfile.Job{j}, Options{})
 			if err != nil {
@@ -157,7 +157,7 @@ func TestKernelStagesFileOnPartition(t *testing.T) {
 	j.Size = 16 << 20
 	j.Direct = true
 	setDepth(j, 8)
-	j.KernelStages = "required"
+	j.KernelStages = jobfile.KernelStagesRequired
 	res := mustRun(t, []*jobfile.Job{j}, Options{})
 	ks := res.Jobs[0].KernelStages
 	if ks == nil || !ks.Available || ks.JoinRate() < 0.99 || ks.Joined == 0 {

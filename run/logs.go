@@ -3,6 +3,7 @@ package run
 import (
 	"time"
 
+	"github.com/gofio/gofio/internal/fiostat"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -62,7 +63,7 @@ func (hl *histLogger) sample(h *report.Hist, msec uint64, d jobfile.Dir, bs uint
 	if window < hl.msec {
 		return
 	}
-	bins := make([]uint64, (report.HistBuckets+hl.stride-1)/hl.stride)
+	bins := make([]uint64, (fiostat.HistBuckets+hl.stride-1)/hl.stride)
 	if !hl.zero {
 		for i := range h {
 			bins[i/hl.stride] += h[i] - hl.prev[d][i]

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/fiostat"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -190,13 +191,13 @@ func TestHistLogger(t *testing.T) {
 	if len(out) != 2 {
 		t.Fatalf("%d lines, want 2: %+v", len(out), out)
 	}
-	if len(out[0].Bins) != report.HistBuckets>>6 {
-		t.Fatalf("%d bins, want %d", len(out[0].Bins), report.HistBuckets>>6)
+	if len(out[0].Bins) != fiostat.HistBuckets>>6 {
+		t.Fatalf("%d bins, want %d", len(out[0].Bins), fiostat.HistBuckets>>6)
 	}
 	want := func(vals ...uint64) []uint64 {
-		b := make([]uint64, report.HistBuckets>>6)
+		b := make([]uint64, fiostat.HistBuckets>>6)
 		for _, v := range vals {
-			b[report.HistIndex(v)>>6]++
+			b[fiostat.HistIndex(v)>>6]++
 		}
 		return b
 	}

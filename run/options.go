@@ -16,6 +16,7 @@ import (
 	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/engines/psync"
 	"github.com/gofio/gofio/engines/uringcmd"
+	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -30,8 +31,8 @@ type Options struct {
 	// none (see hung.go). 0 is off.
 	IOTimeout time.Duration
 	// KernelStages is --kernel-stages: the kernel_stages of every job
-	// that leaves it at 0 ("", "0", "1" or "required").
-	KernelStages string
+	// that leaves it at 0.
+	KernelStages jobfile.KernelStagesMode
 	// Warn receives fio-style warning lines ("note: ...", I/O error
 	// lines, engine fallbacks). Nil discards them.
 	Warn io.Writer
@@ -97,7 +98,7 @@ type Options struct {
 	sample func(d jobfile.Dir, slat, clat, lat int64)
 	// kstage, if set, sees every I/O kernel_stages joined: gofio's stamps
 	// and the stages, on the tracer's goroutine. Tests only.
-	kstage func(r ktrace.Reap, d *[report.NumKStages]uint64)
+	kstage func(r ktrace.Reap, d *[kstage.NumStages]uint64)
 }
 
 // DefaultEngines returns the engines built into gofio, by ioengine= name:

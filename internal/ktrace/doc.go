@@ -1,5 +1,5 @@
 // Package ktrace measures the kernel's own latency stages of a job's I/Os
-// (report.KernelStages) from io_uring and block tracepoints.
+// (kstage.KernelStages) from io_uring and block tracepoints.
 //
 // Five small BPF programs, built with cilium/ebpf's asm package at run
 // time (no C compiler, no BTF), attach to io_uring_submit_req (or
@@ -20,6 +20,6 @@
 // and one store into a preallocated ring (Tracer.Reap) when on; every
 // reason tracing cannot run is an *Unavailable error whose text is the
 // one-line reason the run prints; the Joiner is pure (events and stamps
-// in, report.KernelStages out) so that every join rule is tested on
+// in, kstage.KernelStages out) so that every join rule is tested on
 // synthetic streams.
 package ktrace

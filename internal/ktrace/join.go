@@ -1,8 +1,6 @@
 package ktrace
 
-import (
-	"github.com/gofio/gofio/report"
-)
+import "github.com/gofio/gofio/internal/kstage"
 
 // DefaultWindow is how long, in ns of event time, the Joiner holds an event
 // back to let events stamped earlier on another CPU arrive first.
@@ -56,13 +54,13 @@ type Joiner struct {
 	// counted.
 	cutoff uint64
 
-	st *report.KernelStages
+	st *kstage.KernelStages
 	// OnJoin, when set, sees every joined I/O: its reap and its stages.
-	OnJoin func(r Reap, d *[report.NumKStages]uint64)
+	OnJoin func(r Reap, d *[kstage.NumStages]uint64)
 }
 
 // NewJoiner returns a Joiner that counts into st.
-func NewJoiner(st *report.KernelStages) *Joiner {
+func NewJoiner(st *kstage.KernelStages) *Joiner {
 	return &Joiner{
 		Window:   DefaultWindow,
 		byReq:    make(map[uint64]*record, 1024),
@@ -113,7 +111,7 @@ func (j *Joiner) AddReap(r Reap) {
 // requests submitted before it are neither counted nor joined, those
 // submitted later are, whenever their events came.
 func (j *Joiner) Reset(at uint64) {
-	*j.st = report.KernelStages{Available: j.st.Available, Reason: j.st.Reason}
+	*j.st = kstage.KernelStages{Available: j.st.Available, Reason: j.st.Reason}
 	j.cutoff = at
 }
 
@@ -133,7 +131,7 @@ func (j *Joiner) Flush() {
 		for q.head != nil {
 			r := q.head
 			q.head = r.next
-			j.lose(r, report.KLossUnreaped)
+			j.lose(r, kstage.LossUnreaped)
 		}
 		q.tail = nil
 		delete(j.byUD, ud)
@@ -141,7 +139,7 @@ func (j *Joiner) Flush() {
 	for p, r := range j.byReq {
 		delete(j.byReq, p)
 		j.unkey(r)
-		j.lose(r, report.KLossLost)
+		j.lose(r, kstage.LossLost)
 	}
 	clear(j.byTid)
 }
@@ -175,7 +173,7 @@ func (j *Joiner) release(r *record) {
 
 // lose counts r as not joined for reason k (when it was traced in this
 // epoch) and frees it.
-func (j *Joiner) lose(r *record, k report.KLoss) {
+func (j *Joiner) lose(r *record, k kstage.Loss) {
 	if j.counted(r) {
 		j.st.Traced++
 		j.st.Unjoined[k]++
@@ -200,7 +198,7 @@ func (j *Joiner) process(e *Event) {
 			// The request was freed and reused without its completion
 			// reaching us: an event was dropped.
 			j.unkey(old)
-			j.lose(old, report.KLossLost)
+			j.lose(old, kstage.LossLost)
 		}
 		r := j.alloc()
 		r.req, r.ud, r.tid, r.submit = e.A, e.B, e.Tid, e.TS
@@ -247,13 +245,13 @@ func (j *Joiner) process(e *Event) {
 		r.cqe = e.TS
 		switch {
 		case r.iowq || r.bios == 0:
-			j.lose(r, report.KLossIOWQ)
+			j.lose(r, kstage.LossIOWQ)
 		case r.bios > 1:
-			j.lose(r, report.KLossSplit)
+			j.lose(r, kstage.LossSplit)
 		case r.issue == 0:
-			j.lose(r, report.KLossMerged)
+			j.lose(r, kstage.LossMerged)
 		case r.rqDone == 0 || r.rqDone > r.cqe:
-			j.lose(r, report.KLossLost)
+			j.lose(r, kstage.LossLost)
 		default:
 			q := j.queue(r.ud)
 			if q.tail == nil {
@@ -283,12 +281,12 @@ func (j *Joiner) match(q *udQueue) {
 		}
 		if r.submit < p.Start {
 			q.pop()
-			j.lose(r, report.KLossUnreaped)
+			j.lose(r, kstage.LossUnreaped)
 			continue
 		}
 		for r.next != nil && r.next.cqe <= p.End {
 			q.pop()
-			j.lose(r, report.KLossUnreaped)
+			j.lose(r, kstage.LossUnreaped)
 			r = q.head
 		}
 		q.pop()
@@ -300,12 +298,18 @@ func (j *Joiner) match(q *udQueue) {
 		if !(r.submit <= r.bio && r.bio <= r.issue && r.issue <= r.rqDone && r.rqDone <= r.cqe) {
 			// Stamps out of order: the sector's events belong to
 			// another request (some were dropped).
-			j.lose(r, report.KLossLost)
+			j.lose(r, kstage.LossLost)
 			continue
 		}
-		d := [report.NumKStages]uint64{
-			r.submit - p.Start, r.bio - r.submit, r.issue - r.bio,
-			r.rqDone - r.issue, r.cqe - r.rqDone, p.End - r.cqe,
+		// Each stage ends at its stamp and starts at the one before:
+		// a stage added without its stamp fails to compile (at the end)
+		// or fails the join tests (in between).
+		var ends [kstage.NumStages]uint64 = [...]uint64{kstage.Enter: r.submit, kstage.Submit: r.bio,
+			kstage.Queue: r.issue, kstage.Device: r.rqDone, kstage.TW: r.cqe, kstage.Reap: p.End}
+		var d [kstage.NumStages]uint64
+		start := p.Start
+		for s, end := range ends {
+			d[s], start = end-start, end
 		}
 		j.st.Traced++
 		j.st.Add(&d)

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/internal/kstage"
 )
 
 // simIO is one synthetic I/O: its stamps and how it goes wrong.
@@ -120,15 +120,15 @@ func feed(j *Joiner, ev []Event, ios []*simIO) {
 
 // checkExact checks that the stage sums and counts are those of the I/Os
 // that should join.
-func checkExact(t *testing.T, st *report.KernelStages, joined []*simIO) {
+func checkExact(t *testing.T, st *kstage.KernelStages, joined []*simIO) {
 	t.Helper()
 	if st.Joined != uint64(len(joined)) {
 		t.Fatalf("joined %d, want %d (unjoined %v)", st.Joined, len(joined), st.Unjoined)
 	}
-	var want [report.NumKStages]float64
+	var want [kstage.NumStages]float64
 	var lat float64
 	for _, s := range joined {
-		d := [report.NumKStages]uint64{s.submit - s.start, s.bio - s.submit, s.issue - s.bio, s.rq - s.issue, s.cqe - s.rq, s.end - s.cqe}
+		d := [kstage.NumStages]uint64{s.submit - s.start, s.bio - s.submit, s.issue - s.bio, s.rq - s.issue, s.cqe - s.rq, s.end - s.cqe}
 		for i, v := range d {
 			want[i] += float64(v)
 		}
@@ -138,7 +138,7 @@ func checkExact(t *testing.T, st *report.KernelStages, joined []*simIO) {
 	for i := range want {
 		got := st.Stages[i].Mean * float64(st.Stages[i].N)
 		if d := got - want[i]; d > 1e-6*want[i] || d < -1e-6*want[i] {
-			t.Fatalf("stage %s: sum %.0f, want %.0f", report.KStage(i), got, want[i])
+			t.Fatalf("stage %s: sum %.0f, want %.0f", kstage.Stage(i), got, want[i])
 		}
 		sum += got
 	}
@@ -155,7 +155,7 @@ func checkExact(t *testing.T, st *report.KernelStages, joined []*simIO) {
 func TestJoinInOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	ios := simulate(rng, 20000, 8)
-	var st report.KernelStages
+	var st kstage.KernelStages
 	feed(NewJoiner(&st), inOrder(rng, ios, 0), ios)
 	if st.Traced != 20000 {
 		t.Fatalf("traced %d", st.Traced)
@@ -168,7 +168,7 @@ func TestJoinInOrder(t *testing.T) {
 func TestJoinOutOfOrderCPUs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	ios := simulate(rng, 20000, 32)
-	var st report.KernelStages
+	var st kstage.KernelStages
 	feed(NewJoiner(&st), inOrder(rng, ios, 1_000_000), ios)
 	checkExact(t, &st, ios)
 }
@@ -179,23 +179,23 @@ func TestJoinKinds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	ios := simulate(rng, 10000, 16)
 	var good []*simIO
-	want := map[report.KLoss]uint64{}
+	want := map[kstage.Loss]uint64{}
 	for i, s := range ios {
 		switch i % 10 {
 		case 3:
 			s.punt = true
-			want[report.KLossIOWQ]++
+			want[kstage.LossIOWQ]++
 		case 5:
 			s.split = true
-			want[report.KLossSplit]++
+			want[kstage.LossSplit]++
 		case 7:
 			s.merged = true
-			want[report.KLossMerged]++
+			want[kstage.LossMerged]++
 		default:
 			good = append(good, s)
 		}
 	}
-	var st report.KernelStages
+	var st kstage.KernelStages
 	feed(NewJoiner(&st), inOrder(rng, ios, 0), ios)
 	checkExact(t, &st, good)
 	for k, n := range want {
@@ -203,7 +203,7 @@ func TestJoinKinds(t *testing.T) {
 			t.Fatalf("%s: %d, want %d (all: %v)", k, st.Unjoined[k], n, st.Unjoined)
 		}
 	}
-	if st.Traced != st.Joined+st.Unjoined[report.KLossIOWQ]+st.Unjoined[report.KLossSplit]+st.Unjoined[report.KLossMerged] {
+	if st.Traced != st.Joined+st.Unjoined[kstage.LossIOWQ]+st.Unjoined[kstage.LossSplit]+st.Unjoined[kstage.LossMerged] {
 		t.Fatalf("traced %d != joined %d + unjoined %v", st.Traced, st.Joined, st.Unjoined)
 	}
 }
@@ -230,7 +230,7 @@ func TestJoinLostEvents(t *testing.T) {
 		}
 		kept = append(kept, e)
 	}
-	var st report.KernelStages
+	var st kstage.KernelStages
 	feed(NewJoiner(&st), kept, ios)
 	var good []*simIO
 	for _, s := range ios {
@@ -254,7 +254,7 @@ func TestJoinLostEvents(t *testing.T) {
 	}
 	for i := range st.Stages {
 		if st.Stages[i].Max > 1_000_000 {
-			t.Fatalf("stage %s max %d ns: a wrong join", report.KStage(i), st.Stages[i].Max)
+			t.Fatalf("stage %s max %d ns: a wrong join", kstage.Stage(i), st.Stages[i].Max)
 		}
 	}
 }
@@ -265,7 +265,7 @@ func TestJoinReset(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	ios := simulate(rng, 2000, 4)
 	ev := inOrder(rng, ios, 0)
-	var st report.KernelStages
+	var st kstage.KernelStages
 	j := NewJoiner(&st)
 	cut := ios[1000].submit
 	var after []*simIO
@@ -313,7 +313,7 @@ func TestJoinReset(t *testing.T) {
 func TestJoinUnreaped(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	ios := simulate(rng, 1000, 1)
-	var st report.KernelStages
+	var st kstage.KernelStages
 	j := NewJoiner(&st)
 	for _, e := range inOrder(rng, ios, 0) {
 		j.Add(e)
@@ -325,8 +325,8 @@ func TestJoinUnreaped(t *testing.T) {
 		j.AddReap(Reap{UserData: s.ud, Start: s.start, End: s.end})
 	}
 	j.Flush()
-	if st.Joined != 998 || st.Unjoined[report.KLossUnreaped] != 2 {
-		t.Fatalf("joined %d, unreaped %d", st.Joined, st.Unjoined[report.KLossUnreaped])
+	if st.Joined != 998 || st.Unjoined[kstage.LossUnreaped] != 2 {
+		t.Fatalf("joined %d, unreaped %d", st.Joined, st.Unjoined[kstage.LossUnreaped])
 	}
 }
 

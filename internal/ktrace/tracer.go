@@ -12,10 +12,9 @@ import (
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/ringbuf"
-	"golang.org/x/sys/unix"
-
+	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/internal/tracepoint"
-	"github.com/gofio/gofio/report"
+	"golang.org/x/sys/unix"
 )
 
 // Config is what a Tracer traces and where it finds the kernel.
@@ -35,7 +34,7 @@ type Config struct {
 	Sysfs string
 	// OnJoin, when set, sees every joined I/O on the drain's goroutine
 	// (tests).
-	OnJoin func(r Reap, d *[report.NumKStages]uint64)
+	OnJoin func(r Reap, d *[kstage.NumStages]uint64)
 	// Poll is how often the drain empties the event ring at the most
 	// (1 ms when 0); it waits up to 16 times longer while few events come.
 	Poll time.Duration
@@ -65,7 +64,7 @@ type Tracer struct {
 	stop    atomic.Bool
 	done    sync.WaitGroup
 	poll    time.Duration
-	st      report.KernelStages
+	st      kstage.KernelStages
 	j       *Joiner
 }
 
@@ -322,7 +321,7 @@ func (t *Tracer) drain() {
 }
 
 // Close stops tracing and returns the job's kernel stages.
-func (t *Tracer) Close() *report.KernelStages {
+func (t *Tracer) Close() *kstage.KernelStages {
 	for _, l := range t.links {
 		l.Close()
 	}
@@ -366,10 +365,10 @@ func (t *Tracer) release() {
 }
 
 // Unavailability turns an Open error into the stages a job reports.
-func Unavailability(err error) *report.KernelStages {
+func Unavailability(err error) *kstage.KernelStages {
 	var u *Unavailable
 	if errors.As(err, &u) {
-		return &report.KernelStages{Reason: u.Reason}
+		return &kstage.KernelStages{Reason: u.Reason}
 	}
-	return &report.KernelStages{Reason: fmt.Sprintf("tracing failed: %v", err)}
+	return &kstage.KernelStages{Reason: fmt.Sprintf("tracing failed: %v", err)}
 }

@@ -1,17 +1,13 @@
-package report
+package fiostat
 
-import (
-	"math"
-	"math/bits"
-)
+import "math/bits"
 
 // Histogram constants from fio's stat.h.
 const (
-	HistBits       = 6
-	HistVal        = 1 << HistBits
-	HistGroupNr    = 29
-	HistBuckets    = HistGroupNr * HistVal // 1856
-	MaxPercentiles = 20
+	HistBits    = 6
+	HistVal     = 1 << HistBits
+	HistGroupNr = 29
+	HistBuckets = HistGroupNr * HistVal // 1856
 )
 
 // Hist is fio's log-linear latency histogram over nanosecond values.
@@ -52,5 +48,3 @@ func (h *Hist) Merge(o *Hist) {
 		h[i] += o[i]
 	}
 }
-
-func sqrt(x float64) float64 { return math.Sqrt(x) }

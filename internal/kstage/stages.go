@@ -1,0 +1,97 @@
+package kstage
+
+import "github.com/gofio/gofio/internal/fiostat"
+
+// KernelStages is what the kernel's tracepoints measured of one job's I/Os
+// (or of a reporting group's, merged): each stage's time as a Stat and a
+// histogram in fio's latency bins, in nanoseconds, over the joined I/Os.
+// The tracer discards I/Os of ramp_time itself, so this is kept across
+// report's ResetIOStats. A job's result holds nil when the job did not ask
+// for stages.
+type KernelStages struct {
+	// Available is false when tracing could not run; Reason says why and
+	// every count is zero.
+	Available bool
+	Reason    string
+	// Traced counts the io_uring reads and writes the tracer saw the job
+	// submit (after ramp_time), once each is settled; Joined those
+	// measured across every stage; Unjoined the rest by reason: Traced =
+	// Joined + sum(Unjoined).
+	Traced   uint64
+	Joined   uint64
+	Unjoined [NumLosses]uint64
+	// LostEvents counts trace events the kernel dropped (full ring).
+	LostEvents uint64
+	Stages     [NumStages]fiostat.Stat
+	Hists      [NumStages]fiostat.Hist
+	// BPFRunNs and BPFRuns are the tracer's programs' run time and run
+	// count in the kernel over the job (0 when the kernel's BPF statistics
+	// could not be enabled): the tracing's cost.
+	BPFRunNs uint64
+	BPFRuns  uint64
+	// DrainCPUNs is the CPU time of the thread that read the events and
+	// joined them in user space: the rest of the tracing's cost.
+	DrainCPUNs uint64
+}
+
+// JoinRate is the fraction of traced I/Os that were joined, 0 with none.
+func (k *KernelStages) JoinRate() float64 {
+	if k.Traced == 0 {
+		return 0
+	}
+	return float64(k.Joined) / float64(k.Traced)
+}
+
+// BPFNsPerIO is the tracer's BPF run time per traced I/O in ns, 0 when not
+// measured.
+func (k *KernelStages) BPFNsPerIO() float64 {
+	if k.Traced == 0 {
+		return 0
+	}
+	return float64(k.BPFRunNs) / float64(k.Traced)
+}
+
+// Add counts one joined I/O whose stages took d (ns each).
+func (k *KernelStages) Add(d *[NumStages]uint64) {
+	k.Joined++
+	for s, v := range d {
+		k.Stages[s].Add(v)
+		k.Hists[s].Add(v)
+	}
+}
+
+// Merge folds o into k (group_reporting, gofio merge). A group is
+// available when any member was; the first member's reason stays.
+func (k *KernelStages) Merge(o *KernelStages) {
+	if o == nil {
+		return
+	}
+	if !k.Available && !o.Available && k.Reason == "" {
+		k.Reason = o.Reason
+	}
+	if o.Available {
+		k.Available, k.Reason = true, ""
+	}
+	k.Traced += o.Traced
+	k.Joined += o.Joined
+	for i := range k.Unjoined {
+		k.Unjoined[i] += o.Unjoined[i]
+	}
+	k.LostEvents += o.LostEvents
+	for s := range k.Stages {
+		k.Stages[s].Merge(o.Stages[s])
+		k.Hists[s].Merge(&o.Hists[s])
+	}
+	k.BPFRunNs += o.BPFRunNs
+	k.BPFRuns += o.BPFRuns
+	k.DrainCPUNs += o.DrainCPUNs
+}
+
+// CostNsPerIO is the tracing's CPU time per traced I/O in ns, in the
+// kernel's BPF programs and in the user-space drain together.
+func (k *KernelStages) CostNsPerIO() float64 {
+	if k.Traced == 0 {
+		return 0
+	}
+	return float64(k.BPFRunNs+k.DrainCPUNs) / float64(k.Traced)
+}
