@@ -72,6 +72,7 @@ func newJob() *Job {
 		j.BS[d] = 4096
 	}
 	engineDefaults(j)
+	newerDefaults(j)
 	return j
 }
 

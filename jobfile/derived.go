@@ -94,9 +94,9 @@ func (j *Job) ReapName(compare bool) string {
 	return "fio"
 }
 
-// IOPrio is prioclass= and prio= as the kernel's ioprio value
-// (class << 13 | level), as fio's ioprio_value.
-func (j *Job) IOPrio() int { return j.PrioClass<<13 | j.Prio }
+// IOPrio is prioclass=, prio= and priohint= as the kernel's ioprio value
+// (class << 13 | hint << 3 | level), as fio's ioprio_value.
+func (j *Job) IOPrio() int { return j.PrioClass<<13 | j.PrioHint<<3 | j.Prio }
 
 // LogEpoch reports whether the job's log lines count time from the epoch
 // of clock LogEpochClock (log_unix_epoch or log_alternate_epoch), as

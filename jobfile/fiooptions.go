@@ -480,7 +480,7 @@ var fioOptions = []OptionSpec{
 // option it is rather than as a typo.
 var fioAliases = map[string]string{"mem_align": "iomem_align", "disable_bw": "disable_bw_measurement"}
 
-// withFioOptions returns table with fioOptions spliced in before the first
+// withFioOptions returns table with fioOptions and newerOptions spliced in before the first
 // gofio or engine option, the place fio's own job options end.
 func withFioOptions(table []OptionSpec) []OptionSpec {
 	at := len(table)
@@ -490,8 +490,9 @@ func withFioOptions(table []OptionSpec) []OptionSpec {
 			break
 		}
 	}
-	out := make([]OptionSpec, 0, len(table)+len(fioOptions))
+	out := make([]OptionSpec, 0, len(table)+len(fioOptions)+len(newerOptions))
 	out = append(out, table[:at]...)
 	out = append(out, fioOptions...)
+	out = append(out, newerOptions...)
 	return append(out, table[at:]...)
 }

@@ -75,13 +75,20 @@ func writeOptionHelp(b *strings.Builder, o *OptionSpec) {
 		if i == 0 {
 			label = "valid values"
 		}
-		fmt.Fprintf(b, "%20s: %-10s %s\n", label, c.Value, c.Help)
+		fmt.Fprintf(b, "%20s: %-10s", label, c.Value)
+		if c.Help != "" {
+			b.WriteString(" " + c.Help)
+		}
+		b.WriteString("\n")
 	}
 	if o.Engine != "" {
 		fmt.Fprintf(b, "%20s: %s\n", "engine", o.Engine)
 	}
 	if o.Gofio {
 		fmt.Fprintf(b, "%20s: %s\n", "gofio", "gofio's own option, fio does not have it")
+	}
+	if o.Since != "" {
+		fmt.Fprintf(b, "%20s: fio %s\n", "since", o.Since)
 	}
 	if o.Note != "" {
 		fmt.Fprintf(b, "%20s: %s\n", "note", o.Note)

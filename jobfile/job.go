@@ -442,6 +442,9 @@ type Job struct {
 	// net, filestat, e4defrag).
 	EngineOpts
 
+	// The job options fio added after 3.33 (newer.go).
+	Newer
+
 	// gofio's own options.
 	Run          RunOptions       // compare=, sweep=, repeat=, fail_if_slower= ([global])
 	TWPriority   bool             // tw_priority=1 (default): completion task-work first

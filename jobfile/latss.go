@@ -31,6 +31,9 @@ type SteadyState struct {
 	// and none turns detection off.
 	Duration time.Duration
 	Ramp     time.Duration // steadystate_ramp_time
+	// Interval is steadystate_check_interval (fio 3.35): the period of
+	// the criterion's samples (fio 3.33's one second by default).
+	Interval time.Duration
 }
 
 // Seconds returns how many one-second samples the criterion spans: fio's

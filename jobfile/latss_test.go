@@ -25,14 +25,14 @@ func TestSteadyStateOptions(t *testing.T) {
 		body string
 		want SteadyState
 	}{
-		{"ss_dur=30\n", SteadyState{IOPS: true, Slope: true, Pct: true, Limit: 0.01, Duration: 30 * time.Second}},
-		{"ss=iops:10%\nss_dur=30s\nss_ramp=10s\n", SteadyState{IOPS: true, Pct: true, Limit: 10, Duration: 30 * time.Second, Ramp: 10 * time.Second}},
-		{"steadystate=bw_slope:1%\nsteadystate_duration=1500ms\n", SteadyState{Slope: true, Pct: true, Limit: 1, Duration: 1500 * time.Millisecond}},
-		{"ss=bw:2m\nss_dur=2\n", SteadyState{Limit: 2 << 20, Duration: 2 * time.Second}},
-		{"kb_base=1000\nss=bw:2m\nss_dur=2\n", SteadyState{Limit: 2e6, Duration: 2 * time.Second}},
-		{"ss=bw_slope:1e12\nss_dur=2\n", SteadyState{Slope: true, Limit: 1, Duration: 2 * time.Second}}, // fio's str_to_decimal: 1
-		{"ss=bw:1.5m\nss_dur=2\n", SteadyState{Limit: 1, Duration: 2 * time.Second}},
-		{"ss=iops:2.5\nss_dur=2\n", SteadyState{IOPS: true, Limit: 2.5, Duration: 2 * time.Second}},
+		{"ss_dur=30\n", SteadyState{IOPS: true, Slope: true, Pct: true, Limit: 0.01, Duration: 30 * time.Second, Interval: time.Second}},
+		{"ss=iops:10%\nss_dur=30s\nss_ramp=10s\n", SteadyState{IOPS: true, Pct: true, Limit: 10, Duration: 30 * time.Second, Ramp: 10 * time.Second, Interval: time.Second}},
+		{"steadystate=bw_slope:1%\nsteadystate_duration=1500ms\n", SteadyState{Slope: true, Pct: true, Limit: 1, Duration: 1500 * time.Millisecond, Interval: time.Second}},
+		{"ss=bw:2m\nss_dur=2\n", SteadyState{Limit: 2 << 20, Duration: 2 * time.Second, Interval: time.Second}},
+		{"kb_base=1000\nss=bw:2m\nss_dur=2\n", SteadyState{Limit: 2e6, Duration: 2 * time.Second, Interval: time.Second}},
+		{"ss=bw_slope:1e12\nss_dur=2\n", SteadyState{Slope: true, Limit: 1, Duration: 2 * time.Second, Interval: time.Second}}, // fio's str_to_decimal: 1
+		{"ss=bw:1.5m\nss_dur=2\n", SteadyState{Limit: 1, Duration: 2 * time.Second, Interval: time.Second}},
+		{"ss=iops:2.5\nss_dur=2\n", SteadyState{IOPS: true, Limit: 2.5, Duration: 2 * time.Second, Interval: time.Second}},
 	}
 	for _, c := range cases {
 		if got := parseOne(t, c.body).SteadyState; got != c.want {

@@ -41,6 +41,9 @@ func OptionsMarkdown() string {
 		if o.Gofio {
 			help = "**gofio only.** " + help
 		}
+		if o.Since != "" {
+			help = "**fio " + o.Since + ".** " + help
+		}
 		if o.Note != "" {
 			help += " (" + o.Note + ")"
 		}

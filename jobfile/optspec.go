@@ -65,6 +65,8 @@ type OptionSpec struct {
 	Help     string
 	Engine   string        // "" for a job option, "io_uring" for an engine option
 	Gofio    bool          // gofio's own option, fio lacks it
+	ULL      bool          // fio's FIO_OPT_ULL: an Unbounded Max is 2^64-1, not 2^32-1
+	Since    string        // the fio release that added it, after 3.33 ("3.38"); "" for fio 3.33's
 	Parent   string        // option this one is listed under in --cmdhelp
 	Prio     int           // fio's parse priority: higher is parsed first
 	Unit     time.Duration // TypeTime: the unit of a bare number
@@ -127,7 +129,7 @@ func (o *OptionSpec) checkRange(v int64) error {
 	if o.Max > 0 && v > o.Max {
 		return fmt.Errorf("max value out of range: %d (%d max)", v, o.Max)
 	}
-	if o.Max == Unbounded && v > 1<<32-1 {
+	if o.Max == Unbounded && v > 1<<32-1 && !o.ULL {
 		return fmt.Errorf("max value out of range: %d (%d max)", v, int64(1<<32-1))
 	}
 	return nil

@@ -49,8 +49,12 @@ func (j *Job) UnrunOptions() []string {
 }
 
 // UnrunError returns nil when the job can run, else an *Error at the
-// first option it sets that gofio parses but does not run.
+// first option it sets that gofio parses but does not run, or that needs
+// hardware gofio does not drive (hardwareError).
 func (j *Job) UnrunError() error {
+	if err := j.hardwareError(); err != nil {
+		return err
+	}
 	u := j.UnrunOptions()
 	if len(u) == 0 {
 		return nil

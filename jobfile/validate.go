@@ -69,6 +69,9 @@ func validate(j *Job, s *section) error {
 	if opt, msg := checkMerge(j); msg != "" {
 		return bad(opt, "%s", msg)
 	}
+	if opt, msg := checkNewer(j); msg != "" {
+		return bad(opt, "%s", msg)
+	}
 	if opt, msg := checkRates(j); msg != "" {
 		return bad(opt, "%s", msg)
 	}
