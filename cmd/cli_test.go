@@ -69,7 +69,7 @@ func TestCLI(t *testing.T) {
 		{"section global", []string{"--section=global", good}, ExitBadInput, "", "can't use global"},
 		{"bad sweep", []string{"--sweep=iodepth", good}, ExitBadInput, "", "KEY=LIST"},
 		{"no jobs", nil, ExitBadInput, "", "no job(s) defined"},
-		// fio 3.33 exits 0 here; gofio fails a check that selects no job (README's differences).
+		// fio 3.33 exits 0 here; gofio fails a check that selects no job (jobfile/DIFFERENCES.md).
 		{"section selects nothing", []string{"--section=nosuch", "--parse-only", good}, ExitBadInput, "", "no job(s) defined"},
 		{"flag with argument", []string{"--showcmd=x", good}, ExitBadInput, "", "doesn't allow an argument"},
 		{"missing argument", []string{good, "--output"}, ExitBadInput, "", "requires an argument"},

@@ -249,7 +249,7 @@ func checkGate(cfg *Config, repeats int) error {
 	if cfg.FailIfSlower < 0 || repeats >= compare.MinGateRepeats {
 		return nil
 	}
-	return gateError(cfg, fmt.Errorf("--fail-if-slower needs --repeat %d or more (got %d): with fewer repeats a side, the Mann-Whitney U test has too little power to tell a slowdown from noise at p < %g (see the README)",
+	return gateError(cfg, fmt.Errorf("--fail-if-slower needs --repeat %d or more (got %d): with fewer repeats a side, the Mann-Whitney U test has too little power to tell a slowdown from noise at p < %g (see docs/ci.md)",
 		compare.MinGateRepeats, repeats, compare.Alpha))
 }
 

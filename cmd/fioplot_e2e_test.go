@@ -33,7 +33,7 @@ print(json.dumps([{"directory": d["directory"], "rows": [{"iodepth": int(r["iode
 
 // TestJSONDirFioPlot runs fio-plot's import code (a checkout named by
 // $FIO_PLOT_DIR, e.g. git clone https://github.com/louwrentius/fio-plot)
-// on --json-dir output with the commands the README gives: -C on the two
+// on --json-dir output with the commands docs/options.md gives: -C on the two
 // sides' directories of a --compare, -l on the directory of a sweep. Both
 // are run with --repeat, whose repeats sit below in repeat-N/. fio-plot
 // must read one row per swept depth from each directory.
@@ -55,7 +55,7 @@ func TestJSONDirFioPlot(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		flags []string
-		plot  func(dir string) []string // fio-plot's arguments, the README's command
+		plot  func(dir string) []string // fio-plot's arguments, docs/options.md's command
 		dirs  []string                  // the directories it reads, under dir
 	}{
 		{"compare", []string{"--compare"}, func(dir string) []string {

@@ -33,7 +33,7 @@ func (l *lockedBuffer) String() string {
 // whose reads stall after five: within two seconds it prints the report
 // of what completed with err=110, names the stalled read on stderr and
 // exits 1. The process can be reaped only once the stall is released: its
-// stuck thread sleeps in the FUSE request, as the README says.
+// stuck thread sleeps in the FUSE request, as docs/reliability.md says.
 func TestIOTimeoutFlag(t *testing.T) {
 	x := faultfs.MountT(t, faultfs.Options{Size: 1 << 20})
 	x.Stall(faultfs.Read, 5)

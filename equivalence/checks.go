@@ -91,7 +91,7 @@ func syncOverrun(dir string) func(fio, gofio []*Outcome) []string {
 			gSync, _ := Number(gj, "sync.total_ios")
 			gShort, _ := Number(gj, short)
 			if fN == 0 || fSync != 0 || fShort != fN {
-				diffs = append(diffs, fmt.Sprintf("run %d: fio no longer shows the overrun (sync N %g, total_ios %g, %s %g): update the README row", i, fN, fSync, short, fShort))
+				diffs = append(diffs, fmt.Sprintf("run %d: fio no longer shows the overrun (sync N %g, total_ios %g, %s %g): update its row in docs/differences.md", i, fN, fSync, short, fShort))
 			}
 			if gSync != gN || gShort != 0 {
 				diffs = append(diffs, fmt.Sprintf("run %d: gofio sync total_ios %g, sync N %g, %s %g; want total_ios = N and no short I/Os", i, gSync, gN, short, gShort))
@@ -363,7 +363,7 @@ func uringCmdRefused(fio, gofio []*Outcome) []string {
 	}
 	return append(diffs, eachFirstJob(fio, gofio, func(i int, fj, gj map[string]any) (diffs []string) {
 		if e, _ := Number(fj, "error"); e != 0 {
-			diffs = append(diffs, fmt.Sprintf("run %d: fio's error %g, no longer 0: update the README row", i, e))
+			diffs = append(diffs, fmt.Sprintf("run %d: fio's error %g, no longer 0: update its row in jobfile/DIFFERENCES.md", i, e))
 		}
 		if e, _ := Number(gj, "error"); e != 22 {
 			diffs = append(diffs, fmt.Sprintf("run %d: gofio's error %g, want 22 (EINVAL)", i, e))

@@ -26,8 +26,8 @@
 // offsets depend on file names (fio seeds random_distribution from the
 // path) sets SameDir: both programs run, one after the other, in one
 // directory. A deliberate difference lists its JSON paths in Documented
-// (left out of the comparison) and has a row in the README's differences
-// table; its Check asserts what the table says.
+// (left out of the comparison) and has a row in the differences table
+// (docs/differences.md or jobfile/DIFFERENCES.md); its Check asserts what the table says.
 //
 // # Adding a row
 //

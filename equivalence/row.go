@@ -25,7 +25,8 @@ type Row struct {
 	// Tol lists statistical fields compared within a tolerance.
 	Tol []Tol
 	// Documented lists job-relative paths where gofio deliberately
-	// differs from fio: each has a row in the README's differences table,
+	// differs from fio: each has a row in the differences table
+	// (docs/differences.md or jobfile/DIFFERENCES.md),
 	// is left out of the comparison, and the row's Check asserts what
 	// the table says instead.
 	Documented []string

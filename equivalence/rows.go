@@ -108,7 +108,7 @@ var issue20 = []Row{
 		// fio 3.33 counts an fdatasync in total_io_u[DDIR_DATASYNC], one
 		// past the end of its 4-entry array: the count lands in
 		// short_io_u[0], the read short_ios, and sync total_ios stays 0.
-		// gofio counts fdatasyncs as syncs (README, differences).
+		// gofio counts fdatasyncs as syncs (docs/differences.md).
 		Documented: []string{"sync.total_ios", "read.short_ios"},
 		Check:      syncOverrun("read"),
 	},

@@ -23,7 +23,7 @@ var fileOptionRows = []Row{
 	// fio 3.33 counts a sync_file_range in total_io_u[DDIR_SYNC_FILE_RANGE],
 	// two past the end of its 4-entry array: the count lands in
 	// short_io_u[1], the write short_ios, and sync total_ios stays 0.
-	// gofio counts them as syncs (README, differences), as fdatasync.
+	// gofio counts them as syncs (docs/differences.md), as fdatasync.
 	{Name: "fileopts/sync-file-range-psync", Ref: "issue 26 sync_file_range on psync, every 8 writes; write_iolog's sync_file_range lines as fio's",
 		JobFile: "[j]\nioengine=psync\nrw=randwrite\nbs=4k\nsize=256k\nsync_file_range=wait_before,write,wait_after:8\nwrite_iolog=s.log\n",
 		Exact:   append([]string{"sync.lat_ns.N"}, syncDepth...), Documented: []string{"sync.total_ios", "write.short_ios"},

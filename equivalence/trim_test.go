@@ -97,8 +97,8 @@ func discardLoop(t *testing.T) *loopdev.Device {
 	return d
 }
 
-// TestBlockErrorPercentilesFioAborts is the test of the README's
-// difference row: fio 3.33 aborts on an assertion in stat.c's
+// TestBlockErrorPercentilesFioAborts is the test of its row in
+// jobfile/DIFFERENCES.md: fio 3.33 aborts on an assertion in stat.c's
 // block_state_category (its sort reads each 32-bit block entry as 64
 // bits) as soon as a job with block_error_percentiles=1 has trimmed a
 // block, so there are no fio figures to match; gofio reports the blocks
@@ -111,7 +111,7 @@ func TestBlockErrorPercentilesFioAborts(t *testing.T) {
 		"--block_error_percentiles=1", "--output-format=json"}
 	out, err := scratchCommand(t, fio, args...).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "block_state_category") {
-		t.Errorf("fio: %v, output:\n%s\nwant its abort on the block_state_category assertion (else the README row is stale)", err, out)
+		t.Errorf("fio: %v, output:\n%s\nwant its abort on the block_state_category assertion (else its row in jobfile/DIFFERENCES.md is stale)", err, out)
 	}
 	out, err = scratchCommand(t, gofio, args...).Output()
 	if err != nil {

@@ -9,7 +9,7 @@
 // Its rules:
 //   - One table holds every option (options.go, fiooptions.go, and
 //     engineopts.go for engine options): parsing, defaults, validation,
-//     help and the README's option list are all driven from it. A new
+//     help and the option list OPTIONS.md are all driven from it. A new
 //     option is one entry there, a Job field, and a test.
 //   - Bad input is an *Error that names file, line, option and what was
 //     allowed; nothing is half-parsed.

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// OptionsMarkdown renders the option table as the README's option list.
+// OptionsMarkdown renders the option table as the option list OPTIONS.md.
 func OptionsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("<!-- Generated from jobfile's option table by `go test ./jobfile -run TestOptionsDoc -update`. Do not edit. -->\n\n")

@@ -50,7 +50,7 @@ type Choice struct {
 
 // OptionSpec describes one option. The one table of them (OptionTable)
 // drives parsing, validation, defaults, --cmdhelp, --enghelp, --showcmd and
-// the README's option list.
+// the option list OPTIONS.md.
 type OptionSpec struct {
 	Name     string
 	Aliases  []string
@@ -72,7 +72,7 @@ type OptionSpec struct {
 	Unit     time.Duration // TypeTime: the unit of a bare number
 	Dirs     int           // values per direction (read,write,trim) for TypeInt/TypeRange
 	Neg      bool          // TypeBool: the stored value is the inverse; a per-direction TypeInt: Max less the value
-	Note     string        // gofio's remark for the README (differences, limits)
+	Note     string        // gofio's remark for OPTIONS.md (differences, limits)
 	// OptionalArg marks fio's callback strings (FIO_OPT_STR without
 	// choices): the value may be left out or empty.
 	OptionalArg bool

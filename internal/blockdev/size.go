@@ -19,7 +19,7 @@ func Size(fd int) (uint64, error) {
 	}
 	var n uint64
 	// x/sys gained IoctlGetUint64 only in a release that needs Go 1.26;
-	// the raw ioctl keeps gofio's Go floor at 1.22 (see README).
+	// the raw ioctl keeps gofio's Go floor below that (docs/install.md).
 	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKGETSIZE64, uintptr(unsafe.Pointer(&n))); e != 0 {
 		return 0, fmt.Errorf("size: BLKGETSIZE64: %w", e)
 	}
