@@ -15,8 +15,8 @@ const KernelStagesJSONKey = "kernel_stages"
 //
 //	{"available": true, "traced": N, "joined": N, "join_rate": 0.999,
 //	 "unjoined": {"iowq": 0, "split": 0, "merged": 0, "lost": 0, "unreaped": 0},
-//	 "lost_events": 0, "bpf_run_ns": N, "bpf_runs": N, "bpf_ns_per_io": 1700.0,
-//	 "drain_cpu_ns": N, "cost_ns_per_io": 2500.0,
+//	 "in_flight": 0, "lost_events": 0, "bpf_run_ns": N, "bpf_runs": N,
+//	 "bpf_ns_per_io": 900.0,
 //	 "stages_ns": {"enter": STAT, "submit": STAT, "queue": STAT,
 //	               "device": STAT, "tw": STAT, "reap": STAT}}
 //
@@ -37,12 +37,11 @@ func kernelStagesJSON(k *kstage.KernelStages, plist []float64) *jsonObject {
 		u.addInt(kstage.Loss(i).String(), n)
 	}
 	o.add("unjoined", u)
+	o.addInt("in_flight", k.InFlight)
 	o.addInt("lost_events", k.LostEvents)
 	o.addInt("bpf_run_ns", k.BPFRunNs)
 	o.addInt("bpf_runs", k.BPFRuns)
 	o.addFloat("bpf_ns_per_io", k.BPFNsPerIO())
-	o.addInt("drain_cpu_ns", k.DrainCPUNs)
-	o.addFloat("cost_ns_per_io", k.CostNsPerIO())
 	st := &jsonObject{}
 	for s := range k.Stages {
 		st.add(kstage.Stage(s).String(), statJSON(k.Stages[s], &k.Hists[s], true, plist, false))
@@ -70,6 +69,9 @@ func writeKernelStagesNormal(w *bufio.Writer, k *kstage.KernelStages) {
 			fmt.Fprintf(w, ", %s=%d", kstage.Loss(i), n)
 		}
 	}
+	if k.InFlight > 0 {
+		fmt.Fprintf(w, ", in_flight=%d", k.InFlight)
+	}
 	if k.LostEvents > 0 {
 		fmt.Fprintf(w, ", lost_events=%d", k.LostEvents)
 	}
@@ -93,11 +95,11 @@ type KernelStagesState struct {
 	Traced     uint64                      `json:"traced"`
 	Joined     uint64                      `json:"joined"`
 	Unjoined   [kstage.NumLosses]uint64    `json:"unjoined"`
+	InFlight   uint64                      `json:"in_flight,omitempty"`
 	LostEvents uint64                      `json:"lost_events"`
 	Stages     [kstage.NumStages]StatState `json:"stages"`
 	BPFRunNs   uint64                      `json:"bpf_run_ns"`
 	BPFRuns    uint64                      `json:"bpf_runs"`
-	DrainCPUNs uint64                      `json:"drain_cpu_ns"`
 }
 
 func kernelStagesState(k *kstage.KernelStages) *KernelStagesState {
@@ -105,7 +107,7 @@ func kernelStagesState(k *kstage.KernelStages) *KernelStagesState {
 		return nil
 	}
 	s := &KernelStagesState{Available: k.Available, Reason: k.Reason, Traced: k.Traced, Joined: k.Joined,
-		Unjoined: k.Unjoined, LostEvents: k.LostEvents, BPFRunNs: k.BPFRunNs, BPFRuns: k.BPFRuns, DrainCPUNs: k.DrainCPUNs}
+		Unjoined: k.Unjoined, InFlight: k.InFlight, LostEvents: k.LostEvents, BPFRunNs: k.BPFRunNs, BPFRuns: k.BPFRuns}
 	for i := range k.Stages {
 		s.Stages[i] = statState(k.Stages[i], &k.Hists[i])
 	}
@@ -117,7 +119,7 @@ func (s *KernelStagesState) apply() (*kstage.KernelStages, error) {
 		return nil, nil
 	}
 	k := &kstage.KernelStages{Available: s.Available, Reason: s.Reason, Traced: s.Traced, Joined: s.Joined,
-		Unjoined: s.Unjoined, LostEvents: s.LostEvents, BPFRunNs: s.BPFRunNs, BPFRuns: s.BPFRuns, DrainCPUNs: s.DrainCPUNs}
+		Unjoined: s.Unjoined, InFlight: s.InFlight, LostEvents: s.LostEvents, BPFRunNs: s.BPFRunNs, BPFRuns: s.BPFRuns}
 	for i := range s.Stages {
 		if err := s.Stages[i].apply(&k.Stages[i], &k.Hists[i]); err != nil {
 			return nil, fmt.Errorf("kernel stage %s: %w", kstage.Stage(i), err)

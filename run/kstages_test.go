@@ -164,3 +164,29 @@ func TestKernelStagesFileOnPartition(t *testing.T) {
 		t.Fatalf("stages %+v", ks)
 	}
 }
+
+// TestKernelStagesEveryDevice traces a job whose files lie on two loop
+// devices: the I/Os to both are traced and joined, not only the first
+// file's. Root only.
+func TestKernelStagesEveryDevice(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("kernel stages need root (BPF on tracepoints) and loop devices; skipping")
+	}
+	a, b := loopdev.New(t, 32<<20), loopdev.New(t, 32<<20)
+	sets := []string{"filename=" + a.Path + ":" + b.Path, "runtime=1", "kernel_stages=required", "iodepth=8", "sqpoll=0"}
+	jobs, err := jobfile.Parse(jobfile.Input{Files: []string{"../examples/randread.fio"}, Sets: sets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustRun(t, jobs, Options{})
+	ks := res.Jobs[0].KernelStages
+	ios := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs
+	if ks == nil || !ks.Available || ks.JoinRate() < 0.99 || ks.Traced < ios*99/100 {
+		t.Fatalf("%d reads, stages %+v", ios, ks)
+	}
+	for _, n := range res.Jobs[0].EngineNotes {
+		if strings.Contains(n, "device only") {
+			t.Fatalf("note %q", n)
+		}
+	}
+}

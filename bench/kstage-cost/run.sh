@@ -8,9 +8,10 @@
 # sides alike, for each case: the job as it is at iodepth 1 and 32, and
 # without SQPOLL (the kernel's default task-run flags) at iodepth 32. It
 # prints a Markdown section for bench/results.md: per case the median IOPS
-# off and on, the median and range of the per-pair on/off ratios, the
-# tracing's own CPU per I/O from the run's JSON (BPF programs and the
-# user-space join) and the join rate. Root only (loop device, BPF).
+# off and on, the median and range of the per-pair on/off ratios, the CPU
+# time of the BPF programs per I/O from the run's JSON (they join the I/Os
+# in the kernel; the job reads each one's record) and the join rate. Root
+# only (loop device, BPF).
 #
 #   bench/kstage-cost/run.sh            # PAIRS=5 RUNTIME=3s
 set -euo pipefail
@@ -29,7 +30,7 @@ field() { python3 -c 'import json,sys
 j=json.load(open(sys.argv[1]))["jobs"][0]
 k=j["gofio"].get("kernel_stages")
 if sys.argv[2]=="iops": print(j["read"]["iops"])
-elif sys.argv[2]=="cost": print(k["cost_ns_per_io"]/1000 if k and k["available"] else "")
+elif sys.argv[2]=="cost": print(k["bpf_ns_per_io"]/1000 if k and k["available"] else "")
 elif sys.argv[2]=="join": print(100*k["join_rate"] if k and k["available"] else "")' "$1" "$2"; }
 stats() { python3 -c 'import sys,statistics as s
 off=[float(x) for x in sys.argv[1].split()]; on=[float(x) for x in sys.argv[2].split()]
@@ -42,7 +43,7 @@ echo
 echo "Run on $(date -u '+%Y-%m-%d %H:%M UTC'), kernel $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, with \`PAIRS=$PAIRS RUNTIME=$RUNTIME\`."
 echo "The job: \`gofio examples/randread.fio --set filename=$loop --set runtime=$RUNTIME\` plus the case's options, on a 1 GiB loop device backed by /dev/shm; off and on alternate (off-on, on-off, ...)."
 echo
-echo "| case | IOPS off (median) | IOPS on (median) | on/off (median) | on/off (min-max) | tracing CPU per I/O (us) | joined (%) |"
+echo "| case | IOPS off (median) | IOPS on (median) | on/off (median) | on/off (min-max) | BPF programs CPU per I/O (us) | joined (%) |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 for c in "${cases[@]}"; do
 	name=${c%%|*}

@@ -58,8 +58,9 @@ const (
 	// LossMerged is a request whose bio was merged into another request,
 	// so no request of its own was issued.
 	LossMerged
-	// LossLost is a request some of whose events never arrived: dropped by
-	// a full event ring, or in flight when the job ended.
+	// LossLost is a request some of whose events never reached the
+	// tracer (its completion, or its block request's issue or completion)
+	// or came out of order.
 	LossLost
 	// LossUnreaped is a request the kernel completed that gofio's harvest
 	// stamps could not be matched to.

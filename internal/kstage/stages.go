@@ -20,18 +20,21 @@ type KernelStages struct {
 	Traced   uint64
 	Joined   uint64
 	Unjoined [NumLosses]uint64
-	// LostEvents counts trace events the kernel dropped (full ring).
+	// InFlight counts the reads and writes still in flight when tracing
+	// stopped: submitted, never completed (not part of Traced).
+	InFlight uint64
+	// LostEvents counts block events the tracer could not follow: a
+	// sector key its map had no room for.
 	LostEvents uint64
 	Stages     [NumStages]fiostat.Stat
 	Hists      [NumStages]fiostat.Hist
 	// BPFRunNs and BPFRuns are the tracer's programs' run time and run
 	// count in the kernel over the job (0 when the kernel's BPF statistics
-	// could not be enabled): the tracing's cost.
+	// could not be enabled): the tracing's cost. The programs join the
+	// I/Os themselves; the job only reads each I/O's stamps from memory
+	// they share when it harvests it.
 	BPFRunNs uint64
 	BPFRuns  uint64
-	// DrainCPUNs is the CPU time of the thread that read the events and
-	// joined them in user space: the rest of the tracing's cost.
-	DrainCPUNs uint64
 }
 
 // JoinRate is the fraction of traced I/Os that were joined, 0 with none.
@@ -77,6 +80,7 @@ func (k *KernelStages) Merge(o *KernelStages) {
 	for i := range k.Unjoined {
 		k.Unjoined[i] += o.Unjoined[i]
 	}
+	k.InFlight += o.InFlight
 	k.LostEvents += o.LostEvents
 	for s := range k.Stages {
 		k.Stages[s].Merge(o.Stages[s])
@@ -84,14 +88,4 @@ func (k *KernelStages) Merge(o *KernelStages) {
 	}
 	k.BPFRunNs += o.BPFRunNs
 	k.BPFRuns += o.BPFRuns
-	k.DrainCPUNs += o.DrainCPUNs
-}
-
-// CostNsPerIO is the tracing's CPU time per traced I/O in ns, in the
-// kernel's BPF programs and in the user-space drain together.
-func (k *KernelStages) CostNsPerIO() float64 {
-	if k.Traced == 0 {
-		return 0
-	}
-	return float64(k.BPFRunNs+k.DrainCPUNs) / float64(k.Traced)
 }

@@ -2,43 +2,94 @@ package ktrace
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/asm"
+	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/internal/tracepoint"
 )
 
-// ringBytes is the size of the BPF ring buffer: at 40 bytes an event and
-// five events an I/O, 40k I/Os' worth, which the drain empties every 1 to
-// 16 ms (the longer only while fewer than 256 events come per interval).
-const ringBytes = 8 << 20
+// The programs join an I/O's events in the kernel, into its slot's record
+// (record, in a map the job's process maps into its memory): the record of
+// the SQE's user data (gofio's slot index) takes the request and its stamp
+// at io_uring_submit_req, the submitting task's next bio on a traced device
+// gives it its bio stamp and its key (the disk and the sector),
+// block_rq_issue and block_rq_complete find it by its key, and
+// io_uring_complete checks the stamps and marks it joined or unjoined with
+// a reason. The job reads the record when it harvests the I/O (Tracer.Reap):
+// no event crosses into user space and no goroutine joins.
+//
+// Several requests in flight to one sector (random I/O on a small file)
+// share a key: the key map holds the newest, each record the one queued
+// before it (prev), and the block events walk that chain from the newest
+// to the oldest request they apply to (up to chainWalk of them): the oldest
+// not yet issued for an issue, the oldest issued and not completed for a
+// completion or a requeue.
 
-// ringbufNoWakeup is BPF_RB_NO_WAKEUP: the drain polls on a timer, so no
-// event pays for waking it.
-const ringbufNoWakeup = 1
+// chainWalk is how many requests to one sector a block event looks at.
+const chainWalk = 8
+
+// recordSize is the size of a slot's record in the records map.
+const recordSize = 64
+
+// The offsets of a record's fields (see record).
+const (
+	recReq    = 0
+	recSubmit = 8
+	recBio    = 16
+	recIssue  = 24
+	recDone   = 32
+	recCQE    = 40
+	recKey    = 48
+	recState  = 56 // state | bios << 8
+	recPrev   = 60 // user data + 1 of the request queued before on the key, 0 for none
+)
+
+// The states of a record (the low byte of its state word).
+const (
+	stateFree     = 0 // nothing traced, or the job took it
+	stateInFlight = 1 // submitted, not completed
+	stateJoined   = 2 // completed with every stamp in order
+	// stateUnjoined + a KLoss: completed, not joined for that reason.
+	stateUnjoined = 3
+)
+
+// countersSize is the size of the counters map's one value (counters).
+const countersSize = 32
+
+// The offsets of the counters' fields (see counters).
+const (
+	cntCutoff   = 0
+	cntLost     = 8
+	cntUnreaped = 16
+	cntKeyFull  = 24
+)
 
 // maps are the BPF maps the programs share.
 type maps struct {
-	events *ebpf.Map // ring buffer of Events
-	tids   *ebpf.Map // u32 tid -> u8: the job's submitting threads
-	devs   *ebpf.Map // u32 kernel dev_t -> u8: the target's partition and disk
-	rings  *ebpf.Map // u64 io_ring_ctx pointer -> u8: the rings the job's threads submit to
-	lost   *ebpf.Map // array[1] u64: events the ring had no room for
+	records  *ebpf.Map // array[slots] of record, mapped by the job
+	counters *ebpf.Map // array[1] of counters, mapped by the job
+	current  *ebpf.Map // per-CPU array[1]: the tid and user data + 1 of the last request submitted there
+	keys     *ebpf.Map // hash u64 key -> u32 user data: the newest request queued to a sector
 }
 
-func newMaps() (*maps, error) {
+func newMaps(slots int) (*maps, error) {
 	m := &maps{}
 	var err error
 	specs := []struct {
 		dst  **ebpf.Map
 		spec ebpf.MapSpec
 	}{
-		{&m.events, ebpf.MapSpec{Name: "gofio_kev", Type: ebpf.RingBuf, MaxEntries: ringBytes}},
-		{&m.tids, ebpf.MapSpec{Name: "gofio_ktid", Type: ebpf.Hash, KeySize: 4, ValueSize: 1, MaxEntries: 64}},
-		{&m.devs, ebpf.MapSpec{Name: "gofio_kdev", Type: ebpf.Hash, KeySize: 4, ValueSize: 1, MaxEntries: 4}},
-		{&m.rings, ebpf.MapSpec{Name: "gofio_kring", Type: ebpf.Hash, KeySize: 8, ValueSize: 1, MaxEntries: 64}},
-		{&m.lost, ebpf.MapSpec{Name: "gofio_klost", Type: ebpf.Array, KeySize: 4, ValueSize: 8, MaxEntries: 1}},
+		{&m.records, ebpf.MapSpec{Name: "gofio_krec", Type: ebpf.Array, KeySize: 4, ValueSize: recordSize,
+			MaxEntries: uint32(slots), Flags: unix.BPF_F_MMAPABLE}},
+		{&m.counters, ebpf.MapSpec{Name: "gofio_kcnt", Type: ebpf.Array, KeySize: 4, ValueSize: countersSize,
+			MaxEntries: 1, Flags: unix.BPF_F_MMAPABLE}},
+		{&m.current, ebpf.MapSpec{Name: "gofio_kcur", Type: ebpf.PerCPUArray, KeySize: 4, ValueSize: 8, MaxEntries: 1}},
+		{&m.keys, ebpf.MapSpec{Name: "gofio_kkey", Type: ebpf.Hash, KeySize: 8, ValueSize: 4,
+			MaxEntries: uint32(2*slots + 256)}},
 	}
 	for _, s := range specs {
 		if *s.dst, err = ebpf.NewMap(&s.spec); err != nil {
@@ -50,185 +101,414 @@ func newMaps() (*maps, error) {
 }
 
 func (m *maps) close() {
-	for _, x := range []*ebpf.Map{m.events, m.tids, m.devs, m.rings, m.lost} {
+	for _, x := range []*ebpf.Map{m.records, m.counters, m.current, m.keys} {
 		if x != nil {
 			x.Close()
 		}
 	}
 }
 
-// Registers: R6 holds the tracepoint record, R7 the stamp, R8 the reserved
-// event; the stack holds map keys at fp-8 (u32) and fp-16 (u64), and a map
-// value of 1 at fp-24.
+// Stack slots of the programs: u32 map keys and values at fp-8, fp-24 and
+// fp-32, a u64 sector key at fp-16.
 const (
-	keyU32 = -8
-	keyU64 = -16
-	valOne = -24
+	stKey   = -8
+	stSKey  = -16
+	stUD    = -24
+	stValue = -32
 )
-
-// lookupOrExit looks key (on the stack at off) up in m and exits when it is
-// not there.
-func lookupOrExit(m *ebpf.Map, off int16) asm.Instructions {
-	return asm.Instructions{
-		asm.Mov.Reg(asm.R2, asm.RFP),
-		asm.Add.Imm(asm.R2, int32(off)),
-		asm.LoadMapPtr(asm.R1, m.FD()),
-		asm.FnMapLookupElem.Call(),
-		asm.JEq.Imm(asm.R0, 0, "exit"),
-	}
-}
 
 // field loads a record field into dst.
 func field(dst asm.Register, f Field) asm.Instruction {
 	return tracepoint.LoadField(dst, asm.R6, f)
 }
 
-// progSpec is one program's parts: its filter (which may leave values on
-// the stack), the event's aux and tid words, and A and B.
-type progSpec struct {
-	name   string
-	kind   Kind
-	filter asm.Instructions
-	fill   asm.Instructions // with R8 the event, R6 the record
+type blockFields struct{ dev, sector Field }
+
+type uringFields struct{ req, userData, opcode Field }
+
+// device is a traced device and the disk index its bios and requests are
+// keyed with (1, 2, ...).
+type device struct {
+	dev  uint32 // kernel dev_t
+	disk int32
 }
 
-// build assembles a program: filter, stamp, reserve, fill, submit; a full
-// ring counts a lost event.
-func (p *progSpec) build(m *maps) asm.Instructions {
-	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
-	ins = append(ins, p.filter...)
-	ins = append(ins,
-		asm.FnKtimeGetNs.Call(),
-		asm.Mov.Reg(asm.R7, asm.R0),
-		asm.LoadMapPtr(asm.R1, m.events.FD()),
-		asm.Mov.Imm(asm.R2, EventSize),
-		asm.Mov.Imm(asm.R3, 0),
-		asm.FnRingbufReserve.Call(),
-		asm.JEq.Imm(asm.R0, 0, "lost"),
-		asm.Mov.Reg(asm.R8, asm.R0),
-		asm.StoreImm(asm.R8, 0, int64(p.kind), asm.Half),
-		asm.StoreMem(asm.R8, 8, asm.R7, asm.DWord),
-	)
-	ins = append(ins, p.fill...)
-	ins = append(ins,
-		asm.Mov.Reg(asm.R1, asm.R8),
-		asm.Mov.Imm(asm.R2, ringbufNoWakeup),
-		asm.FnRingbufSubmit.Call(),
-		asm.Ja.Label("exit"),
-		asm.StoreImm(asm.RFP, keyU32, 0, asm.Word).WithSymbol("lost"),
-		asm.Mov.Reg(asm.R2, asm.RFP),
-		asm.Add.Imm(asm.R2, keyU32),
-		asm.LoadMapPtr(asm.R1, m.lost.FD()),
-		asm.FnMapLookupElem.Call(),
-		asm.JEq.Imm(asm.R0, 0, "exit"),
-		asm.Mov.Imm(asm.R1, 1),
-		asm.StoreXAdd(asm.R0, asm.R1, asm.DWord),
-		asm.Mov.Imm(asm.R0, 0).WithSymbol("exit"),
-		asm.Return(),
-	)
-	return ins
+// gen builds the programs of one tracer. Registers: R6 holds the
+// tracepoint record throughout.
+type gen struct {
+	m      *maps
+	slots  int32
+	tids   []uint32
+	devs   []device
+	labels int
+	// raw builds the programs for BPF_PROG_TEST_RUN as raw tracepoint
+	// programs (tests): the stamp is read from the record at offset 0 and
+	// the task's id at offset 8 instead of from the kernel.
+	raw bool
 }
 
-// tidFilter keeps the job's threads, leaving the tid at fp-8.
-func tidFilter(m *maps) asm.Instructions {
-	return append(asm.Instructions{
-		asm.FnGetCurrentPidTgid.Call(),
-		asm.StoreMem(asm.RFP, keyU32, asm.R0, asm.Word),
-	}, lookupOrExit(m.tids, keyU32)...)
+func (g *gen) label(s string) string {
+	g.labels++
+	return s + "_" + strconv.Itoa(g.labels)
 }
 
-// devFilter keeps the target's devices.
-func devFilter(m *maps, dev Field) asm.Instructions {
-	return append(asm.Instructions{
-		field(asm.R1, dev),
-		asm.StoreMem(asm.RFP, keyU32, asm.R1, asm.Word),
-	}, lookupOrExit(m.devs, keyU32)...)
+// stamp puts the time (bpf_ktime_get_ns) in R0.
+func (g *gen) stamp() asm.Instructions {
+	if g.raw {
+		return asm.Instructions{asm.LoadMem(asm.R0, asm.R6, 0, asm.DWord)}
+	}
+	return asm.Instructions{asm.FnKtimeGetNs.Call()}
 }
 
-// blockFill writes a block event's sector and device << 32 | sectors.
-func blockFill(f blockFields) asm.Instructions {
+// tid puts the current task's id in R0, and exits unless it is one of the
+// job's submitting threads.
+func (g *gen) tid() asm.Instructions {
+	ins := asm.Instructions{asm.FnGetCurrentPidTgid.Call(), asm.Mov.Reg32(asm.R0, asm.R0)}
+	if g.raw {
+		ins = asm.Instructions{asm.LoadMem(asm.R0, asm.R6, 8, asm.Word)}
+	}
+	ok := g.label("tid_ok")
+	for _, t := range g.tids {
+		ins = append(ins, asm.JEq.Imm32(asm.R0, int32(t), ok))
+	}
+	return append(ins, asm.Ja.Label("exit"), asm.Mov.Reg(asm.R0, asm.R0).WithSymbol(ok))
+}
+
+// disk loads the record's device and puts its disk index in R7; it exits
+// for a device not traced.
+func (g *gen) disk(dev Field) asm.Instructions {
+	ins := asm.Instructions{field(asm.R1, dev)}
+	ok := g.label("dev_ok")
+	var set asm.Instructions
+	for _, d := range g.devs {
+		l := g.label("dev")
+		ins = append(ins, asm.JEq.Imm32(asm.R1, int32(d.dev), l))
+		set = append(set, asm.Mov.Imm(asm.R7, d.disk).WithSymbol(l), asm.Ja.Label(ok))
+	}
+	ins = append(ins, asm.Ja.Label("exit"))
+	ins = append(ins, set...)
+	return append(ins, asm.Mov.Reg(asm.R7, asm.R7).WithSymbol(ok))
+}
+
+// lookup looks the key on the stack at off up in m, putting the value's
+// pointer in R0; it jumps to miss when there is none.
+func lookup(m *ebpf.Map, off int16, miss string) asm.Instructions {
 	return asm.Instructions{
-		field(asm.R1, f.sector),
-		asm.StoreMem(asm.R8, 16, asm.R1, asm.DWord),
-		field(asm.R1, f.dev),
-		asm.LSh.Imm(asm.R1, 32),
-		field(asm.R2, f.nrSector),
-		asm.Or.Reg(asm.R1, asm.R2),
-		asm.StoreMem(asm.R8, 24, asm.R1, asm.DWord),
+		asm.LoadMapPtr(asm.R1, m.FD()),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, int32(off)),
+		asm.FnMapLookupElem.Call(),
+		asm.JEq.Imm(asm.R0, 0, miss),
 	}
 }
 
-type blockFields struct{ dev, sector, nrSector Field }
+// count adds one to the counter at off, clobbering R0 to R5.
+func (g *gen) count(off int16) asm.Instructions {
+	add := asm.StoreXAdd(asm.R0, asm.R1, asm.DWord)
+	add.Offset = off
+	return append(append(asm.Instructions{asm.StoreImm(asm.RFP, stKey, 0, asm.Word)},
+		lookup(g.m.counters, stKey, "exit")...), asm.Mov.Imm(asm.R1, 1), add)
+}
 
-type uringFields struct{ ctx, req, userData, opcode Field }
+// state loads a record's state byte (the record's pointer in src) into dst.
+func state(dst, src asm.Register) asm.Instructions {
+	return asm.Instructions{asm.LoadMem(dst, src, recState, asm.Word), asm.And.Imm(dst, 0xff)}
+}
 
-// programs builds the five programs over the record layouts.
-func programs(m *maps, sub, cqe uringFields, bio, issue, done blockFields) []progSpec {
-	var opFilter asm.Instructions
-	opFilter = append(opFilter, field(asm.R1, sub.opcode))
+// onKey looks up the record of the user data on the stack at off, its
+// pointer in R0, and jumps to miss unless it is in flight with the key in
+// R7.
+func (g *gen) onKey(off int16, miss string) asm.Instructions {
+	ins := lookup(g.m.records, off, miss)
+	ins = append(ins, asm.LoadMem(asm.R1, asm.R0, recKey, asm.DWord), asm.JNE.Reg(asm.R1, asm.R7, miss))
+	ins = append(ins, state(asm.R1, asm.R0)...)
+	return append(ins, asm.JNE.Imm(asm.R1, stateInFlight, miss))
+}
+
+// zero64 stores a u64 zero at dst+off (asm.StoreImm makes no
+// doubleword store, which BPF has).
+func zero64(dst asm.Register, off int16) asm.Instruction {
+	return asm.Instruction{OpCode: asm.StoreImmOp(asm.DWord), Dst: dst, Offset: off}
+}
+
+// finish ends a program: every path that leaves early jumps to exit.
+func finish(ins asm.Instructions) asm.Instructions {
+	return append(ins, asm.Mov.Imm(asm.R0, 0).WithSymbol("exit"), asm.Return())
+}
+
+// submitProg is io_uring_submit_req: a read or write one of the job's
+// threads submits starts its slot's record. A record still in flight
+// there lost its completion, one completed and not taken was not reaped.
+func (g *gen) submitProg(f uringFields) asm.Instructions {
+	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
+	ins = append(ins, g.tid()...)
+	ins = append(ins, asm.Mov.Reg(asm.R7, asm.R0), field(asm.R1, f.opcode))
 	for _, op := range []int32{opReadv, opWritev, opReadFixed, opWriteFixed, opRead, opWrite} {
-		opFilter = append(opFilter, asm.JEq.Imm(asm.R1, op, "traced_op"))
+		ins = append(ins, asm.JEq.Imm(asm.R1, op, "traced_op"))
 	}
-	opFilter = append(opFilter, asm.Ja.Label("exit"))
-	learnRing := asm.Instructions{
-		// Remember the ring, so that its completions pass the
-		// completion program's filter.
-		field(asm.R1, sub.ctx).WithSymbol("traced_op"),
-		asm.StoreMem(asm.RFP, keyU64, asm.R1, asm.DWord),
+	ins = append(ins, asm.Ja.Label("exit"),
+		field(asm.R1, f.userData).WithSymbol("traced_op"),
+		asm.JGE.Imm(asm.R1, g.slots, "exit"),
+		asm.StoreMem(asm.RFP, stKey, asm.R1, asm.Word),
+		asm.StoreMem(asm.RFP, stUD, asm.R1, asm.Word))
+	ins = append(ins, lookup(g.m.records, stKey, "exit")...)
+	ins = append(ins, asm.Mov.Reg(asm.R8, asm.R0))
+	ins = append(ins, g.stamp()...)
+	ins = append(ins, asm.Mov.Reg(asm.R9, asm.R0), asm.StoreImm(asm.RFP, stKey, 0, asm.Word))
+	ins = append(ins, lookup(g.m.counters, stKey, "exit")...)
+	ins = append(ins,
+		// Before the cutoff (ramp_time): not traced.
+		asm.LoadMem(asm.R1, asm.R0, cntCutoff, asm.DWord),
+		asm.JLT.Reg(asm.R9, asm.R1, "exit"))
+	ins = append(ins, state(asm.R2, asm.R8)...)
+	unreaped := asm.StoreXAdd(asm.R0, asm.R3, asm.DWord)
+	unreaped.Offset = cntUnreaped
+	lost := asm.StoreXAdd(asm.R0, asm.R3, asm.DWord)
+	lost.Offset = cntLost
+	ins = append(ins,
+		asm.JEq.Imm(asm.R2, stateFree, "fresh"),
+		asm.LoadMem(asm.R3, asm.R8, recSubmit, asm.DWord),
+		asm.JLT.Reg(asm.R3, asm.R1, "fresh"),
+		asm.Mov.Imm(asm.R3, 1),
+		asm.JEq.Imm(asm.R2, stateInFlight, "lost"),
+		unreaped,
+		asm.Ja.Label("fresh"),
+		lost.WithSymbol("lost"),
+		field(asm.R1, f.req).WithSymbol("fresh"),
+		asm.StoreMem(asm.R8, recReq, asm.R1, asm.DWord),
+		asm.StoreMem(asm.R8, recSubmit, asm.R9, asm.DWord))
+	for _, off := range []int16{recBio, recIssue, recDone, recCQE, recKey} {
+		ins = append(ins, zero64(asm.R8, off))
+	}
+	ins = append(ins, asm.StoreImm(asm.R8, recPrev, 0, asm.Word),
+		asm.StoreImm(asm.R8, recState, stateInFlight, asm.Word),
+		// The task's next bio is this request's.
+		asm.StoreImm(asm.RFP, stKey, 0, asm.Word))
+	ins = append(ins, lookup(g.m.current, stKey, "exit")...)
+	return finish(append(ins,
+		asm.StoreMem(asm.R0, 0, asm.R7, asm.Word),
+		asm.LoadMem(asm.R1, asm.RFP, stUD, asm.Word),
+		asm.Add.Imm(asm.R1, 1),
+		asm.StoreMem(asm.R0, 4, asm.R1, asm.Word)))
+}
+
+// bioProg is block_bio_queue: the first bio one of the job's threads
+// queues on a traced device after submitting a request is the request's;
+// a second one marks it split.
+func (g *gen) bioProg(f blockFields) asm.Instructions {
+	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
+	ins = append(ins, g.disk(f.dev)...)
+	ins = append(ins, g.tid()...)
+	ins = append(ins, asm.Mov.Reg(asm.R9, asm.R0), asm.StoreImm(asm.RFP, stKey, 0, asm.Word))
+	ins = append(ins, lookup(g.m.current, stKey, "exit")...)
+	ins = append(ins,
+		asm.LoadMem(asm.R1, asm.R0, 0, asm.Word),
+		asm.JNE.Reg32(asm.R1, asm.R9, "exit"),
+		asm.LoadMem(asm.R1, asm.R0, 4, asm.Word),
+		asm.JEq.Imm(asm.R1, 0, "exit"),
+		asm.Sub.Imm(asm.R1, 1),
+		asm.StoreMem(asm.RFP, stKey, asm.R1, asm.Word),
+		asm.StoreMem(asm.RFP, stUD, asm.R1, asm.Word))
+	ins = append(ins, lookup(g.m.records, stKey, "exit")...)
+	ins = append(ins, asm.Mov.Reg(asm.R8, asm.R0))
+	ins = append(ins, state(asm.R2, asm.R8)...)
+	ins = append(ins,
+		asm.JNE.Imm(asm.R2, stateInFlight, "exit"),
+		asm.LoadMem(asm.R1, asm.R8, recState, asm.Word),
+		asm.RSh.Imm(asm.R1, 8),
+		asm.JEq.Imm(asm.R1, 0, "first"),
+		asm.StoreImm(asm.R8, recState, stateInFlight|2<<8, asm.Word),
+		asm.Ja.Label("exit"),
+		asm.StoreImm(asm.R8, recState, stateInFlight|1<<8, asm.Word).WithSymbol("first"))
+	ins = append(ins, g.stamp()...)
+	ins = append(ins, asm.StoreMem(asm.R8, recBio, asm.R0, asm.DWord))
+	ins = append(ins, g.key(f.sector)...)
+	ins = append(ins, asm.StoreMem(asm.R8, recKey, asm.R7, asm.DWord))
+	// The request queued before to the sector, if still in flight, is
+	// this one's prev.
+	ins = append(ins, lookup(g.m.keys, stSKey, "keyed")...)
+	ins = append(ins,
+		asm.LoadMem(asm.R1, asm.R0, 0, asm.Word),
+		asm.LoadMem(asm.R2, asm.RFP, stUD, asm.Word),
+		asm.JEq.Reg(asm.R1, asm.R2, "keyed"),
+		asm.StoreMem(asm.RFP, stKey, asm.R1, asm.Word))
+	ins = append(ins, g.onKey(stKey, "keyed")...)
+	ins = append(ins,
+		asm.LoadMem(asm.R1, asm.RFP, stKey, asm.Word),
+		asm.Add.Imm(asm.R1, 1),
+		asm.StoreMem(asm.R8, recPrev, asm.R1, asm.Word),
+		asm.LoadMapPtr(asm.R1, g.m.keys.FD()).WithSymbol("keyed"),
 		asm.Mov.Reg(asm.R2, asm.RFP),
-		asm.Add.Imm(asm.R2, keyU64),
-		asm.LoadMapPtr(asm.R1, m.rings.FD()),
-		asm.FnMapLookupElem.Call(),
-		asm.JNE.Imm(asm.R0, 0, "known_ring"),
-		asm.StoreImm(asm.RFP, valOne, 1, asm.Byte),
-		asm.LoadMapPtr(asm.R1, m.rings.FD()),
-		asm.Mov.Reg(asm.R2, asm.RFP),
-		asm.Add.Imm(asm.R2, keyU64),
+		asm.Add.Imm(asm.R2, stSKey),
 		asm.Mov.Reg(asm.R3, asm.RFP),
-		asm.Add.Imm(asm.R3, valOne),
+		asm.Add.Imm(asm.R3, stUD),
 		asm.Mov.Imm(asm.R4, 0),
 		asm.FnMapUpdateElem.Call(),
-		asm.Mov.Imm(asm.R0, 0).WithSymbol("known_ring"),
-	}
-	subFilter := append(append(tidFilter(m), opFilter...), learnRing...)
-	return []progSpec{
-		{name: "gofio_ksub", kind: KindSubmit, filter: subFilter, fill: asm.Instructions{
-			field(asm.R1, sub.opcode),
-			asm.StoreMem(asm.R8, 2, asm.R1, asm.Half),
-			asm.LoadMem(asm.R1, asm.RFP, keyU32, asm.Word),
-			asm.StoreMem(asm.R8, 4, asm.R1, asm.Word),
-			field(asm.R1, sub.req),
-			asm.StoreMem(asm.R8, 16, asm.R1, asm.DWord),
-			field(asm.R1, sub.userData),
-			asm.StoreMem(asm.R8, 24, asm.R1, asm.DWord),
-		}},
-		{name: "gofio_kbio", kind: KindBioQueue, filter: append(devFilter(m, bio.dev), tidFilter(m)...),
-			fill: append(asm.Instructions{
-				asm.StoreImm(asm.R8, 2, 0, asm.Half),
-				asm.LoadMem(asm.R1, asm.RFP, keyU32, asm.Word),
-				asm.StoreMem(asm.R8, 4, asm.R1, asm.Word),
-			}, blockFill(bio)...)},
-		{name: "gofio_kissue", kind: KindRqIssue, filter: devFilter(m, issue.dev),
-			fill: append(asm.Instructions{asm.StoreImm(asm.R8, 2, 0, asm.Half), asm.StoreImm(asm.R8, 4, 0, asm.Word)}, blockFill(issue)...)},
-		{name: "gofio_kdone", kind: KindRqComplete, filter: devFilter(m, done.dev),
-			fill: append(asm.Instructions{asm.StoreImm(asm.R8, 2, 0, asm.Half), asm.StoreImm(asm.R8, 4, 0, asm.Word)}, blockFill(done)...)},
-		{name: "gofio_kcqe", kind: KindComplete, filter: append(asm.Instructions{
-			field(asm.R1, cqe.ctx),
-			asm.StoreMem(asm.RFP, keyU64, asm.R1, asm.DWord),
-		}, lookupOrExit(m.rings, keyU64)...),
-			fill: asm.Instructions{
-				asm.StoreImm(asm.R8, 2, 0, asm.Half),
-				asm.StoreImm(asm.R8, 4, 0, asm.Word),
-				field(asm.R1, cqe.req),
-				asm.StoreMem(asm.R8, 16, asm.R1, asm.DWord),
-				field(asm.R1, cqe.userData),
-				asm.StoreMem(asm.R8, 24, asm.R1, asm.DWord),
-			}},
+		asm.JEq.Imm(asm.R0, 0, "exit"))
+	return finish(append(ins, g.count(cntKeyFull)...))
+}
+
+// key makes the record's sector key, disk index << 48 | sector, in R7
+// and on the stack at stSKey (the disk index in R7 before).
+func (g *gen) key(sector Field) asm.Instructions {
+	return asm.Instructions{
+		field(asm.R1, sector),
+		asm.LSh.Imm(asm.R1, 16),
+		asm.RSh.Imm(asm.R1, 16),
+		asm.LSh.Imm(asm.R7, 48),
+		asm.Or.Reg(asm.R7, asm.R1),
+		asm.StoreMem(asm.RFP, stSKey, asm.R7, asm.DWord),
 	}
 }
 
-// load loads a program, turning the verifier's refusal into an
-// Unavailable.
-func load(p progSpec, m *maps) (*ebpf.Program, error) {
-	return tracepoint.Load(p.kind.String(), p.name, p.build(m))
+// The block events that find their request by its sector.
+const (
+	blockIssue = iota
+	blockComplete
+	blockRequeue
+)
+
+// blockProg is block_rq_issue, block_rq_complete or block_rq_requeue on a
+// traced device: it finds the request the event applies to on its key's
+// chain (R9, 0 for none) and stamps it (a requeue takes the issue back).
+func (g *gen) blockProg(f blockFields, kind int) asm.Instructions {
+	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
+	ins = append(ins, g.disk(f.dev)...)
+	ins = append(ins, g.key(f.sector)...)
+	ins = append(ins, lookup(g.m.keys, stSKey, "exit")...)
+	ins = append(ins, asm.LoadMem(asm.R1, asm.R0, 0, asm.Word), asm.Mov.Imm(asm.R9, 0))
+	for i := 0; i < chainWalk; i++ {
+		skip := g.label("skip")
+		ins = append(ins, asm.StoreMem(asm.RFP, stKey, asm.R1, asm.Word))
+		ins = append(ins, g.onKey(stKey, "walked")...)
+		ins = append(ins, asm.Mov.Reg(asm.R8, asm.R0),
+			asm.LoadMem(asm.R1, asm.R8, recIssue, asm.DWord))
+		if kind == blockIssue {
+			ins = append(ins, asm.JNE.Imm(asm.R1, 0, skip))
+		} else {
+			ins = append(ins, asm.JEq.Imm(asm.R1, 0, skip),
+				asm.LoadMem(asm.R1, asm.R8, recDone, asm.DWord),
+				asm.JNE.Imm(asm.R1, 0, skip))
+		}
+		ins = append(ins, asm.Mov.Reg(asm.R9, asm.R8),
+			asm.LoadMem(asm.R1, asm.R8, recPrev, asm.Word).WithSymbol(skip),
+			asm.JEq.Imm(asm.R1, 0, "walked"),
+			asm.Sub.Imm(asm.R1, 1))
+	}
+	ins = append(ins, asm.JEq.Imm(asm.R9, 0, "exit").WithSymbol("walked"))
+	switch kind {
+	case blockRequeue:
+		ins = append(ins, zero64(asm.R9, recIssue))
+	default:
+		off := int16(recIssue)
+		if kind == blockComplete {
+			off = recDone
+		}
+		ins = append(ins, g.stamp()...)
+		ins = append(ins, asm.StoreMem(asm.R9, off, asm.R0, asm.DWord))
+	}
+	return finish(ins)
+}
+
+// completeProg is io_uring_complete: the request's record takes its CQE
+// stamp, gives its key back to the request queued before it, and is
+// joined when every stamp came in order, or unjoined with the reason.
+func (g *gen) completeProg(f uringFields) asm.Instructions {
+	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1),
+		field(asm.R1, f.userData),
+		asm.JGE.Imm(asm.R1, g.slots, "exit"),
+		asm.StoreMem(asm.RFP, stKey, asm.R1, asm.Word),
+		asm.StoreMem(asm.RFP, stUD, asm.R1, asm.Word)}
+	ins = append(ins, lookup(g.m.records, stKey, "exit")...)
+	ins = append(ins, asm.Mov.Reg(asm.R8, asm.R0))
+	ins = append(ins, state(asm.R1, asm.R8)...)
+	ins = append(ins, asm.JNE.Imm(asm.R1, stateInFlight, "exit"),
+		field(asm.R1, f.req),
+		asm.LoadMem(asm.R2, asm.R8, recReq, asm.DWord),
+		asm.JNE.Reg(asm.R1, asm.R2, "exit"))
+	ins = append(ins, g.stamp()...)
+	ins = append(ins, asm.Mov.Reg(asm.R9, asm.R0),
+		asm.StoreMem(asm.R8, recCQE, asm.R9, asm.DWord),
+		asm.LoadMem(asm.R7, asm.R8, recKey, asm.DWord),
+		asm.JEq.Imm(asm.R7, 0, "classify"),
+		asm.StoreMem(asm.RFP, stSKey, asm.R7, asm.DWord))
+	// Still the key's newest: hand the key to the request before, or
+	// take it out.
+	ins = append(ins, lookup(g.m.keys, stSKey, "classify")...)
+	ins = append(ins,
+		asm.LoadMem(asm.R1, asm.R0, 0, asm.Word),
+		asm.LoadMem(asm.R2, asm.RFP, stUD, asm.Word),
+		asm.JNE.Reg(asm.R1, asm.R2, "classify"),
+		asm.LoadMem(asm.R1, asm.R8, recPrev, asm.Word),
+		asm.JEq.Imm(asm.R1, 0, "unkey"),
+		asm.Sub.Imm(asm.R1, 1),
+		asm.StoreMem(asm.RFP, stValue, asm.R1, asm.Word))
+	ins = append(ins, g.onKey(stValue, "unkey")...)
+	ins = append(ins,
+		asm.LoadMapPtr(asm.R1, g.m.keys.FD()),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, stSKey),
+		asm.Mov.Reg(asm.R3, asm.RFP),
+		asm.Add.Imm(asm.R3, stValue),
+		asm.Mov.Imm(asm.R4, unix.BPF_EXIST),
+		asm.FnMapUpdateElem.Call(),
+		asm.Ja.Label("classify"),
+		asm.LoadMapPtr(asm.R1, g.m.keys.FD()).WithSymbol("unkey"),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, stSKey),
+		asm.FnMapDeleteElem.Call())
+	unjoined := func(k int) asm.Instruction {
+		return asm.StoreImm(asm.R8, recState, int64(stateUnjoined+k), asm.Word)
+	}
+	return finish(append(ins,
+		asm.LoadMem(asm.R1, asm.R8, recState, asm.Word).WithSymbol("classify"),
+		asm.RSh.Imm(asm.R1, 8),
+		asm.JEq.Imm(asm.R1, 0, "iowq"),
+		asm.JGT.Imm(asm.R1, 1, "split"),
+		asm.LoadMem(asm.R2, asm.R8, recIssue, asm.DWord),
+		asm.JEq.Imm(asm.R2, 0, "merged"),
+		asm.LoadMem(asm.R3, asm.R8, recDone, asm.DWord),
+		asm.JEq.Imm(asm.R3, 0, "lostev"),
+		asm.JGT.Reg(asm.R3, asm.R9, "lostev"),
+		asm.JGT.Reg(asm.R2, asm.R3, "lostev"),
+		asm.LoadMem(asm.R4, asm.R8, recBio, asm.DWord),
+		asm.JGT.Reg(asm.R4, asm.R2, "lostev"),
+		asm.LoadMem(asm.R5, asm.R8, recSubmit, asm.DWord),
+		asm.JGT.Reg(asm.R5, asm.R4, "lostev"),
+		asm.StoreImm(asm.R8, recState, stateJoined, asm.Word),
+		asm.Ja.Label("exit"),
+		unjoined(int(kstage.LossIOWQ)).WithSymbol("iowq"),
+		asm.Ja.Label("exit"),
+		unjoined(int(kstage.LossSplit)).WithSymbol("split"),
+		asm.Ja.Label("exit"),
+		unjoined(int(kstage.LossMerged)).WithSymbol("merged"),
+		asm.Ja.Label("exit"),
+		unjoined(int(kstage.LossLost)).WithSymbol("lostev"),
+	))
+}
+
+// progSpec is one program and the tracepoint it attaches to.
+type progSpec struct {
+	group, event string
+	kind         string // what the load error names
+	name         string // the program's name (at most 15 bytes)
+	ins          asm.Instructions
+}
+
+// programs builds the six programs over the record layouts.
+func (g *gen) programs(tp *tracepoints) []progSpec {
+	return []progSpec{
+		{"io_uring", tp.submitName, "submit_req", "gofio_ksub", g.submitProg(tp.sub)},
+		{"block", "block_bio_queue", "bio_queue", "gofio_kbio", g.bioProg(tp.bio)},
+		{"block", "block_rq_issue", "rq_issue", "gofio_kissue", g.blockProg(tp.issue, blockIssue)},
+		{"block", "block_rq_complete", "rq_complete", "gofio_kdone", g.blockProg(tp.done, blockComplete)},
+		{"block", "block_rq_requeue", "rq_requeue", "gofio_krequeue", g.blockProg(tp.requeue, blockRequeue)},
+		{"io_uring", "io_uring_complete", "complete", "gofio_kcqe", g.completeProg(tp.cqe)},
+	}
+}
+
+// load loads a program of type typ (ebpf.TracePoint; ebpf.RawTracepoint
+// in tests).
+func load(p progSpec, typ ebpf.ProgramType) (*ebpf.Program, error) {
+	return tracepoint.LoadType(typ, p.kind, p.name, p.ins)
 }

@@ -17,7 +17,7 @@ func TestFindTracepoints(t *testing.T) {
 	}
 	if tp.submitName != "io_uring_submit_req" || tp.sub.req != (Field{Offset: 16, Size: 8}) || tp.sub.userData != (Field{Offset: 24, Size: 8}) ||
 		tp.sub.opcode != (Field{Offset: 32, Size: 1}) || tp.cqe.userData != (Field{Offset: 24, Size: 8}) || tp.bio.sector != (Field{Offset: 16, Size: 8}) ||
-		tp.done.nrSector != (Field{Offset: 24, Size: 4}) {
+		tp.done.sector != (Field{Offset: 16, Size: 8}) || tp.requeue.dev != (Field{Offset: 8, Size: 4}) {
 		t.Fatalf("layouts: %+v", tp)
 	}
 	old := fakeTracefs(t, "io_uring_submit_sqe", `name: io_uring_submit_sqe
@@ -48,7 +48,8 @@ format:
 func fakeTracefs(t *testing.T, name, format string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, e := range []string{"io_uring/io_uring_complete", "block/block_bio_queue", "block/block_rq_issue", "block/block_rq_complete"} {
+	for _, e := range []string{"io_uring/io_uring_complete", "block/block_bio_queue", "block/block_rq_issue", "block/block_rq_complete",
+		"block/block_rq_requeue"} {
 		b, err := os.ReadFile(filepath.Join("testdata/linux-6.18/events", e, "format"))
 		if err != nil {
 			t.Fatal(err)
@@ -93,16 +94,16 @@ func TestUnavailable(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"not root", Config{Target: "/proc/version", Euid: 1000}, "not root"},
-		{"no tracefs", Config{Target: "/proc/version", Mountinfo: mountinfoFor(t, ""),
+		{"not root", Config{Targets: []string{"/proc/version"}, Euid: 1000}, "not root"},
+		{"no tracefs", Config{Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, ""),
 			MountAt: filepath.Join(t.TempDir(), "absent")}, "no tracefs mounted, and mounting one on"},
-		{"missing tracepoint", Config{Target: "/proc/version", Mountinfo: mountinfoFor(t, fakeTracefs(t, "", ""))},
+		{"missing tracepoint", Config{Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, fakeTracefs(t, "", ""))},
 			"tracepoint io_uring:io_uring_submit_req (or io_uring_submit_sqe) missing"},
-		{"missing field", Config{Target: "/proc/version", Mountinfo: mountinfoFor(t, fakeTracefs(t, "io_uring_submit_req",
+		{"missing field", Config{Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, fakeTracefs(t, "io_uring_submit_req",
 			"format:\n\tfield:void * ctx;\toffset:8;\tsize:8;\tsigned:0;\n"))}, "tracepoint io_uring_submit_req has no field req"},
-		{"not a block device", Config{Target: "/proc/version", Mountinfo: mountinfoFor(t, real)},
+		{"not a block device", Config{Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, real)},
 			"target /proc/version is not a block device and its file system has none"},
-		{"no target", Config{Target: filepath.Join(t.TempDir(), "absent"), Mountinfo: mountinfoFor(t, real)},
+		{"no target", Config{Targets: []string{filepath.Join(t.TempDir(), "absent")}, Mountinfo: mountinfoFor(t, real)},
 			"no such file"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,27 +3,27 @@ package ktrace
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"runtime"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/link"
-	"github.com/cilium/ebpf/ringbuf"
+
 	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/internal/tracepoint"
-	"golang.org/x/sys/unix"
 )
 
 // Config is what a Tracer traces and where it finds the kernel.
 type Config struct {
-	// Target is the job's file or block device.
-	Target string
+	// Targets are the job's files or block devices: every device under
+	// them is traced.
+	Targets []string
 	// Tids are the threads that submit the job's SQEs: its own thread,
 	// and the kernel's SQPOLL thread under sqthread_poll.
 	Tids []int
+	// Slots is the number of the job's I/O slots (its iodepth): the user
+	// data of its SQEs are slot indexes below it.
+	Slots int
 	// Euid is the process's effective user id (os.Geteuid()).
 	Euid int
 	// Mountinfo is the mount table read to find tracefs
@@ -32,40 +32,26 @@ type Config struct {
 	Mountinfo, MountAt string
 	// Sysfs is sysfs's mount point ("/sys" when empty).
 	Sysfs string
-	// OnJoin, when set, sees every joined I/O on the drain's goroutine
-	// (tests).
+	// OnJoin, when set, sees every joined I/O on the goroutine that calls
+	// Reap (tests).
 	OnJoin func(r Reap, d *[kstage.NumStages]uint64)
-	// Poll is how often the drain empties the event ring at the most
-	// (1 ms when 0); it waits up to 16 times longer while few events come.
-	Poll time.Duration
 }
 
-// reapRing carries gofio's reaps from the job loop to the drain: one
-// producer, one consumer, fixed size, no allocation.
-type reapRing struct {
-	buf        []Reap
-	head, tail atomic.Uint64
-	dropped    atomic.Uint64
-}
+// maxDevices is how many devices one tracer traces at most: the programs
+// compare a device with each.
+const maxDevices = 64
 
-const reapRingSize = 1 << 16
-
-// Tracer measures one job's kernel stages. Open starts it, the job loop
+// Tracer measures one job's kernel stages. Open starts it; the job loop
 // calls Reap for every completed read or write (and Reset when ramp_time
-// ends), Close stops it and returns the stages.
+// ends), and Close stops it and returns the stages, all on the loop's
+// goroutine.
 type Tracer struct {
-	m       *maps
-	progs   []*ebpf.Program
-	links   []link.Link
-	rd      *ringbuf.Reader
-	stats   interface{ Close() error }
-	reaps   reapRing
-	resetAt atomic.Uint64
-	stop    atomic.Bool
-	done    sync.WaitGroup
-	poll    time.Duration
-	st      kstage.KernelStages
-	j       *Joiner
+	m     *maps
+	progs []*ebpf.Program
+	links []link.Link
+	stats io.Closer
+	sh    *shared
+	st    kstage.KernelStages
 }
 
 func (c *Config) defaults() {
@@ -78,9 +64,6 @@ func (c *Config) defaults() {
 	if c.Sysfs == "" {
 		c.Sysfs = "/sys"
 	}
-	if c.Poll == 0 {
-		c.Poll = time.Millisecond
-	}
 }
 
 // tracepoints are the events traced, with the fields each program reads.
@@ -89,9 +72,10 @@ type tracepoints struct {
 	sub, cqe   uringFields
 	bio, issue blockFields
 	done       blockFields
+	requeue    blockFields
 }
 
-// findTracepoints reads the layouts of the five events under tracefs.
+// findTracepoints reads the layouts of the six events under tracefs.
 func findTracepoints(tracefs string) (*tracepoints, error) {
 	tp := &tracepoints{}
 	var sub Format
@@ -110,12 +94,6 @@ func findTracepoints(tracefs string) (*tracepoints, error) {
 	}
 	var err error
 	uring := func(f Format, event string) (u uringFields) {
-		if err != nil {
-			return
-		}
-		if u.ctx, err = f.Want(event, "ctx", 8); err != nil {
-			return
-		}
 		if u.req, err = f.Want(event, "req", 8); err != nil {
 			return
 		}
@@ -144,22 +122,51 @@ func findTracepoints(tracefs string) (*tracepoints, error) {
 		if b.dev, err = f.Want(name, "dev", 4); err != nil {
 			return
 		}
-		if b.sector, err = f.Want(name, "sector", 8); err != nil {
-			return
-		}
-		b.nrSector, err = f.Want(name, "nr_sector", 4)
+		b.sector, err = f.Want(name, "sector", 8)
 		return
 	}
-	if tp.bio, err = block("block_bio_queue"); err != nil {
-		return nil, err
-	}
-	if tp.issue, err = block("block_rq_issue"); err != nil {
-		return nil, err
-	}
-	if tp.done, err = block("block_rq_complete"); err != nil {
-		return nil, err
+	for _, b := range []struct {
+		dst  *blockFields
+		name string
+	}{{&tp.bio, "block_bio_queue"}, {&tp.issue, "block_rq_issue"}, {&tp.done, "block_rq_complete"},
+		{&tp.requeue, "block_rq_requeue"}} {
+		if *b.dst, err = block(b.name); err != nil {
+			return nil, err
+		}
 	}
 	return tp, nil
+}
+
+// devices finds the block devices under the targets: each disk once, with
+// its index, and each partition a bio may be queued on with its disk's.
+func devices(targets []string, sysfs string) ([]device, error) {
+	var devs []device
+	disks := map[uint32]int32{}
+	add := func(dev uint32, disk int32) {
+		for _, d := range devs {
+			if d.dev == dev {
+				return
+			}
+		}
+		devs = append(devs, device{dev, disk})
+	}
+	for _, path := range targets {
+		tgt, err := targetOf(path, sysfs)
+		if err != nil {
+			return nil, err
+		}
+		idx, ok := disks[tgt.Disk]
+		if !ok {
+			idx = int32(len(disks) + 1)
+			disks[tgt.Disk] = idx
+		}
+		add(tgt.Disk, idx)
+		add(tgt.BioDev, idx)
+	}
+	if len(devs) > maxDevices {
+		return nil, unavailable("the job's files lie on %d block devices and partitions; gofio traces %d at most", len(devs), maxDevices)
+	}
+	return devs, nil
 }
 
 // Open starts tracing. An *Unavailable error says why kernel stages cannot
@@ -177,50 +184,53 @@ func Open(cfg Config) (*Tracer, error) {
 	if err != nil {
 		return nil, err
 	}
-	tgt, err := targetOf(cfg.Target, cfg.Sysfs)
+	devs, err := devices(cfg.Targets, cfg.Sysfs)
 	if err != nil {
 		return nil, err
 	}
-	t := &Tracer{poll: cfg.Poll}
-	t.reaps.buf = make([]Reap, reapRingSize)
+	t := &Tracer{}
 	t.st.Available = true
-	t.j = NewJoiner(&t.st)
-	t.j.OnJoin = cfg.OnJoin
-	if err := t.start(cfg, tp, tgt); err != nil {
+	if err := t.start(cfg, tp, devs); err != nil {
 		t.release()
 		return nil, err
 	}
 	return t, nil
 }
 
-func (t *Tracer) start(cfg Config, tp *tracepoints, tgt Target) error {
-	var err error
-	if t.m, err = newMaps(); err != nil {
-		return unavailable("BPF map refused: %v", err)
+// newGen makes the maps of a tracer of slots I/O slots and the builder of
+// its programs.
+func newGen(slots int, tids []int, devs []device) (*gen, error) {
+	if slots < 1 {
+		slots = 1
 	}
-	one := uint8(1)
-	for _, tid := range cfg.Tids {
-		if err := t.m.tids.Put(uint32(tid), one); err != nil {
-			return unavailable("BPF map update: %v", err)
-		}
+	m, err := newMaps(slots)
+	if err != nil {
+		return nil, unavailable("BPF map refused: %v", err)
 	}
-	for _, d := range []uint32{tgt.BioDev, tgt.Disk} {
-		if err := t.m.devs.Put(d, one); err != nil {
-			return unavailable("BPF map update: %v", err)
-		}
+	g := &gen{m: m, slots: int32(slots), devs: devs}
+	for _, t := range tids {
+		g.tids = append(g.tids, uint32(t))
 	}
-	specs := programs(t.m, tp.sub, tp.cqe, tp.bio, tp.issue, tp.done)
-	events := [][2]string{{"io_uring", tp.submitName}, {"block", "block_bio_queue"}, {"block", "block_rq_issue"},
-		{"block", "block_rq_complete"}, {"io_uring", "io_uring_complete"}}
+	return g, nil
+}
+
+func (t *Tracer) start(cfg Config, tp *tracepoints, devs []device) error {
+	g, err := newGen(cfg.Slots, cfg.Tids, devs)
+	if err != nil {
+		return err
+	}
+	t.m = g.m
+	if t.sh, err = mapShared(t.m, int(g.slots), &t.st); err != nil {
+		return err
+	}
+	t.sh.onJoin = cfg.OnJoin
+	specs := g.programs(tp)
 	for _, s := range specs {
-		p, err := load(s, t.m)
+		p, err := load(s, ebpf.TracePoint)
 		if err != nil {
 			return err
 		}
 		t.progs = append(t.progs, p)
-	}
-	if t.rd, err = ringbuf.NewReader(t.m.events); err != nil {
-		return unavailable("BPF ring buffer: %v", err)
 	}
 	// The programs' run time is the tracing's cost; without the kernel's
 	// BPF statistics it reads 0.
@@ -228,97 +238,24 @@ func (t *Tracer) start(cfg Config, tp *tracepoints, tgt Target) error {
 		t.stats = s
 	}
 	for i, p := range t.progs {
-		l, err := link.Tracepoint(events[i][0], events[i][1], p, nil)
+		l, err := link.Tracepoint(specs[i].group, specs[i].event, p, nil)
 		if err != nil {
-			return unavailable("attaching to tracepoint %s:%s: %v", events[i][0], events[i][1], err)
+			return unavailable("attaching to tracepoint %s:%s: %v", specs[i].group, specs[i].event, err)
 		}
 		t.links = append(t.links, l)
 	}
-	t.done.Add(1)
-	go t.drain()
 	return nil
 }
 
-// Reap records one completed read or write of the job: its user data and
-// its lat's start and end stamps (clock.Nanotime). It never blocks or
-// allocates; when the drain falls a ring behind, the reap is dropped.
-func (t *Tracer) Reap(userData uint64, start, end int64) {
-	r := &t.reaps
-	tail := r.tail.Load()
-	if tail-r.head.Load() >= uint64(len(r.buf)) {
-		r.dropped.Add(1)
-		return
-	}
-	r.buf[tail&(uint64(len(r.buf))-1)] = Reap{UserData: userData, Start: uint64(start), End: uint64(end)}
-	r.tail.Store(tail + 1)
-}
+// Reap records one completed read or write of the job, on the goroutine
+// that harvests them: its user data and its lat's start and end stamps
+// (clock.Nanotime). It reads the slot's record from memory the programs
+// share: no system call, no allocation.
+func (t *Tracer) Reap(userData uint64, start, end int64) { t.sh.reap(userData, start, end) }
 
 // Reset starts the counts again at stamp at (clock.Nanotime): the end of
 // ramp_time.
-func (t *Tracer) Reset(at int64) { t.resetAt.Store(uint64(at)) }
-
-// drainReaps hands the reaps waiting in the ring to the joiner.
-func (t *Tracer) drainReaps() {
-	r := &t.reaps
-	head, tail := r.head.Load(), r.tail.Load()
-	for ; head != tail; head++ {
-		t.j.AddReap(r.buf[head&(uint64(len(r.buf))-1)])
-	}
-	r.head.Store(head)
-}
-
-// drain is the goroutine that empties the event ring into the joiner
-// every poll interval, until Close.
-func (t *Tracer) drain() {
-	defer t.done.Done()
-	// On its own thread, so that the thread's CPU time is the drain's.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var ru0 unix.Rusage
-	unix.Getrusage(unix.RUSAGE_THREAD, &ru0)
-	defer func() {
-		var ru unix.Rusage
-		unix.Getrusage(unix.RUSAGE_THREAD, &ru)
-		cpu := ru.Utime.Nano() + ru.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano()
-		t.st.DrainCPUNs = uint64(max(cpu, 0))
-	}()
-	var rec ringbuf.Record
-	var ev Event
-	poll := t.poll
-	for {
-		// Sleep, then take everything there: the programs never wake
-		// the reader (BPF_RB_NO_WAKEUP), so the drain costs one wakeup
-		// per interval however fast the job runs. The interval grows to
-		// 16 polls while under 256 events come in one, so that a slow
-		// job does not pay a wakeup for every few I/Os, and drops back
-		// to one poll when 4096 or more do.
-		last := t.stop.Load()
-		if !last {
-			time.Sleep(poll)
-		}
-		t.rd.SetDeadline(time.Now())
-		n := 0
-		for t.rd.ReadInto(&rec) == nil {
-			if Decode(rec.RawSample, &ev) {
-				t.j.Add(ev)
-			}
-			n++
-		}
-		switch {
-		case n < 256 && poll < 16*t.poll:
-			poll *= 2
-		case n >= 4096:
-			poll = t.poll
-		}
-		if at := t.resetAt.Swap(0); at != 0 {
-			t.j.Reset(at)
-		}
-		t.drainReaps()
-		if last {
-			return
-		}
-	}
-}
+func (t *Tracer) Reset(at int64) { t.sh.reset(at) }
 
 // Close stops tracing and returns the job's kernel stages.
 func (t *Tracer) Close() *kstage.KernelStages {
@@ -326,13 +263,7 @@ func (t *Tracer) Close() *kstage.KernelStages {
 		l.Close()
 	}
 	t.links = nil
-	t.stop.Store(true)
-	t.done.Wait()
-	t.j.Flush()
-	var lost uint64
-	if err := t.m.lost.Lookup(uint32(0), &lost); err == nil {
-		t.st.LostEvents = lost
-	}
+	t.sh.settle()
 	if t.stats != nil {
 		for _, p := range t.progs {
 			if s, err := p.Stats(); err == nil {
@@ -350,14 +281,14 @@ func (t *Tracer) release() {
 	for _, l := range t.links {
 		l.Close()
 	}
-	if t.rd != nil {
-		t.rd.Close()
-	}
 	for _, p := range t.progs {
 		p.Close()
 	}
 	if t.stats != nil {
 		t.stats.Close()
+	}
+	if t.sh != nil {
+		t.sh.unmap()
 	}
 	if t.m != nil {
 		t.m.close()

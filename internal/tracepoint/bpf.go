@@ -30,9 +30,16 @@ func LoadField(dst, src asm.Register, f Field) asm.Instruction {
 // kernel's GPL helpers). A refusal is an *Unavailable that names what
 // (e.g. "submit_req") and gives the verifier's last word.
 func Load(what, name string, ins asm.Instructions) (*ebpf.Program, error) {
+	return LoadType(ebpf.TracePoint, what, name, ins)
+}
+
+// LoadType loads a program of type typ as Load does. Tests load a
+// tracepoint program's instructions as a raw tracepoint program (built
+// over a test layout), which BPF_PROG_TEST_RUN runs on synthetic records.
+func LoadType(typ ebpf.ProgramType, what, name string, ins asm.Instructions) (*ebpf.Program, error) {
 	prog, err := ebpf.NewProgramWithOptions(&ebpf.ProgramSpec{
 		Name:         name,
-		Type:         ebpf.TracePoint,
+		Type:         typ,
 		License:      "GPL",
 		Instructions: ins,
 	}, ebpf.ProgramOptions{LogSizeStart: 1 << 16})
