@@ -18,7 +18,7 @@ import (
 func runCmdEnv(t *testing.T, env map[string]string, core func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error), args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	st := &State{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, RunCore: core,
+	st := &State{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, RunCore: core, Canary: steadyCanary(1),
 		Getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
 	code := st.command(context.Background(), append([]string{"gofio"}, args...))
 	return code, out.String(), errb.String()

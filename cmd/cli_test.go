@@ -25,7 +25,7 @@ func runCmdWith(t *testing.T, core func(context.Context, []*jobfile.Job, run.Opt
 	t.Helper()
 	var out, errb bytes.Buffer
 	st := &State{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-		Getenv: func(string) (string, bool) { return "", false }, RunCore: core}
+		Getenv: func(string) (string, bool) { return "", false }, RunCore: core, Canary: steadyCanary(1)}
 	code := st.command(context.Background(), append([]string{"gofio"}, args...))
 	return code, out.String(), errb.String()
 }

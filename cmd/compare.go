@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofio/gofio/compare"
 	"github.com/gofio/gofio/internal/buildinfo"
+	"github.com/gofio/gofio/internal/canary"
 	"github.com/gofio/gofio/internal/hostinfo"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -32,6 +33,24 @@ type titled struct {
 	title string
 	cmp   *report.Comparison
 	gated bool
+	// runner is the canary's check of the runner between the two runs
+	// of a comparison across runs (diff, --baseline); nil within a run,
+	// whose sides are interleaved.
+	runner *report.RunnerCheck
+}
+
+// outcome is a comparison's verdict under --fail-if-slower: "pass",
+// "fail", or report.VerdictRunnerChanged when the runner's canary moved
+// the way that could explain the outcome (compare.CheckRunner).
+func (c titled) outcome(cfg *Config) string {
+	failed := len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0
+	switch {
+	case c.runner.Explains(failed):
+		return report.VerdictRunnerChanged
+	case failed:
+		return "fail"
+	}
+	return "pass"
 }
 
 // driftFor returns the between-run drift allowance of a diff against old:
@@ -91,13 +110,29 @@ func verdictLine(cfg *Config, c titled) string {
 	if c.cmp.DriftPct > 0 {
 		drift = fmt.Sprintf(" (+ %g%% drift)", c.cmp.DriftPct)
 	}
-	switch {
-	case !c.gated || cfg.FailIfSlower < 0:
-		return fmt.Sprintf("%s: not gated (no --fail-if-slower); %s", what, rows)
-	case len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0:
+	if !c.gated || cfg.FailIfSlower < 0 {
+		note := ""
+		if w := c.runner.Words(); w != "" {
+			note = "; " + w
+		}
+		return fmt.Sprintf("%s: not gated (no --fail-if-slower); %s%s", what, rows, note)
+	}
+	switch c.outcome(cfg) {
+	case report.VerdictRunnerChanged:
+		failed := len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0
+		why := "a slower runner explains the rows that are slower"
+		if !failed {
+			why = "a faster runner could hide a slowdown"
+		}
+		return fmt.Sprintf("%s: RUNNER CHANGED: %s, and %s: the rows cannot tell code from runner; %s", what, c.runner.Words(), why, rows)
+	case "fail":
 		return fmt.Sprintf("%s: FAIL: slower by more than %g%%%s beyond noise; %s", what, cfg.FailIfSlower, drift, rows)
 	}
-	return fmt.Sprintf("%s: pass: no row slower by more than %g%%%s beyond noise; %s", what, cfg.FailIfSlower, drift, rows)
+	note := ""
+	if w := c.runner.Words(); w != "" {
+		note = " (" + w + ")"
+	}
+	return fmt.Sprintf("%s: pass: no row slower by more than %g%%%s beyond noise%s; %s", what, cfg.FailIfSlower, drift, note, rows)
 }
 
 // writeVerdicts writes the verdict line of every comparison that compared
@@ -373,7 +408,9 @@ func writeCIReports(st *State, cfg *Config, cmps []titled) error {
 }
 
 // gate applies --fail-if-slower to every gated comparison: ExitSlower
-// when any row of any of them is slower beyond noise, after saying which.
+// when any row of any of them is slower beyond noise, after saying which;
+// else ExitRunnerChanged when a comparison across runs has the verdict
+// runner changed.
 func gate(st *State, cfg *Config, cmps []titled) int {
 	if cfg.FailIfSlower < 0 {
 		return ExitOK
@@ -383,12 +420,19 @@ func gate(st *State, cfg *Config, cmps []titled) int {
 		if !c.gated {
 			continue
 		}
-		if err := compare.CheckSlower(c.cmp, cfg.FailIfSlower); err != nil {
-			if c.title != "" {
-				st.logf("%s: %v", c.title, err)
-			} else {
-				st.logf("%v", err)
+		prefix := ""
+		if c.title != "" {
+			prefix = c.title + ": "
+		}
+		if c.outcome(cfg) == report.VerdictRunnerChanged {
+			st.logf("%s%s: %s", prefix, report.VerdictRunnerChanged, c.runner.Words())
+			if code == ExitOK {
+				code = ExitRunnerChanged
 			}
+			continue
+		}
+		if err := compare.CheckSlower(c.cmp, cfg.FailIfSlower); err != nil {
+			st.logf("%s%v", prefix, err)
 			code = ExitSlower
 		}
 	}
@@ -431,7 +475,12 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		}
 		all.Add(res)
 	}
+	p.info.Canary = &canary.Record{}
+	st.readCanary(ctx, &p.info.Canary.Before)
 	cmp, runErr := compare.Run(ctx, p.points, p.ab, runAt, onResult)
+	if runErr == nil {
+		st.readCanary(ctx, &p.info.Canary.After)
+	}
 	if runErr != nil && !errors.Is(runErr, compare.ErrInterrupted) && len(all.Result().Jobs) == 0 {
 		// Nothing ran: no report, table or file, as for a plain run the
 		// run core refuses.
@@ -444,20 +493,20 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	if cmp != nil {
 		recordDisks(p.info, all.Result())
 		compare.Judge(cmp, cfg.GateMetric)
-		cmps = append(cmps, titled{"", cmp, p.ab != nil})
+		cmps = append(cmps, titled{"", cmp, p.ab != nil, nil})
 		if p.baseline != nil && runErr == nil {
 			d, err := diffBaseline(st, cfg, p, cmp)
 			if err != nil {
 				writeErrs = append(writeErrs, err)
 			} else {
-				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true})
+				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true, checkRunner(st, cfg, p.baseline.Info, p.info)})
 			}
 		}
 		writeErrs = append(writeErrs, writeComparisons(cfg, out, comparisons{cmps: cmps, headings: true, json: func(w io.Writer, plus bool) error {
 			res := all.Result()
 			res.Comparison, res.Run = cmp, p.info
 			if len(cmps) > 1 {
-				res.Baseline = baselineVerdict(cfg, cmps[1].cmp)
+				res.Baseline = baselineVerdict(cfg, cmps[1])
 			}
 			return report.WriteJSON(w, res, plus)
 		}}))
@@ -551,13 +600,10 @@ func diffBaseline(st *State, cfg *Config, p *comparisonPlan, cmp *report.Compari
 
 // baselineVerdict is the JSON's account of the diff d against --baseline:
 // the gate and its verdict, "not gated" without --fail-if-slower.
-func baselineVerdict(cfg *Config, d *report.Comparison) *report.Baseline {
-	b := &report.Baseline{Path: cfg.Baseline, FailIfSlower: -1, Verdict: "not gated", Comparison: d}
+func baselineVerdict(cfg *Config, c titled) *report.Baseline {
+	b := &report.Baseline{Path: cfg.Baseline, FailIfSlower: -1, Verdict: "not gated", Comparison: c.cmp, Runner: c.runner}
 	if cfg.FailIfSlower >= 0 {
-		b.FailIfSlower, b.Verdict = cfg.FailIfSlower, "pass"
-		if len(compare.Gate(d, cfg.FailIfSlower)) > 0 {
-			b.Verdict = "fail"
-		}
+		b.FailIfSlower, b.Verdict = cfg.FailIfSlower, c.outcome(cfg)
 	}
 	return b
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -8,10 +9,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofio/gofio/internal/canary"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 	"github.com/gofio/gofio/run"
 )
+
+// steadyCanary is a runner canary whose items read the same figures every
+// reading, times slow: a runner that never changes (slow 1), or one that
+// got slower (slow > 1) or faster.
+func steadyCanary(slow float64) *canary.Runner {
+	item := func(name string, base float64) canary.Item {
+		rep := 0
+		return canary.Item{Name: name, Run: func(context.Context) (float64, error) {
+			rep++
+			return base * slow * (1 + float64(rep%canary.Reps)/100), nil
+		}}
+	}
+	return &canary.Runner{Items: []canary.Item{item(canary.ItemCPU, 3), item(canary.ItemMem, 200), item(canary.ItemNull, 400)}}
+}
 
 // editRunInfo rewrites the gofio_run object of the saved run at path
 // with edit.
@@ -98,4 +114,73 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// runCmdCanary runs a gofio command in-process with canary as the runner
+// canary and core as the run core.
+func runCmdCanary(t *testing.T, c *canary.Runner, core func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error), args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	st := &State{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, RunCore: core, Canary: c,
+		Getenv: func(string) (string, bool) { return "", false }}
+	code := st.command(context.Background(), append([]string{"gofio"}, args...))
+	return code, out.String(), errb.String()
+}
+
+// TestRunnerChangedE2E: a baseline diff whose runner canary moved the way
+// that explains its outcome reads "runner changed" and exits
+// ExitRunnerChanged, not ExitSlower: a job 30% slower on a runner whose
+// canary reads 50% slower, and an unchanged job on a runner that got
+// faster (it could hide a slowdown). The same slower job on an unchanged
+// runner still fails with ExitSlower, and an unchanged job on a slower
+// runner passes, saying the runner moved. The slower runner is injected
+// through State.Canary.
+func TestRunnerChangedE2E(t *testing.T) {
+	dir := t.TempDir()
+	job := []string{"--name=ci", "--ioengine=null", "--size=1m", "--rw=randread", "--sweep", "iodepth=1,8"}
+	old := filepath.Join(dir, "old.json")
+	if code, _, errs := runCmdCanary(t, steadyCanary(1), fakeEngine(100, 100), append([]string{"--repeat", "5",
+		"--output-format=json", "--output=" + old}, job...)...); code != ExitOK {
+		t.Fatalf("baseline: exit %d: %s", code, errs)
+	}
+	doc := decodeJSON(t, old, mustRead(t, old))
+	rec, _ := doc[report.RunJSONKey].(map[string]any)["canary"].(map[string]any)
+	for _, k := range []string{"before", "after"} {
+		rd, _ := rec[k].(map[string]any)
+		figs, _ := rd["figures"].(map[string]any)
+		if cpu, _ := figs[canary.ItemCPU].([]any); len(cpu) != canary.Reps {
+			t.Errorf("%s: canary.%s = %v, want %d cpu figures", old, k, rd, canary.Reps)
+		}
+	}
+	for _, c := range []struct {
+		name       string
+		runner     float64 // the canary's slowdown
+		jobUs      uint64  // the job's latency (baseline 100)
+		code       int
+		line, json string
+	}{
+		{"slower job, slower runner", 1.5, 130, ExitRunnerChanged, "RUNNER CHANGED: the runner canary moved: its cpu item +50.0%", report.VerdictRunnerChanged},
+		{"slower job, same runner", 1, 130, ExitSlower, "FAIL: slower by more than 5%", "fail"},
+		{"same job, faster runner", 0.6, 100, ExitRunnerChanged, "a faster runner could hide a slowdown", report.VerdictRunnerChanged},
+		{"same job, slower runner", 1.5, 100, ExitOK, "pass: no row slower by more than 5% beyond noise (the runner canary moved", "pass"},
+	} {
+		result := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".json")
+		code, out, errs := runCmdCanary(t, steadyCanary(c.runner), fakeEngine(c.jobUs, c.jobUs), append([]string{"--repeat", "5",
+			"--baseline", old, "--fail-if-slower", "5", "--output-format=json", "--output=" + result}, job...)...)
+		if code != c.code || !strings.Contains(out+errs, c.line) {
+			t.Errorf("%s: exit %d, want %d with %q\n%s\n%s", c.name, code, c.code, c.line, out, errs)
+		}
+		doc := decodeJSON(t, result, mustRead(t, result))
+		b, _ := doc[report.BaselineJSONKey].(map[string]any)
+		if b["verdict"] != c.json {
+			t.Errorf("%s: %s.verdict = %v, want %q", c.name, report.BaselineJSONKey, b["verdict"], c.json)
+		}
+		if r, _ := b["runner"].(map[string]any); r["tolerance_pct"] != 10.0 || len(r["items"].([]any)) != 3 {
+			t.Errorf("%s: %s.runner = %v", c.name, report.BaselineJSONKey, b["runner"])
+		}
+		// gofio diff of the two saved runs says the same.
+		if code, _, _ := runCmd(t, "diff", "--fail-if-slower=5", old, result); code != c.code {
+			t.Errorf("%s: gofio diff exit %d, want %d", c.name, code, c.code)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/gofio/gofio/internal/canary"
 	"github.com/gofio/gofio/internal/uring"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -20,7 +21,12 @@ const (
 	ExitBadInput     = 1   // bad job file, option, value or command line
 	ExitJobErrorsMax = 100 // N failed jobs exit min(N, 100)
 	ExitSlower       = 101 // --fail-if-slower: priority lost beyond noise
-	ExitInterrupted  = 130 // SIGINT or SIGTERM
+	// ExitRunnerChanged: a comparison across runs (gofio diff,
+	// --baseline, gofio history) found the runner's canary moved the way
+	// that could explain its outcome, so it blames neither code nor
+	// runner; gofio drift found the runner too noisy to gate on.
+	ExitRunnerChanged = 102
+	ExitInterrupted   = 130 // SIGINT or SIGTERM
 )
 
 // State is the process state of one gofio command, in one struct so that a
@@ -37,6 +43,10 @@ type State struct {
 	// RunCore runs validated jobs; nil means run.Run. Tests set it to
 	// drive --compare and --fail-if-slower with results they choose.
 	RunCore func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error)
+	// Canary reads the runner before and after a comparison run; nil
+	// means the standard one (canaryRunner). Tests pass one whose items
+	// they control, e.g. a slower runner.
+	Canary *canary.Runner
 	// Uring is the kernel as --fallback-engine and gofio version probe it;
 	// the zero value is the real one. Tests fake a kernel without io_uring.
 	Uring uring.Kernel

@@ -13,9 +13,12 @@ type Baseline struct {
 	// FailIfSlower is the --fail-if-slower allowance in percent, < 0 when
 	// the run was not gated.
 	FailIfSlower float64
-	// Verdict is "pass", "fail" or "not gated".
+	// Verdict is "pass", "fail", VerdictRunnerChanged or "not gated".
 	Verdict    string
 	Comparison *Comparison
+	// Runner is the canary's check of the runner between the baseline
+	// and this run.
+	Runner *RunnerCheck
 }
 
 // baselineJSON is Baseline's JSON shape.
@@ -24,12 +27,13 @@ type baselineJSON struct {
 	FailIfSlower *float64        `json:"fail_if_slower"`
 	DriftPct     float64         `json:"drift_pct"`
 	Verdict      string          `json:"verdict"`
+	Runner       *RunnerCheck    `json:"runner,omitempty"`
 	Comparison   *ComparisonJSON `json:"comparison"`
 }
 
 // MarshalJSON writes b as BaselineJSONKey's value.
 func (b *Baseline) MarshalJSON() ([]byte, error) {
-	j := baselineJSON{Path: b.Path, DriftPct: b.Comparison.DriftPct, Verdict: b.Verdict, Comparison: CompareJSON(b.Comparison)}
+	j := baselineJSON{Path: b.Path, DriftPct: b.Comparison.DriftPct, Verdict: b.Verdict, Runner: b.Runner, Comparison: CompareJSON(b.Comparison)}
 	if b.FailIfSlower >= 0 {
 		g := b.FailIfSlower
 		j.FailIfSlower = &g

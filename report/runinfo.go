@@ -1,6 +1,9 @@
 package report
 
-import "github.com/gofio/gofio/internal/fingerprint"
+import (
+	"github.com/gofio/gofio/internal/canary"
+	"github.com/gofio/gofio/internal/fingerprint"
+)
 
 // RunJSONKey is the top-level key under which a run's JSON output carries
 // its RunInfo, next to fio's own keys and CompareJSONKey, so a saved result
@@ -37,6 +40,10 @@ type RunInfo struct {
 	// SMT, mitigations and the disks under the jobs; nil in a result
 	// saved before gofio recorded it.
 	Env *fingerprint.Env `json:"env,omitempty"`
+	// Canary is the runner canary read before the run's first job and
+	// after its last (runs with --repeat, --sweep, --compare or
+	// --baseline); nil for a plain run.
+	Canary *canary.Record `json:"canary,omitempty"`
 	// DriftPct is the between-run drift allowance of this runner and job
 	// (--drift, or the one of the --baseline the run was diffed against),
 	// carried so that the next run diffed against this one grants it
