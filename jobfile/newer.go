@@ -102,7 +102,7 @@ const maxPlacementIDs = 128
 var newerOptions = []OptionSpec{
 	{Name: "filetype", Type: TypeChoice, Default: "none", Since: "3.41", Help: "Assume all files defined in a job are of this type",
 		Choices: []Choice{{"none", ""}, {"file", ""}, {"block", ""}, {"char", ""}},
-		Note:    "gofio still stats each file and refuses one of another type",
+		Note:    "gofio still stats each file and refuses one of another kind (fio sets it up as filetype= says); a missing file is created only with filetype=file",
 		custom: func(j *Job, v string) error {
 			if j.FileType = v; v == "none" {
 				j.FileType = ""
@@ -179,10 +179,10 @@ var newerOptions = []OptionSpec{
 			return nil
 		}},
 	{Name: "thinkcycles", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Parent: "thinktime", Since: "3.37",
-		Help: "Spin for a constant amount of cycles between requests", NotRun: true,
+		Help: "Spin for a constant amount of cycles between requests",
 		u64p: func(j *Job) *uint64 { return &j.ThinkCycles }},
 	{Name: "end_syncfs", Type: TypeBool, Default: "0", Min: 0, Max: 1, Since: "3.42", Help: "Include sync of FS at the end of job",
-		NotRun: true, boolp: func(j *Job) *bool { return &j.EndSyncfs }},
+		boolp: func(j *Job) *bool { return &j.EndSyncfs }},
 	{Name: "log_window_value", Type: TypeChoice, Default: "avg", Since: "3.37", Help: "Log max, average or both sample in a window",
 		Choices: logWindowChoices, custom: setLogWindow,
 		Note: "fio 3.37 made fio 3.33's log_max_value its alias; gofio keeps log_max_value as its own option, with fio 3.33's help, --showcmd name and these values"},

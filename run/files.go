@@ -241,11 +241,35 @@ func statTargets(j *jobfile.Job, names []string, mounted func(string) error) ([]
 				deferred = targetError(j.Name, t, "stat", "stat("+name+")", unix.EIO, err)
 			}
 		}
+		if msg := fileTypeMismatch(j.FileType, t); msg != "" {
+			return nil, badTarget(j, t, "%s", msg)
+		}
 	}
 	if deferred != nil {
 		return nil, deferred
 	}
 	return ts, nil
+}
+
+// fileTypeMismatch says why target t is not of the kind filetype= names
+// ("file", "block" or "char"; "" takes any): fio trusts filetype= and sets
+// the file up as that kind without stat(2), gofio stats it anyway and
+// refuses a target of another kind rather than run it as the wrong one.
+func fileTypeMismatch(want string, t *target) string {
+	have := "file"
+	switch {
+	case t.block:
+		have = "block"
+	case t.char:
+		have = "char"
+	}
+	switch {
+	case want == "" || want == have:
+		return ""
+	case !t.exists:
+		return fmt.Sprintf("does not exist, and filetype=%s does not create it", want)
+	}
+	return fmt.Sprintf("is of type %s, not filetype=%s", have, want)
 }
 
 // sizeTargets places each target's region: where the job's I/O starts

@@ -141,6 +141,7 @@ type prepared struct {
 	tid    int
 	pinned bool
 	niced  bool // nice= changed the thread's nice value
+	named  bool // comm= renamed the thread
 	// credsSet: uid= or gid= changed the thread's credentials.
 	credsSet bool
 	// cgroupSet: cgroup= or cgroup_weight= moved the thread; cgroup is
@@ -314,6 +315,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		job:            j,
 		eng:            p.eng,
 		thinker:        engineThinker(p.eng),
+		thinks:         j.Think.Time > 0 || engineThinker(p.eng) != nil || j.ThinkCycles > 0,
 		thinkBlocksSet: j.ThinkBlocksSet(),
 		ender:          engineEnder(p.eng),
 		syncIO:         p.syncIO,
@@ -481,7 +483,13 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
 		}
 	}
-	if (j.EndFsync || j.FsyncOnClose) && !l.fatal && !verifyOnly {
+	if j.EndSyncfs && !l.fatal && !verifyOnly && j.RW.HasWrite() {
+		// end_syncfs: fio's fio_syncfs, once per filesystem under the
+		// job's files, in place of end_fsync's fsync per file.
+		if err := syncFilesystems(jr.targets); err != nil {
+			l.setError(errnoOf(err, unix.EIO), "end_syncfs", err)
+		}
+	} else if (j.EndFsync || j.FsyncOnClose) && !l.fatal && !verifyOnly {
 		for _, t := range jr.targets {
 			if !j.RW.HasWrite() || t.fd < 0 {
 				break
@@ -607,9 +615,9 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	defer jr.end(wg)
 	runtime.LockOSThread()
 	p, je := jr.prepare(e)
-	// A thread whose affinity, nice value or credentials changed is not handed back to
+	// A thread whose affinity, nice value, name or credentials changed is not handed back to
 	// the Go scheduler: the goroutine exits locked and the runtime ends it.
-	if !p.pinned && !p.niced && !p.credsSet && !p.cgroupSet {
+	if !p.pinned && !p.niced && !p.named && !p.credsSet && !p.cgroupSet {
 		defer runtime.UnlockOSThread()
 	}
 	if je != nil {

@@ -185,6 +185,7 @@ type loop struct {
 	flow        *flowState    // flow=: nil when the job takes no part
 	flowCount   *atomic.Int64 // I/Os counted in the flow (jobRun.flowIssued)
 	flowPassed  bool          // the flow admitted the I/O now waiting for its rate
+	thinks      bool          // the job thinks: thinktime, the engine's own (thinker) or thinkcycles
 	parked      []uint32      // slots waiting for the think time
 	thinkDone   uint64        // I/Os completed, ramp included (thinktime_blocks_type=complete)
 	thinkIssued uint64        // I/Os issued (thinktime_blocks_type=issue)

@@ -32,6 +32,40 @@ func setIOPrio(j *jobfile.Job) error {
 	return nil
 }
 
+// nameThread sets the calling thread's name (its comm) to name; the
+// kernel keeps the first 15 bytes.
+func nameThread(name string) error {
+	p, err := unix.BytePtrFromString(name)
+	if err != nil {
+		return err
+	}
+	return unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(p)), 0, 0, 0)
+}
+
+// syncFilesystems calls syncfs(2) once for each filesystem under the
+// open targets (end_syncfs), as fio's fio_syncfs syncs each mount of the
+// job's files once.
+func syncFilesystems(targets []*target) error {
+	seen := map[uint64]bool{}
+	for _, t := range targets {
+		if t.fd < 0 {
+			continue
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(t.fd, &st); err != nil {
+			return fmt.Errorf("fstat %s: %w", t.path, err)
+		}
+		if seen[st.Dev] {
+			continue
+		}
+		seen[st.Dev] = true
+		if err := unix.Syncfs(t.fd); err != nil {
+			return fmt.Errorf("syncfs %s: %w", t.path, err)
+		}
+	}
+	return nil
+}
+
 // numaCPUs returns the CPUs of the NUMA nodes numa_cpu_nodes= names, read
 // from /sys/devices/system/node/nodeN/cpulist, or an error naming a node
 // this machine does not have.
@@ -166,7 +200,15 @@ func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 		}
 	}
 	if err := setIOPrio(j); err != nil {
-		return fail(fmt.Sprintf("prioclass=%d prio=%d", j.PrioClass, j.Prio), "ioprio", "ioprio_set", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+		return fail(fmt.Sprintf("prioclass=%d prio=%d priohint=%d", j.PrioClass, j.Prio, j.PrioHint), "ioprio", "ioprio_set", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+	}
+	if j.Comm != "" {
+		// comm=: fio's prctl(PR_SET_NAME) in its job process; here the
+		// job's own thread, which then ends with the job.
+		p.named = true
+		if err := nameThread(j.Comm); err != nil {
+			return fail("comm="+j.Comm, "comm", "prctl", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+		}
 	}
 	if j.Nice != 0 {
 		p.niced = true

@@ -11,15 +11,23 @@ package run
 // has passed since the last pause began (the job's start at first), and
 // then by the blocks only when thinktime_blocks is set.
 func (l *loop) thinkDue() bool {
-	if l.job.Think.Time <= 0 && l.thinker == nil {
+	if !l.thinks {
 		return false
 	}
 	return l.thinkDueSet()
 }
 
 // thinkDueSet is thinkDue for a job that thinks, kept out of line so that
-// one without thinktime pays one inlined test per I/O.
+// one without thinktime pays one inlined test per I/O. thinkcycles spins
+// first, before every read or write issued, as fio's do_io spins after
+// each one.
 func (l *loop) thinkDueSet() bool {
+	if c := l.job.ThinkCycles; c > 0 {
+		spinCycles(c)
+	}
+	if l.job.Think.Time <= 0 && l.thinker == nil {
+		return false
+	}
 	t := &l.job.Think
 	if t.IOTime > 0 {
 		if l.clock()-l.lastThinkAt >= int64(t.IOTime+t.Time) {
@@ -34,6 +42,15 @@ func (l *loop) thinkDueSet() bool {
 		n = l.thinkIssued
 	}
 	return n >= l.lastThink+uint64(t.Blocks)
+}
+
+// spinCycles busy-loops n times, fio's cycles_spin for thinkcycles: no
+// clock reading, so the stall is a count of iterations, not a time.
+//
+//go:noinline
+func spinCycles(n uint64) {
+	for i := uint64(0); i < n; i++ {
+	}
 }
 
 // think runs the pause once every slot is parked and nothing is in flight
