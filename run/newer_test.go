@@ -3,6 +3,7 @@ package run
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -22,7 +23,7 @@ func TestCommNamesJobThread(t *testing.T) {
 	go func() {
 		defer close(done)
 		for end := time.Now().Add(3 * time.Second); time.Now().Before(end) && !seen.Load(); time.Sleep(10 * time.Millisecond) {
-			seen.Store(slicesContains(threadNames(t), want))
+			seen.Store(slices.Contains(threadNames(t), want))
 		}
 	}()
 	mustRun(t, jobs, Options{})
@@ -31,18 +32,9 @@ func TestCommNamesJobThread(t *testing.T) {
 		t.Errorf("no thread named %q while the job ran", want)
 	}
 	time.Sleep(50 * time.Millisecond)
-	if slicesContains(threadNames(t), want) {
+	if slices.Contains(threadNames(t), want) {
 		t.Errorf("a thread is still named %q after the job", want)
 	}
-}
-
-func slicesContains(names []string, want string) bool {
-	for _, n := range names {
-		if n == want {
-			return true
-		}
-	}
-	return false
 }
 
 // threadNames returns the comm of each of the process's threads.
