@@ -141,7 +141,10 @@ type prepared struct {
 	tid    int
 	pinned bool
 	niced  bool // nice= changed the thread's nice value
-	named  bool // comm= renamed the thread
+	// oldName is the thread's name before comm= renamed it ("": not
+	// renamed), given back when the job ends: the thread may be the
+	// process's main one, which the runtime never ends.
+	oldName string
 	// credsSet: uid= or gid= changed the thread's credentials.
 	credsSet bool
 	// cgroupSet: cgroup= or cgroup_weight= moved the thread; cgroup is
@@ -615,9 +618,9 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	defer jr.end(wg)
 	runtime.LockOSThread()
 	p, je := jr.prepare(e)
-	// A thread whose affinity, nice value, name or credentials changed is not handed back to
+	// A thread whose affinity, nice value or credentials changed is not handed back to
 	// the Go scheduler: the goroutine exits locked and the runtime ends it.
-	if !p.pinned && !p.niced && !p.named && !p.credsSet && !p.cgroupSet {
+	if !p.pinned && !p.niced && !p.credsSet && !p.cgroupSet {
 		defer runtime.UnlockOSThread()
 	}
 	if je != nil {
@@ -646,6 +649,11 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 		e.warnf("gofio: job %s: ioengine=%s: close: %v\n", jr.job.Name, jr.job.IOEngine, err)
 	}
 	closeTargets(e, jr)
+	if p.oldName != "" {
+		if err := nameThread(p.oldName); err != nil {
+			e.warnf("gofio: job %s: comm: %v\n", jr.job.Name, err)
+		}
+	}
 }
 
 // engineEnder returns the engine as an ender, or nil.

@@ -42,6 +42,15 @@ func nameThread(name string) error {
 	return unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(p)), 0, 0, 0)
 }
 
+// ownThreadName returns the calling thread's name.
+func ownThreadName() (string, error) {
+	var b [16]byte
+	if err := unix.Prctl(unix.PR_GET_NAME, uintptr(unsafe.Pointer(&b[0])), 0, 0, 0); err != nil {
+		return "", err
+	}
+	return unix.ByteSliceToString(b[:]), nil
+}
+
 // syncFilesystems calls syncfs(2) once for each filesystem under the
 // open targets (end_syncfs), as fio's fio_syncfs syncs each mount of the
 // job's files once.
@@ -204,11 +213,15 @@ func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 	}
 	if j.Comm != "" {
 		// comm=: fio's prctl(PR_SET_NAME) in its job process; here the
-		// job's own thread, which then ends with the job.
-		p.named = true
-		if err := nameThread(j.Comm); err != nil {
+		// job's own thread, named back when the job ends.
+		old, err := ownThreadName()
+		if err == nil {
+			err = nameThread(j.Comm)
+		}
+		if err != nil {
 			return fail("comm="+j.Comm, "comm", "prctl", unix.Errno(errnoOf(err, unix.EINVAL)), err)
 		}
+		p.oldName = old
 	}
 	if j.Nice != 0 {
 		p.niced = true
