@@ -70,8 +70,8 @@ func checkFallbackEngine(name string) error {
 	if name == "" {
 		return nil
 	}
-	if name == "io_uring" {
-		return fmt.Errorf("--fallback-engine=io_uring: the fallback is for when io_uring is unavailable; want psync or another engine")
+	if e, _ := jobfile.EngineByName(name); e.RingFallback {
+		return fmt.Errorf("--fallback-engine=%s: the fallback is for when io_uring is unavailable; want psync or another engine", name)
 	}
 	if _, ok := run.DefaultEngines()[name]; !ok {
 		return fmt.Errorf("--fallback-engine=%s: not an engine gofio runs (want psync, sync, pvsync, ...)", name)
@@ -88,7 +88,7 @@ func fallback(st *State, cfg *Config, jobs []*jobfile.Job, probe func() error) m
 	}
 	var uses []*jobfile.Job
 	for _, j := range jobs {
-		if j.IOEngine == "io_uring" {
+		if j.Engine().RingFallback {
 			uses = append(uses, j)
 		}
 	}

@@ -71,7 +71,6 @@ func newJob() *Job {
 	for d := DirRead; d < NumDirs; d++ {
 		j.BS[d] = 4096
 	}
-	engineDefaults(j)
 	newerDefaults(j)
 	return j
 }

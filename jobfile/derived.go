@@ -113,3 +113,7 @@ func (j *Job) TrimVerify() bool {
 
 // verifies reports whether verify= names a verify type (not 0, the default).
 func (j *Job) verifies() bool { return j.Verify != "" && j.Verify != "0" }
+
+// KernelSQPoll reports whether a kernel thread submits the job's requests:
+// sqthread_poll=1 on an engine whose SQPOLL is the kernel's (io_uring).
+func (j *Job) KernelSQPoll() bool { return j.SQThreadPoll && j.Engine().SQPoll }

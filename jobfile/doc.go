@@ -7,10 +7,13 @@
 // --cmdhelp and --enghelp print.
 //
 // Its rules:
-//   - One table holds every option (options.go, fiooptions.go, and
-//     engineopts.go for engine options): parsing, defaults, validation,
-//     help and the option list OPTIONS.md are all driven from it. A new
-//     option is one entry there, a Job field, and a test.
+//   - One table holds every job option (options.go, fiooptions.go):
+//     parsing, defaults, validation, help and the option list OPTIONS.md
+//     are all driven from it. A new option is one entry there, a Job field, and a
+//     test. The engines other than io_uring state their own options in
+//     their packages and register them (RegisterEngine, from
+//     engines/all); the engine table (engines.go) is what registered,
+//     and nothing here branches on an engine's name.
 //   - Bad input is an *Error that names file, line, option and what was
 //     allowed; nothing is half-parsed.
 //   - Facts derived from a job's options live here, as methods on Job

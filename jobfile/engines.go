@@ -6,13 +6,49 @@ import (
 )
 
 // EngineInfo is one ioengine= name as gofio knows it: an engine gofio
-// runs, or one of fio 3.33's engines that gofio refuses, with the reason.
-// The engine table is the one home of which engines gofio runs; run's
-// engine openers and --enghelp follow it.
+// runs, with its capabilities and its own options, or one of fio 3.33's
+// engines that gofio refuses, with the reason. Each engine gofio runs
+// states its EngineInfo in its own package under engines/ and registers
+// it (engines.Register, from engines/all); the engine table is what was
+// registered, then the refused engines.
 type EngineInfo struct {
 	Name    string
 	Help    string // what the engine does, as fio's ioengine list says it
 	Refused string // why gofio does not run it; "" when gofio runs it
+	// Options are the engine's own options, in --enghelp order (Engine is
+	// set by RegisterEngine). Their values live in the engine's
+	// EngineConfig (NewOptions), or in Job where several engines share
+	// them or the run core acts on them.
+	Options []OptionSpec
+	// NewOptions returns the engine's own option values with their
+	// defaults: what Job.EngineConfig holds for a job on the engine. Nil
+	// for an engine with none.
+	NewOptions func() any
+	// OptionsOf names an engine whose fio options this one takes as well
+	// (io_uring_cmd takes io_uring's, as in fio).
+	OptionsOf string
+	// Validate checks a parsed job on the engine as fio's engine does at
+	// setup, returning the option at fault and what is wrong, or "" and
+	// "". Nil checks nothing.
+	Validate func(j *Job) (option, msg string)
+	// MaxDepth is the largest iodepth the engine accepts; 0 for no limit.
+	MaxDepth int
+	// HipriNeedsDirect says polled I/O (hipri) needs direct=1 (io_uring).
+	HipriNeedsDirect bool
+	// Cmdprio says the engine sets each I/O's priority from the cmdprio
+	// options (io_uring, libaio).
+	Cmdprio bool
+	// SQPoll says the engine's sqthread_poll=1 hands submission to a
+	// kernel thread (io_uring): the job does not stamp submissions itself
+	// and its requests may be traced from another thread.
+	SQPoll bool
+	// Traced says kernel_stages can follow the engine's requests
+	// (io_uring: the tracer joins io_uring's own tracepoints).
+	Traced bool
+	// RingFallback says the engine needs an io_uring ring the kernel may
+	// refuse, and --fallback-engine moves its jobs to another engine when
+	// it does (io_uring).
+	RingFallback bool
 	// SyncAtQueue says fio's engine runs fsync/fdatasync synchronously in
 	// its queue hook (libaio: when nothing is queued, else it answers
 	// busy), so the sync has completed before the next I/O is chosen and
@@ -64,30 +100,12 @@ type EngineInfo struct {
 // Runs reports whether gofio runs the engine.
 func (e EngineInfo) Runs() bool { return e.Refused == "" }
 
-// engineTable lists every engine fio 3.33 can be built with on Linux.
-var engineTable = []EngineInfo{
-	{Name: "io_uring", Help: "Fast Linux native aio", Commit: true, TrimAtQueue: true},
-	{Name: "libaio", Help: "Linux native asynchronous IO", SyncAtQueue: true, Commit: true, TrimAtQueue: true},
-	{Name: "sync", Help: "Use read/write"},
-	{Name: "psync", Help: "Use pread/pwrite"},
-	{Name: "vsync", Help: "Use readv/writev"},
-	{Name: "pvsync", Help: "Use preadv/pwritev"},
-	{Name: "pvsync2", Help: "Use preadv2/pwritev2"},
-	{Name: "mmap", Help: "Memory mapped IO", Maps: true},
-	{Name: "null", Help: "Testing engine (no data transfer)", Commit: true, GetEventsAll: true, Diskless: true},
-	{Name: "falloc", Help: "fallocate() file based engine", OpensRW: true},
-	{Name: "ftruncate", Help: "ftruncate() file based engine"},
-	{Name: "filecreate", Help: "File creation engine", Diskless: true, SizedByFile: true},
-	{Name: "filestat", Help: "File stat engine"},
-	{Name: "filedelete", Help: "File delete engine"},
-	{Name: "dircreate", Help: "Directory creation engine (fio 3.34+)", Diskless: true, SizedByFile: true},
-	{Name: "dirstat", Help: "Directory stat engine (fio 3.34+)", Diskless: true, SizedByFile: true},
-	{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true, SizedByFile: true},
-	{Name: "cpuio", Help: "CPU cycle burner engine", Diskless: true, NoIO: true, SizedByFile: true},
-	{Name: "exec", Help: "Execute a program", Diskless: true, NoIO: true, SizedByFile: true},
-	{Name: "net", Help: "Network IO", Diskless: true, SizedByFile: true},
-	{Name: "e4defrag", Help: "ext4 defrag engine", NeedsExtents: true},
-	{Name: "io_uring_cmd", Help: "io_uring passthrough commands", NVMePassthrough: true},
+// engineTable lists the registered engines, in registration order.
+var engineTable []EngineInfo
+
+// refusedEngines lists fio 3.33's Linux engines that gofio does not run,
+// with the reason.
+var refusedEngines = []EngineInfo{
 	{Name: "posixaio", Help: "POSIX asynchronous IO",
 		Refused: "POSIX AIO (aio_read/aio_write) is a glibc library that runs each request on a helper thread, not a system call; " +
 			"gofio is built without cgo, and imitating it with goroutines would measure Go's scheduler, not glibc's AIO (use libaio or io_uring)"},
@@ -122,9 +140,44 @@ var engineTable = []EngineInfo{
 	{Name: "external", Help: "Load external engine (append name)", Refused: "loads a C shared object into the process; gofio has no cgo"},
 }
 
+// RegisterEngine adds engine e to the engine table, its options to the
+// option lookups. Engines register once, before any job is parsed
+// (engines.Register, from engines/all's init); a name registered twice or
+// without an opener panics there.
+func RegisterEngine(e EngineInfo) {
+	if _, ok := EngineByName(e.Name); ok || e.Name == "" || e.Refused != "" {
+		panic(fmt.Sprintf("jobfile: engine %q registered twice, unnamed or refused", e.Name))
+	}
+	e.Options = append([]OptionSpec(nil), e.Options...)
+	for i := range e.Options {
+		e.Options[i].Engine = e.Name
+	}
+	engineTable = append(engineTable, e)
+	for i := range e.Options {
+		o := &e.Options[i]
+		engineOptions[e.Name] = append(engineOptions[e.Name], o)
+		// A name several engines share maps to the first; engineEntries
+		// binds it to the job's engine.
+		for _, n := range append([]string{o.Name}, o.Aliases...) {
+			if _, ok := lookup[n]; !ok {
+				lookup[n] = o
+			}
+		}
+	}
+	if e.OptionsOf != "" {
+		for _, o := range engineOptions[e.OptionsOf] {
+			if !o.Gofio {
+				engineOptions[e.Name] = append(engineOptions[e.Name], o)
+			}
+		}
+	}
+}
+
 // Engines returns the engine table: every engine gofio runs, then the fio
-// engines it refuses. Callers must not modify it.
-func Engines() []EngineInfo { return engineTable }
+// engines it refuses.
+func Engines() []EngineInfo {
+	return append(append([]EngineInfo(nil), engineTable...), refusedEngines...)
+}
 
 // SupportedEngines returns the ioengine names gofio runs, in the engine
 // table's order.
@@ -147,13 +200,34 @@ func (j *Job) Engine() EngineInfo {
 
 // EngineByName returns the engine table's entry for name.
 func EngineByName(name string) (EngineInfo, bool) {
-	for _, e := range engineTable {
-		if e.Name == name {
-			return e, true
+	for _, t := range [][]EngineInfo{engineTable, refusedEngines} {
+		for _, e := range t {
+			if e.Name == name {
+				return e, true
+			}
 		}
 	}
 	return EngineInfo{}, false
 }
+
+// EngineConfig returns the job's engine's own option values, made by its
+// EngineInfo.NewOptions when first asked for the job's engine (the parse
+// asks before it sets them); nil for an engine without. The engine's
+// package reads it as its own type.
+func (j *Job) EngineConfig() any {
+	if j.engineConfigFor != j.IOEngine || j.engineConfig == nil {
+		e, _ := EngineByName(j.IOEngine)
+		if e.NewOptions == nil {
+			return nil
+		}
+		j.engineConfig, j.engineConfigFor = e.NewOptions(), j.IOEngine
+	}
+	return j.engineConfig
+}
+
+// SetEngineConfig gives the job its engine's own option values, as the
+// parse does through EngineInfo.NewOptions; for jobs built in code.
+func (j *Job) SetEngineConfig(c any) { j.engineConfig, j.engineConfigFor = c, j.IOEngine }
 
 // checkEngine says why gofio cannot run ioengine=name, or returns nil.
 // fio's external engines (ioengine=/path/to/engine.so, or external:path)
@@ -188,25 +262,14 @@ func checkEngineRaw(entries []rawEntry) error {
 }
 
 // engineOptions maps an engine name to its options, in --enghelp order:
-// io_uring's from the option table, the other engines' from
-// engineOptionTable. An option name may belong to several engines (hipri,
+// io_uring's from the option table, the other engines' as they
+// registered. An option name may belong to several engines (hipri,
 // nowait, cmdprio*); each engine has its own spec, as in fio.
 var engineOptions = func() map[string][]*OptionSpec {
 	m := map[string][]*OptionSpec{}
-	add := func(t []OptionSpec) {
-		for i := range t {
-			if o := &t[i]; o.Engine != "" {
-				m[o.Engine] = append(m[o.Engine], o)
-			}
-		}
-	}
-	add(optionTable)
-	add(engineOptionTable)
-	// fio's io_uring_cmd engine has io_uring's option table (cmd_type
-	// included); gofio's own io_uring options stay io_uring's.
-	for _, o := range m["io_uring"] {
-		if !o.Gofio {
-			m["io_uring_cmd"] = append(m["io_uring_cmd"], o)
+	for i := range optionTable {
+		if o := &optionTable[i]; o.Engine != "" {
+			m[o.Engine] = append(m[o.Engine], o)
 		}
 	}
 	return m

@@ -438,9 +438,16 @@ type Job struct {
 	// parses it, as fio does, when the job starts.
 	CmdprioBSSplitText string
 
-	// The other engines' options (libaio, pvsync2, mmap, cpuio, exec,
-	// net, filestat, e4defrag).
-	EngineOpts
+	// Options several engines share (io_uring, libaio, pvsync2), or that
+	// the run core acts on; each engine's own options are its
+	// EngineConfig.
+	Uncached     bool // uncached: RWF_UNCACHED (RWF_DONTCACHE since Linux 6.14)
+	ExitOnIODone bool // exit_on_io_done (cpuio): stop when the group's I/O jobs are done
+
+	// engineConfig holds the options of the engine engineConfigFor that
+	// only that engine reads (EngineInfo.NewOptions).
+	engineConfig    any
+	engineConfigFor string
 
 	// The job options fio added after 3.33 (newer.go).
 	Newer

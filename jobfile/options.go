@@ -21,16 +21,7 @@ var lookup = func() map[string]*OptionSpec {
 			m[a] = o
 		}
 	}
-	// Engine options io_uring lacks; a name several engines share maps to
-	// the first, and engineEntries binds it to the job's engine.
-	for i := range engineOptionTable {
-		o := &engineOptionTable[i]
-		for _, n := range append([]string{o.Name}, o.Aliases...) {
-			if _, ok := m[n]; !ok {
-				m[n] = o
-			}
-		}
-	}
+	// The other engines' options join as they register (RegisterEngine).
 	return m
 }()
 

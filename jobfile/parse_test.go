@@ -291,8 +291,8 @@ func TestEngineOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := jobs[0]
-	if !j.UserspaceReap || !j.NoWait || j.CmdprioPercentage[DirRead] != 30 || j.CmdprioPercentage[DirWrite] != 40 {
-		t.Errorf("libaio options not set: %+v %v %v", j.EngineOpts, j.NoWait, j.CmdprioPercentage)
+	if own := fmt.Sprintf("%+v", j.EngineConfig()); own != "&{UserspaceReap:true}" || !j.NoWait || j.CmdprioPercentage[DirRead] != 30 || j.CmdprioPercentage[DirWrite] != 40 {
+		t.Errorf("libaio options not set: %s %v %v", own, j.NoWait, j.CmdprioPercentage)
 	}
 	_, err = Parse(Input{Files: []string{writeJob(t, "k.fio", "[j]\nioengine=io_uring\nsize=1m\nuserspace_reap\n")}, Host: &testHost})
 	if err == nil || !strings.Contains(err.Error(), "k.fio:4: userspace_reap: option userspace_reap needs ioengine=libaio (the engine here is io_uring)") {

@@ -6,10 +6,6 @@ import (
 	"strings"
 )
 
-// MaxIODepth is the largest iodepth the io_uring engine accepts: the
-// kernel's IORING_MAX_ENTRIES.
-const MaxIODepth = 32768
-
 // validate applies the cross-option rules fio checks at job setup (or not
 // at all), so that a bad job fails before anything runs.
 func validate(j *Job, s *section) error {
@@ -26,21 +22,13 @@ func validate(j *Job, s *section) error {
 	if err := checkEngine(j.IOEngine); err != nil {
 		return bad("ioengine="+j.IOEngine, "%s", err)
 	}
+	e := j.Engine()
+	if e.Validate != nil {
+		if opt, msg := e.Validate(j); msg != "" {
+			return bad(opt, "%s", msg)
+		}
+	}
 	switch {
-	case j.IOEngine == "net" && j.RW.HasTrim():
-		return bad("rw="+string(j.RW), "the net engine does not trim (fio 3.33's answers busy to a trim for ever, and the job hangs)")
-	case j.IOEngine == "net" && j.RW.IsRandom():
-		return bad("rw="+string(j.RW), "network IO can't be random (fio's net engine)")
-	case j.IOEngine == "net" && j.Protocol == "unix" && j.Port != 0:
-		return bad(fmt.Sprintf("port=%d", j.Port), "network IO port not valid with unix socket")
-	case j.IOEngine == "net" && j.Protocol != "unix" && j.Port == 0:
-		return bad("ioengine=net", "network IO requires port for tcp or udp (port=)")
-	case j.IOEngine == "net" && j.Protocol != "tcp" && j.Protocol != "tcpv6" && j.Listen:
-		return bad("listen", "listen only valid for TCP proto IO: over UDP or a unix socket the reading job receives")
-	case j.IOEngine == "net" && j.RW.HasRead() && j.RW.HasWrite():
-		return bad("rw="+string(j.RW), "a net job either receives (rw=read, with listen) or sends (rw=write), as fio's net engine")
-	case j.IOEngine == "cpuio" && j.CPULoad == 0:
-		return bad("ioengine=cpuio", "cpuio needs cpuload= (the percentage of a CPU to burn), as fio's \"cpu thread needs rate\"")
 	case j.NumJobs < 1:
 		return bad("numjobs=0", "numjobs must be at least 1")
 	case j.OffsetAlignSet && j.OffsetAlign == 0 && (j.OffsetPercent > 0 || j.OffsetIncrementPercent > 0):
@@ -48,9 +36,9 @@ func validate(j *Job, s *section) error {
 	case j.RegisterFiles && j.OpenFiles != j.NrFiles:
 		return bad("registerfiles", "registered files (registerfiles, or sqthread_poll which implies it) need openfiles=%d equal to nrfiles=%d",
 			j.OpenFiles, j.NrFiles)
-	case j.IOEngine == "io_uring" && j.IODepth > MaxIODepth:
-		return bad(fmt.Sprintf("iodepth=%d", j.IODepth), "iodepth above the io_uring maximum of %d entries", MaxIODepth)
-	case j.Hipri && !j.Direct && j.IOEngine == "io_uring":
+	case e.MaxDepth > 0 && j.IODepth > e.MaxDepth:
+		return bad(fmt.Sprintf("iodepth=%d", j.IODepth), "iodepth above the %s maximum of %d entries", j.IOEngine, e.MaxDepth)
+	case j.Hipri && !j.Direct && e.HipriNeedsDirect:
 		return bad("hipri", "polled I/O (hipri) needs direct=1")
 	case j.DeferTaskrun && j.SQThreadPoll:
 		return bad("defer_taskrun", "defer_taskrun cannot be combined with sqthread_poll (the kernel rejects the pair)")

@@ -8,7 +8,7 @@
 // Each job runs on its own goroutine, locked to its OS thread before its
 // engine opens (and pinned with cpus_allowed); that goroutine alone owns
 // the job's slots, buffers, JobResult and ring until the job ends. Under
-// tw_thread=goroutine the SQPOLL stand-in (internal/twthread) owns the ring on
+// tw_thread=goroutine the SQPOLL stand-in (engines/twthread) owns the ring on
 // its own locked thread and trades slots with the loop only through
 // sched's hand-off lists. Jobs of one group start together after a
 // barrier; groups run one after another (stonewall, new_group). While

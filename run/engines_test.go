@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	netengine "github.com/gofio/gofio/engines/net"
 	stdnet "net"
 	"slices"
 	"sort"
@@ -133,7 +134,10 @@ func TestNetConnectRefused(t *testing.T) {
 	port := l.Addr().(*stdnet.TCPAddr).Port
 	l.Close()
 	j := testJob(t.TempDir(), "send", jobfile.RWWrite, "net")
-	j.Filenames, j.Protocol, j.Hostname, j.Port = nil, "tcp", "127.0.0.1", port
+	o := netengine.NewOptions()
+	o.Protocol, o.Hostname, o.Port = "tcp", "127.0.0.1", port
+	j.Filenames = nil
+	j.SetEngineConfig(o)
 	var warn syncBuf
 	res, err := Run(context.Background(), []*jobfile.Job{j}, Options{Warn: &warn})
 	if err != nil {

@@ -658,7 +658,7 @@ func setWriteHint(j *jobfile.Job, t *target, fd int) *jobError {
 // cache. A read that comes back short ends the job with EIO, func=pre_read.
 // The buffer is page-aligned, so that an O_DIRECT file reads too.
 func preRead(j *jobfile.Job, ts []*target) *jobError {
-	if diskless(j) || j.IOEngine == "net" {
+	if diskless(j) {
 		return nil
 	}
 	bs := max(j.BSMax(jobfile.DirRead), 1)

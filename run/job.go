@@ -15,12 +15,12 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/engines/twthread"
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/internal/lattarget"
-	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"

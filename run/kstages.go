@@ -17,7 +17,7 @@ import (
 // kernel, "" when it can.
 func kernelStagesBlocker(j *jobfile.Job, l *loop, targets []*target) string {
 	switch {
-	case j.IOEngine != "io_uring":
+	case !j.Engine().Traced:
 		return fmt.Sprintf("ioengine=%s: kernel stages trace io_uring requests only", j.IOEngine)
 	case l.noIO || len(targets) == 0:
 		return "the job has no file to trace"

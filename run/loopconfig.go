@@ -3,8 +3,8 @@ package run
 import (
 	"time"
 
+	"github.com/gofio/gofio/engines/twthread"
 	"github.com/gofio/gofio/internal/iogen"
-	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -88,7 +88,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		hasRead:        j.RW.HasRead(),
 		hasWrite:       j.RW.HasWrite(),
 		reapAll:        j.ReapAll(compare),
-		markSubmit:     !(j.IOEngine == "io_uring" && j.SQThreadPoll),
+		markSubmit:     !j.KernelSQPoll(),
 		progressEvery:  int64(10 * time.Millisecond),
 		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
 		loops:          max(uint64(j.Loops), 1),

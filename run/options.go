@@ -5,17 +5,7 @@ import (
 	"time"
 
 	"github.com/gofio/gofio/engines"
-	"github.com/gofio/gofio/engines/cpuio"
-	"github.com/gofio/gofio/engines/e4defrag"
-	execengine "github.com/gofio/gofio/engines/exec"
-	"github.com/gofio/gofio/engines/fileops"
-	"github.com/gofio/gofio/engines/iouring"
-	"github.com/gofio/gofio/engines/libaio"
-	"github.com/gofio/gofio/engines/mmap"
-	netengine "github.com/gofio/gofio/engines/net"
-	"github.com/gofio/gofio/engines/null"
-	"github.com/gofio/gofio/engines/psync"
-	"github.com/gofio/gofio/engines/uringcmd"
+	_ "github.com/gofio/gofio/engines/all" // every engine gofio runs registers
 	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/jobfile"
@@ -102,34 +92,8 @@ type Options struct {
 }
 
 // DefaultEngines returns the engines built into gofio, by ioengine= name:
-// those jobfile's engine table says gofio runs.
-func DefaultEngines() map[string]engines.Opener {
-	return map[string]engines.Opener{
-		"io_uring":   iouring.Open,
-		"libaio":     libaio.Open,
-		"null":       null.Open,
-		"psync":      psync.Open,
-		"sync":       psync.Opener(psync.Sync),
-		"vsync":      psync.Opener(psync.VSync),
-		"pvsync":     psync.Opener(psync.PVSync),
-		"pvsync2":    psync.Opener(psync.PVSync2),
-		"mmap":       mmap.Open,
-		"falloc":     psync.Opener(psync.Falloc),
-		"ftruncate":  psync.Opener(psync.Ftruncate),
-		"filecreate": fileops.Opener(fileops.FileCreate),
-		"filestat":   fileops.Opener(fileops.FileStat),
-		"filedelete": fileops.Opener(fileops.FileDelete),
-		"dircreate":  fileops.Opener(fileops.DirCreate),
-		"dirstat":    fileops.Opener(fileops.DirStat),
-		"dirdelete":  fileops.Opener(fileops.DirDelete),
-		"e4defrag":   e4defrag.Open,
-		"cpuio":      cpuio.Open,
-		"exec":       execengine.Open,
-		"net":        netengine.Open,
-
-		"io_uring_cmd": uringcmd.Open,
-	}
-}
+// those engines/all registers.
+func DefaultEngines() map[string]engines.Opener { return engines.Openers() }
 
 // syncEngine is implemented by engines whose requests finish inside
 // Submit (psync). The run core caps their depth at 1, stamps the issue

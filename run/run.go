@@ -15,11 +15,11 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/engines/twthread"
 	"github.com/gofio/gofio/internal/blockdev"
 	"github.com/gofio/gofio/internal/hostinfo"
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
-	"github.com/gofio/gofio/internal/twthread"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -636,7 +636,7 @@ func sqThread(j *jobfile.Job, compare bool) string {
 	switch {
 	case twthread.Use(j, compare):
 		return report.SQGoroutine
-	case j.IOEngine == "io_uring" && j.SQThreadPoll:
+	case j.KernelSQPoll():
 		return report.SQKernel
 	}
 	return report.SQNone

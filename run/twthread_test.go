@@ -7,7 +7,7 @@ import (
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/null"
-	"github.com/gofio/gofio/internal/twthread"
+	"github.com/gofio/gofio/engines/twthread"
 	"github.com/gofio/gofio/jobfile"
 )
 

@@ -39,15 +39,16 @@ type Engine struct {
 // Open returns a cpuio engine for the job's cpuload, cpuchunks and cpumode.
 func Open(s engines.Setup) (engines.Engine, error) {
 	j := s.Job
-	if j == nil || j.CPULoad <= 0 {
+	if j == nil || optionsOf(j).CPULoad <= 0 {
 		return nil, errors.New("cpuio: cpu thread needs rate (cpuload=)")
 	}
-	e := &Engine{load: min(j.CPULoad, 100), cycle: time.Duration(j.CPUChunks) * time.Microsecond, now: time.Now}
+	o := optionsOf(j)
+	e := &Engine{load: min(o.CPULoad, 100), cycle: time.Duration(o.CPUChunks) * time.Microsecond, now: time.Now}
 	var err error
 	if e.Sync, err = engines.NewSync("cpuio", s.Depth, max(len(s.Files), 1), true, e.do); err != nil {
 		return nil, err
 	}
-	if j.CPUMode == "qsort" {
+	if o.CPUMode == "qsort" {
 		// fio's entropy: the multiply-with-carry generator from its seeds.
 		e.qsort = make([]int32, qsortSize)
 		w, z := uint32(521288629), uint32(362436069)
@@ -59,7 +60,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	}
 	if s.Info != nil {
 		// fio's noop_init and qsort_init print it once the engine is set up.
-		fmt.Fprintf(s.Info, "%s (%s): ioengine=cpuio, cpuload=%d, cpucycle=%d\n", j.Name, cmp.Or(j.CPUMode, "noop"), j.CPULoad, j.CPUChunks)
+		fmt.Fprintf(s.Info, "%s (%s): ioengine=cpuio, cpuload=%d, cpucycle=%d\n", j.Name, cmp.Or(o.CPUMode, "noop"), o.CPULoad, o.CPUChunks)
 	}
 	return e, nil
 }

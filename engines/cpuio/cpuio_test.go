@@ -10,7 +10,7 @@ import (
 )
 
 func job(load, chunks int, mode string) *jobfile.Job {
-	return &jobfile.Job{EngineOpts: jobfile.EngineOpts{CPULoad: load, CPUChunks: chunks, CPUMode: mode}}
+	return withOptions(jobfile.Job{}, Options{CPULoad: load, CPUChunks: chunks, CPUMode: mode})
 }
 
 // TestNoopCycle checks that a noop request burns cpuchunks of wall time
@@ -88,4 +88,11 @@ func TestNeedsLoad(t *testing.T) {
 	if _, err := Open(engines.Setup{Job: job(0, 50000, "noop"), Depth: 1}); err == nil {
 		t.Error("cpuload=0 accepted")
 	}
+}
+
+// withOptions returns j with its engine's own options o, as the parse
+// gives them.
+func withOptions(j jobfile.Job, o Options) *jobfile.Job {
+	j.SetEngineConfig(&o)
+	return &j
 }

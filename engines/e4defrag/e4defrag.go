@@ -51,10 +51,10 @@ type Engine struct {
 // [offset, offset+the largest file size).
 func Open(s engines.Setup) (engines.Engine, error) {
 	j := s.Job
-	if j == nil || j.DonorName == "" {
+	if j == nil || optionsOf(j).DonorName == "" {
 		return nil, errors.New("e4defrag: the donorname= option is required")
 	}
-	name := j.DonorName
+	name := optionsOf(j).DonorName
 	if len(j.Directory) > 0 && !filepath.IsAbs(name) {
 		name = filepath.Join(j.Directory[0], name)
 	}
@@ -62,7 +62,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("e4defrag: open donor %s: %w", name, err)
 	}
-	e := &Engine{files: s.Files, donor: fd, inplace: j.InPlace}
+	e := &Engine{files: s.Files, donor: fd, inplace: optionsOf(j).InPlace}
 	if e.Sync, err = engines.NewSync("e4defrag", s.Depth, len(s.Files), true, e.do); err != nil {
 		unix.Close(fd)
 		return nil, err

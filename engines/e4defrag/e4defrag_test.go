@@ -31,8 +31,8 @@ func TestMoveExtents(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, inplace := range []bool{false, true} {
-		job := &jobfile.Job{Size: 1 << 20, Directory: []string{mnt},
-			EngineOpts: jobfile.EngineOpts{DonorName: "file.def", InPlace: inplace}}
+		job := &jobfile.Job{Size: 1 << 20, Directory: []string{mnt}}
+		job.SetEngineConfig(&Options{DonorName: "file.def", InPlace: inplace})
 		e, err := Open(engines.Setup{Job: job, Files: []int{int(f.Fd())}, Depth: 1})
 		if err != nil {
 			t.Fatal(err)

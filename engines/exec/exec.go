@@ -54,11 +54,12 @@ type Engine struct {
 // Open checks the program option and expands the arguments.
 func Open(s engines.Setup) (engines.Engine, error) {
 	j := s.Job
-	if j == nil || j.Program == "" {
+	if j == nil || optionsOf(j).Program == "" {
 		return nil, errors.New("exec: no program is defined, it is mandatory to define one")
 	}
-	e := &Engine{name: j.Name, program: j.Program, args: Args(j.Arguments, j.Runtime, j.Name),
-		redirect: j.StdRedirect, grace: time.Duration(j.GraceTime) * time.Second, runtime: j.Runtime,
+	o := optionsOf(j)
+	e := &Engine{name: j.Name, program: o.Program, args: Args(o.Arguments, j.Runtime, j.Name),
+		redirect: o.StdRedirect, grace: time.Duration(o.GraceTime) * time.Second, runtime: j.Runtime,
 		sleep: time.Sleep, now: time.Now}
 	var err error
 	if e.Sync, err = engines.NewSync("exec", s.Depth, max(len(s.Files), 1), true, e.do); err != nil {

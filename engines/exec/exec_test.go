@@ -38,8 +38,8 @@ func TestRunProgram(t *testing.T) {
 	if err := os.WriteFile(script, []byte("echo started \"$@\"\nexec sleep 30\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	job := &jobfile.Job{Name: "mon", Runtime: 100 * time.Millisecond,
-		EngineOpts: jobfile.EngineOpts{Program: "/bin/sh", Arguments: script + " %n %r", StdRedirect: true}}
+	job := &jobfile.Job{Name: "mon", Runtime: 100 * time.Millisecond}
+	job.SetEngineConfig(&Options{Program: "/bin/sh", Arguments: script + " %n %r", StdRedirect: true})
 	eng, err := Open(engines.Setup{Job: job, Depth: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,8 @@ func TestNeedsProgram(t *testing.T) {
 // has passed, the program gets SIGTERM and grace_time; a program reaped
 // after it exited is not signalled, and Close waits for none.
 func TestRuntimeFromProgramStart(t *testing.T) {
-	job := &jobfile.Job{Name: "mon", Runtime: time.Second, EngineOpts: jobfile.EngineOpts{Program: "/bin/sleep", Arguments: "30", GraceTime: 2}}
+	job := &jobfile.Job{Name: "mon", Runtime: time.Second}
+	job.SetEngineConfig(&Options{Program: "/bin/sleep", Arguments: "30", GraceTime: 2})
 	eng, err := Open(engines.Setup{Job: job, Depth: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -61,8 +61,10 @@ func open(s engines.Setup, k Kind) (engines.Engine, error) {
 	if e.Sync, err = engines.NewSync("fileops", s.Depth, len(s.Paths), true, e.do); err != nil {
 		return nil, err
 	}
-	if s.Job != nil && s.Job.StatType != "" {
-		e.statType = s.Job.StatType
+	if s.Job != nil {
+		if o, ok := s.Job.EngineConfig().(*Options); ok && o.StatType != "" {
+			e.statType = o.StatType
+		}
 	}
 	if k == DirStat || k == DirDelete {
 		// The directories these work on must exist first; making them

@@ -34,8 +34,9 @@ func TestKinds(t *testing.T) {
 	dir := t.TempDir()
 	paths := []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}
 	setup := func(statType string) engines.Setup {
-		return engines.Setup{Job: &jobfile.Job{EngineOpts: jobfile.EngineOpts{StatType: statType}},
-			Files: []int{-1, -1}, Paths: paths, Depth: 1}
+		j := &jobfile.Job{}
+		j.SetEngineConfig(&Options{StatType: statType})
+		return engines.Setup{Job: j, Files: []int{-1, -1}, Paths: paths, Depth: 1}
 	}
 	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
 	check := func(name string, k Kind, statType string, want int32, after bool) {

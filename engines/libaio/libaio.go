@@ -127,7 +127,8 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		if j.NoWait {
 			e.rwFlags |= unix.RWF_NOWAIT
 		}
-		e.poll = j.UserspaceReap && j.IODepthBatchCompleteMin == 0
+		o, _ := j.EngineConfig().(*Options)
+		e.poll = o != nil && o.UserspaceReap && j.IODepthBatchCompleteMin == 0
 		e.sfr = int(j.SyncFileRange)
 		if !j.Direct {
 			e.warnings = append(e.warnings, "libaio with direct=0: Linux completes buffered AIO on regular files inside io_submit, "+

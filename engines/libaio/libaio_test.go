@@ -124,7 +124,8 @@ func TestUserspaceReap(t *testing.T) {
 	if err := unix.Ftruncate(fd, 1<<20); err != nil {
 		t.Fatal(err)
 	}
-	job := &jobfile.Job{EngineOpts: jobfile.EngineOpts{UserspaceReap: true}}
+	job := &jobfile.Job{}
+	job.SetEngineConfig(&Options{UserspaceReap: true})
 	eng, err := Open(engines.Setup{Job: job, Files: []int{fd}, Bufs: bufs, Depth: 2})
 	if err != nil {
 		t.Fatal(err)

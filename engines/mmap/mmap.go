@@ -50,7 +50,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		if j.RW.HasWrite() {
 			e.prot |= unix.PROT_WRITE
 		}
-		if j.THP {
+		if o, ok := j.EngineConfig().(*Options); ok && o.THP {
 			e.thp, e.flags = true, unix.MAP_PRIVATE
 		}
 		e.direct = j.Direct

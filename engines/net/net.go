@@ -36,6 +36,7 @@ const acceptWait = 60 * time.Second
 type Engine struct {
 	engines.Sync
 	job      *jobfile.Job
+	opts     *Options      // the job's net options
 	listenFd int           // the bound, listening socket (listen=1), else -1
 	fd       int           // the connection, -1 until the first request
 	port     int           // port= plus the numjobs clone's number, as fio
@@ -74,7 +75,7 @@ func Open(s engines.Setup) (engines.Engine, error) {
 	if j == nil {
 		return nil, errors.New("net: no job")
 	}
-	e := &Engine{job: j, listenFd: -1, fd: -1, port: j.Port + j.SubjobNumber}
+	e := &Engine{job: j, opts: optionsOf(j), listenFd: -1, fd: -1, port: optionsOf(j).Port + j.SubjobNumber}
 	var err error
 	if e.Sync, err = engines.NewSync("net", s.Depth, max(len(s.Files), 1), false, e.do); err != nil {
 		return nil, err
@@ -86,13 +87,13 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		return e, nil
 	}
 	// Over a unix socket the reading job listens, as in fio.
-	if j.Listen || (j.Protocol == "unix" && j.RW.HasRead()) {
+	if optionsOf(j).Listen || (optionsOf(j).Protocol == "unix" && j.RW.HasRead()) {
 		if e.listenFd, err = listen(j, e.port); err != nil {
 			return nil, err
 		}
 		return e, nil
 	}
-	if e.domain, e.sa, err = sockaddr(j, e.port, false); err != nil {
+	if e.domain, e.sa, err = sockaddr(e.opts, e.port, false); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -101,19 +102,19 @@ func Open(s engines.Setup) (engines.Engine, error) {
 // sockaddr returns the job's address: hostname:port for TCP, hostname
 // (a path) for a unix socket. A listener without a hostname binds every
 // address.
-func sockaddr(j *jobfile.Job, port int, listening bool) (domain int, sa unix.Sockaddr, err error) {
-	switch j.Protocol {
+func sockaddr(o *Options, port int, listening bool) (domain int, sa unix.Sockaddr, err error) {
+	switch o.Protocol {
 	case "unix":
-		if j.Hostname == "" {
+		if o.Hostname == "" {
 			return 0, nil, fmt.Errorf("net: protocol=unix needs hostname= (the socket's path): %w", unix.EINVAL)
 		}
-		return unix.AF_UNIX, &unix.SockaddrUnix{Name: j.Hostname}, nil
+		return unix.AF_UNIX, &unix.SockaddrUnix{Name: o.Hostname}, nil
 	case "tcp", "tcpv6":
 		if port == 0 {
 			return 0, nil, fmt.Errorf("net: no port has been specified which is required for the tcp protocol: %w", unix.EINVAL)
 		}
-		v6 := j.Protocol == "tcpv6"
-		host := j.Hostname
+		v6 := o.Protocol == "tcpv6"
+		host := o.Hostname
 		if host == "" && !listening {
 			return 0, nil, fmt.Errorf("net: connect with no host to connect to (no hostname= set; a receiving job sets listen=1): %w", unix.EINVAL)
 		}
@@ -130,11 +131,11 @@ func sockaddr(j *jobfile.Job, port int, listening bool) (domain int, sa unix.Soc
 		copy(a.Addr[:], ip)
 		return unix.AF_INET, a, nil
 	}
-	return 0, nil, fmt.Errorf("net: protocol=%s is not supported by gofio: %w", j.Protocol, unix.EINVAL)
+	return 0, nil, fmt.Errorf("net: protocol=%s is not supported by gofio: %w", o.Protocol, unix.EINVAL)
 }
 
 func listen(j *jobfile.Job, port int) (int, error) {
-	domain, sa, err := sockaddr(j, port, true)
+	domain, sa, err := sockaddr(optionsOf(j), port, true)
 	if err != nil {
 		return -1, err
 	}
@@ -143,7 +144,7 @@ func listen(j *jobfile.Job, port int) (int, error) {
 		return -1, fmt.Errorf("net: socket: %w", err)
 	}
 	if domain == unix.AF_UNIX {
-		_ = unix.Unlink(j.Hostname) // fio unlinks a stale socket path too
+		_ = unix.Unlink(optionsOf(j).Hostname) // fio unlinks a stale socket path too
 	} else {
 		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
 	}
@@ -153,7 +154,7 @@ func listen(j *jobfile.Job, port int) (int, error) {
 	}
 	if err := unix.Bind(fd, sa); err != nil {
 		unix.Close(fd)
-		return -1, fmt.Errorf("net: bind %s: %w", where(j, port), err)
+		return -1, fmt.Errorf("net: bind %s: %w", where(optionsOf(j), port), err)
 	}
 	if err := unix.Listen(fd, 1); err != nil {
 		unix.Close(fd)
@@ -162,11 +163,11 @@ func listen(j *jobfile.Job, port int) (int, error) {
 	return fd, nil
 }
 
-func where(j *jobfile.Job, port int) string {
-	if j.Protocol == "unix" {
-		return j.Hostname
+func where(o *Options, port int) string {
+	if o.Protocol == "unix" {
+		return o.Hostname
 	}
-	return j.Hostname + ":" + strconv.Itoa(port)
+	return o.Hostname + ":" + strconv.Itoa(port)
 }
 
 // setOptions sets nodelay, window_size and mss as fio's net engine does.
@@ -174,20 +175,20 @@ func setOptions(fd int, j *jobfile.Job, domain int) error {
 	if domain == unix.AF_UNIX {
 		return nil
 	}
-	if j.NoDelay {
+	if optionsOf(j).NoDelay {
 		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
 			return fmt.Errorf("net: cannot set TCP_NODELAY: %w", err)
 		}
 	}
-	if j.WindowSize > 0 {
+	if optionsOf(j).WindowSize > 0 {
 		for _, opt := range []int{unix.SO_SNDBUF, unix.SO_RCVBUF} {
-			if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, opt, j.WindowSize); err != nil {
+			if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, opt, optionsOf(j).WindowSize); err != nil {
 				return fmt.Errorf("net: window_size: %w", err)
 			}
 		}
 	}
-	if j.MSS > 0 {
-		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_MAXSEG, j.MSS); err != nil {
+	if optionsOf(j).MSS > 0 {
+		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_MAXSEG, optionsOf(j).MSS); err != nil {
 			return fmt.Errorf("net: mss: %w", err)
 		}
 	}
@@ -199,7 +200,7 @@ func setOptions(fd int, j *jobfile.Job, domain int) error {
 // error, which names the host and port (or the socket's path).
 func (e *Engine) connect() (string, error) {
 	j := e.job
-	at := where(j, e.port)
+	at := where(e.opts, e.port)
 	if e.listenFd >= 0 {
 		// fio waits for the sender without end; gofio gives up after
 		// acceptWait, so a sender that failed cannot hang the run.
@@ -222,7 +223,7 @@ func (e *Engine) connect() (string, error) {
 			return "accept", fmt.Errorf("net: accept on %s: %w", at, err)
 		}
 		e.fd = fd
-		if j.Protocol != "unix" && j.NoDelay {
+		if optionsOf(j).Protocol != "unix" && optionsOf(j).NoDelay {
 			if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
 				return "setsockopt", fmt.Errorf("net: cannot set TCP_NODELAY on the connection from %s (disable with nodelay=0): %w", at, err)
 			}
@@ -250,7 +251,7 @@ func (e *Engine) connect() (string, error) {
 func (e *Engine) do(r *engines.Request) int32 {
 	if isUDP(e.job) && !e.started {
 		if err := e.udpStart(); err != nil {
-			return e.failed("udp link open", fmt.Errorf("net: udp link open with %s: %w", where(e.job, e.port), err))
+			return e.failed("udp link open", fmt.Errorf("net: udp link open with %s: %w", where(e.opts, e.port), err))
 		}
 		e.started = true
 	}
@@ -262,7 +263,7 @@ func (e *Engine) do(r *engines.Request) int32 {
 	switch r.Op {
 	case engines.OpWrite:
 		n, err := e.send(r.Buf)
-		if err == nil && e.job.PingPong && n > 0 {
+		if err == nil && e.opts.PingPong && n > 0 {
 			err = e.full(r.Buf[:n], false)
 		}
 		return res(n, err)
@@ -272,7 +273,7 @@ func (e *Engine) do(r *engines.Request) int32 {
 			e.ended = true
 			return 0
 		}
-		if err == nil && e.job.PingPong && n > 0 {
+		if err == nil && e.opts.PingPong && n > 0 {
 			err = e.full(r.Buf[:n], true)
 		}
 		return res(n, err)
@@ -360,8 +361,8 @@ func (e *Engine) Close() error {
 	if e.listenFd >= 0 {
 		errs = append(errs, unix.Close(e.listenFd))
 		e.listenFd = -1
-		if e.job.Protocol == "unix" {
-			_ = unix.Unlink(e.job.Hostname)
+		if e.opts.Protocol == "unix" {
+			_ = unix.Unlink(e.opts.Hostname)
 		}
 	}
 	return errors.Join(errs...)

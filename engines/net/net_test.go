@@ -90,33 +90,33 @@ func check(t *testing.T, got []byte, n int) {
 
 func TestTCP(t *testing.T) {
 	port := freePort(t)
-	opts := jobfile.EngineOpts{Protocol: "tcp", Port: port, NoDelay: true, WindowSize: 1 << 18}
-	recv := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
-	recv.Listen = true
-	send := &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}
-	send.Hostname = "localhost"
+	opts := Options{Protocol: "tcp", Port: port, NoDelay: true, WindowSize: 1 << 18}
+	recv := withOptions(jobfile.Job{RW: jobfile.RWRead}, opts)
+	optionsOf(recv).Listen = true
+	send := withOptions(jobfile.Job{RW: jobfile.RWWrite}, opts)
+	optionsOf(send).Hostname = "localhost"
 	check(t, transfer(t, recv, send, 64), 64)
 }
 
 func TestTCPPingPong(t *testing.T) {
 	port := freePort(t)
-	opts := jobfile.EngineOpts{Protocol: "tcp", Port: port, PingPong: true}
-	recv := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
-	recv.Listen = true
-	send := &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}
-	send.Hostname = "127.0.0.1"
+	opts := Options{Protocol: "tcp", Port: port, PingPong: true}
+	recv := withOptions(jobfile.Job{RW: jobfile.RWRead}, opts)
+	optionsOf(recv).Listen = true
+	send := withOptions(jobfile.Job{RW: jobfile.RWWrite}, opts)
+	optionsOf(send).Hostname = "127.0.0.1"
 	check(t, transfer(t, recv, send, 16), 16)
 }
 
 func TestUnix(t *testing.T) {
-	opts := jobfile.EngineOpts{Protocol: "unix", Hostname: filepath.Join(t.TempDir(), "s.sock")}
+	opts := Options{Protocol: "unix", Hostname: filepath.Join(t.TempDir(), "s.sock")}
 	// Over a unix socket the reading job listens, as in fio.
-	check(t, transfer(t, &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}, &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}, 32), 32)
+	check(t, transfer(t, withOptions(jobfile.Job{RW: jobfile.RWRead}, opts), withOptions(jobfile.Job{RW: jobfile.RWWrite}, opts), 32), 32)
 }
 
 func TestNumjobsPorts(t *testing.T) {
 	port := freePort(t)
-	j := &jobfile.Job{RW: jobfile.RWRead, SubjobNumber: 0, EngineOpts: jobfile.EngineOpts{Protocol: "tcp", Port: port - 1, Listen: true}}
+	j := withOptions(jobfile.Job{RW: jobfile.RWRead, SubjobNumber: 0}, Options{Protocol: "tcp", Port: port - 1, Listen: true})
 	j.SubjobNumber = 1
 	e, err := Open(engines.Setup{Job: j, Files: []int{-1}, Depth: 1})
 	if err != nil {
@@ -133,10 +133,10 @@ func TestNumjobsPorts(t *testing.T) {
 // completes with 0 bytes while Ended reports true.
 func TestUDP(t *testing.T) {
 	port := freePort(t)
-	opts := jobfile.EngineOpts{Protocol: "udp", Port: port, PingPong: true}
-	recv := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
-	send := &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}
-	send.Hostname = "127.0.0.1"
+	opts := Options{Protocol: "udp", Port: port, PingPong: true}
+	recv := withOptions(jobfile.Job{RW: jobfile.RWRead}, opts)
+	send := withOptions(jobfile.Job{RW: jobfile.RWWrite}, opts)
+	optionsOf(send).Hostname = "127.0.0.1"
 	r, err := Open(engines.Setup{Job: recv, Files: []int{-1}, Depth: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -189,12 +189,12 @@ func TestUDP(t *testing.T) {
 // route.
 func TestUDPMulticastPingPong(t *testing.T) {
 	port := freePort(t)
-	opts := jobfile.EngineOpts{Protocol: "udp", Port: port, Hostname: "239.255.77.77", TTL: 1}
-	ping := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
-	ping.PingPong = true
-	plain := &jobfile.Job{RW: jobfile.RWRead, EngineOpts: opts}
-	send := &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: opts}
-	send.PingPong = true
+	opts := Options{Protocol: "udp", Port: port, Hostname: "239.255.77.77", TTL: 1}
+	ping := withOptions(jobfile.Job{RW: jobfile.RWRead}, opts)
+	optionsOf(ping).PingPong = true
+	plain := withOptions(jobfile.Job{RW: jobfile.RWRead}, opts)
+	send := withOptions(jobfile.Job{RW: jobfile.RWWrite}, opts)
+	optionsOf(send).PingPong = true
 	var recvs []engines.Engine
 	for _, j := range []*jobfile.Job{ping, plain} {
 		r, err := Open(engines.Setup{Job: j, Files: []int{-1}, Depth: 1})
@@ -255,7 +255,7 @@ func TestUDPMulticastPingPong(t *testing.T) {
 func TestConnectErrors(t *testing.T) {
 	port := freePort(t)
 	tcp := func(host string) *jobfile.Job {
-		return &jobfile.Job{RW: jobfile.RWWrite, EngineOpts: jobfile.EngineOpts{Protocol: "tcp", Port: port, Hostname: host}}
+		return withOptions(jobfile.Job{RW: jobfile.RWWrite}, Options{Protocol: "tcp", Port: port, Hostname: host})
 	}
 	for _, tt := range []struct {
 		job  *jobfile.Job
@@ -264,15 +264,15 @@ func TestConnectErrors(t *testing.T) {
 		{tcp(""), "net: connect with no host to connect to (no hostname= set"},
 		// Not a domain name: refused without asking a resolver.
 		{tcp("no such host"), "net: getaddrinfo: host='no such host': "},
-		{&jobfile.Job{RW: jobfile.RWWrite, EngineOpts: jobfile.EngineOpts{Protocol: "tcp", Hostname: "127.0.0.1"}}, "net: no port has been specified"},
+		{withOptions(jobfile.Job{RW: jobfile.RWWrite}, Options{Protocol: "tcp", Hostname: "127.0.0.1"}), "net: no port has been specified"},
 	} {
 		_, err := Open(engines.Setup{Job: tt.job, Files: []int{-1}, Depth: 1})
 		if !errors.Is(err, unix.EINVAL) || err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("open %q: %v; want EINVAL saying %q", tt.job.Hostname, err, tt.want)
+			t.Errorf("open %q: %v; want EINVAL saying %q", optionsOf(tt.job).Hostname, err, tt.want)
 		}
 	}
 	mss := tcp("127.0.0.1")
-	mss.MSS = 1 // below TCP_MIN_MSS: the kernel refuses it
+	optionsOf(mss).MSS = 1 // below TCP_MIN_MSS: the kernel refuses it
 	for _, tt := range []struct {
 		job   *jobfile.Job
 		fn    string
@@ -301,4 +301,11 @@ func TestConnectErrors(t *testing.T) {
 		}
 		e.Close()
 	}
+}
+
+// withOptions returns j with its engine's own options o, as the parse
+// gives them.
+func withOptions(j jobfile.Job, o Options) *jobfile.Job {
+	j.SetEngineConfig(&o)
+	return &j
 }

@@ -27,14 +27,16 @@ const (
 // ever (fio waits); the run core retries EAGAIN a bounded number of times.
 const udpWait = time.Second
 
-func isUDP(j *jobfile.Job) bool { return j.Protocol == "udp" || j.Protocol == "udpv6" }
+func isUDP(j *jobfile.Job) bool {
+	return optionsOf(j).Protocol == "udp" || optionsOf(j).Protocol == "udpv6"
+}
 
 // openUDP makes the job's datagram socket: the receiver (rw=read) binds
 // the port, joining hostname's multicast group if it is one; the sender
 // sends to hostname:port, with ttl and interface for multicast.
 func (e *Engine) openUDP() error {
 	j := e.job
-	v6 := j.Protocol == "udpv6"
+	v6 := optionsOf(j).Protocol == "udpv6"
 	domain := unix.AF_INET
 	if v6 {
 		domain = unix.AF_INET6
@@ -49,21 +51,21 @@ func (e *Engine) openUDP() error {
 			unix.Close(fd)
 		}
 	}()
-	if j.WindowSize > 0 {
+	if optionsOf(j).WindowSize > 0 {
 		for _, opt := range []int{unix.SO_SNDBUF, unix.SO_RCVBUF} {
-			if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, opt, j.WindowSize); err != nil {
+			if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, opt, optionsOf(j).WindowSize); err != nil {
 				return fmt.Errorf("net: window_size: %w", err)
 			}
 		}
 	}
-	group := multicast(j.Hostname)
+	group := multicast(optionsOf(j).Hostname)
 	if j.RW.HasRead() {
 		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
 		tv := unix.NsecToTimeval(int64(udpWait))
 		if err := unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv); err != nil {
 			return fmt.Errorf("net: SO_RCVTIMEO: %w", err)
 		}
-		_, sa, err := sockaddr(&jobfile.Job{EngineOpts: jobfile.EngineOpts{Protocol: map[bool]string{false: "tcp", true: "tcpv6"}[v6]}}, e.port, true)
+		_, sa, err := sockaddr(&Options{Protocol: map[bool]string{false: "tcp", true: "tcpv6"}[v6]}, e.port, true)
 		if err != nil {
 			return err
 		}
@@ -73,11 +75,11 @@ func (e *Engine) openUDP() error {
 		if group != nil {
 			mreq := &unix.IPMreq{}
 			copy(mreq.Multiaddr[:], group)
-			if j.Interface != "" {
-				copy(mreq.Interface[:], stdnet.ParseIP(j.Interface).To4())
+			if optionsOf(j).Interface != "" {
+				copy(mreq.Interface[:], stdnet.ParseIP(optionsOf(j).Interface).To4())
 			}
 			if err := unix.SetsockoptIPMreq(fd, unix.IPPROTO_IP, unix.IP_ADD_MEMBERSHIP, mreq); err != nil {
-				return fmt.Errorf("net: join multicast group %s: %w", j.Hostname, err)
+				return fmt.Errorf("net: join multicast group %s: %w", optionsOf(j).Hostname, err)
 			}
 		}
 		e.listenFd = fd
@@ -85,10 +87,10 @@ func (e *Engine) openUDP() error {
 		return nil
 	}
 	if group != nil {
-		if j.Interface != "" {
-			ip := stdnet.ParseIP(j.Interface).To4()
+		if optionsOf(j).Interface != "" {
+			ip := stdnet.ParseIP(optionsOf(j).Interface).To4()
 			if ip == nil {
-				return fmt.Errorf("net: interface=%s is not an IPv4 address", j.Interface)
+				return fmt.Errorf("net: interface=%s is not an IPv4 address", optionsOf(j).Interface)
 			}
 			var a [4]byte
 			copy(a[:], ip)
@@ -96,12 +98,12 @@ func (e *Engine) openUDP() error {
 				return fmt.Errorf("net: IP_MULTICAST_IF: %w", err)
 			}
 		}
-		if err := unix.SetsockoptByte(fd, unix.IPPROTO_IP, unix.IP_MULTICAST_TTL, byte(j.TTL)); err != nil {
+		if err := unix.SetsockoptByte(fd, unix.IPPROTO_IP, unix.IP_MULTICAST_TTL, byte(optionsOf(j).TTL)); err != nil {
 			return fmt.Errorf("net: IP_MULTICAST_TTL: %w", err)
 		}
 	}
-	_, sa, err := sockaddr(&jobfile.Job{EngineOpts: jobfile.EngineOpts{Protocol: map[bool]string{false: "tcp", true: "tcpv6"}[v6],
-		Hostname: j.Hostname}}, e.port, false)
+	_, sa, err := sockaddr(&Options{Protocol: map[bool]string{false: "tcp", true: "tcpv6"}[v6],
+		Hostname: optionsOf(j).Hostname}, e.port, false)
 	if err != nil {
 		return err
 	}
@@ -148,7 +150,7 @@ func (e *Engine) udpStart() error {
 			return err
 		}
 		if n == linkLen && binary.BigEndian.Uint32(msg[0:]) == linkMagic && binary.BigEndian.Uint32(msg[4:]) == linkOpen {
-			if e.job.PingPong && from != nil {
+			if e.opts.PingPong && from != nil {
 				// Replies go to the sender by sendto, as fio's: a
 				// socket connected back to it would stop receiving
 				// the datagrams sent to a multicast group (connect

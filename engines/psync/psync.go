@@ -91,7 +91,7 @@ func open(s engines.Setup, v Variant) (engines.Engine, error) {
 			e.flags |= unix.RWF_DONTCACHE // fio 3.33's RWF_UNCACHED; its 0x40 is RWF_ATOMIC since Linux 6.11
 		}
 		if j.Hipri {
-			e.hipriPct = uint64(j.HipriPercentage)
+			e.hipriPct = uint64(optionsOf(j).HipriPercentage)
 		}
 	}
 	return e, nil

@@ -115,7 +115,7 @@ func TestPVSync2Flags(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	job := &jobfile.Job{NoWait: true, EngineOpts: jobfile.EngineOpts{Uncached: true}}
+	job := &jobfile.Job{NoWait: true, Uncached: true}
 	e, err := Opener(PVSync2)(engines.Setup{Job: job, Files: []int{int(f.Fd())}, Depth: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -188,8 +188,9 @@ func TestNoAllocs(t *testing.T) {
 	buf := make([]byte, 4096)
 	out := make([]engines.Completion, 1)
 	for _, v := range []Variant{PSync, Sync, VSync, PVSync, PVSync2, Falloc} {
-		e, _ := Opener(v)(engines.Setup{Job: &jobfile.Job{Hipri: true, EngineOpts: jobfile.EngineOpts{HipriPercentage: 50}},
-			Files: []int{int(f.Fd())}, Depth: 1})
+		j := &jobfile.Job{Hipri: true}
+		j.SetEngineConfig(&Options{HipriPercentage: 50})
+		e, _ := Opener(v)(engines.Setup{Job: j, Files: []int{int(f.Fd())}, Depth: 1})
 		req := &engines.Request{Op: engines.OpRead, Buf: buf}
 		if a := testing.AllocsPerRun(50, func() { e.Queue(0, req); e.Submit(); e.Reap(out, 1) }); a != 0 {
 			t.Errorf("variant %d: %v allocations per request, want 0", v, a)

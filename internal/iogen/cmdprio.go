@@ -53,7 +53,7 @@ type cmdprioPick struct {
 // error for what fio refuses when the engine starts.
 func NewCmdprio(j *jobfile.Job, thread int) (Cmdprio, error) {
 	var c Cmdprio
-	if j.IOEngine != "io_uring" && j.IOEngine != "libaio" {
+	if !j.Engine().Cmdprio {
 		return c, nil
 	}
 	fs := fiorand.NewSeeds(j, thread)

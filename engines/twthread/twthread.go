@@ -172,7 +172,7 @@ const twSpin = 50 * time.Microsecond
 // io_uring sqthread_poll=1 job with tw_thread=goroutine, or tw_thread=auto
 // under --compare.
 func Use(j *jobfile.Job, compare bool) bool {
-	if j.IOEngine != "io_uring" || !j.SQThreadPoll {
+	if !j.KernelSQPoll() {
 		return false
 	}
 	return j.TWThread == "goroutine" || (j.TWThread == "auto" || j.TWThread == "") && compare
