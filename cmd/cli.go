@@ -117,6 +117,7 @@ func flagTable() []flagSpec {
 			optional: true, bare: "1"},
 		{Flag: &cli.StringFlag{Name: "io-timeout", Usage: "end a job with ETIMEDOUT when an I/O is outstanding longer than `TIME` (every job without io_timeout=; bare numbers are seconds)"}},
 		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99 or iops"}},
+		{Flag: &cli.StringFlag{Name: "fio-release", Value: "3.33", Usage: "write the output as fio `RELEASE` does: 3.33 (the default) or 3.42 (job_start, latency_target_ns/latency_window_us, priority hints, zone resets as fio 3.42 reports them)"}},
 		// fio's own flags; see fioflags.go.
 		{Flag: &cli.BoolFlag{Name: "minimal", Usage: "minimal (terse) output, as --output-format=terse"}},
 		{Flag: &cli.BoolFlag{Name: "append-terse", Usage: "add the terse report to the other formats"}},

@@ -6,6 +6,7 @@ import (
 	"github.com/gofio/gofio/compare"
 	"github.com/gofio/gofio/internal/fingerprint"
 	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 )
 
 // allowDiff is what a diff of this command accepts.
@@ -73,6 +74,7 @@ type Config struct {
 	WarningsFatal  bool                     // --warnings-fatal
 	Debug          []string                 // --debug categories
 	AuxPath        string                   // --aux-path
+	FioRelease     report.Release           // --fio-release: fio 3.33's output ("") or 3.42's
 	IOTimeout      time.Duration            // --io-timeout; 0 = off (hung.go in run)
 	KernelStages   jobfile.KernelStagesMode // --kernel-stages: 0 (not given), 1 or required
 

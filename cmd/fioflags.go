@@ -38,13 +38,16 @@ func fioFlagsFrom(c *cli.Context, cfg *Config) error {
 	cfg.BandwidthLog = c.Bool("bandwidth-log")
 	cfg.WarningsFatal = c.Bool("warnings-fatal")
 	cfg.AuxPath = c.String("aux-path")
+	var err error
+	if cfg.FioRelease, err = report.ParseRelease(c.String("fio-release")); err != nil {
+		return err
+	}
 	if n := c.Int("max-jobs"); n < 0 {
 		return fmt.Errorf("--max-jobs %d: want a positive number", n)
 	}
 	if n := c.Int("alloc-size"); n < 0 {
 		return fmt.Errorf("--alloc-size %d: want a size in KiB", n)
 	}
-	var err error
 	if cfg.EtaNewline, err = flagTime(c, "eta-newline", time.Millisecond); err != nil {
 		return err
 	}

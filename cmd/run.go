@@ -66,7 +66,7 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 // starts; layout notes ("Laying out IO file") go to info when the normal
 // format is on.
 func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, info io.Writer, header []byte) (*report.Result, error) {
-	opts := run.Options{Warn: st.Stderr, Info: io.Discard, Version: versionString(), Compare: cfg.Compare != nil, AuxPath: cfg.AuxPath,
+	opts := run.Options{Warn: st.Stderr, Info: io.Discard, Version: versionString(), Release: cfg.FioRelease, Compare: cfg.Compare != nil, AuxPath: cfg.AuxPath,
 		StartAt: cfg.StartAt, StartLate: cfg.StartLate}
 	if hasFormat(cfg, "normal") {
 		opts.Info = info

@@ -142,6 +142,9 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 	o := &jsonObject{}
 	o.addString("jobname", j.Name)
 	o.addSInt("groupid", int64(j.GroupID))
+	if r.Release.since342() {
+		o.addInt("job_start", j.JobStart)
+	}
 	o.addSInt("error", int64(j.Error))
 	o.addSInt("eta", etaDone)
 	o.addSInt("elapsed", runElapsed(r))
@@ -152,10 +155,10 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 	plist := jobPercentiles(j.Job)
 	if unifiedRW(j) == jobfile.UnifiedMixed {
 		// fio writes the folded direction alone, without sync.
-		o.add("mixed", dirJSON(j, jobfile.DirRead, g, slatP, clatP, latP, plist, plus))
+		o.add("mixed", dirJSON(r.Release, j, jobfile.DirRead, g, slatP, clatP, latP, plist, plus))
 	} else {
 		for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
-			o.add(d.String(), dirJSON(j, d, g, slatP, clatP, latP, plist, plus))
+			o.add(d.String(), dirJSON(r.Release, j, d, g, slatP, clatP, latP, plist, plus))
 		}
 		sync := &jsonObject{}
 		sync.addInt("total_ios", j.SyncIOs)
@@ -163,7 +166,7 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 		o.add("sync", sync)
 	}
 	if unifiedRW(j) == jobfile.UnifiedBoth {
-		o.add("mixed", dirJSON(Mixed(j), jobfile.DirRead, g, slatP, clatP, latP, plist, plus))
+		o.add("mixed", dirJSON(r.Release, Mixed(j), jobfile.DirRead, g, slatP, clatP, latP, plist, plus))
 	}
 
 	usr, sys := cpuPercent(j)
@@ -190,8 +193,14 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 		lt := latencyTargetOf(j)
 		o.addSInt("latency_depth", int64(j.LatencyDepth))
 		o.addInt("latency_target", uint64(lt.Target.Nanoseconds()))
+		if r.Release.since342() {
+			o.addInt("latency_target_ns", uint64(lt.Target.Nanoseconds()))
+		}
 		o.addFloat("latency_percentile", lt.Percentile)
 		o.addInt("latency_window", uint64(lt.Window.Microseconds()))
+		if r.Release.since342() {
+			o.addInt("latency_window_us", uint64(lt.Window.Microseconds()))
+		}
 	}
 	if j.Job != nil {
 		o.addString("desc", j.Job.Description)
@@ -201,6 +210,9 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 	}
 	if s := j.SteadyState; s != nil {
 		o.add("steadystate", steadyStateJSON(s))
+	}
+	if r.Release.since342() && countsZoneResets(j) {
+		o.addInt("zone_resets", uint64(j.ZoneResets))
 	}
 	o.add("gofio", extrasJSON(r, j, plist))
 	return o
@@ -248,7 +260,7 @@ func statJSON(s Stat, h *Hist, percentiles bool, plist []float64, plus bool) *js
 	return o
 }
 
-func dirJSON(j *JobResult, d jobfile.Dir, g *GroupStats, slatP, clatP, latP bool, plist []float64, plus bool) *jsonObject {
+func dirJSON(rel Release, j *JobResult, d jobfile.Dir, g *GroupStats, slatP, clatP, latP bool, plist []float64, plus bool) *jsonObject {
 	ds := &j.Dirs[d]
 	o := &jsonObject{}
 	var bwBytes uint64
@@ -283,6 +295,9 @@ func dirJSON(j *JobResult, d jobfile.Dir, g *GroupStats, slatP, clatP, latP bool
 			po := &jsonObject{}
 			po.addInt("prioclass", uint64(p.IOPrio>>13))
 			po.addInt("prio", uint64(p.IOPrio&7))
+			if rel.since342() {
+				po.addInt("priohint", uint64(ioprioHint(p.IOPrio)))
+			}
 			po.add(name, statJSON(p.Lat, &p.Hist, clatP || latP, plist, plus))
 			prios = append(prios, po)
 		}

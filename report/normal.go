@@ -109,11 +109,11 @@ func writeJobNormal(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 	}
 	for d := jobfile.DirRead; d < jobfile.NumDirs; d++ {
 		if j.Dirs[d].IOBytes != 0 {
-			writeDirNormal(w, j, d, g, dirName(j, d))
+			writeDirNormal(w, r.Release, j, d, g, dirName(j, d))
 		}
 	}
 	if unifiedRW(j) == jobfile.UnifiedBoth {
-		writeDirNormal(w, Mixed(j), jobfile.DirRead, g, "mixed")
+		writeDirNormal(w, r.Release, Mixed(j), jobfile.DirRead, g, "mixed")
 	}
 	total := totalIOs(j)
 	writeLatDist(w, "nsec", latPercents(j.LatNs[:], total))
@@ -145,8 +145,15 @@ func writeJobNormal(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 	}
 	if j.LatencyDepth != 0 {
 		lt := latencyTargetOf(j)
-		fmt.Fprintf(w, "     latency   : target=%d, window=%d, percentile=%.2f%%, depth=%d\n",
-			lt.Target.Nanoseconds(), lt.Window.Microseconds(), lt.Percentile, j.LatencyDepth)
+		if r.Release.since342() {
+			target, tu := scaleDownNs(uint64(lt.Target.Nanoseconds()))
+			window, wu := scaleDownNs(uint64(lt.Window.Microseconds()) * 1000)
+			fmt.Fprintf(w, "     latency   : target=%.2f%s, window=%.2f%s, percentile=%.2f%%, depth=%d\n",
+				target, tu, window, wu, lt.Percentile, j.LatencyDepth)
+		} else {
+			fmt.Fprintf(w, "     latency   : target=%d, window=%d, percentile=%.2f%%, depth=%d\n",
+				lt.Target.Nanoseconds(), lt.Window.Microseconds(), lt.Percentile, j.LatencyDepth)
+		}
 	}
 	writeBlockInfosNormal(w, j.Blocks, jobPercentiles(j.Job)) // before steadystate, as fio's show_thread_status_normal
 	if s := j.SteadyState; s != nil {
@@ -157,7 +164,7 @@ func writeJobNormal(w *bufio.Writer, r *Result, j *JobResult, g *GroupStats) {
 
 // writeDirNormal writes direction d of j under the given name, as fio's
 // show_ddir_status.
-func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats, name string) {
+func writeDirNormal(w *bufio.Writer, rel Release, j *JobResult, d jobfile.Dir, g *GroupStats, name string) {
 	ds := &j.Dirs[d]
 	rt := runtimeMs(ds)
 	if rt == 0 {
@@ -168,7 +175,7 @@ func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats,
 	bw := 1000 * ds.IOBytes / rt
 	iops := 1000 * ds.TotalIOs / rt
 	post := ""
-	if d == jobfile.DirWrite {
+	if rel.zoneResetsShown(j, d) {
 		post = fmt.Sprintf("; %d zone resets", j.ZoneResets)
 	}
 	fmt.Fprintf(w, "  %s: IOPS=%s, BW=%s (%s)(%s/%dmsec)%s\n", name,
@@ -193,7 +200,7 @@ func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats,
 	if ds.PriosShown() {
 		for i := range ds.Prios {
 			if p := &ds.Prios[i]; p.Lat.N > 0 {
-				displayLat(w, fmt.Sprintf("%s prio %d/%d", prioType, p.IOPrio>>13, p.IOPrio&7), p.Lat)
+				displayLat(w, rel.prioLabel(prioType, p.IOPrio), p.Lat)
 			}
 		}
 	}
@@ -213,7 +220,7 @@ func writeDirNormal(w *bufio.Writer, j *JobResult, d jobfile.Dir, g *GroupStats,
 		}
 		for i := range ds.Prios {
 			if p := &ds.Prios[i]; p.Lat.N > 0 {
-				name := fmt.Sprintf("%s prio %d/%d (%.2f%% of IOs)", prioType, p.IOPrio>>13, p.IOPrio&7, 100*float64(p.Lat.N)/float64(n))
+				name := fmt.Sprintf("%s (%.2f%% of IOs)", rel.prioLabel(prioType, p.IOPrio), 100*float64(p.Lat.N)/float64(n))
 				writePercentilesNormal(w, name, &p.Hist, p.Lat.N, j.Job)
 			}
 		}

@@ -107,6 +107,10 @@ type JobResult struct {
 	// --start-at, the start skew of a fleet run is FirstIO - StartAt.
 	FirstIO time.Time
 	Elapsed time.Duration
+	// JobStart is the reading of job_start_clock_id's clock, in ms, when
+	// the job's statistics started (its start, or the end of ramp_time):
+	// fio 3.42's JSON "job_start".
+	JobStart uint64
 
 	Error     int    // first fatal errno, 0 = ok
 	ErrorText string // fio's verror text
@@ -270,6 +274,9 @@ type Result struct {
 	// options equal to this prefix of a Job's Options are not repeated in
 	// its "job options".
 	GlobalOptions []jobfile.Option
+	// Release is the fio release whose output layout the writers follow
+	// ("" for fio 3.33's; --fio-release).
+	Release Release
 	// Elapsed is the run's wall time from just before the first job
 	// started (fio's genesis) to the end of the last one; JSON "elapsed"
 	// is it in seconds, rounded up. Zero means the longest job Elapsed.

@@ -44,6 +44,9 @@ type Options struct {
 	// beside the reports (verify_dump's); "" is the working directory.
 	AuxPath string
 	// Version is copied into Result.Version.
+	// Release is the fio release whose output layout the result asks
+	// its writers for (report.Result.Release; --fio-release).
+	Release report.Release
 	Version string
 	// StartAt, when not zero, is the wall-clock time the first group's
 	// jobs start issuing I/O (--start-at): every file is laid out and

@@ -40,15 +40,20 @@ func (l *loop) resetStats(now int64) {
 	l.setLogEpoch()
 }
 
-// setLogEpoch records, with log_unix_epoch or log_alternate_epoch, the
+// setLogEpoch records the job's start on job_start_clock_id's clock and,
+// with log_unix_epoch or log_alternate_epoch, the
 // milliseconds of log_alternate_epoch_clock_id's clock now, where the
 // logs' times start, as fio's set_epoch_time at the job's start and at
 // reset_all_stats. A clock the kernel refuses leaves the epoch at 0.
 func (l *loop) setLogEpoch() {
+	var ts unix.Timespec
+	if unix.ClockGettime(int32(l.job.JobStartClock), &ts) == nil {
+		// fio 3.42's job_start, set by the same set_epoch_time.
+		l.res.JobStart = uint64(ts.Sec)*1000 + uint64(ts.Nsec)/1000000
+	}
 	if l.res.Logs == nil || !l.job.LogEpoch() {
 		return
 	}
-	var ts unix.Timespec
 	if unix.ClockGettime(int32(l.job.LogEpochClock), &ts) == nil {
 		l.res.Logs.EpochMsec = uint64(ts.Sec)*1000 + uint64(ts.Nsec)/1000000
 	}

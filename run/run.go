@@ -60,7 +60,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if opts.fadvise == nil {
 		opts.fadvise = unix.Fadvise
 	}
-	res := &report.Result{Version: opts.Version, Kernel: hostinfo.Kernel(), Start: time.Now(), GlobalOptions: jobfile.GlobalOptions(jobs), StartAt: opts.StartAt}
+	res := &report.Result{Version: opts.Version, Release: opts.Release, Kernel: hostinfo.Kernel(), Start: time.Now(), GlobalOptions: jobfile.GlobalOptions(jobs), StartAt: opts.StartAt}
 	runs, err := plan(jobs, &opts)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 	if opts.StatusInterval > 0 && opts.OnStatus != nil {
 		statusDone := make(chan struct{})
 		statusExited := make(chan struct{})
-		base := report.Result{Version: res.Version, Kernel: res.Kernel, Start: res.Start}
+		base := report.Result{Version: res.Version, Release: res.Release, Kernel: res.Kernel, Start: res.Start}
 		go func() {
 			defer close(statusExited)
 			statusLoop(&opts, runs, base, time.Now(), statusDone)
