@@ -82,7 +82,7 @@ func TestThinkCyclesStall(t *testing.T) {
 // the same job without it (fio counts no sync I/O for it either).
 func TestEndSyncfs(t *testing.T) {
 	dir := t.TempDir()
-	res := mustRun(t, parseJobs(t, dir, "[j]\nrw=write\nsize=64k\nnrfiles=2\nend_syncfs=1\n"), Options{})
+	res := mustRun(t, parseJobs(t, dir, "[j]\nrw=write\nsize=64k\nnrfiles=2\nend_syncfs=1\ndirectory="+dir+"\n"), Options{})
 	j := res.Jobs[0]
 	if w := j.Dirs[jobfile.DirWrite].TotalIOs; w != 16 || j.SyncIOs != 0 {
 		t.Errorf("%d writes and %d syncs, want 16 and 0", w, j.SyncIOs)
