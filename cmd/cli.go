@@ -122,7 +122,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.BoolFlag{Name: "minimal", Usage: "minimal (terse) output, as --output-format=terse"}},
 		{Flag: &cli.BoolFlag{Name: "append-terse", Usage: "add the terse report to the other formats"}},
 		{Flag: &cli.IntFlag{Name: "terse-version", Value: 3, Usage: "terse format `VERSION`: 2, 3, 4 or 5"}},
-		{Flag: &cli.BoolFlag{Name: "readonly", Usage: "refuse jobs that write or trim (fio's read-only safety check)"}},
+		{Flag: &cli.BoolFlag{Name: "readonly", Usage: "never create, extend, write or remove a target: refuse jobs that write or trim, lay nothing out (fio's read-only mode)"}},
 		{Flag: &cli.BoolFlag{Name: "merge-blktrace-only", Usage: "write each job's merge_blktrace_file from its read_iolog= blktraces and exit, running no I/O"}},
 		{Flag: &cli.StringFlag{Name: "eta-newline", Usage: "end the status line with a newline every `TIME` (5s; bare numbers are seconds)"}},
 		{Flag: &cli.StringFlag{Name: "status-interval", Usage: "print the full report, cumulative, every `TIME` in the chosen formats"}},

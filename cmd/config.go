@@ -67,7 +67,7 @@ type Config struct {
 
 	// fio's flags (fioflags.go).
 	TerseVersion   int                      // --terse-version: 2, 3, 4 or 5
-	ReadOnly       bool                     // --readonly: refuse writing and trimming jobs
+	ReadOnly       bool                     // --readonly: refuse writing and trimming jobs, lay nothing out
 	EtaNewline     time.Duration            // --eta-newline; 0 = off
 	StatusInterval time.Duration            // --status-interval; 0 = off
 	BandwidthLog   bool                     // --bandwidth-log: agg-*_bw.log

@@ -41,6 +41,7 @@ func Rows() []Row {
 	rows = append(rows, logRows...)
 	rows = append(rows, fileOptionRows...)
 	rows = append(rows, zbdRows...)
+	rows = append(rows, readOnlyRows...)
 	return rows
 }
 

@@ -95,6 +95,10 @@ type EngineInfo struct {
 	// EXT4_IOC_MOVE_EXT): the file's blocks must be allocated before
 	// its I/O, and fallocate= is left to the engine.
 	NeedsExtents bool
+	// Alters says what the engine does to the file system even when the
+	// job only reads, which --readonly refuses ("" = nothing): fio 3.33
+	// runs these engines under --readonly.
+	Alters string
 }
 
 // Runs reports whether gofio runs the engine.

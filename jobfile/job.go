@@ -222,6 +222,13 @@ type Job struct {
 	Unlink            bool
 	Invalidate        bool
 	AllowMountedWrite bool
+	// ReadOnly is the run's --readonly: the job neither writes nor trims
+	// (refused at parse time), and never creates, extends, truncates or
+	// removes a target: a file to lay out is refused with fio's
+	// "refusing extend of file due to read-only", a replay skips its
+	// log's writes, create_on_open creates nothing, unlink=1 removes
+	// nothing.
+	ReadOnly bool
 
 	// Engine and queue.
 	IOEngine                string // "io_uring", "null", "psync"
@@ -624,7 +631,6 @@ type IOLog struct {
 	ReplayScale     int    // replay_scale=: offsets divided by it
 	ReplayAlign     int    // replay_align=: offsets rounded down to it
 	Write           string // write_iolog=: where to record the job's I/O ("" = nowhere)
-	ReadOnly        bool   // --readonly: a replay skips the log's writes, as fio does
 	// ReplaySkip is replay_skip=: the directions (read, write, trim,
 	// sync) a blktrace replay leaves out.
 	ReplaySkip []string

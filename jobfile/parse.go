@@ -497,12 +497,12 @@ func Parse(in Input) ([]*Job, error) {
 			}
 			fmt.Fprintf(in.Warn, "gofio: %v\n", e)
 		}
-		if in.ReadOnly && (j.RW.HasWrite() || j.RW.HasTrim()) {
-			return nil, &Error{File: src.own.file, Line: src.own.line, Option: "rw=" + string(j.RW),
-				Msg: fmt.Sprintf("job <%s> has write or trim bit set, but gofio is in read-only mode (--readonly)", j.Name)}
+		if in.ReadOnly {
+			if err := checkReadOnly(j, src.own); err != nil {
+				return nil, err
+			}
+			j.ReadOnly = true
 		}
-		// A read_iolog= replay skips the log's writes under --readonly.
-		j.IOLog.ReadOnly = in.ReadOnly
 		if in.Debug != nil {
 			for _, o := range j.Options {
 				fmt.Fprintf(in.Debug, "parse: job %s: %s=%s (%s:%d)\n", j.Name, o.Name, o.Value, o.File, o.Line)

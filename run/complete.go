@@ -95,7 +95,8 @@ func (l *loop) failedIO(s *slot, res int32) bool {
 }
 
 // transferred handles an I/O that moved data: an engine that ended the job,
-// a target that shrank (fio's "full resid"), a short I/O requeued for the
+// a target that shrank or a synchronous engine's read past a --readonly
+// job's short file (fio's "full resid"), a short I/O requeued for the
 // rest; otherwise it counts the bytes and, after the ramp, accounts the
 // I/O (accountIO). It returns false when the slot was requeued or stopped
 // and must not be freed here.
@@ -118,9 +119,15 @@ func (l *loop) transferred(s *slot, si uint32, now int64, acct bool) bool {
 		l.q.AddHeavy(si, now)
 		return false
 	}
-	if got == 0 && rest > 0 && s.off < l.files[s.file].region.End {
+	if t := l.files[s.file]; got == 0 && rest > 0 && s.off < t.region.End && (l.syncIO || !l.job.ReadOnly || s.off < t.curSize) {
 		// Nothing moved short of the end of the target: it shrank or
-		// went away. fio fails such an I/O with EIO ("full resid").
+		// went away, or a --readonly job reads past the end of a file
+		// it did not lay out. fio fails such an I/O with EIO ("full
+		// resid") where its engine completed it synchronously
+		// (io_queue_event); an asynchronous engine's (io_completed) it
+		// counts as an I/O of 0 bytes, as below, which gofio does for
+		// the reads past the end of a --readonly job's short file
+		// only, reporting a target that shrank.
 		l.ioError(s, int(unix.EIO), "full resid")
 		return true
 	}

@@ -458,7 +458,8 @@ const oAtomic = 0o40000000
 // openFlags returns the open(2) flags of target t for a job issuing the
 // directions rw, as fio's generic_open_file builds them, and whether they
 // hold O_DIRECT. A file gofio did not lay out is created (mode 0600, as
-// fio's) when a replay writes it or the job has create_on_open.
+// fio's) when a replay writes it or the job has create_on_open, never
+// under --readonly.
 func openFlags(j *jobfile.Job, t *target, rw jobfile.RW) (flags int, direct bool) {
 	flags = unix.O_CLOEXEC
 	writes := rw.HasWrite()
@@ -485,9 +486,11 @@ func openFlags(j *jobfile.Job, t *target, rw jobfile.RW) (flags int, direct bool
 	if rw.HasTrim() {
 		flags &^= unix.O_SYNC | unix.O_DSYNC
 	}
-	if (writes && !t.exists && !t.block) || (j.CreateOnOpen && !j.NoFileCreate && !t.block && !t.char) {
+	if !j.ReadOnly && ((writes && !t.exists && !t.block) || (j.CreateOnOpen && !j.NoFileCreate && !t.block && !t.char)) {
 		// A replay's file that the log writes (fio's O_CREAT), or a
-		// create_on_open job's file (fio's file_setup).
+		// create_on_open job's file (fio's file_setup); under
+		// --readonly, where fio's create_on_open still creates an empty
+		// file, none.
 		flags |= unix.O_CREAT
 	}
 	return flags, direct

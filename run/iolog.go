@@ -55,7 +55,7 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 		Align:     uint64(max(o.ReplayAlign, 0)),
 		TimeScale: uint64(max(o.ReplayTimeScale, 1)),
 		NoStall:   o.ReplayNoStall,
-		ReadOnly:  o.ReadOnly,
+		ReadOnly:  j.ReadOnly,
 		Skip:      replaySkip(j),
 	}
 	var log *iolog.Log

@@ -27,7 +27,8 @@ import (
 // file this layout created and did not finish, because it failed or was
 // stopped, is removed, as fio's extend_file unlinks its file on a
 // terminate; the job's notes and the warning stream say so. A file that
-// existed before is never removed or truncated.
+// existed before is never removed or truncated. Under --readonly nothing
+// is laid out: fio's refusal goes to the warning stream instead.
 func layoutJob(e *env, jr *jobRun, fill []byte) (stopped bool, je *jobError) {
 	j := jr.job
 	if diskless(j) || jr.replay != nil || j.CreateOnOpen {
@@ -78,6 +79,16 @@ func layoutJob(e *env, jr *jobRun, fill []byte) (stopped bool, je *jobError) {
 	}
 	if e.opts.Info != nil {
 		fmt.Fprint(e.opts.Info, layoutLine(j.Name, len(todo), total))
+	}
+	if j.ReadOnly {
+		// fio's extend_file under --readonly: one line per file on
+		// stderr, nothing created or written, and the job goes on to
+		// fail as fio's does, at the open of a missing file (ENOENT) or
+		// at the end of a short one (EIO, "full resid").
+		for range todo {
+			e.warnf("fio: refusing extend of file due to read-only\n")
+		}
+		return false, nil
 	}
 	for i, t := range todo {
 		done, je := layout(j, t, fill, jr.bufs, e.stop, e.warnf)

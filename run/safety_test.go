@@ -359,3 +359,32 @@ func TestDiskStats(t *testing.T) {
 		t.Errorf("tmpfs target: disks %+v, want none", res.Disks)
 	}
 }
+
+// TestReadOnlyBlockDevice runs --readonly read jobs on a loop device the
+// test attaches read-only (LO_FLAGS_READ_ONLY: a write to it fails with
+// EPERM): psync and O_DIRECT io_uring jobs open it read-only, read all of
+// it and change nothing.
+func TestReadOnlyBlockDevice(t *testing.T) {
+	d := loopdev.NewWithOptions(t, 4<<20, loopdev.Options{ReadOnly: true})
+	before := d.Hash(t)
+	for _, engine := range []string{"psync", "io_uring"} {
+		if engine == "io_uring" {
+			uringOK(t)
+		}
+		var modes modeLog
+		j := testJob("", "ro-"+engine, jobfile.RWRandRead, engine)
+		j.Filenames = []string{d.Path}
+		j.Size, j.Direct, j.ReadOnly = 0, true, true
+		j.IODepth, j.IODepthBatchSubmit, j.IODepthBatchCompleteMax = 4, 4, 4
+		res := mustRun(t, []*jobfile.Job{j}, Options{Engines: recordingEngines(&modes)})
+		if len(modes.modes) == 0 || !modes.all(unix.O_RDONLY) {
+			t.Errorf("%s: descriptor modes %v, want O_RDONLY only", engine, modes.modes)
+		}
+		if r := res.Jobs[0]; r.Error != 0 || r.Dirs[jobfile.DirRead].IOBytes != 4<<20 {
+			t.Errorf("%s: error %d, read %d bytes; want the whole 4 MiB device", engine, r.Error, r.Dirs[jobfile.DirRead].IOBytes)
+		}
+	}
+	if d.Hash(t) != before {
+		t.Fatal("the device changed")
+	}
+}

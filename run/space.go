@@ -34,7 +34,8 @@ type spaceFS struct {
 // now and the end of the largest region on it, summed per filesystem and
 // compared with what statfs reports available (df's Avail). A file shared
 // by several jobs counts once. Exempt are jobs with space_check=0 (fio
-// never checks), fill_device jobs (meant to fill the filesystem), replays
+// never checks), fill_device jobs (meant to fill the filesystem), jobs
+// under --readonly (they lay nothing out, layoutJob refuses), replays
 // and diskless engines (they lay nothing out), block and character
 // devices, and filesystems that report no size (f_blocks 0: FUSE without
 // statfs, pseudo filesystems). A job whose targets are planned when its
@@ -44,7 +45,7 @@ func checkSpace(runs []*jobRun) error {
 	var order []string
 	for _, jr := range runs {
 		j := jr.job
-		if j.NoSpaceCheck || j.FillDevice || diskless(j) || jr.replay != nil || jr.replan {
+		if j.NoSpaceCheck || j.FillDevice || j.ReadOnly || diskless(j) || jr.replay != nil || jr.replan {
 			continue
 		}
 		for _, t := range jr.targets {

@@ -22,6 +22,7 @@ func optionsOf(j *jobfile.Job) *Options {
 // Spec is the e4defrag ioengine: fio's help, its capabilities, its options
 // and its opener.
 var Spec = engines.Spec{Open: Open, EngineInfo: jobfile.EngineInfo{Name: "e4defrag", Help: "ext4 defrag engine", NeedsExtents: true,
+	Alters:     "creates and preallocates its donor file (donorname=) and moves the file's extents",
 	NewOptions: func() any { return &Options{} },
 	Options: []jobfile.OptionSpec{
 		jobfile.OptionSpec{Name: "donorname", Type: jobfile.TypeString, Help: "File used as a block donor"}.

@@ -26,19 +26,22 @@ func Spec(k Kind) engines.Spec {
 	var info jobfile.EngineInfo
 	switch k {
 	case FileCreate:
-		info = jobfile.EngineInfo{Name: "filecreate", Help: "File creation engine", Diskless: true, SizedByFile: true}
+		info = jobfile.EngineInfo{Name: "filecreate", Help: "File creation engine", Diskless: true, SizedByFile: true,
+			Alters: "creates its files"}
 	case FileStat:
 		info = jobfile.EngineInfo{Name: "filestat", Help: "File stat engine",
 			NewOptions: newOptions, Options: []jobfile.OptionSpec{statTypeOption()}}
 	case FileDelete:
-		info = jobfile.EngineInfo{Name: "filedelete", Help: "File delete engine"}
+		info = jobfile.EngineInfo{Name: "filedelete", Help: "File delete engine", Alters: "removes its files"}
 	case DirCreate:
-		info = jobfile.EngineInfo{Name: "dircreate", Help: "Directory creation engine (fio 3.34+)", Diskless: true, SizedByFile: true}
+		info = jobfile.EngineInfo{Name: "dircreate", Help: "Directory creation engine (fio 3.34+)", Diskless: true, SizedByFile: true,
+			Alters: "creates directories"}
 	case DirStat:
 		info = jobfile.EngineInfo{Name: "dirstat", Help: "Directory stat engine (fio 3.34+)", Diskless: true, SizedByFile: true,
 			NewOptions: newOptions, Options: []jobfile.OptionSpec{statTypeOption()}}
 	case DirDelete:
-		info = jobfile.EngineInfo{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true, SizedByFile: true}
+		info = jobfile.EngineInfo{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true, SizedByFile: true,
+			Alters: "removes directories"}
 	}
 	return engines.Spec{EngineInfo: info, Open: Opener(k)}
 }

@@ -44,7 +44,8 @@ func Spec(v Variant) engines.Spec {
 			jobfile.NoWaitOption("Set RWF_NOWAIT for pwritev2/preadv2"),
 		}}
 	case Falloc:
-		info = jobfile.EngineInfo{Name: "falloc", Help: "fallocate() file based engine", OpensRW: true}
+		info = jobfile.EngineInfo{Name: "falloc", Help: "fallocate() file based engine", OpensRW: true,
+			Alters: "opens its files read-write, creating a missing one, and a read allocates blocks (fallocate with FALLOC_FL_KEEP_SIZE)"}
 	case Ftruncate:
 		info = jobfile.EngineInfo{Name: "ftruncate", Help: "ftruncate() file based engine"}
 	}

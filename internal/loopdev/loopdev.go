@@ -41,6 +41,10 @@ type Options struct {
 	// to 1 MiB, laid out back to back from 1 MiB) into the backing file
 	// before attaching, and asks the kernel to scan it (LO_FLAGS_PARTSCAN).
 	Partitions []int64
+	// ReadOnly attaches the device read-only (LO_FLAGS_READ_ONLY): every
+	// open of it for writing fails with EROFS or EACCES. The flag goes
+	// with the device's detach.
+	ReadOnly bool
 }
 
 // New creates a sparse backing file of size bytes (in /dev/shm when it is a
@@ -74,6 +78,9 @@ func NewWithOptions(t testing.TB, size int64, opts Options) *Device {
 		t.Fatalf("loopdev: size backing file: %v", err)
 	}
 	var flags uint32 = unix.LO_FLAGS_AUTOCLEAR
+	if opts.ReadOnly {
+		flags |= unix.LO_FLAGS_READ_ONLY
+	}
 	var parts []part
 	if len(opts.Partitions) > 0 {
 		if parts, err = layout(size, opts.Partitions); err != nil {
