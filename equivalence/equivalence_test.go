@@ -109,6 +109,9 @@ func TestEquivalence(t *testing.T) {
 		names[r.Name] = true
 		r := r
 		t.Run(r.Name, func(t *testing.T) {
+			if r.Root != "" && os.Geteuid() != 0 {
+				t.Skipf("%s: needs root: %s", r.Ref, r.Root)
+			}
 			if !r.Serial {
 				t.Parallel()
 			}

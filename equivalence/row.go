@@ -62,6 +62,9 @@ type Row struct {
 	// Check, when set, tests the outcomes of all runs of both programs on
 	// top of the field comparison and returns one line per difference.
 	Check func(fio, gofio []*Outcome) []string
+	// Root, when set, says what of root's the row needs (a privilege
+	// both programs use): as another user the row skips saying so.
+	Root string
 	// Pending, when set, says why the row is known to differ and who is
 	// fixing it. The row runs and logs its differences, then skips; once
 	// it matches it fails so that Pending is dropped.

@@ -67,7 +67,7 @@ var optionRows = []Row{
 		Exact: syncDepth, Check: sameOffsetsEach("l_lat.1.log", "l_lat.2.log")},
 	{Name: "options/cmdprio-bssplit", Ref: "issue 14 cmdprio_bssplit with per-priority class/level, per direction: fio's prio_state draws, the \"prios\" stats",
 		Args:  args(uringDirect, "--rw=randrw", "--bssplit=4k/50:8k/50", "--cmdprio_bssplit=4k/30/1/3:4k/20/2/5:8k/50,8k/100/3/0", "--size=1m"),
-		Check: samePrios("read", "write")},
+		Check: samePrios("read", "write"), Root: "the real-time I/O priority class (1) of its cmdprio_bssplit (CAP_SYS_ADMIN)"},
 	{Name: "options/cmdprio-percentage", Ref: "issue 14 cmdprio_percentage with cmdprio_class and cmdprio: the \"prios\" stats",
 		Args:  args(uringDirect, "--rw=randread", "--bs=4k", "--size=1m", "--cmdprio_percentage=30", "--cmdprio_class=2", "--cmdprio=4"),
 		Check: samePrios("read")},
