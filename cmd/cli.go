@@ -115,6 +115,8 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "junit", Usage: "write a JUnit XML report of the comparison to `FILE`: one test case per row"}},
 		{Flag: &cli.StringFlag{Name: "kernel-stages", Usage: "measure each I/O's kernel latency stages with BPF on io_uring and block tracepoints in every job without kernel_stages=; `MODE` 1 (or bare): where tracing can run, required: fail the job where it cannot"},
 			optional: true, bare: "1"},
+		{Flag: &cli.StringFlag{Name: "kernel-locks", Usage: "measure the kernel lock contention of each job's threads (its own, SQPOLL, io-wq workers) per I/O and by site with BPF on the lock tracepoints, in every job without kernel_locks=; `MODE` 1 (or bare): where tracing can run, required: fail the job where it cannot"},
+			optional: true, bare: "1"},
 		{Flag: &cli.StringFlag{Name: "io-timeout", Usage: "end a job with ETIMEDOUT when an I/O is outstanding longer than `TIME` (every job without io_timeout=; bare numbers are seconds)"}},
 		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99 or iops"}},
 		{Flag: &cli.StringFlag{Name: "fio-release", Value: "3.33", Usage: "write the output as fio `RELEASE` does: 3.33 (the default) or 3.42 (job_start, latency_target_ns/latency_window_us, priority hints, zone resets as fio 3.42 reports them)"}},
@@ -214,6 +216,11 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 	if v := c.String("kernel-stages"); v != "" {
 		if cfg.KernelStages, err = jobfile.ParseKernelStagesMode(v); err != nil {
 			return nil, fmt.Errorf("invalid --kernel-stages %q (valid: 0, 1, required)", v)
+		}
+	}
+	if v := c.String("kernel-locks"); v != "" {
+		if cfg.KernelLocks, err = jobfile.ParseKernelLocksMode(v); err != nil {
+			return nil, fmt.Errorf("invalid --kernel-locks %q (valid: 0, 1, required)", v)
 		}
 	}
 	if c.IsSet("compare") {

@@ -77,6 +77,7 @@ type Config struct {
 	FioRelease     report.Release           // --fio-release: fio 3.33's output ("") or 3.42's
 	IOTimeout      time.Duration            // --io-timeout; 0 = off (hung.go in run)
 	KernelStages   jobfile.KernelStagesMode // --kernel-stages: 0 (not given), 1 or required
+	KernelLocks    jobfile.KernelLocksMode  // --kernel-locks: 0 (not given), 1 or required
 
 	// Fleet runs and fallbacks.
 	StartAt        time.Time // --start-at; zero when not given

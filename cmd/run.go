@@ -99,6 +99,7 @@ func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job
 	}
 	opts.IOTimeout = cfg.IOTimeout
 	opts.KernelStages = cfg.KernelStages
+	opts.KernelLocks = cfg.KernelLocks
 	if cfg.StatusInterval > 0 {
 		var mu sync.Mutex
 		opts.StatusInterval = cfg.StatusInterval

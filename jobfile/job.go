@@ -466,7 +466,10 @@ type Job struct {
 	TWList       string           // tw_list: "locked" (default) or "lockfree"
 	TWReap       string           // tw_reap: "auto" (default), "fio" or "all"
 	KernelStages KernelStagesMode // kernel_stages: 0 (default), 1 or required
-	SQThreadIdle time.Duration    // sqthread_idle (ms); 0 = kernel default
+	// KernelLocks is kernel_locks: whether the job measures the kernel
+	// lock contention of its threads (internal/klock).
+	KernelLocks  KernelLocksMode
+	SQThreadIdle time.Duration // sqthread_idle (ms); 0 = kernel default
 	CoopTaskrun  bool
 	DeferTaskrun bool // implies SingleIssuer
 	SingleIssuer bool

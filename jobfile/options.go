@@ -466,6 +466,13 @@ var optionTable = withFioOptions([]OptionSpec{
 			j.KernelStages = m
 			return err
 		}},
+	{Name: "kernel_locks", Type: TypeChoice, Default: "0", Gofio: true,
+		Help:    "Measure the kernel lock contention of the job's threads (its own, its SQPOLL thread and io-wq workers) per I/O and by site from the lock:contention_begin/end tracepoints with BPF; root, Linux 5.19 or later",
+		Choices: kernelLocksChoices, custom: func(j *Job, v string) error {
+			m, err := ParseKernelLocksMode(v)
+			j.KernelLocks = m
+			return err
+		}},
 	{Name: "io_timeout", Type: TypeTime, Default: "0", Unit: time.Second, Gofio: true,
 		Help: "End the job with ETIMEDOUT when an I/O is outstanding longer than this (0: wait forever, as fio)",
 		durp: func(j *Job) *time.Duration { return &j.IOTimeout }},

@@ -87,6 +87,7 @@ func writeExtrasNormal(w *bufio.Writer, j *JobResult) {
 		fmt.Fprint(w, "\n")
 	}
 	writeKernelStagesNormal(w, j.KernelStages)
+	writeKernelLocksNormal(w, j.KernelLocks)
 	for _, n := range j.EngineNotes {
 		fmt.Fprintf(w, "  gofio note   : %s\n", n)
 	}

@@ -374,6 +374,9 @@ func extrasJSON(r *Result, j *JobResult, plist []float64) *jsonObject {
 	if j.KernelStages != nil {
 		o.add(KernelStagesJSONKey, kernelStagesJSON(j.KernelStages, plist))
 	}
+	if j.KernelLocks != nil {
+		o.add(KernelLocksJSONKey, kernelLocksJSON(j.KernelLocks))
+	}
 	raw, err := json.Marshal(StateOf(j))
 	if err != nil {
 		panic(fmt.Sprintf("report: job state json: %v", err))

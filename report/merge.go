@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/gofio/gofio/internal/klock"
 	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -161,6 +162,12 @@ func mergeInto(m, j *JobResult) {
 			m.KernelStages = &kstage.KernelStages{}
 		}
 		m.KernelStages.Merge(j.KernelStages)
+	}
+	if j.KernelLocks != nil {
+		if m.KernelLocks == nil {
+			m.KernelLocks = &klock.Locks{}
+		}
+		m.KernelLocks.Merge(j.KernelLocks)
 	}
 	for _, n := range j.EngineNotes {
 		if !contains(m.EngineNotes, n) {

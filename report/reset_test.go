@@ -65,7 +65,7 @@ func TestResetIOStats(t *testing.T) {
 		"Error": true, "ErrorText": true, "TotalErr": true, "FirstErr": true,
 		"JobRuntime": true, "UsrCPU": true, "SysCPU": true, "Ctx": true, "Majf": true, "Minf": true,
 		"LatencyDepth": true, "Policy": true, "Reap": true, "SQThread": true, "TaskRun": true, "Threads": true, "DroppedCQEs": true, "EngineNotes": true,
-		"Logs": true, "SteadyState": true, "KernelStages": true, // the tracer leaves ramp_time out itself
+		"Logs": true, "SteadyState": true, "KernelStages": true, "KernelLocks": true, // the tracers leave ramp_time out themselves
 		"Blocks":   true, // fio's reset_all_stats keeps block_infos
 		"JobStart": true, // set again by the run core when ramp_time ends, as fio 3.42's set_epoch_time
 	}

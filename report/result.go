@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gofio/gofio/internal/fiostat"
+	"github.com/gofio/gofio/internal/klock"
 	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -143,6 +144,9 @@ type JobResult struct {
 	// KernelStages is what the kernel's tracepoints measured of the job's
 	// I/Os (kernel_stages=1); nil when the job did not ask.
 	KernelStages *kstage.KernelStages
+	// KernelLocks is the kernel lock contention of the job's threads
+	// (kernel_locks=1); nil when the job did not ask.
+	KernelLocks *klock.Locks
 
 	// Logs holds the samples for write_lat_log, write_bw_log and
 	// write_iops_log; nil when the job asked for no log.

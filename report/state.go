@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gofio/gofio/internal/fiostat"
+	"github.com/gofio/gofio/internal/klock"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -55,6 +56,7 @@ type JobState struct {
 	SteadyState   *SteadyState       `json:"steadystate,omitempty"`
 	Blocks        []uint32           `json:"blocks,omitempty"` // block_error_percentiles (BlockInfos)
 	KernelStages  *KernelStagesState `json:"kernel_stages,omitempty"`
+	KernelLocks   *klock.Locks       `json:"kernel_locks,omitempty"`
 }
 
 // DirState is one direction of a JobState.
@@ -123,7 +125,7 @@ func StateOf(j *JobResult) JobState {
 		TWWait: statState(j.TWWait, &j.TWWaitHist), Policy: j.Policy, Reap: j.Reap,
 		InFlightArea: j.InFlightArea, InFlightTime: j.InFlightTime,
 		EngineNotes: j.EngineNotes, LatencyDepth: j.LatencyDepth, SteadyState: j.SteadyState,
-		Blocks: j.Blocks, KernelStages: kernelStagesState(j.KernelStages),
+		Blocks: j.Blocks, KernelStages: kernelStagesState(j.KernelStages), KernelLocks: j.KernelLocks,
 	}
 	if !j.FirstIO.IsZero() {
 		s.FirstIONs = j.FirstIO.UnixNano()
@@ -180,6 +182,7 @@ func JobResultFromState(s *JobState, job *jobfile.Job, name string, group, errno
 		return nil, err
 	}
 	j.KernelStages = ks
+	j.KernelLocks = s.KernelLocks
 	for d := range j.Dirs {
 		sd, jd := &s.Dirs[d], &j.Dirs[d]
 		jd.IOBytes, jd.TotalIOs, jd.ShortIOs, jd.DropIOs = sd.IOBytes, sd.TotalIOs, sd.ShortIOs, sd.DropIOs

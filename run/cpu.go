@@ -44,6 +44,21 @@ func ioThreads(tid int) []report.ThreadCPU {
 	return out
 }
 
+// sqpollThread returns the thread id of the kernel's SQPOLL thread working for
+// the job thread tid (iou-sqp-TID), 0 when there is none: it names itself
+// once it first runs, so it is looked for up to 100 ms.
+func sqpollThread(tid int) int {
+	for range 100 {
+		for _, th := range ioThreads(tid) {
+			if th.Kind == "sqpoll" {
+				return th.TID
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return 0
+}
+
 // schedstatRuntime returns the on-CPU time of thread tid.
 func schedstatRuntime(tid int) time.Duration {
 	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/schedstat")

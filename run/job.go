@@ -426,6 +426,10 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		failJob(e, jr, je)
 		return
 	}
+	if je := jr.startKernelLocks(e, p, l); je != nil {
+		failJob(e, jr, je)
+		return
+	}
 	pinned, err := pinMemory(j, e.opts.Info)
 	if err != nil {
 		// fio's thread_main skips the job's I/O without an error (and
@@ -481,6 +485,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		l.verifyEachPass = l.wlog != nil && !j.TimeBased && (l.loops > 1 || j.IOSize > l.passSize)
 		l.run()
 		l.stopKernelStages()
+		l.stopKernelLocks()
 		verifiedLast = l.verifyPasses(func() bool { return jr.verifyPass(e, l) })
 		if err := l.vstate.close(); err != nil {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
@@ -543,6 +548,7 @@ func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 	j := jr.job
 	res := jr.res
 	l.stopKernelStages()
+	l.stopKernelLocks()
 	if l.tw != nil {
 		res.EngineNotes = append(res.EngineNotes, l.tw.Note())
 	}

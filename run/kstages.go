@@ -1,13 +1,9 @@
 package run
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
-	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/jobfile"
@@ -45,19 +41,8 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
 			// gofio's stand-in SQ thread (tw_thread) submits.
 			tids = append(tids, l.tw.TID())
 		case j.SQThreadPoll:
-			// The kernel's SQ thread submits; it names itself once it
-			// first runs.
-			sq := 0
-			for i := 0; sq == 0 && i < 100; i++ {
-				for _, th := range ioThreads(p.tid) {
-					if th.Kind == "sqpoll" {
-						sq = th.TID
-					}
-				}
-				if sq == 0 {
-					time.Sleep(time.Millisecond)
-				}
-			}
+			// The kernel's SQ thread submits.
+			sq := sqpollThread(p.tid)
 			if sq == 0 {
 				err = &ktrace.Unavailable{Reason: "sqthread_poll: the kernel's SQ thread (iou-sqp-" + strconv.Itoa(p.tid) + ") was not found"}
 			}
@@ -75,12 +60,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
 	if err != nil {
 		ks := ktrace.Unavailability(err)
 		if mode == jobfile.KernelStagesRequired {
-			errno := unix.ENOTSUP
-			if errors.Is(err, unix.EPERM) || ks.Reason != "" && os.Geteuid() != 0 {
-				errno = unix.EPERM
-			}
-			return &jobError{job: j.Name, where: "kernel_stages=required", op: "kernel stages", fn: "kernel_stages",
-				errno: errno, err: errors.New(ks.Reason)}
+			return tracerRequired(j.Name, "kernel_stages", "kernel stages", ks.Reason, err)
 		}
 		jr.res.KernelStages = ks
 		e.warnf("note: %s: kernel stages unavailable: %s\n", j.Name, ks.Reason)

@@ -12,6 +12,7 @@ import (
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
+	"github.com/gofio/gofio/internal/klock/lockbpf"
 	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/verify"
@@ -118,8 +119,9 @@ type loop struct {
 	// yet submitted, which fio never holds in cur_depth.
 	ioQueued, trimsFlying, trimsPending int
 
-	tw *twthread.Engine // the SQPOLL goroutine (tw_thread), nil without
-	kt *ktrace.Tracer   // kernel_stages: the job's tracer, nil when off
+	tw    *twthread.Engine // the SQPOLL goroutine (tw_thread), nil without
+	kt    *ktrace.Tracer   // kernel_stages: the job's tracer, nil when off
+	klock *lockbpf.Tracer  // kernel_locks: the job's lock-contention tracer, nil when off
 
 	// loopConfig holds what the job's options decide, built once by
 	// newLoopConfig.

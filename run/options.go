@@ -23,6 +23,9 @@ type Options struct {
 	// KernelStages is --kernel-stages: the kernel_stages of every job
 	// that leaves it at 0.
 	KernelStages jobfile.KernelStagesMode
+	// KernelLocks is --kernel-locks: the kernel_locks of every job that
+	// leaves it at 0.
+	KernelLocks jobfile.KernelLocksMode
 	// Warn receives fio-style warning lines ("note: ...", I/O error
 	// lines, engine fallbacks). Nil discards them.
 	Warn io.Writer

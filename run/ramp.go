@@ -29,6 +29,9 @@ func (l *loop) resetStats(now int64) {
 	if l.kt != nil {
 		l.kt.Reset(now)
 	}
+	if l.klock != nil {
+		l.klock.Reset()
+	}
 	l.initPrios()
 	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
 	l.issuedIOs = 0

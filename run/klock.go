@@ -1,0 +1,87 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/internal/klock/lockbpf"
+	"github.com/gofio/gofio/jobfile"
+)
+
+// startKernelLocks starts the job's lock-contention tracer before its
+// first I/O when the job asks for it (kernel_locks, --kernel-locks). The
+// traced threads are the job's own, gofio's or the kernel's SQ thread,
+// and (by name) the io-wq workers and SQPOLL thread working for them.
+// Tracing that cannot run leaves a result saying why and a note, or, with
+// kernel_locks=required, fails the job.
+func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *jobError {
+	j := jr.job
+	mode := j.KernelLocks.Or(e.opts.KernelLocks)
+	if mode == jobfile.KernelLocksOff {
+		return nil
+	}
+	tids := []int{p.tid}
+	switch {
+	case l.tw != nil:
+		tids = append(tids, l.tw.TID())
+	case j.SQThreadPoll && j.IOEngine == "io_uring":
+		// The SQ thread's own io-wq workers are named after it.
+		if sq := sqpollThread(p.tid); sq != 0 {
+			tids = append(tids, sq)
+		}
+	}
+	kl, err := lockbpf.Open(lockbpf.Config{Pid: os.Getpid(), Tids: tids, Euid: os.Geteuid()})
+	if err != nil {
+		res := lockbpf.Unavailability(err)
+		if mode == jobfile.KernelLocksRequired {
+			return tracerRequired(j.Name, "kernel_locks", "kernel locks", res.Reason, err)
+		}
+		jr.res.KernelLocks = res
+		e.warnf("note: %s: kernel locks unavailable: %s\n", j.Name, res.Reason)
+		return nil
+	}
+	l.klock = kl
+	return nil
+}
+
+// tracerRequired is the error that fails a job whose kernel tracer
+// (option, e.g. kernel_locks) is required but cannot run, for reason (err
+// as Open returned it): EPERM when privilege is what lacks, else ENOTSUP.
+func tracerRequired(job, option, what, reason string, err error) *jobError {
+	errno := unix.ENOTSUP
+	if errors.Is(err, unix.EPERM) || os.Geteuid() != 0 {
+		errno = unix.EPERM
+	}
+	return &jobError{job: job, where: option + "=required", op: what, fn: option, errno: errno, err: errors.New(reason)}
+}
+
+// stopKernelLocks stops the job's lock-contention tracer and puts its
+// figures, per I/O of the job so far, in the result, with a note of what
+// the tracing cost.
+func (l *loop) stopKernelLocks() {
+	if l.klock == nil {
+		return
+	}
+	var ios uint64
+	for d := range l.res.Dirs {
+		ios += l.res.Dirs[d].TotalIOs
+	}
+	kl := l.klock.Close(ios)
+	l.klock = nil
+	l.res.KernelLocks = kl
+	if kl.Note != "" {
+		l.res.EngineNotes = append(l.res.EngineNotes, "kernel locks: "+kl.Note)
+	}
+	if kl.LostEvents > 0 {
+		l.res.EngineNotes = append(l.res.EngineNotes, fmt.Sprintf(
+			"kernel locks: %d contentions uncounted (the tracer's tables were full)", kl.LostEvents))
+	}
+	if ios > 0 && kl.BPFRuns > 0 {
+		l.res.EngineNotes = append(l.res.EngineNotes, fmt.Sprintf(
+			"kernel locks: tracing cost %.2f us of CPU per I/O (BPF programs, %d runs); bench/results.md has its IOPS cost",
+			kl.BPFNsPerIO()/1000, kl.BPFRuns))
+	}
+}
