@@ -214,12 +214,12 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		return nil, err
 	}
 	if v := c.String("kernel-stages"); v != "" {
-		if cfg.KernelStages, err = jobfile.ParseKernelStagesMode(v); err != nil {
+		if cfg.KernelStages, err = jobfile.ParseTracerMode("kernel_stages", v); err != nil {
 			return nil, fmt.Errorf("invalid --kernel-stages %q (valid: 0, 1, required)", v)
 		}
 	}
 	if v := c.String("kernel-locks"); v != "" {
-		if cfg.KernelLocks, err = jobfile.ParseKernelLocksMode(v); err != nil {
+		if cfg.KernelLocks, err = jobfile.ParseTracerMode("kernel_locks", v); err != nil {
 			return nil, fmt.Errorf("invalid --kernel-locks %q (valid: 0, 1, required)", v)
 		}
 	}

@@ -66,18 +66,18 @@ type Config struct {
 	JUnit       string // --junit FILE
 
 	// fio's flags (fioflags.go).
-	TerseVersion   int                      // --terse-version: 2, 3, 4 or 5
-	ReadOnly       bool                     // --readonly: refuse writing and trimming jobs, lay nothing out
-	EtaNewline     time.Duration            // --eta-newline; 0 = off
-	StatusInterval time.Duration            // --status-interval; 0 = off
-	BandwidthLog   bool                     // --bandwidth-log: agg-*_bw.log
-	WarningsFatal  bool                     // --warnings-fatal
-	Debug          []string                 // --debug categories
-	AuxPath        string                   // --aux-path
-	FioRelease     report.Release           // --fio-release: fio 3.33's output ("") or 3.42's
-	IOTimeout      time.Duration            // --io-timeout; 0 = off (hung.go in run)
-	KernelStages   jobfile.KernelStagesMode // --kernel-stages: 0 (not given), 1 or required
-	KernelLocks    jobfile.KernelLocksMode  // --kernel-locks: 0 (not given), 1 or required
+	TerseVersion   int                // --terse-version: 2, 3, 4 or 5
+	ReadOnly       bool               // --readonly: refuse writing and trimming jobs, lay nothing out
+	EtaNewline     time.Duration      // --eta-newline; 0 = off
+	StatusInterval time.Duration      // --status-interval; 0 = off
+	BandwidthLog   bool               // --bandwidth-log: agg-*_bw.log
+	WarningsFatal  bool               // --warnings-fatal
+	Debug          []string           // --debug categories
+	AuxPath        string             // --aux-path
+	FioRelease     report.Release     // --fio-release: fio 3.33's output ("") or 3.42's
+	IOTimeout      time.Duration      // --io-timeout; 0 = off (hung.go in run)
+	KernelStages   jobfile.TracerMode // --kernel-stages: 0 (not given), 1 or required
+	KernelLocks    jobfile.TracerMode // --kernel-locks: 0 (not given), 1 or required
 
 	// Fleet runs and fallbacks.
 	StartAt        time.Time // --start-at; zero when not given

@@ -12,20 +12,23 @@ import (
 type klockDoc struct {
 	Jobs []struct {
 		Gofio struct {
-			KL struct {
-				Available   bool    `json:"available"`
-				Reason      string  `json:"reason"`
-				Contentions uint64  `json:"contentions"`
-				WaitPerIO   float64 `json:"wait_ns_per_io"`
-				WaitShare   float64 `json:"wait_share"`
-				Sites       []struct {
-					Site   string `json:"site"`
-					Count  uint64 `json:"count"`
-					WaitNs uint64 `json:"wait_ns"`
-				} `json:"sites"`
-			} `json:"kernel_locks"`
+			KL klockJSON `json:"kernel_locks"`
 		} `json:"gofio"`
 	} `json:"jobs"`
+}
+
+// klockJSON is a job's gofio.kernel_locks.
+type klockJSON struct {
+	Available   bool    `json:"available"`
+	Reason      string  `json:"reason"`
+	Contentions uint64  `json:"contentions"`
+	WaitPerIO   float64 `json:"wait_ns_per_io"`
+	WaitShare   float64 `json:"wait_share"`
+	Sites       []struct {
+		Site   string `json:"site"`
+		Count  uint64 `json:"count"`
+		WaitNs uint64 `json:"wait_ns"`
+	} `json:"sites"`
 }
 
 // klockJob is the job the seed measured: random 4k reads of a tmpfs file
@@ -41,11 +44,47 @@ func klockJob(t *testing.T) []string {
 // the JSON's gofio.kernel_locks has contentions and a wait per I/O, with
 // io-wq's own sites among the sites, and the normal output has its
 // "gofio klock" lines after fio's lines of the job, before the group's.
+// How often the submitter and io-wq's workers meet on io-wq's lock depends
+// on whether they run at once, which a loaded 2-CPU machine may not let
+// them do for a whole second: up to three runs may show io-wq's sites.
 // Root only.
 func TestKernelLocksOutput(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("kernel locks need root (BPF on tracepoints); skipping")
 	}
+	for try := 1; ; try++ {
+		kl, text := klockRun(t)
+		first, last := strings.Index(text, "  gofio klock  : contentions="), strings.LastIndex(text, "  gofio klock  : ")
+		if first < 0 || first < strings.Index(text, "issued rwts") || last > strings.Index(text, "Run status group") {
+			t.Fatalf("gofio klock lines out of place:\n%s", text)
+		}
+		if !kl.Available || kl.Contentions == 0 || kl.WaitPerIO <= 0 || kl.WaitShare <= 0 {
+			t.Fatalf("kernel_locks: %+v", kl)
+		}
+		iowq := false
+		var sum uint64
+		for _, s := range kl.Sites {
+			iowq = iowq || strings.HasPrefix(s.Site, "io_wq_") || strings.HasPrefix(s.Site, "io_worker_")
+			sum += s.Count
+		}
+		if sum != kl.Contentions {
+			t.Fatalf("sites count %d of %d contentions: %+v", sum, kl.Contentions, kl.Sites)
+		}
+		if iowq {
+			return
+		}
+		load, _ := os.ReadFile("/proc/loadavg")
+		t.Logf("run %d: no io-wq site among %d contentions (load %s): %+v", try, kl.Contentions, strings.TrimSpace(string(load)), kl.Sites)
+		if try == 3 {
+			t.Fatal("io-wq's sites in none of 3 runs")
+		}
+	}
+}
+
+// klockRun runs the seed's job with --kernel-locks=required and returns
+// its kernel_locks object and its normal and JSON output.
+func klockRun(t *testing.T) (kl klockJSON, text string) {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.json")
 	code, _, stderr := runCmd(t, append([]string{"--kernel-locks=required", "--output-format=normal,json", "--output", out},
 		klockJob(t)...)...)
@@ -56,28 +95,12 @@ func TestKernelLocksOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(b)
-	first, last := strings.Index(text, "  gofio klock  : contentions="), strings.LastIndex(text, "  gofio klock  : ")
-	if first < 0 || first < strings.Index(text, "issued rwts") || last > strings.Index(text, "Run status group") {
-		t.Fatalf("gofio klock lines out of place:\n%s", text)
-	}
+	text = string(b)
 	var doc klockDoc
 	if err := json.NewDecoder(strings.NewReader(text[strings.Index(text, "{"):])).Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
-	kl := doc.Jobs[0].Gofio.KL
-	if !kl.Available || kl.Contentions == 0 || kl.WaitPerIO <= 0 || kl.WaitShare <= 0 {
-		t.Fatalf("kernel_locks: %+v", kl)
-	}
-	iowq := false
-	var sum uint64
-	for _, s := range kl.Sites {
-		iowq = iowq || strings.HasPrefix(s.Site, "io_wq_") || strings.HasPrefix(s.Site, "io_worker_")
-		sum += s.Count
-	}
-	if !iowq || sum != kl.Contentions {
-		t.Fatalf("sites (io-wq's among them: %v, %d of %d contentions): %+v", iowq, sum, kl.Contentions, kl.Sites)
-	}
+	return doc.Jobs[0].Gofio.KL, text
 }
 
 // TestKernelLocksUnavailableOutput: as another user than root, the job

@@ -460,15 +460,15 @@ type Job struct {
 	Newer
 
 	// gofio's own options.
-	Run          RunOptions       // compare=, sweep=, repeat=, fail_if_slower= ([global])
-	TWPriority   bool             // tw_priority=1 (default): completion task-work first
-	TWThread     string           // tw_thread: "auto" (default), "kernel" or "goroutine"
-	TWList       string           // tw_list: "locked" (default) or "lockfree"
-	TWReap       string           // tw_reap: "auto" (default), "fio" or "all"
-	KernelStages KernelStagesMode // kernel_stages: 0 (default), 1 or required
+	Run          RunOptions // compare=, sweep=, repeat=, fail_if_slower= ([global])
+	TWPriority   bool       // tw_priority=1 (default): completion task-work first
+	TWThread     string     // tw_thread: "auto" (default), "kernel" or "goroutine"
+	TWList       string     // tw_list: "locked" (default) or "lockfree"
+	TWReap       string     // tw_reap: "auto" (default), "fio" or "all"
+	KernelStages TracerMode // kernel_stages: 0 (default), 1 or required
 	// KernelLocks is kernel_locks: whether the job measures the kernel
 	// lock contention of its threads (internal/klock).
-	KernelLocks  KernelLocksMode
+	KernelLocks  TracerMode
 	SQThreadIdle time.Duration // sqthread_idle (ms); 0 = kernel default
 	CoopTaskrun  bool
 	DeferTaskrun bool // implies SingleIssuer

@@ -461,15 +461,15 @@ var optionTable = withFioOptions([]OptionSpec{
 		custom: func(j *Job, v string) error { j.TWList = v; return nil }},
 	{Name: "kernel_stages", Type: TypeChoice, Default: "0", Gofio: true,
 		Help:    "Measure each I/O's kernel latency stages (enter, submit, queue, device, tw, reap) from io_uring and block tracepoints with BPF; root, io_uring, a block-device target",
-		Choices: kernelStagesChoices, custom: func(j *Job, v string) error {
-			m, err := ParseKernelStagesMode(v)
+		Choices: tracerModeChoices, custom: func(j *Job, v string) error {
+			m, err := ParseTracerMode("kernel_stages", v)
 			j.KernelStages = m
 			return err
 		}},
 	{Name: "kernel_locks", Type: TypeChoice, Default: "0", Gofio: true,
 		Help:    "Measure the kernel lock contention of the job's threads (its own, its SQPOLL thread and io-wq workers) per I/O and by site from the lock:contention_begin/end tracepoints with BPF; root, Linux 5.19 or later",
-		Choices: kernelLocksChoices, custom: func(j *Job, v string) error {
-			m, err := ParseKernelLocksMode(v)
+		Choices: tracerModeChoices, custom: func(j *Job, v string) error {
+			m, err := ParseTracerMode("kernel_locks", v)
 			j.KernelLocks = m
 			return err
 		}},

@@ -20,7 +20,7 @@ import (
 func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *jobError {
 	j := jr.job
 	mode := j.KernelLocks.Or(e.opts.KernelLocks)
-	if mode == jobfile.KernelLocksOff {
+	if mode == jobfile.TracerOff {
 		return nil
 	}
 	tids := []int{p.tid}
@@ -36,7 +36,7 @@ func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *jobError {
 	kl, err := lockbpf.Open(lockbpf.Config{Pid: os.Getpid(), Tids: tids, Euid: os.Geteuid()})
 	if err != nil {
 		res := lockbpf.Unavailability(err)
-		if mode == jobfile.KernelLocksRequired {
+		if mode == jobfile.TracerRequired {
 			return tracerRequired(j.Name, "kernel_locks", "kernel locks", res.Reason, err)
 		}
 		jr.res.KernelLocks = res

@@ -27,7 +27,7 @@ func kernelStagesBlocker(j *jobfile.Job, l *loop, targets []*target) string {
 func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
 	j := jr.job
 	mode := j.KernelStages.Or(e.opts.KernelStages)
-	if mode == jobfile.KernelStagesOff {
+	if mode == jobfile.TracerOff {
 		return nil
 	}
 	var err error
@@ -59,7 +59,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
 	}
 	if err != nil {
 		ks := ktrace.Unavailability(err)
-		if mode == jobfile.KernelStagesRequired {
+		if mode == jobfile.TracerRequired {
 			return tracerRequired(j.Name, "kernel_stages", "kernel stages", ks.Reason, err)
 		}
 		jr.res.KernelStages = ks

@@ -112,7 +112,7 @@ func TestKernelStagesUnavailableRunsOn(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			j := testJob(dir, "ks", jobfile.RWRandRead, "io_uring")
-			j.KernelStages = jobfile.KernelStagesOn
+			j.KernelStages = jobfile.TracerOn
 			tt.edit(j)
 			if strings.HasPrefix(j.Filenames[0], "/dev/shm/") {
 				t.Cleanup(func() { os.Remove(j.Filenames[0]) })
@@ -129,7 +129,7 @@ func TestKernelStagesUnavailableRunsOn(t *testing.T) {
 				t.Fatal("the job did not run")
 			}
 			j = testJob(dir, "ks", jobfile.RWRandRead, "io_uring")
-			j.KernelStages = jobfile.KernelStagesRequired
+			j.KernelStages = jobfile.TracerRequired
 			tt.edit(j)
 			res, err := Run(context.Background(), []*jobfile.Job{j}, Options{})
 			if err != nil {
@@ -157,7 +157,7 @@ func TestKernelStagesFileOnPartition(t *testing.T) {
 	j.Size = 16 << 20
 	j.Direct = true
 	setDepth(j, 8)
-	j.KernelStages = jobfile.KernelStagesRequired
+	j.KernelStages = jobfile.TracerRequired
 	res := mustRun(t, []*jobfile.Job{j}, Options{})
 	ks := res.Jobs[0].KernelStages
 	if ks == nil || !ks.Available || ks.JoinRate() < 0.99 || ks.Joined == 0 {

@@ -22,10 +22,10 @@ type Options struct {
 	IOTimeout time.Duration
 	// KernelStages is --kernel-stages: the kernel_stages of every job
 	// that leaves it at 0.
-	KernelStages jobfile.KernelStagesMode
+	KernelStages jobfile.TracerMode
 	// KernelLocks is --kernel-locks: the kernel_locks of every job that
 	// leaves it at 0.
-	KernelLocks jobfile.KernelLocksMode
+	KernelLocks jobfile.TracerMode
 	// Warn receives fio-style warning lines ("note: ...", I/O error
 	// lines, engine fallbacks). Nil discards them.
 	Warn io.Writer
