@@ -22,12 +22,12 @@ var depthMaps = []string{"iodepth_level", "iodepth_submit", "iodepth_complete"}
 // maps are deterministic.
 var syncDepth = depthMaps
 
-// Rows returns the table of the suite: the baseline and issue 20's rows,
+// Rows returns the table of the suite: the baseline and sameNumbersRows,
 // then the rows other work adds (append your slice here).
 func Rows() []Row {
 	var rows []Row
 	rows = append(rows, baseline...)
-	rows = append(rows, issue20...)
+	rows = append(rows, sameNumbersRows...)
 	rows = append(rows, engineRows...)
 	rows = append(rows, optionRows...)
 	rows = append(rows, iologRows...)
@@ -67,15 +67,16 @@ var baseline = []Row{
 	{Name: "base/psync-offset-size", Ref: "baseline (found by the suite: size= caps a filesize= region)", Args: args(psync, "--rw=read", "--bs=4k", "--filesize=8m", "--offset=1m", "--size=2m")},
 }
 
-// issue20 are the rows of issue 20's items ("Same job, same numbers").
-var issue20 = []Row{
+// sameNumbersRows are the rows of "Same job, same numbers": the
+// smaller differences fio users reported, one row each.
+var sameNumbersRows = []Row{
 	{
-		Name: "item1/randrepeat0", Ref: "issue 20 item 1",
+		Name: "item1/randrepeat0", Ref: "same job, same numbers",
 		Args: args(psync, "--rw=randread", "--bs=4k", "--size=2m", "--randrepeat=0", "--write_lat_log=l", "--log_offset=1"),
 		Runs: 2, Check: newSequenceEachRun("l_lat.1.log"),
 	},
 	{
-		Name: "item2/global-options", Ref: "issue 20 item 2",
+		Name: "item2/global-options", Ref: "same job, same numbers",
 		// A command-line global before the job file and two [global]
 		// sections, the second after the first job.
 		Args:    []string{"--runtime=1"},
@@ -83,27 +84,27 @@ var issue20 = []Row{
 		Exact:   []string{"job options"}, Check: docExact("global options"),
 	},
 	{
-		Name: "item3/bsrange-randmap", Ref: "issue 20 item 3",
+		Name: "item3/bsrange-randmap", Ref: "same job, same numbers",
 		Args: args(psync, "--rw=randread", "--bsrange=4k-64k", "--size=64m"),
 	},
 	{
-		Name: "item3/bssplit-randmap-uring", Ref: "issue 20 item 3",
+		Name: "item3/bssplit-randmap-uring", Ref: "same job, same numbers",
 		Args: args(uringDirect, "--rw=randwrite", "--bssplit=4k/50:64k/50", "--size=64m", "--iodepth=8"),
 	},
 	{
-		Name: "item4/randrw-separate-bs", Ref: "issue 20 item 4",
+		Name: "item4/randrw-separate-bs", Ref: "same job, same numbers",
 		Args: args(psync, "--rw=randrw", "--bs=4k,16k", "--size=16m"),
 	},
 	{
-		Name: "item5/norandommap-bsrange", Ref: "issue 20 item 5",
+		Name: "item5/norandommap-bsrange", Ref: "same job, same numbers",
 		Args: args(psync, "--rw=randread", "--bsrange=4k-64k", "--size=64m", "--norandommap"),
 	},
 	{
-		Name: "item6/filesize-range", Ref: "issue 20 item 6",
+		Name: "item6/filesize-range", Ref: "same job, same numbers",
 		Args: args(psync, "--rw=write", "--bs=4k", "--nrfiles=4", "--filesize=1m-4m"),
 	},
 	{
-		Name: "item7/fdatasync", Ref: "issue 20 item 7 (a documented difference)",
+		Name: "item7/fdatasync", Ref: "same job, same numbers (a documented difference)",
 		Args:  args(psync, "--rw=write", "--bs=4k", "--size=4m", "--fdatasync=4"),
 		Exact: []string{"sync.lat_ns.N"},
 		// fio 3.33 counts an fdatasync in total_io_u[DDIR_DATASYNC], one
@@ -114,7 +115,7 @@ var issue20 = []Row{
 		Check:      syncOverrun("read"),
 	},
 	{
-		Name: "item8/fsync-iodepth4", Ref: "issue 20 item 8",
+		Name: "item8/fsync-iodepth4", Ref: "same job, same numbers",
 		Args: args(uringDirect, "--rw=write", "--bs=4k", "--size=4m", "--fsync=8", "--iodepth=4"),
 		// fio issues a sync at every get_io_u while the writes issued are
 		// a multiple of 8 and no sync has completed since the last write
@@ -131,54 +132,54 @@ var issue20 = []Row{
 		Check:  fsyncBound(4, 8),
 	},
 	{
-		Name: "item8/fsync-null", Ref: "issue 26 (fsync at iodepth 4 without timing)",
+		Name: "item8/fsync-null", Ref: "(fsync at iodepth 4 without timing)",
 		Args:  args(null, "--rw=write", "--bs=4k", "--size=4m", "--fsync=8", "--iodepth=4"),
 		Exact: []string{"sync.total_ios", "sync.lat_ns.N"},
 	},
 	{
-		Name: "item9/batch-uring", Ref: "issue 20 item 9",
+		Name: "item9/batch-uring", Ref: "same job, same numbers",
 		Args: args(uringDirect, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
 		// gofio counts the maps where it commits, submits and reaps as fio: exact.
 		Exact: depthMaps,
 	},
 	{
-		Name: "item9/batch-null", Ref: "issue 20 item 9",
+		Name: "item9/batch-null", Ref: "same job, same numbers",
 		Args:  args(null, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=16", "--iodepth_batch_submit=8", "--iodepth_batch_complete_min=4"),
 		Exact: depthMaps,
 	},
 	{
-		Name: "item10/null-slat", Ref: "issue 20 item 10",
+		Name: "item10/null-slat", Ref: "same job, same numbers",
 		Args:  args(null, "--rw=read", "--bs=4k", "--size=16m"),
 		Exact: []string{"read.slat_ns.N", "iodepth_submit", "iodepth_complete"},
 	},
 	{
-		Name: "item11/elapsed-ramp", Ref: "issue 20 item 11",
+		Name: "item11/elapsed-ramp", Ref: "same job, same numbers",
 		Args:   args(null, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--ramp_time=1", "--runtime=1"),
 		Exact:  []string{"elapsed"},
 		Serial: true, NoCounts: true,
 	},
 	{
-		Name: "item11/elapsed-startdelay", Ref: "issue 20 item 11",
+		Name: "item11/elapsed-startdelay", Ref: "same job, same numbers",
 		Args:   args(null, "--rw=read", "--bs=4k", "--size=16m", "--time_based", "--startdelay=1", "--runtime=1"),
 		Exact:  []string{"elapsed"},
 		Serial: true, NoCounts: true,
 	},
 	{
-		Name: "small/ramp-inflight", Ref: "issue 20, smaller items (ramp_time)",
+		Name: "small/ramp-inflight", Ref: "same job, same numbers, smaller items (ramp_time)",
 		Args:     args(uringDirect, "--rw=randread", "--bs=4k", "--size=16m", "--iodepth=8", "--time_based", "--ramp_time=1", "--runtime=1"),
 		Serial:   true,
 		NoCounts: true,
 		Check:    rampInFlight(8, 4096),
 	},
 	{
-		Name: "small/ramp-size-based", Ref: "issue 20, smaller items (ramp_time)",
+		Name: "small/ramp-size-based", Ref: "same job, same numbers, smaller items (ramp_time)",
 		// The job ends inside its ramp: fio reports its counts, no
 		// latencies.
 		Args:  args(uringDirect, "--rw=randread", "--bs=4k", "--size=4m", "--iodepth=8", "--ramp_time=5"),
 		Exact: []string{"read.clat_ns.N", "read.lat_ns.N", "read.slat_ns.N"},
 	},
 	{
-		Name: "small/distribution-normal", Ref: "issue 20, smaller items (normal:20 block coverage)",
+		Name: "small/distribution-normal", Ref: "same job, same numbers, smaller items (normal:20 block coverage)",
 		// fio seeds a file's distribution from a hash of its path: both
 		// programs run in one directory, and issue the same offsets.
 		Args:    args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=normal:20", "--write_lat_log=l", "--log_offset=1"),
@@ -186,7 +187,7 @@ var issue20 = []Row{
 		Check:   sameOffsets("l_lat.1.log"),
 	},
 	{
-		Name: "small/distribution-zipf", Ref: "issue 20, smaller items (normal:20 block coverage)",
+		Name: "small/distribution-zipf", Ref: "same job, same numbers, smaller items (normal:20 block coverage)",
 		// fio seeds a file's distribution from a hash of its path: both
 		// programs run in one directory, and issue the same offsets.
 		Args:    args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=zipf:1.2", "--write_lat_log=l", "--log_offset=1"),
@@ -194,7 +195,7 @@ var issue20 = []Row{
 		Check:   sameOffsets("l_lat.1.log"),
 	},
 	{
-		Name: "small/distribution-pareto", Ref: "issue 20, smaller items (normal:20 block coverage)",
+		Name: "small/distribution-pareto", Ref: "same job, same numbers, smaller items (normal:20 block coverage)",
 		// fio seeds a file's distribution from a hash of its path: both
 		// programs run in one directory, and issue the same offsets.
 		Args:    args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=pareto:0.9", "--write_lat_log=l", "--log_offset=1"),
@@ -202,7 +203,7 @@ var issue20 = []Row{
 		Check:   sameOffsets("l_lat.1.log"),
 	},
 	{
-		Name: "small/rate-iops-randrw", Ref: "issue 20, smaller items (rate_iops on randrw)",
+		Name: "small/rate-iops-randrw", Ref: "same job, same numbers, smaller items (rate_iops on randrw)",
 		Args:     args(psync, "--rw=randrw", "--bs=4k", "--size=16m", "--rate_iops=1000,500", "--time_based", "--runtime=2"),
 		Serial:   true,
 		NoCounts: true,

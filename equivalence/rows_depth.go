@@ -11,13 +11,13 @@ import (
 // mean latency), and gofio measures it too: the time-averaged number of
 // I/Os submitted and not yet reaped ("gofio" object, inflight_mean).
 var depthRows = []Row{
-	{Name: "depth/inflight-qd16", Ref: "issue 24 measured depth, fio's reaping in plain runs",
+	{Name: "depth/inflight-qd16", Ref: "measured depth, fio's reaping in plain runs",
 		Args:     args(uringDirect, "--rw=randread", "--bs=4k", "--size=64m", "--iodepth=16", "--time_based", "--runtime=1"),
 		Serial:   true,
 		NoCounts: true,
 		Check:    inFlight,
 	},
-	{Name: "depth/inflight-qd128", Ref: "issue 24 measured depth, fio's reaping in plain runs",
+	{Name: "depth/inflight-qd128", Ref: "measured depth, fio's reaping in plain runs",
 		Args:     args(uringDirect, "--rw=randread", "--bs=4k", "--size=64m", "--iodepth=128", "--time_based", "--runtime=1"),
 		Serial:   true,
 		NoCounts: true,

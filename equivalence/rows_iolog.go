@@ -14,17 +14,17 @@ func iologJob(engine, writer, replayPath string) string {
 		"[r]\nstonewall\nread_iolog=" + replayPath + "\n"
 }
 
-// iologRows are issue 14's write_iolog and read_iolog rows: the written
+// iologRows are the write_iolog and read_iolog rows: the written
 // log is fio's line for line (times apart), and a replay issues what
 // fio's replay issues.
 var iologRows = []Row{
-	{Name: "options/iolog-write-replay", Ref: "issue 14 write_iolog, then read_iolog of that log",
+	{Name: "options/iolog-write-replay", Ref: "write_iolog, then read_iolog of that log",
 		JobFile: iologJob("ioengine=psync\n", "fsync=4\n", "w.log"), Exact: append([]string{"sync.total_ios"}, syncDepth...), Check: sameIolog("w.log")},
-	{Name: "options/iolog-replay-fio-log", Ref: "issue 14 read_iolog of the log fio wrote (gofio replays fio's own w.log)",
+	{Name: "options/iolog-replay-fio-log", Ref: "read_iolog of the log fio wrote (gofio replays fio's own w.log)",
 		// The suite runs fio first, in the sibling directory fio-0: both
 		// programs replay the log fio wrote there.
 		JobFile: iologJob("ioengine=psync\n", "fsync=4\n", "../fio-0/w.log"), Exact: append([]string{"sync.total_ios"}, syncDepth...)},
-	{Name: "options/iolog-replay-uring", Ref: "issue 14 read_iolog at iodepth=8: the depth and total_ios of fio's replay",
+	{Name: "options/iolog-replay-uring", Ref: "read_iolog at iodepth=8: the depth and total_ios of fio's replay",
 		JobFile:    iologJob("ioengine=io_uring\niodepth=8\n", "", "w.log"),
 		Documented: []string{"read.io_bytes", "write.io_bytes"},
 		Check:      replayBytes(1),

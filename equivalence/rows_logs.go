@@ -18,43 +18,43 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// logRows are issue 26's log options: write_hist_log with log_hist_msec
+// logRows are the log options: write_hist_log with log_hist_msec
 // and log_hist_coarseness, the log compression options and the log
 // epochs. The histogram jobs are slowed (thinktime, or rate_iops where
 // they only read: a rate-limited randrw mixes by time) so that both
 // programs take the same time and log as many histogram lines.
 var logRows = []Row{
-	{Name: "logs/hist-randrw", Ref: "issue 26 write_hist_log, log_hist_msec: fio's clat histogram log, read by fiologparser_hist.py; the bw, iops and latency logs, read by fiologparser.py",
+	{Name: "logs/hist-randrw", Ref: "write_hist_log, log_hist_msec: fio's clat histogram log, read by fiologparser_hist.py; the bw, iops and latency logs, read by fiologparser.py",
 		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=2m", "--thinktime=2ms", "--write_hist_log=h", "--log_hist_msec=100",
 			"--write_bw_log=l", "--write_iops_log=l", "--write_lat_log=l"),
 		Exact: syncDepth, Check: checkAll(sameHistLog("h_clat_hist.1.log", 0, 100), sameLogParse("l_bw.1.log", "l_iops.1.log", "l_clat.1.log", "l_lat.1.log"))},
-	{Name: "logs/hist-coarse-read", Ref: "issue 26 log_hist_coarseness=3: 232 columns of 8 buckets",
+	{Name: "logs/hist-coarse-read", Ref: "log_hist_coarseness=3: 232 columns of 8 buckets",
 		Args:  args(psync, "--rw=read", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_hist_log=c", "--log_hist_msec=50", "--log_hist_coarseness=3"),
 		Exact: syncDepth, Check: sameHistLog("c_clat_hist.1.log", 3, 50)},
-	{Name: "logs/hist-no-msec", Ref: "issue 26 write_hist_log without log_hist_msec: an empty log",
+	{Name: "logs/hist-no-msec", Ref: "write_hist_log without log_hist_msec: an empty log",
 		Args:  args(psync, "--rw=write", "--bs=4k", "--size=256k", "--write_hist_log=h"),
 		Exact: syncDepth, Check: sameHistLog("h_clat_hist.1.log", 0, 0)},
-	{Name: "logs/store-compressed", Ref: "issue 26 log_store_compressed, log_compression, log_entries: fio's zlib chunks of binary samples, read by fio --inflate-log (lat, bw, iops)",
+	{Name: "logs/store-compressed", Ref: "log_store_compressed, log_compression, log_entries: fio's zlib chunks of binary samples, read by fio --inflate-log (lat, bw, iops)",
 		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=12m", "--write_lat_log=l", "--write_bw_log=l", "--write_iops_log=l", "--log_offset=1", "--log_prio=1",
 			"--log_store_compressed=1", "--log_compression=4k", "--log_entries=1024"),
 		Exact: syncDepth, Check: sameInflated("l_clat.1.log.fz", "l_lat.1.log.fz", "l_slat.1.log.fz", "l_bw.1.log.fz", "l_iops.1.log.fz"), FioHangs: fioCompressionHang},
-	{Name: "logs/hist-stored", Ref: "issue 26 write_hist_log with log_store_compressed: fio stores its pointer lines in h_clat_hist.1.log.fz (fio --inflate-log prints them; jobfile/DIFFERENCES.md), gofio writes the histogram log",
+	{Name: "logs/hist-stored", Ref: "write_hist_log with log_store_compressed: fio stores its pointer lines in h_clat_hist.1.log.fz (fio --inflate-log prints them; jobfile/DIFFERENCES.md), gofio writes the histogram log",
 		Args:  args(psync, "--rw=read", "--bs=4k", "--size=512k", "--rate_iops=1000", "--write_hist_log=h", "--log_hist_msec=50", "--log_compression=1k", "--log_store_compressed=1"),
 		Exact: syncDepth, Check: histPointers("h_clat_hist.1.log"), FioHangs: fioCompressionHang},
-	{Name: "logs/compression-plain", Ref: "issue 26 log_compression without log_store_compressed: the same text logs",
+	{Name: "logs/compression-plain", Ref: "log_compression without log_store_compressed: the same text logs",
 		Args:  args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--write_lat_log=l", "--log_offset=1", "--log_compression=1k", "--log_compression_cpus=0"),
 		Exact: syncDepth, Check: sameIOs("l_clat.1.log"), FioHangs: fioCompressionHang},
-	{Name: "logs/hist-compressed", Ref: "issue 26 write_hist_log with log_compression: fio compresses its histogram pointers, gofio writes the histogram (jobfile/DIFFERENCES.md)",
+	{Name: "logs/hist-compressed", Ref: "write_hist_log with log_compression: fio compresses its histogram pointers, gofio writes the histogram (jobfile/DIFFERENCES.md)",
 		Args: args(psync, "--rw=read", "--bs=4k", "--size=1m", "--rate_iops=500", "--write_hist_log=h", "--log_hist_msec=100", "--log_compression=1k"),
 		// Serial: fio 3.33 with log_compression hung once at exit in CI
 		// (killed after RunTimeout) while every row ran at once on 2
 		// cores; alone, and again when a run differs, it ends in 0.9 s.
 		Exact: syncDepth, Check: histPointers("h_clat_hist.1.log"), Serial: true, FioHangs: fioCompressionHang},
-	{Name: "logs/unix-epoch", Ref: "issue 26 log_unix_epoch: every log's times count from the Unix epoch",
+	{Name: "logs/unix-epoch", Ref: "log_unix_epoch: every log's times count from the Unix epoch",
 		Args: args(psync, "--rw=randrw", "--bs=4k", "--size=1m", "--thinktime=2ms", "--write_lat_log=l", "--write_bw_log=l",
 			"--write_hist_log=h", "--log_hist_msec=100", "--log_unix_epoch=1"),
 		Exact: syncDepth, Check: epochTimes(unix.CLOCK_REALTIME, "l_clat.1.log", "l_bw.1.log", "h_clat_hist.1.log")},
-	{Name: "logs/alternate-epoch-monotonic", Ref: "issue 26 log_alternate_epoch with log_alternate_epoch_clock_id=1: times from CLOCK_MONOTONIC's epoch",
+	{Name: "logs/alternate-epoch-monotonic", Ref: "log_alternate_epoch with log_alternate_epoch_clock_id=1: times from CLOCK_MONOTONIC's epoch",
 		Args: args(psync, "--rw=read", "--bs=4k", "--size=512k", "--write_lat_log=l", "--write_iops_log=l", "--log_offset=1",
 			"--log_alternate_epoch=1", "--log_alternate_epoch_clock_id=1"),
 		Exact: syncDepth, Check: epochTimes(unix.CLOCK_MONOTONIC, "l_lat.1.log", "l_iops.1.log")},

@@ -5,21 +5,21 @@ import (
 	"strings"
 )
 
-// trimOptionRows are issue 14's trim directions where they need no device:
+// trimOptionRows are the trim directions where they need no device:
 // the null engine completes trims, so fio 3.33 and gofio issue the same
 // I/Os, each trimwrite pair a trim and then a write of the same block
 // and length. The loop-device rows are TestTrim's.
 var trimOptionRows = []Row{
-	{Name: "trim/null-trimwrite-bsrange", Ref: "issue 14 rw=trimwrite: the write of each pair as long as its trim (trims draw from the write seed)",
+	{Name: "trim/null-trimwrite-bsrange", Ref: "rw=trimwrite: the write of each pair as long as its trim (trims draw from the write seed)",
 		Args:  args(null, "--rw=trimwrite", "--bsrange=512-4k", "--filesize=1m", "--write_bw_log=l", "--log_offset=1"),
 		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
-	{Name: "trim/null-randtrimwrite-bs", Ref: "issue 14 rw=randtrimwrite: trims take bs's third value, writes the trim's length",
+	{Name: "trim/null-randtrimwrite-bs", Ref: "rw=randtrimwrite: trims take bs's third value, writes the trim's length",
 		Args:  args(null, "--rw=randtrimwrite", "--bs=4k,4k,8k", "--filesize=1m", "--write_bw_log=l", "--log_offset=1"),
 		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
-	{Name: "trim/null-randtrimwrite-norandommap", Ref: "issue 14 rw=randtrimwrite with norandommap and bsrange",
+	{Name: "trim/null-randtrimwrite-norandommap", Ref: "rw=randtrimwrite with norandommap and bsrange",
 		Args:  args(null, "--rw=randtrimwrite", "--bsrange=1k-8k", "--norandommap", "--filesize=1m", "--write_bw_log=l", "--log_offset=1"),
 		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
-	{Name: "trim/null-randtrim-depth", Ref: "issue 14 rw=randtrim at iodepth=8 on the null engine",
+	{Name: "trim/null-randtrim-depth", Ref: "rw=randtrim at iodepth=8 on the null engine",
 		Args:  args(null, "--rw=randtrim", "--bs=4k", "--filesize=2m", "--iodepth=8", "--write_bw_log=l", "--log_offset=1"),
 		Check: sameIOs("l_bw.1.log")},
 }

@@ -24,23 +24,23 @@ func zbdJob(opts ...string) string {
 // offsets in the same order, and the zone resets fio's offsets imply are
 // the ones gofio reports.
 var zbdRows = []Row{
-	{Name: "zbd/seq-write", Ref: "issue 26 zonemode=zbd on a file: sequential writes at the write pointers, zonecapacity below the zone size",
+	{Name: "zbd/seq-write", Ref: "zonemode=zbd on a file: sequential writes at the write pointers, zonecapacity below the zone size",
 		JobFile: zbdJob("rw=write", "size=8m", "zonecapacity=960k"), Exact: syncDepth, Check: zbdSame(1 << 20)},
-	{Name: "zbd/randwrite-max-open", Ref: "issue 26 fio examples/zbd-rand-write.fio: random writes at the write pointers of at most 4 open zones, full zones reset",
+	{Name: "zbd/randwrite-max-open", Ref: "fio examples/zbd-rand-write.fio: random writes at the write pointers of at most 4 open zones, full zones reset",
 		JobFile: zbdJob("rw=randwrite", "max_open_zones=4"), Exact: syncDepth, Check: zbdSame(1 << 20)},
-	{Name: "zbd/z-suffix", Ref: "issue 26 the z suffix: offset=3z size=6z io_size=4z, job_max_open_zones",
+	{Name: "zbd/z-suffix", Ref: "the z suffix: offset=3z size=6z io_size=4z, job_max_open_zones",
 		JobFile: zbdJob("rw=randwrite", "offset=3z", "size=6z", "io_size=4z", "max_open_zones=3", "job_max_open_zones=2"), Exact: syncDepth, Check: zbdSame(1 << 20)},
-	{Name: "zbd/reset-threshold", Ref: "issue 26 zone_reset_threshold=0.2 and zone_reset_frequency=0.25: past a fifth of the region every fourth write resets its zone",
+	{Name: "zbd/reset-threshold", Ref: "zone_reset_threshold=0.2 and zone_reset_frequency=0.25: past a fifth of the region every fourth write resets its zone",
 		JobFile: zbdJob("rw=randwrite", "zone_reset_threshold=0.2", "zone_reset_frequency=0.25"), Exact: syncDepth, Check: zbdSame(1 << 20)},
-	{Name: "zbd/uring-randwrite", Ref: "issue 26 zonemode=zbd on io_uring at iodepth=8: a full zone closes when its last write completes, resets wait for the writes in flight (fio's io_u_quiesce)",
+	{Name: "zbd/uring-randwrite", Ref: "zonemode=zbd on io_uring at iodepth=8: a full zone closes when its last write completes, resets wait for the writes in flight (fio's io_u_quiesce)",
 		JobFile: zbdJob("rw=randwrite", "ioengine=io_uring", "iodepth=8", "max_open_zones=4"), Check: zbdSame(1 << 20)},
-	{Name: "zbd/verify", Ref: "issue 26 zonemode=zbd with verify=crc32c: the zones are reset before the writes, a full zone is not written again, every block read back",
+	{Name: "zbd/verify", Ref: "zonemode=zbd with verify=crc32c: the zones are reset before the writes, a full zone is not written again, every block read back",
 		JobFile: zbdJob("rw=randwrite", "size=8m", "max_open_zones=2", "verify=crc32c"), Exact: syncDepth, Check: zbdSameWrites(1 << 20)},
-	{Name: "zbd/io-size-beyond-size", Ref: "issue 26 io_size= twice size= with zonemode=zbd: a second pass over the zones, whose writes reset them",
+	{Name: "zbd/io-size-beyond-size", Ref: "io_size= twice size= with zonemode=zbd: a second pass over the zones, whose writes reset them",
 		JobFile: zbdJob("rw=randwrite", "size=8m", "io_size=16m", "max_open_zones=3"), Exact: syncDepth, Check: zbdSame(1 << 20)},
-	{Name: "zbd/randrw", Ref: "issue 26 zonemode=zbd randrw: the first I/O a write, reads within written data",
+	{Name: "zbd/randrw", Ref: "zonemode=zbd randrw: the first I/O a write, reads within written data",
 		JobFile: zbdJob("rw=randrw", "size=8m", "max_open_zones=2"), Exact: syncDepth, Check: zbdSame(1 << 20)},
-	{Name: "zbd/shared-jobs", Ref: "issue 26 zonemode=zbd with jobs racing for one file's zones (numjobs=2 on psync, io_uring and libaio at iodepth=4, a psync randrw): fio's zone locks keep each zone's writes sequential across the jobs",
+	{Name: "zbd/shared-jobs", Ref: "zonemode=zbd with jobs racing for one file's zones (numjobs=2 on psync, io_uring and libaio at iodepth=4, a psync randrw): fio's zone locks keep each zone's writes sequential across the jobs",
 		JobFile: zbdSharedJob, Runs: 3, Check: zbdShared(1<<20, 64<<10)},
 }
 

@@ -26,8 +26,8 @@ type trimRow struct {
 // the cases where fio's rules are easy to get wrong: the third bs value,
 // trimwrite's size= (its writes) and number_ios (doubled), loops, and
 // randtrimwrite with offset=, where fio 3.33 adds the offset twice and
-// ends after one trim; and trim verify (trim_percentage with trim_backlog,
-// issue 26), whose trimmed blocks must read back as zeroes.
+// ends after one trim; and trim verify (trim_percentage with
+// trim_backlog), whose trimmed blocks must read back as zeroes.
 var trimRows = []trimRow{
 	{name: "psync-trim", opts: []string{"ioengine=psync", "rw=trim", "bs=4k", "size=2m"}, exact: syncDepth},
 	{name: "sync-randtrim-bs", opts: []string{"ioengine=sync", "rw=randtrim", "bs=4k,4k,8k", "size=1m"}, exact: syncDepth},
@@ -43,7 +43,7 @@ var trimRows = []trimRow{
 	{name: "psync-randtrimwrite-trimverify-zero0", opts: []string{"ioengine=psync", "rw=randtrimwrite", "bs=4k", "size=1m", "verify=md5", "trim_percentage=25", "trim_backlog=16", "trim_backlog_batch=4", "trim_verify_zero=0"}, exact: syncDepth},
 	{name: "io_uring-trimwrite-trimverify-zero0", opts: []string{"ioengine=io_uring", "rw=trimwrite", "bs=4k", "size=1m", "iodepth=8", "verify=crc32c", "trim_percentage=50", "trim_backlog=8", "trim_verify_zero=0"}},
 	{name: "libaio-randtrimwrite-trimverify", opts: []string{"ioengine=libaio", "direct=1", "rw=randtrimwrite", "bs=4k", "size=1m", "iodepth=8", "verify=crc32c", "trim_percentage=50", "trim_backlog=8"}},
-	// Issue 26: a rewrite takes the older block out of fio's sorted log
+	// A rewrite takes the older block out of fio's sorted log
 	// (and off the trim list) when it is issued, the older one in flight
 	// or not: 175 trims in both.
 	{name: "libaio-randtrimwrite-norandommap-trimverify", opts: []string{"ioengine=libaio", "direct=1", "rw=randtrimwrite", "norandommap", "bs=4k", "size=512k", "iodepth=8", "verify=crc32c", "trim_percentage=40", "trim_backlog=6"}},

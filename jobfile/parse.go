@@ -448,36 +448,8 @@ func Parse(in Input) ([]*Job, error) {
 				return nil, err
 			}
 		}
-		if j.TimeBased && j.Runtime <= 0 {
-			// fio's fixup_options drops time_based without a runtime,
-			// with an error message that --warnings-fatal makes fatal.
-			at := src.own
-			if o, ok := j.Setting("time_based"); ok {
-				at = &section{file: o.File, line: o.Line}
-			}
-			if in.WarningsFatal {
-				return nil, &Error{File: at.file, Line: at.line, Option: "time_based", Msg: "time_based requires a runtime/timeout setting (--warnings-fatal)"}
-			}
-			if in.Warn != nil {
-				fmt.Fprintf(in.Warn, "gofio: %s:%d: warning: time_based requires a runtime/timeout setting; time_based dropped, as fio drops it\n", at.file, at.line)
-			}
-			j.TimeBased = false
-		}
-		if j.RW.HasWrite() && !j.RW.HasRead() && j.DoVerify && j.Verify != "" && j.Verify != "none" &&
-			j.TimeBased && j.Runtime > 0 && j.VerifyBacklog == 0 {
-			// fio's fixup_options: the runtime ends a time_based job
-			// before any verify phase.
-			if in.WarningsFatal {
-				return nil, &Error{File: src.own.file, Line: src.own.line, Option: "verify=" + j.Verify,
-					Msg: "verification read phase will never start because write phase uses all of runtime (--warnings-fatal)"}
-			}
-			if in.Warn != nil {
-				at := ""
-				if src.own.file != "" {
-					at = fmt.Sprintf("%s:%d: ", src.own.file, src.own.line)
-				}
-				fmt.Fprintf(in.Warn, "gofio: %swarning: job %s: verification read phase will never start because write phase uses all of runtime\n", at, j.Name)
-			}
+		if err := fixupRuntime(j, src.own, in); err != nil {
+			return nil, err
 		}
 		if err := multipleWriters(j, src.own, in); err != nil {
 			return nil, err
@@ -530,6 +502,45 @@ func Parse(in Input) ([]*Job, error) {
 	}
 	assignGroups(jobs)
 	return jobs, nil
+}
+
+// fixupRuntime is fio's fixup_options on a job's runtime: time_based
+// without a runtime is dropped, and a time_based write job whose verify
+// phase the runtime leaves no room for is warned about; both are errors
+// under --warnings-fatal.
+func fixupRuntime(j *Job, own *section, in Input) error {
+	if j.TimeBased && j.Runtime <= 0 {
+		// fio's fixup_options drops time_based without a runtime,
+		// with an error message that --warnings-fatal makes fatal.
+		at := own
+		if o, ok := j.Setting("time_based"); ok {
+			at = &section{file: o.File, line: o.Line}
+		}
+		if in.WarningsFatal {
+			return &Error{File: at.file, Line: at.line, Option: "time_based", Msg: "time_based requires a runtime/timeout setting (--warnings-fatal)"}
+		}
+		if in.Warn != nil {
+			fmt.Fprintf(in.Warn, "gofio: %s:%d: warning: time_based requires a runtime/timeout setting; time_based dropped, as fio drops it\n", at.file, at.line)
+		}
+		j.TimeBased = false
+	}
+	if j.RW.HasWrite() && !j.RW.HasRead() && j.DoVerify && j.Verify != "" && j.Verify != "none" &&
+		j.TimeBased && j.Runtime > 0 && j.VerifyBacklog == 0 {
+		// fio's fixup_options: the runtime ends a time_based job
+		// before any verify phase.
+		if in.WarningsFatal {
+			return &Error{File: own.file, Line: own.line, Option: "verify=" + j.Verify,
+				Msg: "verification read phase will never start because write phase uses all of runtime (--warnings-fatal)"}
+		}
+		if in.Warn != nil {
+			at := ""
+			if own.file != "" {
+				at = fmt.Sprintf("%s:%d: ", own.file, own.line)
+			}
+			fmt.Fprintf(in.Warn, "gofio: %swarning: job %s: verification read phase will never start because write phase uses all of runtime\n", at, j.Name)
+		}
+	}
+	return nil
 }
 
 // assignGroups numbers reporting groups like fio's add_job: a stonewall or

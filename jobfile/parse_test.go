@@ -348,7 +348,7 @@ func TestTimeBasedVerifyWarning(t *testing.T) {
 }
 
 // refusedFioOption returns a fio 3.33 job option gofio does not have, if
-// one is left (issue 26 implements them one by one).
+// one is left (they are implemented one by one).
 func refusedFioOption() (string, bool) {
 	var names []string
 	for name := range fioOptionNames {
@@ -363,7 +363,7 @@ func refusedFioOption() (string, bool) {
 	return names[0], true
 }
 
-// TestEveryFioOptionHelped checks issue 26's "--cmdhelp=all lists no fio
+// TestEveryFioOptionHelped checks that "--cmdhelp=all lists no fio
 // option as unsupported" for each of fio 3.33's job and io_uring options
 // (fionames.go): --cmdhelp=NAME shows the option's details, not "not
 // supported by gofio" nor "No such command", a job file may set it, and

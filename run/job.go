@@ -401,6 +401,30 @@ func sleepStop(e *env, d time.Duration) {
 	}
 }
 
+// endSync is end_syncfs, fio's fio_syncfs once per filesystem under the
+// writing job's files, or else end_fsync (and fsync_on_close): an fsync
+// of each file; a failure is the job's error.
+func (jr *jobRun) endSync(l *loop) {
+	j := jr.job
+	if j.EndSyncfs && j.RW.HasWrite() {
+		if err := syncFilesystems(jr.targets); err != nil {
+			l.setError(errnoOf(err, unix.EIO), "end_syncfs", err)
+		}
+		return
+	}
+	if !j.EndFsync && !j.FsyncOnClose {
+		return
+	}
+	for _, t := range jr.targets {
+		if !j.RW.HasWrite() || t.fd < 0 {
+			break
+		}
+		if err := unix.Fsync(t.fd); err != nil {
+			l.setError(errnoOf(err, unix.EIO), "end_fsync", err)
+		}
+	}
+}
+
 // execute runs a prepared job to its end and fills its result.
 func (jr *jobRun) execute(e *env, p *prepared) {
 	j := jr.job
@@ -491,21 +515,8 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
 		}
 	}
-	if j.EndSyncfs && !l.fatal && !verifyOnly && j.RW.HasWrite() {
-		// end_syncfs: fio's fio_syncfs, once per filesystem under the
-		// job's files, in place of end_fsync's fsync per file.
-		if err := syncFilesystems(jr.targets); err != nil {
-			l.setError(errnoOf(err, unix.EIO), "end_syncfs", err)
-		}
-	} else if (j.EndFsync || j.FsyncOnClose) && !l.fatal && !verifyOnly {
-		for _, t := range jr.targets {
-			if !j.RW.HasWrite() || t.fd < 0 {
-				break
-			}
-			if err := unix.Fsync(t.fd); err != nil {
-				l.setError(errnoOf(err, unix.EIO), "end_fsync", err)
-			}
-		}
+	if !l.fatal && !verifyOnly {
+		jr.endSync(l)
 	}
 	if !verifyOnly && !verifiedLast {
 		jr.verifyPass(e, l)

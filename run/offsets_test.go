@@ -356,7 +356,7 @@ func TestZonedAbsPastEnd(t *testing.T) {
 			t.Fatalf("I/O %d at %d, past the first range", n, off)
 		}
 	}
-	// fio 3.33 issues 3 I/Os for --rw=randread --bs=4k --size=1m
+	// fio 3.33 makes 3 I/Os for --rw=randread --bs=4k --size=1m
 	// --random_distribution=zoned_abs:50/64k:50/2m.
 	if n != 3 || g.AbsOverflows != 1 {
 		t.Errorf("%d I/Os and %d overflows, want fio's 3 and 1", n, g.AbsOverflows)

@@ -454,18 +454,12 @@ func groups(runs []*jobRun) [][]*jobRun {
 	return out
 }
 
-// runGroup lays out and opens the group's files, starts one goroutine per
-// job, releases them together once every engine is open, and waits. A job
-// whose targets or engine cannot be set up ends with its error; the others
-// run.
-func runGroup(e *env, g []*jobRun) {
+// openGroup readies group g's jobs: each one's targets laid out and
+// opened (added to *opened, which the caller closes), its replay log
+// loaded; it returns those that run, having ended the others (failed,
+// stopped during layout, or create_only).
+func openGroup(e *env, g []*jobRun, opened *[]*jobRun) []*jobRun {
 	fill := make([]byte, 1<<20)
-	var opened []*jobRun
-	defer func() {
-		for _, jr := range opened {
-			closeTargets(e, jr)
-		}
-	}()
 	var runnable []*jobRun
 	for _, jr := range g {
 		if jr.replan {
@@ -486,7 +480,7 @@ func runGroup(e *env, g []*jobRun) {
 			jr.endUnstarted()
 			continue
 		}
-		opened = append(opened, jr)
+		*opened = append(*opened, jr)
 		stopped, je := openJobTargets(e, jr, fill)
 		if je != nil {
 			failJob(e, jr, je)
@@ -513,6 +507,21 @@ func runGroup(e *env, g []*jobRun) {
 		}
 		runnable = append(runnable, jr)
 	}
+	return runnable
+}
+
+// runGroup lays out and opens the group's files, starts one goroutine per
+// job, releases them together once every engine is open, and waits. A job
+// whose targets or engine cannot be set up ends with its error; the others
+// run.
+func runGroup(e *env, g []*jobRun) {
+	var opened []*jobRun
+	defer func() {
+		for _, jr := range opened {
+			closeTargets(e, jr)
+		}
+	}()
+	runnable := openGroup(e, g, &opened)
 	if len(runnable) == 0 {
 		return
 	}

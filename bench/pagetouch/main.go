@@ -5,7 +5,7 @@
 // CPU without PCID (the 2-vCPU test VM) every kernel entry and exit flushes
 // the TLB, so that is the footprint each stretch of user code between two
 // io_uring_enter calls refills; it compares gofio with fio independently of
-// the machine's load (bench/results.md, issue 28).
+// the machine's load (bench/results.md).
 //
 // A syscall is recognized by the address of the instruction that follows
 // it, given with -after (comma-separated hex; for gofio the instruction

@@ -10,7 +10,7 @@
 //	go run ./bench/pgo -o /tmp/x.pgo -runtime 1s
 //
 // Refresh it after the loop's hot path changes much: a stale profile
-// still builds, it only guides less (bench/results.md, issue 28).
+// still builds, it only guides less (bench/results.md).
 package main
 
 import (

@@ -292,37 +292,9 @@ func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool)
 	} else if zi >= f.maxZone {
 		zi = f.maxZone - 1
 	}
-	// The zone picked is locked before the open list is read again: the
-	// list may change while the job waits for the lock, and fio loops
-	// until the candidate it reads is the zone it holds.
-	examine := !limited
-	for {
-		j.lockZone(d, zi)
-		if !limited || d.numOpen == 0 {
-			break
-		}
-		p := f.pick(base, off)
-		found := false
-		for i, t := uint32(0), p; i < d.numOpen; i, t = i+1, t+1 {
-			if t >= d.numOpen {
-				t = 0
-			}
-			if z := d.open[t]; f.minZone <= z && z < f.maxZone {
-				p, found = t, true
-				break
-			}
-		}
-		if !found {
-			j.unlockZone(d, zi)
-			return 0, false
-		}
-		nz := d.open[p]
-		if nz == zi {
-			examine = true
-			break
-		}
-		j.unlockZone(d, zi)
-		zi = nz
+	zi, examine, ok := j.lockCandidate(f, base, off, zi, limited)
+	if !ok {
+		return 0, false
 	}
 	if examine && d.zones[zi].wp+minBS <= d.zones[zi].capEnd() {
 		return zi, true
@@ -388,6 +360,47 @@ func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool)
 		retry = inFlight
 	}
 	return 0, false
+}
+
+// lockCandidate locks zone zi and, with open-zone limits, the open zone
+// picked from off within f again until the two agree: the zone picked is
+// locked before the open list is read again, because the list may change
+// while the job waits for the lock, and fio loops until the candidate it
+// reads is the zone it holds. examine says whether the zone held may take
+// the write as it is; ok is false, holding no lock, when no open zone of
+// f remains.
+func (j *Job) lockCandidate(f *file, base, off uint64, zi uint32, limited bool) (_ uint32, examine, ok bool) {
+	d := f.dev
+	examine = !limited
+	for {
+		j.lockZone(d, zi)
+		if !limited || d.numOpen == 0 {
+			break
+		}
+		p := f.pick(base, off)
+		found := false
+		for i, t := uint32(0), p; i < d.numOpen; i, t = i+1, t+1 {
+			if t >= d.numOpen {
+				t = 0
+			}
+			if z := d.open[t]; f.minZone <= z && z < f.maxZone {
+				p, found = t, true
+				break
+			}
+		}
+		if !found {
+			j.unlockZone(d, zi)
+			return 0, false, false
+		}
+		nz := d.open[p]
+		if nz == zi {
+			examine = true
+			break
+		}
+		j.unlockZone(d, zi)
+		zi = nz
+	}
+	return zi, examine, true
 }
 
 // findZone is fio's zbd_find_zone: the next zone after zi with minBytes
