@@ -8,15 +8,15 @@ package equivalence
 // missing file fails its open with ENOENT. Both leave the scratch
 // directory as it was (the file comparison).
 var readOnlyRows = []Row{
-	{Name: "readonly/short-psync", Ref: "issue 35 --readonly on a 128 KiB file, size=256k, psync: 33 reads, the last EIO",
+	{Name: "readonly/short-psync", Ref: "--readonly on a 128 KiB file, size=256k, psync: 33 reads, the last EIO",
 		Before: map[string]int{"f": 128 << 10},
 		Args:   args(psync, "--readonly", "--filename=f", "--rw=read", "--bs=4k", "--size=256k"),
 		Exit:   1, Exact: []string{"error"}},
-	{Name: "readonly/short-uring", Ref: "issue 35 --readonly on a 128 KiB file, size=256k, io_uring randread at depth 8: 64 reads of 0 bytes",
+	{Name: "readonly/short-uring", Ref: "--readonly on a 128 KiB file, size=256k, io_uring randread at depth 8: 64 reads of 0 bytes",
 		Before: map[string]int{"f": 128 << 10},
 		Args:   args([]string{"--ioengine=io_uring"}, "--readonly", "--filename=f", "--rw=randread", "--bs=4k", "--size=256k", "--iodepth=8"),
 		Exact:  []string{"error"}},
-	{Name: "readonly/missing", Ref: "issue 35 --readonly on a missing file: open fails with ENOENT, nothing created",
+	{Name: "readonly/missing", Ref: "--readonly on a missing file: open fails with ENOENT, nothing created",
 		Args: args(psync, "--readonly", "--filename=f", "--rw=read", "--bs=4k", "--size=256k"),
 		Exit: 1, Exact: []string{"error"}},
 }
