@@ -401,6 +401,35 @@ func sleepStop(e *env, d time.Duration) {
 	}
 }
 
+// runIO runs the job's I/O: its passes and their verify phases, or with
+// verify_only its verify alone. verifiedLast says the last pass was
+// verified already (verifyPasses).
+func (jr *jobRun) runIO(e *env, l *loop) (verifyOnly, verifiedLast bool) {
+	j, res := jr.job, jr.res
+	verifyOnly = j.VerifyOnly && l.ver != nil && l.hasWrite
+	if verifyOnly {
+		// fio's do_dry_run stands in for do_io, which sets the latency
+		// depth its report shows: there is none.
+		res.LatencyDepth = 0
+		jr.verifyOnly(e, l)
+	} else {
+		jr.saveVerifyState(e, l)
+		// fio's thread_main verifies after every loop's do_io, not once
+		// after all of them: with loops=N a writing job's blocks are
+		// read back N times, and io_size= past size= loops while its
+		// writes and reads fall short of it.
+		l.verifyEachPass = l.wlog != nil && !j.TimeBased && (l.loops > 1 || j.IOSize > l.passSize)
+		l.run()
+		l.stopKernelStages()
+		l.stopKernelLocks()
+		verifiedLast = l.verifyPasses(func() bool { return jr.verifyPass(e, l) })
+		if err := l.vstate.close(); err != nil {
+			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
+		}
+	}
+	return verifyOnly, verifiedLast
+}
+
 // endSync is end_syncfs, fio's fio_syncfs once per filesystem under the
 // writing job's files, or else end_fsync (and fsync_on_close): an fsync
 // of each file; a failure is the job's error.
@@ -493,28 +522,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		failJob(e, jr, je)
 		return
 	}
-	verifyOnly := j.VerifyOnly && l.ver != nil && l.hasWrite
-	verifiedLast := false // the last pass was verified (verifyPasses)
-	if verifyOnly {
-		// fio's do_dry_run stands in for do_io, which sets the latency
-		// depth its report shows: there is none.
-		res.LatencyDepth = 0
-		jr.verifyOnly(e, l)
-	} else {
-		jr.saveVerifyState(e, l)
-		// fio's thread_main verifies after every loop's do_io, not once
-		// after all of them: with loops=N a writing job's blocks are
-		// read back N times, and io_size= past size= loops while its
-		// writes and reads fall short of it.
-		l.verifyEachPass = l.wlog != nil && !j.TimeBased && (l.loops > 1 || j.IOSize > l.passSize)
-		l.run()
-		l.stopKernelStages()
-		l.stopKernelLocks()
-		verifiedLast = l.verifyPasses(func() bool { return jr.verifyPass(e, l) })
-		if err := l.vstate.close(); err != nil {
-			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
-		}
-	}
+	verifyOnly, verifiedLast := jr.runIO(e, l)
 	if !l.fatal && !verifyOnly {
 		jr.endSync(l)
 	}
