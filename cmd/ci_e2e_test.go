@@ -55,15 +55,20 @@ func TestBaselineAndDiff(t *testing.T) {
 		}
 	}
 
-	// gofio diff: the same speed passes, 20% slower fails at 5%.
-	code, out, errs := runCmd(t, "diff", "--fail-if-slower=5", old, same)
+	// A gated diff needs the drift between runs: none is known here.
+	if code, _, errs := runCmd(t, "diff", "--fail-if-slower=5", old, same); code != ExitBadInput || !strings.Contains(errs, "needs the drift between runs") {
+		t.Errorf("gated diff without a drift allowance: exit %d: %s", code, errs)
+	}
+	// gofio diff of a runner that does not drift (--drift 0): the same
+	// speed passes, 20% slower fails at 5%.
+	code, out, errs := runCmd(t, "diff", "--fail-if-slower=5", "--drift=0", old, same)
 	if code != ExitOK || !strings.Contains(out, "new = new (run="+same+"), old = old (run="+old+")") {
 		t.Errorf("diff same: exit %d\n%s\n%s", code, out, errs)
 	}
 	summary := filepath.Join(dir, "summary.md")
 	junit := filepath.Join(dir, "junit.xml")
 	code, out, errs = runCmdEnv(t, map[string]string{"GITHUB_STEP_SUMMARY": summary}, nil,
-		"diff", "--fail-if-slower=5", "--junit="+junit, "--output-format=markdown", old, slow)
+		"diff", "--fail-if-slower=5", "--drift=0", "--junit="+junit, "--output-format=markdown", old, slow)
 	if code != ExitSlower || !strings.Contains(errs, "slower than old (run="+old+") by more than 5% beyond noise") ||
 		!strings.Contains(errs, "iodepth=1 (+20.00%") {
 		t.Errorf("diff slow: exit %d, stderr %q; want 101 naming the rows", code, errs)
@@ -86,7 +91,7 @@ func TestBaselineAndDiff(t *testing.T) {
 
 	// --baseline at the end of a run: the same check in one command.
 	code, out, errs = runCmdWith(t, fakeEngine(120, 120), append([]string{"--repeat", "5", "--sweep", "iodepth=1,8",
-		"--output-format=compare", "--baseline", old, "--fail-if-slower", "5"}, job...)...)
+		"--output-format=compare", "--baseline", old, "--fail-if-slower", "5", "--drift", "0"}, job...)...)
 	if code != ExitSlower || !strings.Contains(out, "gofio diff against the baseline "+old) ||
 		!strings.Contains(errs, "against the baseline") {
 		t.Errorf("--baseline slow: exit %d\n%s\n%s", code, out, errs)
@@ -96,7 +101,7 @@ func TestBaselineAndDiff(t *testing.T) {
 	// side: nothing to pass or fail).
 	result := filepath.Join(dir, "result.json")
 	code, out, errs = runCmdWith(t, fakeEngine(100, 100), append([]string{"--repeat", "5", "--sweep", "iodepth=1,8",
-		"--output-format=json", "--output", result, "--junit", junit, "--baseline", old, "--fail-if-slower", "5"}, job...)...)
+		"--output-format=json", "--output", result, "--junit", junit, "--baseline", old, "--fail-if-slower", "5", "--drift", "0"}, job...)...)
 	if code != ExitOK || !strings.Contains(out, "gofio verdict against the baseline "+old+": pass: no row slower by more than 5% beyond noise; 2 rows: 2 ~") {
 		t.Errorf("--baseline same: exit %d\nstdout %q\n%s", code, out, errs)
 	}
@@ -288,7 +293,7 @@ func TestDiffJobByJobE2E(t *testing.T) {
 		return path
 	}
 	old, slow := save("old.json", 100), save("slow.json", 120)
-	code, out, errs := runCmd(t, "diff", "--fail-if-slower=5", old, slow)
+	code, out, errs := runCmd(t, "diff", "--fail-if-slower=5", "--drift=0", old, slow)
 	if code != ExitSlower || !strings.Contains(errs, "iodepth,job=1,b (+20.00%") || strings.Contains(errs, "1,a") {
 		t.Errorf("exit %d, stderr %q; want 101 on job b alone\n%s", code, errs, out)
 	}

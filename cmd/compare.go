@@ -55,26 +55,35 @@ func (c titled) outcome(cfg *Config) string {
 
 // driftFor returns the between-run drift allowance of a diff against old:
 // --drift when given, else the one old stores (RunInfo.DriftPct), else 0
-// with a warning, since runs made apart in time drift beyond the spread
-// within each (docs/ci.md).
-func driftFor(st *State, cfg *Config, old *compare.Saved) float64 {
+// (checkDriftKnown refuses a gate without one).
+func driftFor(cfg *Config, old *compare.Saved) float64 {
 	if cfg.Drift >= 0 {
 		return cfg.Drift
 	}
 	if old.Info != nil && old.Info.DriftPct != nil {
 		return *old.Info.DriftPct
 	}
-	if cfg.FailIfSlower >= 0 {
-		st.logf("warning: %s carries no drift allowance and --drift was not given: the gate assumes two runs made apart in time differ only by their within-run noise, which a loaded or drifting runner breaks; measure the drift with gofio drift and pass --drift (docs/ci.md)", old.Path)
-	}
 	return 0
+}
+
+// checkDriftKnown refuses --fail-if-slower on a diff against old when no
+// drift allowance is known: two runs made apart in time differ by more
+// than the spread within either (docs/ci.md), and without a measure of
+// that, their diff cannot tell a slower run from a drifting runner.
+// --drift 0 says the runner does not drift.
+func checkDriftKnown(cfg *Config, old *compare.Saved) error {
+	if cfg.FailIfSlower < 0 || cfg.Drift >= 0 || old.Info != nil && old.Info.DriftPct != nil {
+		return nil
+	}
+	return gateError(cfg, fmt.Errorf("--fail-if-slower on a diff of two runs needs the drift between runs: %s carries no drift allowance and --drift was not given; "+
+		"measure it with gofio drift and pass --drift PCT (--drift 0 for a runner known not to drift), or judge against the history of runs with gofio history / --history (docs/ci.md)", old.Path))
 }
 
 // judgeDiff judges a diff against a baseline and grants it the drift
 // allowance.
-func judgeDiff(st *State, cfg *Config, d *report.Comparison, old *compare.Saved) {
+func judgeDiff(cfg *Config, d *report.Comparison, old *compare.Saved) {
 	compare.Judge(d, cfg.GateMetric)
-	compare.ApplyDrift(d, driftFor(st, cfg, old))
+	compare.ApplyDrift(d, driftFor(cfg, old))
 }
 
 // verdictLine says in one line what a gated or baseline comparison
@@ -318,6 +327,9 @@ func preflightBaseline(cfg *Config, info *report.RunInfo, ab *compare.AB, sweeps
 	if err := checkGate(cfg, minRepeats(old.Comparison)); err != nil {
 		return nil, fmt.Errorf("--baseline %s: %w", cfg.Baseline, err)
 	}
+	if err := checkDriftKnown(cfg, old); err != nil {
+		return nil, fmt.Errorf("--baseline: %w", err)
+	}
 	stub := &report.Comparison{Key: "iodepth", Compared: ab != nil}
 	if len(sweeps) > 0 {
 		var keys []string
@@ -490,6 +502,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		writeErrs = append(writeErrs, jsonDir.Finish())
 	}
 	var cmps []titled
+	var hist *report.History
 	if cmp != nil {
 		recordDisks(p.info, all.Result())
 		compare.Judge(cmp, cfg.GateMetric)
@@ -502,9 +515,12 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true, checkRunner(st, cfg, p.baseline.Info, p.info)})
 			}
 		}
+		if cfg.History != "" && runErr == nil {
+			hist = historyOfRun(st, cfg, p, cmp)
+		}
 		writeErrs = append(writeErrs, writeComparisons(cfg, out, comparisons{cmps: cmps, headings: true, json: func(w io.Writer, plus bool) error {
 			res := all.Result()
-			res.Comparison, res.Run = cmp, p.info
+			res.Comparison, res.Run, res.History = cmp, p.info, hist
 			if len(cmps) > 1 {
 				res.Baseline = baselineVerdict(cfg, cmps[1])
 			}
@@ -526,7 +542,12 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		return code
 	}
 	writeVerdicts(st, cfg, cmps)
-	return gate(st, cfg, cmps)
+	code := gate(st, cfg, cmps)
+	if hist != nil {
+		writeHistoryVerdict(st, cfg, hist)
+		code = worseExit(code, historyExit(st, hist))
+	}
+	return code
 }
 
 // comparisonPlan is a --compare/--sweep/--repeat/--baseline run made ready
@@ -538,6 +559,11 @@ type comparisonPlan struct {
 	parsed   *compare.Parsed
 	info     *report.RunInfo
 	baseline *compare.Saved
+	// history are the saved runs in --history's directory, read before
+	// any I/O, and the files there that are not saved runs; nil without
+	// --history.
+	history        []*compare.Saved
+	historySkipped []string
 }
 
 // prepareComparison checks the gate, reads and checks --baseline and
@@ -547,8 +573,8 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 	if err := checkGate(cfg, cfg.Repeat); err != nil {
 		return nil, err
 	}
-	if cfg.FailIfSlower >= 0 && ab == nil && cfg.Baseline == "" {
-		return nil, gateError(cfg, errors.New("--fail-if-slower needs --compare or --baseline (or gofio diff): there is nothing to compare"))
+	if cfg.FailIfSlower >= 0 && ab == nil && cfg.Baseline == "" && cfg.History == "" {
+		return nil, gateError(cfg, errors.New("--fail-if-slower needs --compare, --baseline or --history (or gofio diff): there is nothing to compare"))
 	}
 	p := &comparisonPlan{ab: ab, info: withFleet(cfg, describeRun(jobs, ab, sweeps, cfg.Repeat))}
 	if cfg.Drift >= 0 {
@@ -559,6 +585,12 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 		var err error
 		if p.baseline, err = preflightBaseline(cfg, p.info, ab, sweeps); err != nil {
 			return nil, err
+		}
+	}
+	if cfg.History != "" {
+		var err error
+		if p.history, p.historySkipped, err = compare.ReadHistory(cfg.History); err != nil {
+			return nil, fmt.Errorf("--history: %w", err)
 		}
 	}
 	p.points = compare.Plan(sweeps, ab, cfg.Repeat)
@@ -591,7 +623,7 @@ func diffBaseline(st *State, cfg *Config, p *comparisonPlan, cmp *report.Compari
 	if err != nil {
 		return nil, err
 	}
-	judgeDiff(st, cfg, d, p.baseline)
+	judgeDiff(cfg, d, p.baseline)
 	if d.DriftPct > 0 && p.info.DriftPct == nil {
 		p.info.DriftPct = &d.DriftPct
 	}

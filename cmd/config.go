@@ -59,6 +59,7 @@ type Config struct {
 	// CI: baselines, diff and reports.
 	Diff               bool   // gofio diff OLD.json NEW.json (JobFiles holds the two)
 	Baseline           string // --baseline OLD.json
+	History            string // --history DIR: judge the run against the saved runs in DIR
 	AllowDifferentJobs bool   // --allow-different-jobs
 	// AllowRunner lists the runner fingerprint's fields a diff may find
 	// changed (--allow-runner-change).

@@ -46,6 +46,9 @@ func runDiff(st *State, cfg *Config) int {
 	if err := checkGate(cfg, min(minRepeats(old.Comparison), minRepeats(cur.Comparison))); err != nil {
 		return st.fail(err)
 	}
+	if err := checkDriftKnown(cfg, old); err != nil {
+		return st.fail(err)
+	}
 	d, warnings, err := compare.Diff(old, cur, cfg.allowDiff())
 	for _, w := range warnings {
 		st.logf("warning: %s", w)
@@ -53,7 +56,7 @@ func runDiff(st *State, cfg *Config) int {
 	if err != nil {
 		return st.fail(err)
 	}
-	judgeDiff(st, cfg, d, old)
+	judgeDiff(cfg, d, old)
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
 		return st.fail(err)
@@ -71,39 +74,55 @@ func runDiff(st *State, cfg *Config) int {
 }
 
 // drift is gofio drift RUN.json...: the between-run drift of same-setting
-// runs (compare.DriftPct), row by row, and the --drift it recommends.
-func (st *State) drift(files []string, gateMetric string) error {
+// runs (compare.DriftPct), row by row, and the --drift it recommends; or,
+// when that allowance would leave no gate for a slowdown of detect percent
+// under --fail-if-slower gate, no allowance: the runner is too noisy, by
+// how much, and ExitRunnerChanged.
+func (st *State) drift(files []string, gateMetric string, gate, detect float64) int {
 	switch gateMetric {
 	case report.GateAvg, report.GateP99, report.GateIOPS:
 	default:
-		return fmt.Errorf("drift: invalid --gate-metric %q (valid: avg, p99, iops)", gateMetric)
+		return st.fail(fmt.Errorf("drift: invalid --gate-metric %q (valid: avg, p99, iops)", gateMetric))
+	}
+	if gate < 0 || detect <= gate {
+		return st.fail(fmt.Errorf("drift: --detect %g must exceed --fail-if-slower %g (a gate of 0 or more)", detect, gate))
 	}
 	var runs []*compare.Saved
 	for _, f := range files {
 		r, err := compare.ReadSaved(f)
 		if err != nil {
-			return fmt.Errorf("drift: %w", err)
+			return st.fail(fmt.Errorf("drift: %w", err))
 		}
 		runs = append(runs, r)
 	}
 	rows, pct, err := compare.DriftPct(runs, gateMetric)
 	if err != nil {
-		return fmt.Errorf("drift: %w", err)
+		return st.fail(fmt.Errorf("drift: %w", err))
 	}
+	limit := compare.DriftLimit(gate, detect)
 	tw := tabwriter.NewWriter(st.Stdout, 0, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "row\tmedian %s of each run\tsd of log\tdrift %%\t\n", gateMetric)
+	fmt.Fprintf(tw, "row\tmedian %s of each run\tsd of log\tdrift %%\t\t\n", gateMetric)
 	for _, r := range rows {
 		ms := make([]string, len(r.Medians))
 		for i, m := range r.Medians {
 			ms[i] = strconv.FormatFloat(m, 'g', 5, 64)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.4f\t%.1f\t\n", r.Value, strings.Join(ms, " "), r.SDLog, r.Pct)
+		over := ""
+		if r.Pct >= limit {
+			over = "too noisy"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.4f\t%.1f\t%s\t\n", r.Value, strings.Join(ms, " "), r.SDLog, r.Pct, over)
 	}
 	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("drift: %w", err)
+		return st.fail(fmt.Errorf("drift: %w", err))
 	}
-	_, err = fmt.Fprintf(st.Stdout, "\n%d runs; drift allowance = exp(t·√2·sd) - 1 with t the %g quantile of Student's t, %d degrees of freedom: "+
-		"a fresh pair of runs of the unchanged job drifts further one way with probability %g per row\n--drift %s\n",
-		len(runs), 1-compare.DriftFalseAlarm, len(runs)-1, compare.DriftFalseAlarm, strconv.FormatFloat(math.Ceil(pct), 'f', -1, 64))
-	return err
+	fmt.Fprintf(st.Stdout, "\n%d runs; drift allowance = exp(t·√2·sd) - 1 with t the %g quantile of Student's t, %d degrees of freedom: "+
+		"a fresh pair of runs of the unchanged job drifts further one way with probability %g per row\n",
+		len(runs), 1-compare.DriftFalseAlarm, len(runs)-1, compare.DriftFalseAlarm)
+	if err := compare.CheckDrift(rows, gate, detect); err != nil {
+		fmt.Fprintf(st.Stdout, "no --drift: %v. An allowance that large would let any slowdown pass. Quiet the runner (pin the job with cpus_allowed=, stop other work, lengthen runtime=), gate on a figure the load moves less (--gate-metric), judge against the history of runs (gofio history, which measures this noise run by run), or compare within one run (--compare)\n", err)
+		return ExitRunnerChanged
+	}
+	fmt.Fprintf(st.Stdout, "--drift %s\n", strconv.FormatFloat(math.Ceil(pct), 'f', -1, 64))
+	return ExitOK
 }

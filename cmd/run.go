@@ -17,7 +17,7 @@ import (
 // execute runs the parsed jobs and writes the reports: a plain run, or a
 // --compare/--sweep plan of runs folded into a comparison.
 func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
-	if cfg.Compare != nil || len(cfg.Sweeps) > 0 || cfg.Repeat > 1 || cfg.Baseline != "" ||
+	if cfg.Compare != nil || len(cfg.Sweeps) > 0 || cfg.Repeat > 1 || cfg.Baseline != "" || cfg.History != "" ||
 		hasFormat(cfg, "compare") || hasFormat(cfg, "markdown") || cfg.JUnit != "" {
 		if !cfg.StartAt.IsZero() || cfg.FallbackEngine != "" {
 			return st.fail(errors.New("--start-at and --fallback-engine apply to a plain run, not to --compare, --sweep, --repeat or --baseline"))

@@ -166,7 +166,7 @@ func TestRunnerChangedE2E(t *testing.T) {
 	} {
 		result := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".json")
 		code, out, errs := runCmdCanary(t, steadyCanary(c.runner), fakeEngine(c.jobUs, c.jobUs), append([]string{"--repeat", "5",
-			"--baseline", old, "--fail-if-slower", "5", "--output-format=json", "--output=" + result}, job...)...)
+			"--baseline", old, "--fail-if-slower", "5", "--drift", "0", "--output-format=json", "--output=" + result}, job...)...)
 		if code != c.code || !strings.Contains(out+errs, c.line) {
 			t.Errorf("%s: exit %d, want %d with %q\n%s\n%s", c.name, code, c.code, c.line, out, errs)
 		}
@@ -179,7 +179,7 @@ func TestRunnerChangedE2E(t *testing.T) {
 			t.Errorf("%s: %s.runner = %v", c.name, report.BaselineJSONKey, b["runner"])
 		}
 		// gofio diff of the two saved runs says the same.
-		if code, _, _ := runCmd(t, "diff", "--fail-if-slower=5", old, result); code != c.code {
+		if code, _, _ := runCmd(t, "diff", "--fail-if-slower=5", "--drift=0", old, result); code != c.code {
 			t.Errorf("%s: gofio diff exit %d, want %d", c.name, code, c.code)
 		}
 	}

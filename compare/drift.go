@@ -62,23 +62,12 @@ func DriftPct(runs []*Saved, gateMetric string) ([]DriftRow, float64, error) {
 				return nil, 0, fmt.Errorf("%s and %s: %w", runs[0].Path, r.Path, err)
 			}
 		}
-		for _, row := range r.Comparison.Rows {
-			for _, side := range []struct {
-				name string
-				s    *report.ComparisonSide
-			}{{r.Comparison.New.Name, &row.New}, {r.Comparison.Old.Name, &row.Old}} {
-				if !side.s.Ran() {
-					continue
-				}
-				key := row.Value
-				if r.Comparison.Compared {
-					key += "," + side.name
-				}
-				if _, ok := meds[key]; !ok && i == 0 {
-					order = append(order, key)
-				}
-				meds[key] = append(meds[key], median(sorted(side.s.Values(gateMetric))))
-			}
+		keys, m := runRows(r, gateMetric)
+		if i == 0 {
+			order = keys
+		}
+		for _, k := range keys {
+			meds[k] = append(meds[k], m[k])
 		}
 	}
 	t := stats.InvCDF(stats.TDist{V: float64(len(runs) - 1)})(1 - DriftFalseAlarm)

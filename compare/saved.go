@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gofio/gofio/fleet"
 	"github.com/gofio/gofio/internal/fingerprint"
@@ -48,6 +49,9 @@ type Saved struct {
 	Path       string // the file it came from, or a description
 	Info       *report.RunInfo
 	Comparison *report.Comparison
+	// Time is when the run was made (its JSON's timestamp_ms), zero when
+	// the file does not say.
+	Time time.Time
 }
 
 // ReadSaved reads a run saved with --output-format=json (the first JSON
@@ -66,8 +70,9 @@ func ReadSaved(path string) (*Saved, error) {
 		return nil, fmt.Errorf("%s: no JSON object in it; save runs with --output-format=json", path)
 	}
 	var doc struct {
-		Run     *report.RunInfo        `json:"gofio_run"`
-		Compare *report.ComparisonJSON `json:"gofio_compare"`
+		TimestampMs int64                  `json:"timestamp_ms"`
+		Run         *report.RunInfo        `json:"gofio_run"`
+		Compare     *report.ComparisonJSON `json:"gofio_compare"`
 	}
 	if err := json.NewDecoder(bytes.NewReader(data[start:])).Decode(&doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -82,9 +87,17 @@ func ReadSaved(path string) (*Saved, error) {
 		if doc.Run != nil {
 			h.Result.Kernel = doc.Run.Kernel
 		}
-		return &Saved{Path: path, Info: doc.Run, Comparison: PlainRun(h.Result)}, nil
+		return &Saved{Path: path, Info: doc.Run, Comparison: PlainRun(h.Result), Time: savedTime(doc.TimestampMs)}, nil
 	}
-	return &Saved{Path: path, Info: doc.Run, Comparison: doc.Compare.Comparison()}, nil
+	return &Saved{Path: path, Info: doc.Run, Comparison: doc.Compare.Comparison(), Time: savedTime(doc.TimestampMs)}, nil
+}
+
+// savedTime is the time of a JSON timestamp_ms, zero for none.
+func savedTime(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
 }
 
 // PlainRun folds the result of a plain run (no --compare, --sweep or

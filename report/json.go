@@ -80,6 +80,13 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 		}
 		root.add(BaselineJSONKey, jsonRaw(raw))
 	}
+	if r.History != nil {
+		raw, err := json.Marshal(r.History)
+		if err != nil {
+			panic(fmt.Sprintf("report: history json: %v", err))
+		}
+		root.add(HistoryJSONKey, jsonRaw(raw))
+	}
 	return root
 }
 

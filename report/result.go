@@ -266,6 +266,9 @@ type Result struct {
 	// Baseline, when set, is printed by WriteJSON under BaselineJSONKey,
 	// after the comparison (--baseline).
 	Baseline *Baseline
+	// History, when set, is printed by WriteJSON under HistoryJSONKey,
+	// after the baseline (--history).
+	History *History
 	// Run, when set, is printed by WriteJSON under RunJSONKey, before the
 	// comparison.
 	Run *RunInfo
