@@ -337,14 +337,7 @@ func historyRunner(series []*Saved, last int) *report.RunnerCheck {
 		p := predict(logs, math.Log(y))
 		c := report.CanaryChange{Item: item, OldNs: math.Exp(stats.Mean(logs)), NewNs: y, DeltaPct: p.delta(),
 			LoPct: p.bound(-1, CanaryAlpha), HiPct: p.bound(1, CanaryAlpha), P: p.twoSided()}
-		if c.P < CanaryAlpha {
-			switch {
-			case c.LoPct > CanaryTolerancePct:
-				c.Moved = report.CanarySlower
-			case c.HiPct < -CanaryTolerancePct:
-				c.Moved = report.CanaryFaster
-			}
-		}
+		markMoved(&c, CanaryTolerancePct)
 		rc.Items = append(rc.Items, c)
 	}
 	if len(rc.Items) == 0 {

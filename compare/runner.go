@@ -49,13 +49,8 @@ func CheckRunner(old, cur *report.RunInfo, tolPct float64) *report.RunnerCheck {
 		}
 		s := Analyze(nv, ov, report.GateAvg)
 		c := report.CanaryChange{Item: item, OldNs: s.Old, NewNs: s.New, DeltaPct: s.DeltaPct, LoPct: s.LoPct, HiPct: s.HiPct, P: s.P}
-		if s.Verdict != report.VerdictTooFew && s.HasInterval() && s.P < CanaryAlpha {
-			switch {
-			case s.LoPct > tolPct:
-				c.Moved = report.CanarySlower
-			case s.HiPct < -tolPct:
-				c.Moved = report.CanaryFaster
-			}
+		if s.Verdict != report.VerdictTooFew && s.HasInterval() {
+			markMoved(&c, tolPct)
 		}
 		rc.Items = append(rc.Items, c)
 	}
@@ -63,4 +58,18 @@ func CheckRunner(old, cur *report.RunInfo, tolPct float64) *report.RunnerCheck {
 		rc.Unchecked = "the runs' canaries share no item"
 	}
 	return rc
+}
+
+// markMoved sets c.Moved when the item moved: p < CanaryAlpha and its
+// whole interval beyond ±tolPct.
+func markMoved(c *report.CanaryChange, tolPct float64) {
+	if !(c.P < CanaryAlpha) {
+		return
+	}
+	switch {
+	case c.LoPct > tolPct:
+		c.Moved = report.CanarySlower
+	case c.HiPct < -tolPct:
+		c.Moved = report.CanaryFaster
+	}
 }
