@@ -3,6 +3,8 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"strings"
 	"time"
 )
 
@@ -56,39 +58,49 @@ func CPUBreakdown(j *JobResult) []CPUShare {
 	return out
 }
 
-// writeExtrasNormal writes gofio's own lines at the end of a job block.
-// Every line starts with "  gofio ", so fio-reading scripts skip them.
+// gofioLine writes one of gofio's own lines of the normal output: two
+// spaces, "gofio ", label padded to 7, ": " and the text, e.g.
+// "  gofio policy : tw=priority, dropped_cqes=0". It is the one way such a
+// line is written, and the rule for where it goes is this: gofio's lines
+// never come before or inside one of fio's blocks (the header, a job's
+// block, a group's, the disk stats); a job's lines come as one group right
+// after that job's block, written by writeExtrasNormal, which is where a
+// new group of them (kernel stages, kernel locks) is added. Tools that read
+// fio's text, and the strict reading of fio 3.33's grammar in the
+// equivalence suite, see fio's blocks whole.
+func gofioLine(w io.Writer, label, format string, args ...any) {
+	fmt.Fprintf(w, "  gofio %-7s: "+format+"\n", append([]any{label}, args...)...)
+}
+
+// writeExtrasNormal writes gofio's own lines of job j, as one group right
+// after the job's block (gofioLine says the rule).
 func writeExtrasNormal(w *bufio.Writer, j *JobResult) {
 	if p := policyName(j); p != "" {
-		fmt.Fprintf(w, "  gofio policy : tw=%s, dropped_cqes=%d\n", p, j.DroppedCQEs)
+		gofioLine(w, "policy", "tw=%s, dropped_cqes=%d", p, j.DroppedCQEs)
 	}
 	if j.InFlightTime > 0 {
 		depth := 0
 		if j.Job != nil {
 			depth = j.Job.IODepth
 		}
-		fmt.Fprintf(w, "  gofio depth  : iodepth=%d, in flight=%.2f (mean over time of I/Os submitted and not reaped), reap=%s\n",
+		gofioLine(w, "depth", "iodepth=%d, in flight=%.2f (mean over time of I/Os submitted and not reaped), reap=%s",
 			depth, j.InFlightMean(), j.Reap)
 	}
 	if j.TWWait.N > 0 {
 		unit, min, max, mean, dev := latScale(j.TWWait)
-		fmt.Fprintf(w, "  gofio tw wait (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f, samples=%d\n", unit,
+		gofioLine(w, "tw wait ("+unit+")", "min=%s, max=%s, avg=%5.02f, stdev=%5.02f, samples=%d",
 			Num2Str(min, 6, 1, false, UnitNone), Num2Str(max, 6, 1, false, UnitNone), mean, dev, j.TWWait.N)
 	}
 	if shares := CPUBreakdown(j); len(shares) > 0 {
-		fmt.Fprint(w, "  gofio cpu    :")
+		parts := make([]string, len(shares))
 		for i, s := range shares {
-			sep := ","
-			if i == 0 {
-				sep = ""
-			}
-			fmt.Fprintf(w, "%s %s(%d) usr=%3.2f%%, sys=%3.2f%%", sep, s.Kind, s.Threads, s.UsrPct, s.SysPct)
+			parts[i] = fmt.Sprintf("%s(%d) usr=%3.2f%%, sys=%3.2f%%", s.Kind, s.Threads, s.UsrPct, s.SysPct)
 		}
-		fmt.Fprint(w, "\n")
+		gofioLine(w, "cpu", "%s", strings.Join(parts, ", "))
 	}
 	writeKernelStagesNormal(w, j.KernelStages)
 	writeKernelLocksNormal(w, j.KernelLocks)
 	for _, n := range j.EngineNotes {
-		fmt.Fprintf(w, "  gofio note   : %s\n", n)
+		gofioLine(w, "note", "%s", n)
 	}
 }

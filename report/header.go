@@ -10,13 +10,10 @@ import (
 
 // WriteHeader writes the lines fio prints before a run: one description
 // line per job (clones after the first show once as "..."), the version
-// line and "Starting N process(es)". Each job line is fio's, byte for
-// byte; gofio's task-work policy follows it on a line of its own,
-// "  gofio policy : tw=priority" (or tw=fifo), then how the job reaps
-// (tw_reap) on a line of its own, "  gofio reap   : fio (...)", which
-// fio-reading scripts skip as they skip the job block's "  gofio " lines.
-// A job whose engine moves no data (cpuio, exec: fio's FIO_NOIO) has no
-// job line, as in fio.
+// line and "Starting N process(es)", each line fio's, byte for byte, and
+// nothing else: gofio's lines come after each job's block (gofioLine). A
+// job whose engine moves no data (cpuio, exec: fio's FIO_NOIO) has no job
+// line, as in fio.
 func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 	bw := bufio.NewWriter(w)
 	threads, procs := 0, 0
@@ -30,13 +27,6 @@ func WriteHeader(w io.Writer, jobs []*jobfile.Job, version string) error {
 		case 0:
 			if !j.Engine().NoIO {
 				jobLine(bw, j)
-				fmt.Fprintf(bw, "  gofio policy : tw=%s\n", j.Policy())
-				if j.ReapAll(false) {
-					fmt.Fprint(bw, "  gofio reap   : all (tw_reap: every CQE between task-work items, gofio's model)\n")
-				} else {
-					fmt.Fprintf(bw, "  gofio reap   : fio (tw_reap: as fio, iodepth_batch_complete_min=%d, iodepth_batch_complete_max=%d)\n",
-						j.IODepthBatchCompleteMin, max(j.IODepthBatchCompleteMax, j.IODepthBatchCompleteMin))
-				}
 			}
 		case 1:
 			fmt.Fprint(bw, "...\n")

@@ -60,22 +60,22 @@ func writeKernelStagesNormal(w *bufio.Writer, k *kstage.KernelStages) {
 		return
 	}
 	if !k.Available {
-		fmt.Fprintf(w, "  gofio kstage : unavailable: %s\n", k.Reason)
+		gofioLine(w, "kstage", "unavailable: %s", k.Reason)
 		return
 	}
-	fmt.Fprintf(w, "  gofio kstage : joined=%d/%d (%.2f%%)", k.Joined, k.Traced, 100*k.JoinRate())
+	joined := fmt.Sprintf("joined=%d/%d (%.2f%%)", k.Joined, k.Traced, 100*k.JoinRate())
 	for i, n := range k.Unjoined {
 		if n > 0 {
-			fmt.Fprintf(w, ", %s=%d", kstage.Loss(i), n)
+			joined += fmt.Sprintf(", %s=%d", kstage.Loss(i), n)
 		}
 	}
 	if k.InFlight > 0 {
-		fmt.Fprintf(w, ", in_flight=%d", k.InFlight)
+		joined += fmt.Sprintf(", in_flight=%d", k.InFlight)
 	}
 	if k.LostEvents > 0 {
-		fmt.Fprintf(w, ", lost_events=%d", k.LostEvents)
+		joined += fmt.Sprintf(", lost_events=%d", k.LostEvents)
 	}
-	fmt.Fprint(w, "\n")
+	gofioLine(w, "kstage", "%s", joined)
 	for s := range k.Stages {
 		st := &k.Stages[s]
 		var p [2]uint64
@@ -83,7 +83,7 @@ func writeKernelStagesNormal(w *bufio.Writer, k *kstage.KernelStages) {
 			v, _, _ := Percentiles(&k.Hists[s], st.N, KStagePercentiles)
 			p[0], p[1] = v[0], v[1]
 		}
-		fmt.Fprintf(w, "  gofio kstage : %-6s (usec): avg=%8.02f, p50=%8.02f, p99=%8.02f\n",
+		gofioLine(w, "kstage", "%-6s (usec): avg=%8.02f, p50=%8.02f, p99=%8.02f",
 			kstage.Stage(s), st.Mean/1000, float64(p[0])/1000, float64(p[1])/1000)
 	}
 }
