@@ -24,6 +24,7 @@ func Judge(c *report.Comparison, gateMetric string) {
 		s := Analyze(r.New.Values(gateMetric), r.Old.Values(gateMetric), gateMetric)
 		r.Stats = &s
 	}
+	JudgeKLock(c)
 }
 
 // Gate returns the rows where the new side is slower than the old one by

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofio/gofio/internal/fiostat"
+	"github.com/gofio/gofio/internal/klock"
 	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -20,6 +21,9 @@ type measurement struct {
 	// (kernel_stages=1) merged; traced says whether any job did.
 	kst    kstage.KernelStages
 	traced bool
+	// klock is the lock contention of every job that traced it
+	// (kernel_locks=1) merged; nil when none did.
+	klock *klock.Locks
 }
 
 // measure merges every job and direction of r. The average latency is fio's
@@ -80,6 +84,7 @@ func measure(r *report.Result, m *measurement) {
 			}
 		}
 	}
+	m.klock = measureKLock(r)
 	m.stats.TWWaitUs = m.tw.Mean / 1000
 	m.stats.P50Us = percentileUs(&m.hist, 50)
 	m.stats.P99Us = percentileUs(&m.hist, 99)

@@ -63,6 +63,7 @@ type builder struct {
 	hists   map[[2]int]*report.Hist
 	tw      map[[2]int]*twSide              // tw wait of a row's side, all repeats
 	kst     map[[2]int]*kstage.KernelStages // kernel stages of a row's side, all repeats
+	klock   klockSides                      // lock contention of a row's side, all repeats
 	metrics map[string]bool
 	titled  bool
 	ab      *AB
@@ -74,6 +75,7 @@ func newBuilder(points []Point, ab *AB) *builder {
 		hists:   make(map[[2]int]*report.Hist),
 		tw:      make(map[[2]int]*twSide),
 		kst:     make(map[[2]int]*kstage.KernelStages),
+		klock:   make(klockSides),
 		metrics: make(map[string]bool),
 		ab:      ab,
 	}
@@ -161,6 +163,7 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 		}
 		k.Merge(&m.kst)
 	}
+	b.klock.add(hk, m.klock)
 	b.metrics[m.metric] = true
 }
 
@@ -186,6 +189,7 @@ func (b *builder) finish() *report.Comparison {
 				side.TWWaitP99Us = percentileUs(&t.hist, 99)
 			}
 			side.KStages = report.NewKStagesSide(b.kst[[2]int{ri, k}])
+			side.KLock = b.klock.side([2]int{ri, k})
 		}
 	}
 	switch {

@@ -558,5 +558,5 @@ var optionTable = withFioOptions([]OptionSpec{
 			{TaskrunSQPoll, "The kernel's SQPOLL thread submits and runs the completion task work (tw_thread=kernel, no task-run flags)"}},
 		custom: func(j *Job, v string) error { j.TaskrunMode = v; return nil }},
 	{Name: "iowq_max_workers", Type: TypeString, Engine: "io_uring", Gofio: true,
-		Help: "Limit io-wq workers: BOUND,UNBOUND (0 leaves one as is)", custom: setIOWQ},
+		Help: "Limit io-wq workers: BOUND,UNBOUND (0 leaves one as is), or N for both", custom: setIOWQ},
 })

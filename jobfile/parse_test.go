@@ -116,6 +116,9 @@ func TestParseSemantics(t *testing.T) {
 		{"gofio options", "[j]\nioengine=io_uring\nsize=1m\ntw_priority=0\nsqthread_idle=20\niowq_max_workers=4,8\n", func(j *Job) bool {
 			return !j.TWPriority && j.SQThreadIdle == 20*time.Millisecond && j.IOWQMaxWorkers == [2]uint32{4, 8}
 		}},
+		{"iowq_max_workers one count for both", "[j]\nioengine=io_uring\nsize=1m\niowq_max_workers=16\n", func(j *Job) bool {
+			return j.IOWQMaxWorkers == [2]uint32{16, 16}
+		}},
 		// taskrun_mode sets the ring options and wins over the flags given.
 		{"taskrun_mode default", "[j]\nioengine=io_uring\nsize=1m\n", func(j *Job) bool {
 			return j.TaskrunMode == TaskrunFlags && j.TaskrunAuto && !j.SQThreadPoll

@@ -569,16 +569,18 @@ func setVerify(j *Job, v string) error {
 	return nil
 }
 
+// setIOWQ reads iowq_max_workers: BOUND,UNBOUND, or one count N for both
+// (so that --sweep iowq_max_workers=1,4,16 sweeps the pool's size).
 func setIOWQ(j *Job, v string) error {
 	b, u, found := strings.Cut(v, ",")
 	if !found {
-		return errors.New("want BOUND,UNBOUND")
+		u = b
 	}
 	var out [2]uint32
 	for i, s := range []string{b, u} {
 		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 32)
 		if err != nil {
-			return fmt.Errorf("want BOUND,UNBOUND worker counts: %q is not a number", s)
+			return fmt.Errorf("want BOUND,UNBOUND worker counts, or N for both: %q is not a number", s)
 		}
 		out[i] = uint32(n)
 	}

@@ -117,7 +117,8 @@ var csvSideFigures = []csvSideFigure{
 }
 
 // csvAllSideFigures are csvSideFigures, then the kernel stages' columns.
-var csvAllSideFigures = append(csvSideFigures[:len(csvSideFigures):len(csvSideFigures)], csvKStageFigures()...)
+var csvAllSideFigures = append(append(csvSideFigures[:len(csvSideFigures):len(csvSideFigures)], csvKStageFigures()...),
+	csvKLockFigures()...)
 
 // csvTableFigures are the table's figures in the CSV: every one, the
 // kernel's tw included (empty cells where not traced), so the columns do

@@ -56,6 +56,9 @@ type ComparisonRowJ struct {
 	SameSchedule bool      `json:"same_schedule"`
 	New          *SideJSON `json:"new"`
 	Old          *SideJSON `json:"old"`
+	// KernelLocks is the verdict on the sides' lock wait per I/O, absent
+	// unless both measured kernel locks.
+	KernelLocks *klockStatsJSON `json:"kernel_locks_stats,omitempty"`
 }
 
 // RowStatsJSON is the JSON shape of RowStats; the interval is null when
@@ -100,6 +103,9 @@ type SideJSON struct {
 	// KernelStages is the side's kernel latency stages (kernel_stages=1),
 	// absent when it was not traced.
 	KernelStages *KStagesSideJSON `json:"kernel_stages,omitempty"`
+	// KernelLocks is the side's kernel lock contention (kernel_locks=1),
+	// absent when it was not traced.
+	KernelLocks *KLockSideJSON `json:"kernel_locks,omitempty"`
 }
 
 // RepeatJSON is the JSON shape of RepeatStats.
@@ -132,6 +138,7 @@ func sideJSON(s *ComparisonSide) *SideJSON {
 		TaskRun:   s.TaskRun,
 
 		KernelStages: kstagesSideJSON(s.KStages),
+		KernelLocks:  klockSideJSON(s.KLock),
 	}
 	for i, r := range s.Repeats {
 		var jobs []JobRepeat
@@ -150,7 +157,7 @@ func (j *SideJSON) side() ComparisonSide {
 		return ComparisonSide{}
 	}
 	s := ComparisonSide{Name: j.Name, P50Us: j.P50UsAllIOs, P99Us: j.P99UsAllIOs, TWWaitUs: j.TWWaitUsMean, TWWaitP99Us: j.TWWaitP99AllIOs,
-		TaskRun: j.TaskRun, KStages: j.KernelStages.side()}
+		TaskRun: j.TaskRun, KStages: j.KernelStages.side(), KLock: j.KernelLocks.side()}
 	for _, r := range j.PerRepeat {
 		s.Repeats = append(s.Repeats, RepeatStats(r))
 	}
@@ -197,7 +204,7 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 			values = []string{}
 		}
 		j.Rows[i] = ComparisonRowJ{Value: r.Value, Values: values, X: r.X, Stats: rowStatsJSON(r.Stats),
-			SameSchedule: c.SameSchedule(r), New: sideJSON(&r.New), Old: sideJSON(&r.Old)}
+			SameSchedule: c.SameSchedule(r), New: sideJSON(&r.New), Old: sideJSON(&r.Old), KernelLocks: klockRowJSON(r.KLockStats)}
 	}
 	return j
 }

@@ -51,6 +51,7 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 		}
 		b.WriteString("\n")
 	}
+	writeKLockMarkdown(&b, c)
 	if gate >= 0 {
 		if failed > 0 {
 			fmt.Fprintf(&b, "**%d of %d rows slower by more than %g%% beyond noise (--fail-if-slower %g).**\n\n", failed, len(c.Rows), gate, gate)
@@ -64,6 +65,9 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	rules := []string{cmpStatsRule(c), TWRule}
 	if c.HasKStages() {
 		rules = append(rules, KTWRule, KStagesRule)
+	}
+	if c.HasKLock() {
+		rules = append(rules, KLockRule)
 	}
 	fmt.Fprintf(&b, "<sub>%s. %s</sub>\n", mdEsc(strings.Join(rules, ". ")), mdEsc(cmpFooter(c)))
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -50,9 +50,15 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 			return fmt.Errorf("compare table: %w", err)
 		}
 	}
+	if err := writeKLockTable(&b, c); err != nil {
+		return err
+	}
 	fmt.Fprintf(&b, "\n%s\n%s\n", cmpStatsRule(c), TWRule)
 	if c.HasKStages() {
 		fmt.Fprintf(&b, "%s\n%s\n", KTWRule, KStagesRule)
+	}
+	if c.HasKLock() {
+		fmt.Fprintf(&b, "%s\n", KLockRule)
 	}
 	if l := cmpDriftLine(c); l != "" {
 		b.WriteString(l + "\n")

@@ -132,6 +132,9 @@ type ComparisonRow struct {
 	// Stats compares the two sides' per-repeat gate metric; nil when a
 	// side did not run.
 	Stats *RowStats
+	// KLockStats compares the two sides' per-repeat lock wait per I/O
+	// (KLockMetric); nil unless both sides measured kernel locks.
+	KLockStats *RowStats
 }
 
 // The verdicts of RowStats.Verdict.
@@ -215,6 +218,9 @@ type ComparisonSide struct {
 	// point, every job and repeat merged; nil when no run was traced
 	// (kernel_stages=0).
 	KStages *KStagesSide
+	// KLock is the kernel lock contention of the side's jobs at this
+	// point (kernel_locks=1); nil when no run traced it.
+	KLock *KLockSide
 	// TaskRun is the task-run mode the side's rings ran in at this point
 	// (JobResult.TaskRun of every job and repeat, merged as MergeSQThread
 	// merges); "" when unknown.

@@ -115,5 +115,7 @@ func junitNumbers(c *Comparison, r *ComparisonRow) string {
 	}
 	b.WriteString(junitKStages("new", &r.New))
 	b.WriteString(junitKStages("old", &r.Old))
+	b.WriteString(junitKLock("new", &r.New))
+	b.WriteString(junitKLock("old", &r.Old))
 	return b.String()
 }
