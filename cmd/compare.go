@@ -526,7 +526,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 			}
 			return report.WriteJSON(w, res, plus)
 		}}))
-		writeErrs = append(writeErrs, writeComparisonFiles(st, cfg, cmps))
+		writeErrs = append(writeErrs, writeComparisonFiles(st, cfg, cmps, p.info))
 	}
 	if err := errors.Join(writeErrs...); err != nil {
 		return st.fail(err)
@@ -641,9 +641,10 @@ func baselineVerdict(cfg *Config, c titled) *report.Baseline {
 }
 
 // writeComparisonFiles writes the files a comparison asks for beside its
-// output: --compare-csv and --plot of the first comparison, and the CI
-// reports (--junit, $GITHUB_STEP_SUMMARY) of all.
-func writeComparisonFiles(st *State, cfg *Config, cmps []titled) error {
+// output: --compare-csv, --plot and the CI benchmark files (--benchfmt,
+// --github-benchmark, --bencher) of the first comparison, described by
+// info, and the CI reports (--junit, $GITHUB_STEP_SUMMARY) of all.
+func writeComparisonFiles(st *State, cfg *Config, cmps []titled, info *report.RunInfo) error {
 	var errs []error
 	if cfg.CompareCSV != "" {
 		errs = append(errs, writeFile(cfg.CompareCSV, func(w io.Writer) error { return report.WriteCompareCSV(w, cmps[0].cmp) }))
@@ -651,6 +652,7 @@ func writeComparisonFiles(st *State, cfg *Config, cmps []titled) error {
 	if cfg.Plot != "" {
 		errs = append(errs, writeFile(cfg.Plot, func(w io.Writer) error { return report.WriteSVG(w, cmps[0].cmp) }))
 	}
+	errs = append(errs, writeBenchFiles(cfg, cmps[0].cmp, info))
 	errs = append(errs, writeCIReports(st, cfg, cmps))
 	return errors.Join(errs...)
 }

@@ -65,6 +65,10 @@ type Config struct {
 	// changed (--allow-runner-change).
 	AllowRunner fingerprint.Allowed
 	JUnit       string // --junit FILE
+	// The CI benchmark files: --benchfmt (Go benchmark format, for
+	// benchstat), --github-benchmark (github-action-benchmark's
+	// customSmallerIsBetter JSON) and --bencher (Bencher's BMF JSON).
+	Benchfmt, GitHubBenchmark, Bencher string
 
 	// fio's flags (fioflags.go).
 	TerseVersion   int                // --terse-version: 2, 3, 4 or 5

@@ -65,7 +65,7 @@ func runDiff(st *State, cfg *Config) int {
 	cmps := []titled{{cfg.JobFiles[0] + " -> " + cfg.JobFiles[1], d, true, checkRunner(st, cfg, old.Info, cur.Info)}}
 	var errs []error
 	errs = append(errs, writeComparisons(cfg, out, comparisons{cmps: cmps, json: func(w io.Writer, _ bool) error { return report.WriteCompareJSON(w, d) }}))
-	errs = append(errs, writeComparisonFiles(st, cfg, cmps))
+	errs = append(errs, writeComparisonFiles(st, cfg, cmps, cur.Info))
 	if err := errors.Join(errs...); err != nil {
 		return st.fail(err)
 	}

@@ -18,7 +18,7 @@ import (
 // --compare/--sweep plan of runs folded into a comparison.
 func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
 	if cfg.Compare != nil || len(cfg.Sweeps) > 0 || cfg.Repeat > 1 || cfg.Baseline != "" || cfg.History != "" ||
-		hasFormat(cfg, "compare") || hasFormat(cfg, "markdown") || cfg.JUnit != "" {
+		hasFormat(cfg, "compare") || hasFormat(cfg, "markdown") || cfg.JUnit != "" || cfg.Benchfmt != "" || cfg.GitHubBenchmark != "" || cfg.Bencher != "" {
 		if !cfg.StartAt.IsZero() || cfg.FallbackEngine != "" {
 			return st.fail(errors.New("--start-at and --fallback-engine apply to a plain run, not to --compare, --sweep, --repeat or --baseline"))
 		}

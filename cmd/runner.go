@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -96,4 +97,34 @@ func checkRunner(st *State, cfg *Config, old, cur *report.RunInfo) *report.Runne
 		st.logf("warning: %s: the runner is not checked, and a slower runner would read as slower code", rc.Unchecked)
 	}
 	return rc
+}
+
+// benchConfig is what the Go benchmark format's configuration lines say
+// of a run: the platform, CPU, kernel, gofio build and jobs hash.
+func benchConfig(info *report.RunInfo) report.BenchConfig {
+	cfg := report.BenchConfig{{"goos", runtime.GOOS}, {"goarch", runtime.GOARCH}}
+	if info != nil {
+		fp := info.Fingerprint()
+		cfg = append(cfg, [2]string{"cpu", info.CPUModel}, [2]string{"kernel", info.Kernel},
+			[2]string{"gofio", fp.Gofio}, [2]string{"jobs-hash", info.JobsHash}, [2]string{"runner", fp.Hash()})
+	}
+	return cfg
+}
+
+// writeBenchFiles writes the comparison c as the CI benchmark formats
+// asked for: --benchfmt (benchstat), --github-benchmark
+// (github-action-benchmark's customSmallerIsBetter) and --bencher
+// (Bencher's BMF).
+func writeBenchFiles(cfg *Config, c *report.Comparison, info *report.RunInfo) error {
+	var errs []error
+	if cfg.Benchfmt != "" {
+		errs = append(errs, writeFile(cfg.Benchfmt, func(w io.Writer) error { return report.WriteBenchfmt(w, c, benchConfig(info)) }))
+	}
+	if cfg.GitHubBenchmark != "" {
+		errs = append(errs, writeFile(cfg.GitHubBenchmark, func(w io.Writer) error { return report.WriteGitHubBenchmark(w, c) }))
+	}
+	if cfg.Bencher != "" {
+		errs = append(errs, writeFile(cfg.Bencher, func(w io.Writer) error { return report.WriteBencherBMF(w, c) }))
+	}
+	return errors.Join(errs...)
 }
