@@ -37,6 +37,9 @@ type titled struct {
 	// of a comparison across runs (diff, --baseline); nil within a run,
 	// whose sides are interleaved.
 	runner *report.RunnerCheck
+	// noDrift marks a gated diff with no drift allowance that goes on
+	// only because the runner moved: its verdict is runner changed.
+	noDrift bool
 }
 
 // outcome is a comparison's verdict under --fail-if-slower: "pass",
@@ -45,7 +48,7 @@ type titled struct {
 func (c titled) outcome(cfg *Config) string {
 	failed := len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0
 	switch {
-	case c.runner.Explains(failed):
+	case c.noDrift || c.runner.Explains(failed):
 		return report.VerdictRunnerChanged
 	case failed:
 		return "fail"
@@ -130,7 +133,10 @@ func verdictLine(cfg *Config, c titled) string {
 	case report.VerdictRunnerChanged:
 		failed := len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0
 		why := "a slower runner explains the rows that are slower"
-		if !failed {
+		switch {
+		case c.noDrift:
+			why = "no drift allowance is known, so nothing tells the runner's drift from the code's"
+		case !failed:
 			why = "a faster runner could hide a slowdown"
 		}
 		return fmt.Sprintf("%s: RUNNER CHANGED: %s, and %s: the rows cannot tell code from runner; %s", what, c.runner.Words(), why, rows)
@@ -506,13 +512,13 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	if cmp != nil {
 		recordDisks(p.info, all.Result())
 		compare.Judge(cmp, cfg.GateMetric)
-		cmps = append(cmps, titled{"", cmp, p.ab != nil, nil})
+		cmps = append(cmps, titled{"", cmp, p.ab != nil, nil, false})
 		if p.baseline != nil && runErr == nil {
 			d, err := diffBaseline(st, cfg, p, cmp)
 			if err != nil {
 				writeErrs = append(writeErrs, err)
 			} else {
-				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true, checkRunner(st, cfg, p.baseline.Info, p.info)})
+				cmps = append(cmps, titled{"against the baseline " + cfg.Baseline, d, true, checkRunner(st, cfg, p.baseline.Info, p.info), false})
 			}
 		}
 		if cfg.History != "" && runErr == nil {

@@ -46,9 +46,6 @@ func runDiff(st *State, cfg *Config) int {
 	if err := checkGate(cfg, min(minRepeats(old.Comparison), minRepeats(cur.Comparison))); err != nil {
 		return st.fail(err)
 	}
-	if err := checkDriftKnown(cfg, old); err != nil {
-		return st.fail(err)
-	}
 	d, warnings, err := compare.Diff(old, cur, cfg.allowDiff())
 	for _, w := range warnings {
 		st.logf("warning: %s", w)
@@ -56,13 +53,23 @@ func runDiff(st *State, cfg *Config) int {
 	if err != nil {
 		return st.fail(err)
 	}
+	rc := checkRunner(st, cfg, old.Info, cur.Info)
+	// Without a drift allowance the gate cannot judge the code; if the
+	// runner moved, that is the verdict, else the diff is refused.
+	noDrift := false
+	if err := checkDriftKnown(cfg, old); err != nil {
+		if !rc.Moved() {
+			return st.fail(err)
+		}
+		noDrift = true
+	}
 	judgeDiff(cfg, d, old)
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
 		return st.fail(err)
 	}
 	defer closeOut()
-	cmps := []titled{{cfg.JobFiles[0] + " -> " + cfg.JobFiles[1], d, true, checkRunner(st, cfg, old.Info, cur.Info)}}
+	cmps := []titled{{cfg.JobFiles[0] + " -> " + cfg.JobFiles[1], d, true, rc, noDrift}}
 	var errs []error
 	errs = append(errs, writeComparisons(cfg, out, comparisons{cmps: cmps, json: func(w io.Writer, _ bool) error { return report.WriteCompareJSON(w, d) }}))
 	errs = append(errs, writeComparisonFiles(st, cfg, cmps, cur.Info))

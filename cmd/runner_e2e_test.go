@@ -182,5 +182,14 @@ func TestRunnerChangedE2E(t *testing.T) {
 		if code, _, _ := runCmd(t, "diff", "--fail-if-slower=5", "--drift=0", old, result); code != c.code {
 			t.Errorf("%s: gofio diff exit %d, want %d", c.name, code, c.code)
 		}
+		// Without a drift allowance a gated diff cannot judge the code: it
+		// is refused, unless the runner moved, which is then the verdict.
+		want, wantOut := ExitBadInput, "needs the drift between runs"
+		if c.runner != 1 {
+			want, wantOut = ExitRunnerChanged, "no drift allowance is known, so nothing tells the runner's drift from the code's"
+		}
+		if code, out, errs := runCmd(t, "diff", "--fail-if-slower=5", old, result); code != want || !strings.Contains(out+errs, wantOut) {
+			t.Errorf("%s: gofio diff without --drift: exit %d, want %d with %q\n%s\n%s", c.name, code, want, wantOut, out, errs)
+		}
 	}
 }

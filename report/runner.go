@@ -74,6 +74,9 @@ func (rc *RunnerCheck) moved(dir string) bool {
 	return false
 }
 
+// Moved reports whether some canary item moved, either way.
+func (rc *RunnerCheck) Moved() bool { return rc.moved(CanarySlower) || rc.moved(CanaryFaster) }
+
 // Explains reports whether the runner's change could explain a gate's
 // outcome: a slower runner under a failed gate, a faster one under a
 // passed gate (it could have hidden a slowdown).
