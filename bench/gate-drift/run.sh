@@ -63,9 +63,14 @@ done
 echo "Load average (1 min) at the end of the calibration: $(cut -d' ' -f1 /proc/loadavg) on $(nproc) CPUs."
 echo
 echo '```'
-"$g" drift --gate-metric iops "${cal[@]}" | tee "$work/drift.txt" | sed "s#$work/##g"
+"$g" drift --gate-metric iops "${cal[@]}" | tee "$work/drift.txt" | sed "s#$work/##g" || true
 echo '```'
 D=$(sed -n 's/^--drift //p' "$work/drift.txt")
+if [ -z "$D" ]; then
+	echo
+	echo "gofio drift proposed no allowance (the runner is too noisy to gate a baseline diff on): nothing to check."
+	exit 0
+fi
 echo
 echo "### 2. $PAIRS A-then-A baseline diffs, $GAP s apart, --fail-if-slower $PCT --drift $D"
 echo

@@ -62,24 +62,45 @@ func (r *Record) Pooled(item string) []float64 {
 	return out
 }
 
-// Reps is how many times a reading runs each item.
-const Reps = 5
+// Reps is how many times a reading runs each item; MinReps how many it
+// runs at least when it overruns Budget.
+const (
+	Reps    = 5
+	MinReps = 3
+)
+
+// Budget is the wall time after which a reading that has MinReps of every
+// item stops: on a quiet machine a reading takes well under it (five reps
+// of about 14 ms), and a busy one, which slows the fixed work several-fold,
+// still costs the run well under a second in all.
+const Budget = 200 * time.Millisecond
 
 // Runner reads the canary: Items, Reps times each, in turn.
 type Runner struct {
 	Items []Item
 	Reps  int // 0 means Reps
+	// Budget is the wall time after which a reading stops at MinReps;
+	// 0 means Budget, < 0 no limit.
+	Budget time.Duration
 }
 
-// Read takes one reading.
+// Read takes one reading: Reps rounds of every item, or as many as fit
+// in the budget once MinReps rounds are done.
 func (r *Runner) Read(ctx context.Context) (*Reading, error) {
 	start := time.Now()
 	reps := r.Reps
 	if reps <= 0 {
 		reps = Reps
 	}
+	budget := r.Budget
+	if budget == 0 {
+		budget = Budget
+	}
 	rd := &Reading{At: start.UTC(), Figures: map[string][]float64{}}
 	for i := 0; i < reps; i++ {
+		if i >= MinReps && budget > 0 && time.Since(start) > budget {
+			break
+		}
 		for _, it := range r.Items {
 			v, err := it.Run(ctx)
 			if err != nil {
@@ -93,8 +114,10 @@ func (r *Runner) Read(ctx context.Context) (*Reading, error) {
 }
 
 // CPURounds is the CPU item's fixed work: rounds of a dependent
-// xorshift-multiply step, about 2 ms on a 3 GHz core.
-const CPURounds = 1 << 19
+// xorshift-multiply step, about 7 ms on a 3 GHz core: longer than a
+// scheduler time slice, so that a rep shares its core with whatever else
+// runs there rather than fitting between its turns.
+const CPURounds = 1 << 21
 
 // CPUItem is the CPU item: CPURounds rounds of dependent integer
 // arithmetic, which no core can overlap, timed; its figure is ns per
@@ -121,7 +144,7 @@ func CPUItem() Item {
 // rep.
 const (
 	MemBytes = 8 << 20
-	MemLoads = 1 << 13
+	MemLoads = 1 << 14
 )
 
 // MemItem is the memory item: MemLoads dependent loads that follow one

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // TestCycleFullPeriod: following the memory item's buffer from any index
@@ -55,6 +56,12 @@ func TestRead(t *testing.T) {
 	rec := &Record{Before: rd, After: &Reading{Figures: map[string][]float64{"a": {1}, "c": {5}}}}
 	if got := rec.Pooled("a"); !reflect.DeepEqual(got, []float64{11, 12, 13, 1}) {
 		t.Errorf("Pooled(a) = %v", got)
+	}
+	// Over budget, a reading stops after MinReps rounds.
+	slow := &Runner{Items: []Item{{Name: "s", Run: func(context.Context) (float64, error) { time.Sleep(2 * time.Millisecond); return 1, nil }}},
+		Reps: 10, Budget: time.Millisecond}
+	if rd, err := slow.Read(context.Background()); err != nil || len(rd.Figures["s"]) != MinReps {
+		t.Errorf("over budget: %v reps (%v), want %d", rd.Figures["s"], err, MinReps)
 	}
 	bad := &Runner{Items: []Item{{Name: "x", Run: func(context.Context) (float64, error) { return 0, errors.New("boom") }}}}
 	if _, err := bad.Read(context.Background()); err == nil || err.Error() != "canary x: boom" {
