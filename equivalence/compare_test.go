@@ -232,3 +232,29 @@ func TestRunTimedOut(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestFio342DifferencesNameRows: every difference written down for fio
+// 3.42 belongs to a row of the table, and the rows of fio's newer options
+// run only against a newer fio.
+func TestFio342DifferencesNameRows(t *testing.T) {
+	names := map[string]bool{}
+	for _, r := range Rows() {
+		names[r.Name] = true
+		if r.Since != "" && r.skipAgainst("") == "" {
+			t.Errorf("%s (since fio %s) would run against fio 3.33", r.Name, r.Since)
+		}
+	}
+	for name := range fio342Differences {
+		if !names[name] {
+			t.Errorf("fio342Differences names %q, which is no row", name)
+		}
+	}
+	for name := range fio342Hangs {
+		if fio342Differences[name] == "" {
+			t.Errorf("fio342Hangs names %q without a written-down difference", name)
+		}
+	}
+	if newerRelease("fio-3.42\n") != "3.42" || newerRelease("fio-3.33") != "" || newerRelease("fio-3.41") != "" {
+		t.Error("newerRelease: want 3.42 for fio-3.42 only")
+	}
+}

@@ -61,4 +61,15 @@
 // CI it runs). Scratch files live under /dev/shm when
 // it is writable (io_uring rows use O_DIRECT, which tmpfs supports), else
 // under the test's temporary directory, and are removed afterwards.
+//
+// # Against fio 3.42
+//
+// GOFIO_EQ_FIO=/path/to/fio-3.42 points the suite at fio 3.42 (.ci/run
+// keeps one built from the tag under /var/cache/gofio/fio-3.42; .ci/build-fio
+// builds it from a fio repository in $FIO_SRC). TestEquivalence then runs
+// every row against it, gofio with --fio-release=3.42, and the rows of the
+// options fio 3.34 to 3.42 added (Since) run too; the suite's other
+// tests, which hold fio 3.33's results, skip. A row where fio 3.42's
+// numbers differ from fio 3.33's writes the difference down in Fio342:
+// it runs, logs the differences and skips, and fails once fio 3.42 agrees.
 package equivalence

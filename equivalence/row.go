@@ -65,10 +65,34 @@ type Row struct {
 	// Root, when set, says what of root's the row needs (a privilege
 	// both programs use): as another user the row skips saying so.
 	Root string
+	// Since names the fio release that added the row's option ("3.42"):
+	// the row runs only against that fio (GOFIO_EQ_FIO), not fio 3.33.
+	Since string
+	// Fio342, when set, writes down how fio 3.42's results differ from
+	// fio 3.33's on this row (gofio keeps fio 3.33's, even with
+	// --fio-release=3.42). Against fio 3.42 the row runs, logs the
+	// differences and skips; once fio 3.42 agrees it fails, asking for
+	// Fio342 to go.
+	Fio342 string
+	// release is the newer fio the row runs against ("" for fio 3.33):
+	// gofio then runs with --fio-release=release.
+	release string
 	// Pending, when set, says why the row is known to differ and who is
 	// fixing it. The row runs and logs its differences, then skips; once
 	// it matches it fails so that Pending is dropped.
 	Pending string
+}
+
+// skipAgainst returns why the row does not run against fio release
+// ("" for fio 3.33), or "" when it does.
+func (r Row) skipAgainst(release string) string {
+	if r.Since != "" && release == "" {
+		return "the row's option came with fio " + r.Since + ": it runs against that fio (GOFIO_EQ_FIO), not fio 3.33"
+	}
+	if release != "" && fio342Hangs[r.Name] {
+		return "fio " + release + " differs from fio 3.33 on this row: " + r.Fio342
+	}
+	return ""
 }
 
 // runs is the number of runs of the row.

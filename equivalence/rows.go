@@ -42,6 +42,10 @@ func Rows() []Row {
 	rows = append(rows, fileOptionRows...)
 	rows = append(rows, zbdRows...)
 	rows = append(rows, readOnlyRows...)
+	rows = append(rows, fio342Rows...)
+	for i := range rows {
+		rows[i].Fio342 = fio342Differences[rows[i].Name]
+	}
 	return rows
 }
 

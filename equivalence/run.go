@@ -73,7 +73,11 @@ func Run(ctx context.Context, program, bin string, r Row, dir string) (*Outcome,
 	limit := r.timeout(program)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, r.Command(dir)...)
+	args := r.Command(dir)
+	if program == "gofio" && r.release != "" {
+		args = append([]string{"--fio-release=" + r.release}, args...)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	// fio runs each job in a process it forks, which keeps stdout open:
 	// on a timeout the whole process group goes (a hung job process
 	// outlived the suite), and Wait does not wait for the pipes for long.

@@ -116,7 +116,7 @@ func WriteClientJSON(w io.Writer, c *ClientResult, plus bool) error {
 	root.addSInt("timestamp", c.Time.Unix())
 	root.addSInt("timestamp_ms", c.Time.UnixMilli())
 	root.addString("time", c.Time.Format(ctimeLayout))
-	g := optionsObject(c.GlobalOptions)
+	g := optionsObject(c.GlobalOptions, "")
 	if g == nil {
 		g = &jsonObject{}
 	}

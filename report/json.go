@@ -42,7 +42,7 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 	root.addSInt("timestamp", now.Unix())
 	root.addSInt("timestamp_ms", now.UnixMilli())
 	root.addString("time", now.Format(ctimeLayout))
-	if g := optionsObject(r.GlobalOptions); g != nil {
+	if g := optionsObject(r.GlobalOptions, r.Release); g != nil {
 		root.add("global options", g)
 	}
 	rep := Reported(r)
@@ -93,9 +93,13 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 // optionsObject returns the options as a JSON object of raw strings, with
 // valueless flags dropped as fio drops empty strings; nil when none remain
 // (fio then leaves the key out).
-func optionsObject(opts []jobfile.Option) *jsonObject {
+func optionsObject(opts []jobfile.Option, rel Release) *jsonObject {
 	o := &jsonObject{}
 	for _, op := range opts {
+		if op.Value == "" && rel.since342() {
+			o.add(op.Name, "") // fio 3.42 lists a flag given without a value too
+			continue
+		}
 		o.addString(op.Name, op.Value)
 	}
 	if len(o.pairs) == 0 {
@@ -155,7 +159,7 @@ func jobJSON(r *Result, j *JobResult, g *GroupStats, plus bool) *jsonObject {
 	o.addSInt("error", int64(j.Error))
 	o.addSInt("eta", etaDone)
 	o.addSInt("elapsed", runElapsed(r))
-	if opts := optionsObject(jobOptions(r, j.Job)); opts != nil {
+	if opts := optionsObject(jobOptions(r, j.Job), r.Release); opts != nil {
 		o.add("job options", opts)
 	}
 	slatP, clatP, latP := percentileFlags(j.Job)

@@ -10,6 +10,7 @@ import (
 // Release is the fio release whose output layout gofio writes. fio 3.33's
 // is the default (""); Fio342 adds what fio 3.34 to 3.42 added to the
 // outputs where their layouts differ: each job's "job_start" in the JSON,
+// flags given without a value among its "job options" (as ""),
 // "latency_target_ns" and "latency_window_us" beside fio 3.33's latency
 // target keys, and the priority hint in the per-priority statistics
 // ("priohint" in the JSON, "prio CLASS/LEVEL/HINT" in the normal output).
