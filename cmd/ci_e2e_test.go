@@ -226,7 +226,7 @@ func TestJobFileRunOptions(t *testing.T) {
 	}
 	// Priority twice as slow: the file's own gate fails.
 	code, out, errs := runCmdWith(t, fakeEngine(200, 100), "--output-format=compare", job)
-	if code != ExitSlower || !strings.Contains(out, ", 5 repeats") || !strings.Contains(errs, "iodepth=8 (+100.00%") {
+	if code != ExitSlower || !strings.Contains(out, "rounds of both sides (ABBA)") || !strings.Contains(errs, "iodepth=8 (+100.00%") {
 		t.Errorf("file's gate: exit %d\n%s\n%s", code, out, errs)
 	}
 	// --fail-if-slower overrides the file's 5%.
@@ -237,9 +237,10 @@ func TestJobFileRunOptions(t *testing.T) {
 	if code, _, errs := runCmdWith(t, fakeEngine(200, 100), "--output-format=compare", "--compare", "tw_priority=1,1", job); code != ExitOK {
 		t.Errorf("--compare tw_priority=1,1: exit %d: %s", code, errs)
 	}
-	// --repeat 3 overrides repeat=5, and the gate then refuses to run.
-	if code, _, errs := runCmdWith(t, fakeEngine(200, 100), "--repeat", "3", job); code != ExitBadInput || !strings.Contains(errs, "(got 3)") {
-		t.Errorf("--repeat 3: exit %d: %s", code, errs)
+	// --repeat 41 overrides repeat=5: the first look comes after 42
+	// rounds (whole ABBA pairs).
+	if code, out, errs := runCmdWith(t, fakeEngine(200, 100), "--repeat", "41", job); code != ExitSlower || !strings.Contains(out, "42 rounds a row") {
+		t.Errorf("--repeat 41: exit %d: %s\n%s", code, out, errs)
 	}
 	// --sweep overrides sweep=.
 	code, out, _ = runCmdWith(t, fakeEngine(100, 100), "--output-format=compare", "--sweep", "iodepth=2", job)

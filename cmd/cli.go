@@ -107,7 +107,8 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "compare-csv", Usage: "write the comparison table as CSV to `FILE`"}},
 		{Flag: &cli.StringFlag{Name: "json-dir", Usage: "write one fio-shaped JSON file per sweep point into `DIR`"}},
 		{Flag: &cli.StringFlag{Name: "plot", Usage: "draw avg latency against iodepth into `FILE.svg`"}},
-		{Flag: &cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if new is slower than old by more than `PCT` beyond noise (U test p < 0.05 and the whole CI beyond PCT)"}},
+		{Flag: &cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if new is slower than old by more than `PCT` beyond noise (the rows judged together at a 1% family-wise level), 102 if a row stays undecided (docs/ci.md)"}},
+		{Flag: &cli.StringFlag{Name: "budget", Value: "15m", Usage: "the `TIME` the rounds of a gated --compare may take, all rows together; undecided rows then read inconclusive (0: no limit)"}},
 		{Flag: &cli.StringFlag{Name: "baseline", Usage: "compare this run with a saved one (`OLD.json`, from --output-format=json) point by point; --fail-if-slower gates it too"}},
 		{Flag: &cli.StringFlag{Name: "history", Usage: "judge this run against the saved runs of the same jobs on this runner in `DIR` (gofio history); --fail-if-slower gates it too"}},
 		{Flag: &cli.Float64Flag{Name: "drift", Value: -1, Usage: "grant a --baseline or gofio diff `PCT` of between-run drift (measure it with gofio drift); default: the baseline's own, stored by the run that made it"}},
@@ -231,6 +232,9 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 			return nil, fmt.Errorf("invalid --kernel-locks %q (valid: 0, 1, required)", v)
 		}
 	}
+	if cfg.Budget, err = flagTime(c, "budget", 0); err != nil {
+		return nil, err
+	}
 	if c.IsSet("compare") {
 		v := c.String("compare")
 		cfg.Compare = &v
@@ -294,6 +298,7 @@ func outputFormatsFrom(c *cli.Context, cfg *Config) error {
 			cfg.OutputFormats = append(cfg.OutputFormats, f)
 		}
 	}
+	cfg.OutputFormatSet = len(cfg.OutputFormats) > 0
 	if len(cfg.OutputFormats) == 0 {
 		cfg.OutputFormats = []string{"normal"}
 	}

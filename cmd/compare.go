@@ -42,18 +42,16 @@ type titled struct {
 	noDrift bool
 }
 
-// outcome is a comparison's verdict under --fail-if-slower: "pass",
-// "fail", or report.VerdictRunnerChanged when the runner's canary moved
-// the way that could explain the outcome (compare.CheckRunner).
-func (c titled) outcome(cfg *Config) string {
-	failed := len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0
-	switch {
-	case c.noDrift || c.runner.Explains(failed):
+// outcome is a comparison's overall verdict (its Verdict: pass, fail,
+// inconclusive, not gated), or report.VerdictRunnerChanged when the
+// runner's canary moved the way that could explain a gated outcome
+// (compare.CheckRunner), or a gated diff with no drift allowance goes on
+// only because the runner moved.
+func (c titled) outcome() string {
+	if c.cmp.Gated && (c.noDrift || c.runner.Explains(c.cmp.Verdict == report.GateFail)) {
 		return report.VerdictRunnerChanged
-	case failed:
-		return "fail"
 	}
-	return "pass"
+	return c.cmp.Verdict
 }
 
 // driftFor returns the between-run drift allowance of a diff against old:
@@ -82,87 +80,12 @@ func checkDriftKnown(cfg *Config, old *compare.Saved) error {
 		"measure it with gofio drift and pass --drift PCT (--drift 0 for a runner known not to drift), or judge against the history of runs with gofio history / --history (docs/ci.md)", old.Path))
 }
 
-// judgeDiff judges a diff against a baseline and grants it the drift
-// allowance.
+// judgeDiff judges a diff against a baseline, grants it the drift
+// allowance and concludes it under --fail-if-slower.
 func judgeDiff(cfg *Config, d *report.Comparison, old *compare.Saved) {
 	compare.Judge(d, cfg.GateMetric)
 	compare.ApplyDrift(d, driftFor(cfg, old))
-}
-
-// verdictLine says in one line what a gated or baseline comparison
-// concluded: the rows by verdict and, under --fail-if-slower, pass or
-// fail, e.g. "gofio verdict against the baseline b.json: pass: no row
-// slower by more than 5% (+ 8% drift) beyond noise; 4 rows: 1 faster, 3 ~".
-func verdictLine(cfg *Config, c titled) string {
-	counts := map[string]int{}
-	var order []string
-	for i := range c.cmp.Rows {
-		v := "not compared"
-		if s := c.cmp.Rows[i].Stats; s != nil {
-			v = s.Verdict
-		}
-		if c.cmp.SameSchedule(&c.cmp.Rows[i]) {
-			v = "same schedule"
-		}
-		if counts[v] == 0 {
-			order = append(order, v)
-		}
-		counts[v]++
-	}
-	parts := make([]string, len(order))
-	for i, v := range order {
-		parts[i] = fmt.Sprintf("%d %s", counts[v], v)
-	}
-	what := "gofio verdict"
-	if c.title != "" {
-		what += " " + c.title
-	}
-	rows := fmt.Sprintf("%d rows: %s", len(c.cmp.Rows), strings.Join(parts, ", "))
-	drift := ""
-	if c.cmp.DriftPct > 0 {
-		drift = fmt.Sprintf(" (+ %g%% drift)", c.cmp.DriftPct)
-	}
-	if !c.gated || cfg.FailIfSlower < 0 {
-		note := ""
-		if w := c.runner.Words(); w != "" {
-			note = "; " + w
-		}
-		return fmt.Sprintf("%s: not gated (no --fail-if-slower); %s%s", what, rows, note)
-	}
-	switch c.outcome(cfg) {
-	case report.VerdictRunnerChanged:
-		failed := len(compare.Gate(c.cmp, cfg.FailIfSlower)) > 0
-		why := "a slower runner explains the rows that are slower"
-		switch {
-		case c.noDrift:
-			why = "no drift allowance is known, so nothing tells the runner's drift from the code's"
-		case !failed:
-			why = "a faster runner could hide a slowdown"
-		}
-		return fmt.Sprintf("%s: RUNNER CHANGED: %s, and %s: the rows cannot tell code from runner; %s", what, c.runner.Words(), why, rows)
-	case "fail":
-		return fmt.Sprintf("%s: FAIL: slower by more than %g%%%s beyond noise; %s", what, cfg.FailIfSlower, drift, rows)
-	}
-	note := ""
-	if w := c.runner.Words(); w != "" {
-		note = " (" + w + ")"
-	}
-	return fmt.Sprintf("%s: pass: no row slower by more than %g%%%s beyond noise%s; %s", what, cfg.FailIfSlower, drift, note, rows)
-}
-
-// writeVerdicts writes the verdict line of every comparison that compared
-// two sides: to stdout, or to stderr where stdout carries JSON that a line
-// after it would spoil.
-func writeVerdicts(st *State, cfg *Config, cmps []titled) {
-	w := st.Stdout
-	if cfg.Output == "" && (hasFormat(cfg, "json") || hasFormat(cfg, "json+")) {
-		w = st.Stderr
-	}
-	for _, c := range cmps {
-		if c.cmp.Compared {
-			fmt.Fprintln(w, verdictLine(cfg, c))
-		}
-	}
+	compare.SetGate(d, cfg.FailIfSlower)
 }
 
 // applyRunOptions takes compare=, sweep=, repeat= and fail_if_slower= from
@@ -425,43 +348,12 @@ func writeCIReports(st *State, cfg *Config, cmps []titled) error {
 	return errors.Join(errs...)
 }
 
-// gate applies --fail-if-slower to every gated comparison: ExitSlower
-// when any row of any of them is slower beyond noise, after saying which;
-// else ExitRunnerChanged when a comparison across runs has the verdict
-// runner changed.
-func gate(st *State, cfg *Config, cmps []titled) int {
-	if cfg.FailIfSlower < 0 {
-		return ExitOK
-	}
-	code := ExitOK
-	for _, c := range cmps {
-		if !c.gated {
-			continue
-		}
-		prefix := ""
-		if c.title != "" {
-			prefix = c.title + ": "
-		}
-		if c.outcome(cfg) == report.VerdictRunnerChanged {
-			st.logf("%s%s: %s", prefix, report.VerdictRunnerChanged, c.runner.Words())
-			if code == ExitOK {
-				code = ExitRunnerChanged
-			}
-			continue
-		}
-		if err := compare.CheckSlower(c.cmp, cfg.FailIfSlower); err != nil {
-			st.logf("%s%v", prefix, err)
-			code = ExitSlower
-		}
-	}
-	return code
-}
-
 // executeCompare runs the --compare/--sweep/--repeat plan: every point is
 // parsed first, and a --baseline read and checked, so bad input exits 1
 // before any I/O; then the points run in plan order. jobs are the jobs as
 // resolved without the plan's overrides: what the run describes itself by.
 func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, in jobfile.Input) int {
+	defaultComparisonFormat(cfg)
 	p, err := prepareComparison(cfg, jobs, in)
 	if err != nil {
 		return st.fail(err)
@@ -495,7 +387,14 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	}
 	p.info.Canary = &canary.Record{}
 	st.readCanary(ctx, &p.info.Canary.Before)
-	cmp, runErr := compare.Run(ctx, p.points, p.ab, runAt, onResult)
+	var cmp *report.Comparison
+	var runErr error
+	if p.ab != nil {
+		rounds := compare.Rounds{Design: p.design}
+		cmp, runErr = rounds.Run(ctx, cfg.Spec.Sweeps, p.ab, runAt, onResult)
+	} else {
+		cmp, runErr = compare.Run(ctx, p.points, nil, runAt, onResult)
+	}
 	if runErr == nil {
 		st.readCanary(ctx, &p.info.Canary.After)
 	}
@@ -511,7 +410,10 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	var hist *report.History
 	if cmp != nil {
 		recordDisks(p.info, all.Result())
-		compare.Judge(cmp, cfg.GateMetric)
+		if p.ab == nil {
+			compare.Judge(cmp, cfg.GateMetric)
+			compare.SetGate(cmp, -1)
+		}
 		cmps = append(cmps, titled{"", cmp, p.ab != nil, nil, false})
 		if p.baseline != nil && runErr == nil {
 			d, err := diffBaseline(st, cfg, p, cmp)
@@ -556,11 +458,25 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	return code
 }
 
+// defaultComparisonFormat makes the table and its verdict line
+// (--output-format=compare) the output of a --compare or --sweep run that
+// did not ask for a format: the per-run fio reports of a sweep in rounds
+// run to thousands of lines, and come only when asked for
+// (--output-format=normal, --json-dir).
+func defaultComparisonFormat(cfg *Config) {
+	if !cfg.OutputFormatSet && (cfg.Compare != nil || len(cfg.Sweeps) > 0) {
+		cfg.OutputFormats = []string{"compare"}
+	}
+}
+
 // comparisonPlan is a --compare/--sweep/--repeat/--baseline run made ready
 // before any I/O: its points with their jobs parsed, the run's description
 // and the baseline it is judged against (nil without --baseline).
 type comparisonPlan struct {
-	ab       *compare.AB
+	ab *compare.AB
+	// design is how the rounds of a --compare run (ab != nil); points are
+	// the runs of a plan of one side.
+	design   compare.Design
 	points   []compare.Point
 	parsed   *compare.Parsed
 	info     *report.RunInfo
@@ -576,8 +492,12 @@ type comparisonPlan struct {
 // parses every point of the plan, so that bad input fails before any I/O.
 func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*comparisonPlan, error) {
 	ab, sweeps := cfg.Spec.AB, cfg.Spec.Sweeps
-	if err := checkGate(cfg, cfg.Repeat); err != nil {
-		return nil, err
+	if ab == nil {
+		// A --compare runs as many rounds as its rule needs; only a
+		// baseline diff of one side's repeats needs enough of them.
+		if err := checkGate(cfg, cfg.Repeat); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.FailIfSlower >= 0 && ab == nil && cfg.Baseline == "" && cfg.History == "" {
 		return nil, gateError(cfg, errors.New("--fail-if-slower needs --compare, --baseline or --history (or gofio diff): there is nothing to compare"))
@@ -600,6 +520,12 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 		}
 	}
 	p.points = compare.Plan(sweeps, ab, cfg.Repeat)
+	if ab != nil {
+		// Every round runs the points of one repeat again.
+		p.points = compare.Plan(sweeps, ab, 1)
+		p.design = compare.Design{Rows: len(p.points) / 2, MinRounds: cfg.Repeat, Gated: cfg.FailIfSlower >= 0,
+			ThresholdPct: max(cfg.FailIfSlower, 0), GateMetric: cfg.GateMetric, Budget: cfg.Budget}
+	}
 	parsed, err := compare.ParsePoints(p.points, func(sets []string) ([]*jobfile.Job, error) {
 		jobs, err := parsePoint(in, sets)
 		if err != nil {
@@ -616,6 +542,11 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 		return nil, pointError(cfg, ab, sweeps, err)
 	}
 	p.parsed = parsed
+	if ab != nil {
+		if err := checkBudget(p); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
 
@@ -639,9 +570,9 @@ func diffBaseline(st *State, cfg *Config, p *comparisonPlan, cmp *report.Compari
 // baselineVerdict is the JSON's account of the diff d against --baseline:
 // the gate and its verdict, "not gated" without --fail-if-slower.
 func baselineVerdict(cfg *Config, c titled) *report.Baseline {
-	b := &report.Baseline{Path: cfg.Baseline, FailIfSlower: -1, Verdict: "not gated", Comparison: c.cmp, Runner: c.runner}
+	b := &report.Baseline{Path: cfg.Baseline, FailIfSlower: -1, Verdict: c.outcome(), Comparison: c.cmp, Runner: c.runner}
 	if cfg.FailIfSlower >= 0 {
-		b.FailIfSlower, b.Verdict = cfg.FailIfSlower, c.outcome(cfg)
+		b.FailIfSlower = cfg.FailIfSlower
 	}
 	return b
 }

@@ -27,8 +27,11 @@ type Config struct {
 	JobOptions []string // fio job options from the command line, canonical --name[=value]
 
 	OutputFormats []string // --output-format: names from outputFormats
-	Output        string   // --output=FILE; "" means stdout
-	ParseOnly     bool
+	// OutputFormatSet is --output-format given: a --compare or --sweep
+	// run without it writes the table alone (defaultComparisonFormat).
+	OutputFormatSet bool
+	Output          string // --output=FILE; "" means stdout
+	ParseOnly       bool
 	// MergeBlktraceOnly is --merge-blktrace-only: write each job's
 	// merge_blktrace_file and run no I/O.
 	MergeBlktraceOnly bool
@@ -51,6 +54,9 @@ type Config struct {
 	Plot         string
 	FailIfSlower float64 // percent; <0 when unset
 	Drift        float64 // --drift: between-run drift allowance of a baseline diff, percent; <0 when unset
+	// Budget is --budget: the time the rounds of a gated --compare may
+	// take, all rows together.
+	Budget time.Duration
 	// RunOptionsAt are the job-file options compare=, sweep= and
 	// fail_if_slower= that the run took (applyRunOptions), by name: the
 	// errors they cause later name their file and line.

@@ -20,13 +20,17 @@ const (
 	ExitOK           = 0
 	ExitBadInput     = 1   // bad job file, option, value or command line
 	ExitJobErrorsMax = 100 // N failed jobs exit min(N, 100)
-	ExitSlower       = 101 // --fail-if-slower: priority lost beyond noise
+	ExitSlower       = 101 // --fail-if-slower: a row slower beyond noise by more than the threshold
 	// ExitRunnerChanged: a comparison across runs (gofio diff,
 	// --baseline, gofio history) found the runner's canary moved the way
 	// that could explain its outcome, so it blames neither code nor
 	// runner; gofio drift found the runner too noisy to gate on.
 	ExitRunnerChanged = 102
-	ExitInterrupted   = 130 // SIGINT or SIGTERM
+	// ExitInconclusive is --fail-if-slower with no row slower but some row
+	// still undecided when its rounds or the --budget ran out: neither a
+	// pass nor a failure, so a pipeline can tell it from both.
+	ExitInconclusive = 103
+	ExitInterrupted  = 130 // SIGINT or SIGTERM
 )
 
 // State is the process state of one gofio command, in one struct so that a

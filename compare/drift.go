@@ -120,7 +120,8 @@ func ApplyDrift(c *report.Comparison, pct float64) {
 			continue
 		}
 		if !s.HasInterval() || s.LoPct <= pct && s.HiPct >= -pct {
-			s.Verdict = report.VerdictSame
+			s.Verdict = report.VerdictNoEvidence
+			c.Rows[i].Verdict = s.Verdict
 		}
 	}
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gofio/gofio/report"
@@ -9,36 +10,84 @@ import (
 
 // Judge sets c.GateMetric and gives every row where both sides ran its
 // statistics (Analyze) over the per-repeat values of gateMetric ("" is
-// report.GateAvg). A row where a side did not run gets none.
+// report.GateAvg), for comparisons whose sides are not paired (a diff of
+// two runs): the rows are judged together, a verdict of faster or slower
+// needing its Holm-adjusted p-value (HolmAdjust over the rows) below
+// Alpha. A row where a side did not run gets no statistics; every row gets
+// its Verdict (RowVerdict), a row that is no result VerdictNoResult.
 func Judge(c *report.Comparison, gateMetric string) {
 	if gateMetric == "" {
 		gateMetric = report.GateAvg
 	}
 	c.GateMetric = gateMetric
+	c.FamilyAlpha = Alpha
+	var ps []float64
+	var judged []*report.RowStats
 	for i := range c.Rows {
 		r := &c.Rows[i]
-		r.Stats = nil
+		r.Stats, r.Verdict = nil, ""
 		if !r.New.Ran() || !r.Old.Ran() {
 			continue
 		}
 		s := Analyze(r.New.Values(gateMetric), r.Old.Values(gateMetric), gateMetric)
 		r.Stats = &s
+		if s.Verdict != report.VerdictTooFew {
+			ps = append(ps, s.P)
+			judged = append(judged, r.Stats)
+		}
+	}
+	for i, p := range HolmAdjust(ps) {
+		s := judged[i]
+		s.PAdj = p
+		if p >= Alpha && (s.Verdict == report.VerdictFaster || s.Verdict == report.VerdictSlower) {
+			s.Verdict = report.VerdictNoEvidence
+		}
+	}
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		r.Verdict = c.RowVerdict(r)
+		if r.Stats != nil && r.Verdict == report.VerdictNoResult {
+			r.Stats.Verdict = r.Verdict
+		}
 	}
 	JudgeKLock(c)
 }
 
-// Gate returns the rows where the new side is slower than the old one by
-// more than pct percent beyond noise (report.RowStats.SlowerBeyond: the U
-// test rejects at Alpha and the whole confidence interval of the change
-// lies beyond pct): what --fail-if-slower=PCT fails on. Rows without
-// statistics are never returned.
+// Gate returns the rows that fail --fail-if-slower=PCT: verdict slower
+// and report.RowStats.SlowerBeyond(pct). A row that is no result never
+// fails.
 func Gate(c *report.Comparison, pct float64) (slower []report.ComparisonRow) {
-	for _, r := range c.Rows {
-		if r.Stats.SlowerBeyond(pct) {
-			slower = append(slower, r)
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if c.RowVerdict(r) == report.VerdictSlower && r.Stats.SlowerBeyond(pct) {
+			slower = append(slower, *r)
 		}
 	}
 	return slower
+}
+
+// SetGate marks c as gated by --fail-if-slower=PCT (pct < 0: not gated)
+// and concludes it (Conclude).
+func SetGate(c *report.Comparison, pct float64) {
+	c.Gated, c.ThresholdPct = pct >= 0, max(pct, 0)
+	Conclude(c)
+}
+
+// Conclude sets c's overall verdict from its rows: report.GateNotGated
+// unless c.Gated; report.GateFail when a row fails the gate at
+// c.ThresholdPct (Gate); else report.GateInconclusive when a row is
+// inconclusive; else report.GatePass.
+func Conclude(c *report.Comparison) {
+	switch {
+	case !c.Gated:
+		c.Verdict = report.GateNotGated
+	case len(Gate(c, c.ThresholdPct)) > 0:
+		c.Verdict = report.GateFail
+	case slices.ContainsFunc(c.Rows, func(r report.ComparisonRow) bool { return c.RowVerdict(&r) == report.VerdictInconclusive }):
+		c.Verdict = report.GateInconclusive
+	default:
+		c.Verdict = report.GatePass
+	}
 }
 
 // SlowerError is the error of a failed --fail-if-slower gate; the front end
@@ -51,27 +100,40 @@ type SlowerError struct {
 }
 
 // Error lists every row that failed, e.g. "priority (tw_priority=1) slower
-// than fifo (tw_priority=0) by more than 5% beyond noise (avg, p < 0.05 and
-// the 95% interval above +5%) at iodepth=8 (+7.10% [+6.02%, +8.31%] p=0.008)".
+// than fifo (tw_priority=0) by more than 5% beyond noise (avg: the 99%
+// family-wise interval above no change and the estimate above +5%) at
+// iodepth=8 (+7.10% [+6.02%, +8.31%] after 16 rounds)".
 func (e *SlowerError) Error() string {
 	var b strings.Builder
 	metric := report.GateAvg
+	var first *report.RowStats
 	if len(e.Rows) > 0 && e.Rows[0].Stats != nil {
-		metric = e.Rows[0].Stats.Metric
+		first = e.Rows[0].Stats
+		metric = first.Metric
 	}
-	bound, drift := e.Pct, ""
-	if len(e.Rows) > 0 && e.Rows[0].Stats != nil && e.Rows[0].Stats.DriftPct > 0 {
-		bound += e.Rows[0].Stats.DriftPct
-		drift = fmt.Sprintf(", %g%% of it the drift allowance between runs", e.Rows[0].Stats.DriftPct)
+	switch {
+	case first != nil && first.Paired:
+		fmt.Fprintf(&b, "%s slower than %s by more than %g%% beyond noise (%s: the %g%% family-wise interval beyond no change and the estimate beyond %g%%) at ",
+			e.New, e.Old, e.Pct, metric, (1-FamilyAlpha)*100, e.Pct)
+	default:
+		bound, drift := e.Pct, ""
+		if first != nil && first.DriftPct > 0 {
+			bound += first.DriftPct
+			drift = fmt.Sprintf(", %g%% of it the drift allowance between runs", first.DriftPct)
+		}
+		fmt.Fprintf(&b, "%s slower than %s by more than %g%% beyond noise (%s: Holm-adjusted p < %g and the whole confidence interval beyond %g%%%s) at ",
+			e.New, e.Old, e.Pct, metric, Alpha, bound, drift)
 	}
-	fmt.Fprintf(&b, "%s slower than %s by more than %g%% beyond noise (%s: p < %g and the whole confidence interval beyond %g%%%s) at ",
-		e.New, e.Old, e.Pct, metric, Alpha, bound, drift)
 	for i, r := range e.Rows {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		s := r.Stats
-		fmt.Fprintf(&b, "%s=%s (%+.2f%% [%+.2f%%, %+.2f%%] p=%.3g)", e.Key, r.Value, s.DeltaPct, s.LoPct, s.HiPct, s.P)
+		if s.Paired {
+			fmt.Fprintf(&b, "%s=%s (%+.2f%% [%+.2f%%, %+.2f%%] after %d rounds)", e.Key, r.Value, s.DeltaPct, s.LoPct, s.HiPct, s.NewN)
+		} else {
+			fmt.Fprintf(&b, "%s=%s (%+.2f%% [%+.2f%%, %+.2f%%] p=%.3g)", e.Key, r.Value, s.DeltaPct, s.LoPct, s.HiPct, s.P)
+		}
 	}
 	return b.String()
 }

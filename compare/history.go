@@ -212,7 +212,7 @@ func historyRow(h *report.History, k string, meds []map[string]float64, opt Hist
 	row.DeltaPct, row.LoPct, row.HiPct, row.P = p.delta(), p.bound(-1, FamilyAlpha), p.bound(1, FamilyAlpha), p.twoSided()
 	gate := math.Max(opt.FailIfSlower, 0)
 	row.PGate = p.slowerBeyond(gate, report.HigherIsBetter(opt.GateMetric))
-	row.Verdict = report.VerdictSame
+	row.Verdict = report.VerdictNoEvidence
 	return row
 }
 

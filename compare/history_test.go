@@ -97,7 +97,7 @@ func TestHistoryChangePoint(t *testing.T) {
 		if len(r.Changes) != 1 || r.Changes[0].Run != 6 || r.Changes[0].Path != "r06.json" || math.Abs(r.Changes[0].DeltaPct-40) > 5 {
 			t.Errorf("row %s: change points %+v, want one at run 6 (r06.json), about +40%%", r.Key, r.Changes)
 		}
-		if r.N != 8 || r.Verdict != report.VerdictSame {
+		if r.N != 8 || r.Verdict != report.VerdictNoEvidence {
 			t.Errorf("row %s: judged against %d runs, verdict %q (Δ %+.1f%%); want the 8 since the step, ~", r.Key, r.N, r.Verdict, r.DeltaPct)
 		}
 	}

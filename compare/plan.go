@@ -13,8 +13,11 @@ type Point struct {
 	Values  []string // this point's value of each key
 	Side    Side     // which side of the --compare this run is; SideNone without it
 	Name    string   // the side's name (report.SideSpec.Name); "" without --compare
-	Repeat  int      // 0-based repeat index
+	Repeat  int      // 0-based repeat index (a round of a comparison in rounds)
 	Repeats int      // repeats per point and side in the plan
+	// UpTo says Repeats is the most rounds the row may run, not a fixed
+	// count: a gated comparison stops a row once it is decided.
+	UpTo bool
 
 	// Sets are the --set overrides for this run, applied after the user's
 	// own: KEY=VALUE for each swept key, then the compared key's value.
@@ -57,7 +60,11 @@ func (p Point) String() string {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "repeat %d/%d", p.Repeat+1, p.Repeats)
+		if p.UpTo {
+			fmt.Fprintf(&b, "round %d (of up to %d)", p.Repeat+1, p.Repeats)
+		} else {
+			fmt.Fprintf(&b, "repeat %d/%d", p.Repeat+1, p.Repeats)
+		}
 	}
 	if b.Len() == 0 {
 		return "run"

@@ -32,28 +32,38 @@ var ErrInterrupted = errors.New("interrupted")
 // are not part of the comparison.
 func Run(ctx context.Context, points []Point, ab *AB, run RunFunc, onResult func(Point, *report.Result)) (*report.Comparison, error) {
 	b := newBuilder(points, ab)
-	var m measurement
 	for _, p := range points {
-		if err := ctx.Err(); err != nil {
-			return b.finish(), fmt.Errorf("%s: %w: %w", p, ErrInterrupted, err)
+		if err := b.runPoint(ctx, p, run, onResult); err != nil {
+			return b.finish(), err
 		}
-		res, err := run(ctx, p.Sets)
-		if err != nil {
-			return b.finish(), fmt.Errorf("%s: %w", p, err)
-		}
-		if res == nil {
-			return b.finish(), fmt.Errorf("%s: the run returned no result", p)
-		}
-		if onResult != nil {
-			onResult(p, res)
-		}
-		if res.Signal != "" {
-			return b.finish(), fmt.Errorf("%s: %w by %s", p, ErrInterrupted, res.Signal)
-		}
-		measure(res, &m)
-		b.add(p, res, &m)
 	}
 	return b.finish(), nil
+}
+
+// runPoint runs one point and files its result, or returns why it could
+// not: ctx done, the run failed or returned nothing, or a signal cut it
+// short (its figures are then left out).
+func (b *builder) runPoint(ctx context.Context, p Point, run RunFunc, onResult func(Point, *report.Result)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w: %w", p, ErrInterrupted, err)
+	}
+	res, err := run(ctx, p.Sets)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	if res == nil {
+		return fmt.Errorf("%s: the run returned no result", p)
+	}
+	if onResult != nil {
+		onResult(p, res)
+	}
+	if res.Signal != "" {
+		return fmt.Errorf("%s: %w by %s", p, ErrInterrupted, res.Signal)
+	}
+	var m measurement
+	measure(res, &m)
+	b.add(p, res, &m)
+	return nil
 }
 
 // builder accumulates the runs of a plan into a Comparison.
@@ -176,21 +186,7 @@ type twSide struct {
 // finish summarizes every row and returns the comparison.
 func (b *builder) finish() *report.Comparison {
 	for ri := range b.c.Rows {
-		row := &b.c.Rows[ri]
-		row.New.Name, row.Old.Name = b.c.New.Name, b.c.Old.Name
-		for k, side := range []*report.ComparisonSide{&row.New, &row.Old} {
-			side.Summarize()
-			if h := b.hists[[2]int{ri, k}]; h != nil {
-				side.P50Us = percentileUs(h, 50)
-				side.P99Us = percentileUs(h, 99)
-			}
-			if t := b.tw[[2]int{ri, k}]; t != nil {
-				side.TWWaitUs = t.stat.Mean / 1000
-				side.TWWaitP99Us = percentileUs(&t.hist, 99)
-			}
-			side.KStages = report.NewKStagesSide(b.kst[[2]int{ri, k}])
-			side.KLock = b.klock.side([2]int{ri, k})
-		}
+		b.summarize(ri)
 	}
 	switch {
 	case len(b.metrics) > 1:
@@ -203,6 +199,26 @@ func (b *builder) finish() *report.Comparison {
 	c := b.c
 	c.Rows = append([]report.ComparisonRow(nil), b.c.Rows...)
 	return &c
+}
+
+// summarize fills in row ri's summary figures from what its runs so far
+// measured.
+func (b *builder) summarize(ri int) {
+	row := &b.c.Rows[ri]
+	row.New.Name, row.Old.Name = b.c.New.Name, b.c.Old.Name
+	for k, side := range []*report.ComparisonSide{&row.New, &row.Old} {
+		side.Summarize()
+		if h := b.hists[[2]int{ri, k}]; h != nil {
+			side.P50Us = percentileUs(h, 50)
+			side.P99Us = percentileUs(h, 99)
+		}
+		if t := b.tw[[2]int{ri, k}]; t != nil {
+			side.TWWaitUs = t.stat.Mean / 1000
+			side.TWWaitP99Us = percentileUs(&t.hist, 99)
+		}
+		side.KStages = report.NewKStagesSide(b.kst[[2]int{ri, k}])
+		side.KLock = b.klock.side([2]int{ri, k})
+	}
 }
 
 // title takes the chart and table title from the first job that ran.
@@ -222,7 +238,7 @@ func (b *builder) title(res *report.Result, job *jobfile.Job) {
 		markTitle(c, k, "swept")
 	}
 	if b.ab != nil {
-		markTitle(c, b.ab.Key, "compared")
+		markTitle(c, b.ab.Key, b.ab.New+" vs "+b.ab.Old)
 	}
 }
 
@@ -253,8 +269,9 @@ func resultPolicy(res *report.Result, job *jobfile.Job) string {
 }
 
 // markTitle replaces the title's figure for key (rw, bs, ioengine or
-// sqthread_poll, by any of their names) with word ("swept" or
-// "compared"), since no single value describes the whole comparison.
+// sqthread_poll, by any of their names) with word: "swept", or the two
+// compared values ("8k vs 4k"), since no single value describes the whole
+// comparison.
 func markTitle(c *report.Comparison, key, word string) {
 	switch key {
 	case "rw", "readwrite":

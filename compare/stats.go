@@ -38,12 +38,12 @@ const MinGateRepeats = 5
 // The verdict is VerdictTooFew when the sample sizes cannot give a p-value
 // below Alpha whatever the values, else faster or slower when p < Alpha
 // (by the sign of the Hodges–Lehmann estimate, read for metric), else
-// VerdictSame.
+// VerdictNoEvidence.
 func Analyze(newVals, oldVals []float64, metric string) report.RowStats {
 	s := report.RowStats{
 		Metric: metric, NewN: len(newVals), OldN: len(oldVals),
-		LoPct: math.NaN(), HiPct: math.NaN(), P: 1, Alpha: Alpha,
-		Verdict: report.VerdictSame,
+		LoPct: math.NaN(), HiPct: math.NaN(), EqLoPct: math.NaN(), EqHiPct: math.NaN(), P: 1, PAdj: 1, Alpha: Alpha,
+		Verdict: report.VerdictNoEvidence,
 	}
 	if len(newVals) == 0 || len(oldVals) == 0 {
 		s.Verdict = report.VerdictTooFew
@@ -58,7 +58,7 @@ func Analyze(newVals, oldVals []float64, metric string) report.RowStats {
 		s.DeltaPct = (s.New - s.Old) / s.Old * 100
 	}
 	cmp := benchmath.AssumeNothing.Compare(newS, oldS)
-	s.P = cmp.P
+	s.P, s.PAdj = cmp.P, cmp.P
 
 	n, m := len(newS.Values), len(oldS.Values)
 	null := stats.UDist{N1: n, N2: m}
@@ -82,12 +82,12 @@ func Analyze(newVals, oldVals []float64, metric string) report.RowStats {
 	return s
 }
 
-// verdict names the outcome: VerdictSame unless p < Alpha with a non-zero
+// verdict names the outcome: VerdictNoEvidence unless p < Alpha with a non-zero
 // shift (new minus old); otherwise faster or slower, a positive shift
 // being slower for a latency and faster when higherIsBetter (IOPS).
 func verdict(p, shift float64, higherIsBetter bool) string {
 	if p >= Alpha || shift == 0 {
-		return report.VerdictSame
+		return report.VerdictNoEvidence
 	}
 	if (shift > 0) != higherIsBetter {
 		return report.VerdictSlower

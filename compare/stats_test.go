@@ -49,7 +49,7 @@ func TestAnalyzeKnownVerdicts(t *testing.T) {
 			// 0.42: no evidence, though the medians differ by a third.
 			name: "interleaved", metric: report.GateAvg,
 			new: []float64{1, 2, 4, 7, 9}, old: []float64{3, 5, 6, 8, 10},
-			verdict: report.VerdictSame, p: 2.0 * 53 / 252, delta: (4.0 - 6) / 6 * 100,
+			verdict: report.VerdictNoEvidence, p: 2.0 * 53 / 252, delta: (4.0 - 6) / 6 * 100,
 		},
 		{
 			// Three repeats each can never reach p < 0.05 (the least is
@@ -69,7 +69,7 @@ func TestAnalyzeKnownVerdicts(t *testing.T) {
 			// Identical samples: p = 1, no difference.
 			name: "identical", metric: report.GateP99,
 			new: []float64{5, 6, 7, 8, 9}, old: []float64{5, 6, 7, 8, 9},
-			verdict: report.VerdictSame, p: 1, delta: 0,
+			verdict: report.VerdictNoEvidence, p: 1, delta: 0,
 		},
 	}
 	for _, tt := range tests {
@@ -100,7 +100,7 @@ func TestAnalyzeKnownVerdicts(t *testing.T) {
 					t.Errorf("confidence %v, want %v", s.Confidence, want)
 				}
 			}
-			if s.HasInterval() && (s.LoPct > s.DeltaPct+1e-9 || s.HiPct < s.DeltaPct-1e-9) && tt.verdict != report.VerdictSame {
+			if s.HasInterval() && (s.LoPct > s.DeltaPct+1e-9 || s.HiPct < s.DeltaPct-1e-9) && tt.verdict != report.VerdictNoEvidence {
 				t.Errorf("Δ%% %v outside its interval [%v, %v]", s.DeltaPct, s.LoPct, s.HiPct)
 			}
 		})
@@ -159,8 +159,13 @@ func TestJudgeAndGate(t *testing.T) {
 			{Value: "32", New: side(100, 101, 102, 103, 104), Old: side(110, 111, 112, 113, 114)}, // faster
 			{Value: "64", New: side(100, 101)},                                                    // old missing
 		}}
+	for i := range c.Rows {
+		// Different schedules: a row whose tw waits were equal would be
+		// no result.
+		c.Rows[i].New.TWWaitUs, c.Rows[i].Old.TWWaitUs = 1, 2
+	}
 	Judge(c, "")
-	want := []string{report.VerdictSlower, report.VerdictSame, report.VerdictTooFew, report.VerdictFaster, ""}
+	want := []string{report.VerdictSlower, report.VerdictNoEvidence, report.VerdictTooFew, report.VerdictFaster, ""}
 	for i, r := range c.Rows {
 		got := ""
 		if r.Stats != nil {

@@ -37,7 +37,7 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 	for _, f := range csvAllSideFigures {
 		header = append(header, "new_"+f.name, "old_"+f.name)
 	}
-	header = append(header, "metric", "same_schedule")
+	header = append(header, "metric", "same_schedule", "p_adjusted", "no_result_reason")
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("compare csv: %w", err)
 	}
@@ -61,17 +61,22 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 		rec = append(rec, c.New.Label(), oldLabel, c.GateMetricOrDefault())
 		if s := r.Stats; s != nil {
 			rec = append(rec, csvNum(s.New, 3), csvNum(s.Old, 3), csvNum(s.DeltaPct, 2),
-				csvNum(s.LoPct, 2), csvNum(s.HiPct, 2), csvNum(s.Confidence, 4), csvNum(s.P, 4), s.Verdict)
+				csvNum(s.LoPct, 2), csvNum(s.HiPct, 2), csvNum(s.Confidence, 4), csvNum(s.P, 4))
 		} else {
-			rec = append(rec, "", "", "", "", "", "", "", "")
+			rec = append(rec, "", "", "", "", "", "", "")
 		}
+		rec = append(rec, c.RowVerdict(r))
 		for _, f := range csvTableFigures {
 			rec = append(rec, csvFigure(n, f), csvFigure(o, f))
 		}
 		for _, f := range csvAllSideFigures {
 			rec = append(rec, f.cell(c, n, c.New), f.cell(c, o, c.Old))
 		}
-		rec = append(rec, c.Metric, strconv.FormatBool(c.SameSchedule(r)))
+		padj := ""
+		if r.Stats != nil {
+			padj = csvNum(r.Stats.PAdj, 4)
+		}
+		rec = append(rec, c.Metric, strconv.FormatBool(c.SameSchedule(r)), padj, c.RowNoResultReason(r))
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("compare csv: %w", err)
 		}

@@ -68,6 +68,10 @@ func cmpRowFixture(value string, x float64, new, old [][4]float64, st *RowStats)
 		s.Metric, s.NewN, s.OldN, s.Alpha = GateAvg, len(new), len(old), 0.05
 		s.New, s.Old = sideMedian(&r.New, GateAvg), sideMedian(&r.Old, GateAvg)
 		s.DeltaPct = (s.New - s.Old) / s.Old * 100
+		if s.PAdj == 0 {
+			s.PAdj = s.P
+		}
+		s.EqLoPct, s.EqHiPct = math.NaN(), math.NaN()
 		r.Stats = &s
 	}
 	return r
@@ -120,7 +124,7 @@ func cmpFixtureLat() *Comparison {
 		Old: SideSpec{Name: PolicyFIFO, Key: "tw_priority", Value: "0", SQThread: SQGoroutine},
 		Rows: []ComparisonRow{
 			cmpRowFixture("1", 1, cmpReps(7.05, 6.94, 11.2, 139000), cmpReps(7.08, 6.98, 11.3, 138500),
-				&RowStats{LoPct: -1.9, HiPct: 1.1, Confidence: 0.968, P: 0.69, Verdict: VerdictSame}),
+				&RowStats{LoPct: -1.9, HiPct: 1.1, Confidence: 0.968, P: 0.69, Verdict: VerdictNoEvidence}),
 			cmpRowFixture("8", 8, cmpReps(16.0, 15.2, 24.9, 499500), cmpReps(14.3, 13.7, 22.1, 559000),
 				&RowStats{LoPct: 10.1, HiPct: 13.6, Confidence: 0.968, P: 0.0079, Verdict: VerdictSlower}),
 			cmpRowFixture("16", 16, cmpReps(27.41, 26.2, 41.5, 583000), cmpReps(24.33, 23.5, 37.0, 657000),
@@ -128,7 +132,7 @@ func cmpFixtureLat() *Comparison {
 			cmpRowFixture("256", 256, cmpReps(372.99, 360.4, 520.2, 686000), cmpReps(414.88, 401.1, 610.7, 617000),
 				&RowStats{LoPct: -11.5, HiPct: -8.6, Confidence: 0.968, P: 0.0079, Verdict: VerdictFaster}),
 			cmpRowFixture("4096", 4096, cmpReps(5880.2, 5790.0, 7410.0, 696500), cmpReps(5990.4, 5880.0, 7620.0, 683700),
-				&RowStats{LoPct: -3.2, HiPct: 0.4, Confidence: 0.968, P: 0.095, Verdict: VerdictSame}),
+				&RowStats{LoPct: -3.2, HiPct: 0.4, Confidence: 0.968, P: 0.095, Verdict: VerdictNoEvidence}),
 			cmpRowFixture("16384", 16384, cmpReps(23085.58, 22610.0, 30540.0, 709600),
 				[][4]float64{{26044.71, 25610.0, 35020.0, 629000}},
 				&RowStats{LoPct: nan, HiPct: nan, P: 0.33, Verdict: VerdictTooFew}),
@@ -183,9 +187,9 @@ func TestWriteCompareTableRows(t *testing.T) {
 			t.Errorf("line %d = %q, want the row of %s", i, l, r.Value)
 			continue
 		}
-		verdict := r.Stats.Verdict
-		if c.SameSchedule(&c.Rows[i]) {
-			verdict = "same schedule" // never shown as a result
+		verdict := c.RowVerdict(&c.Rows[i])
+		if c.SameSchedule(&c.Rows[i]) && verdict != VerdictNoResult {
+			t.Errorf("row %s ran the same schedule but reads %q", r.Value, verdict) // never shown as a result
 		}
 		if !strings.Contains(l, "  "+verdict+"  ") {
 			t.Errorf("row %s: line %q lacks its verdict %q", r.Value, l, verdict)

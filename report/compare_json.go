@@ -15,23 +15,45 @@ const CompareJSONKey = "gofio_compare"
 // 3 decimals (µs, IOPS) and 2 (percent) so the output is stable. It is
 // also what gofio diff and --baseline read back (Comparison).
 type ComparisonJSON struct {
-	RW         string           `json:"rw"`
-	BS         string           `json:"bs"`
-	IOEngine   string           `json:"ioengine"`
-	SQPoll     string           `json:"sqthread_poll"`
-	Version    string           `json:"version"`
-	Kernel     string           `json:"kernel"`
-	Key        string           `json:"key"`
-	Keys       []string         `json:"keys"`
-	New        SideSpecJSON     `json:"new"`
-	Old        *SideSpecJSON    `json:"old"`
-	Metric     string           `json:"metric"`
-	GateMetric string           `json:"gate_metric"`
-	Repeat     int              `json:"repeat"`
-	Compared   bool             `json:"compared"`
-	DriftPct   float64          `json:"drift_pct"`
-	Statistics string           `json:"statistics"`
-	Rows       []ComparisonRowJ `json:"rows"`
+	RW         string        `json:"rw"`
+	BS         string        `json:"bs"`
+	IOEngine   string        `json:"ioengine"`
+	SQPoll     string        `json:"sqthread_poll"`
+	Version    string        `json:"version"`
+	Kernel     string        `json:"kernel"`
+	Key        string        `json:"key"`
+	Keys       []string      `json:"keys"`
+	New        SideSpecJSON  `json:"new"`
+	Old        *SideSpecJSON `json:"old"`
+	Metric     string        `json:"metric"`
+	GateMetric string        `json:"gate_metric"`
+	Repeat     int           `json:"repeat"`
+	Compared   bool          `json:"compared"`
+	DriftPct   float64       `json:"drift_pct"`
+	Statistics string        `json:"statistics"`
+	// Verdict is the comparison's overall verdict: "pass", "fail",
+	// "inconclusive" or "not gated" (report.GatePass ...).
+	Verdict string `json:"verdict"`
+	// ThresholdPct is the --fail-if-slower threshold; null when not gated.
+	ThresholdPct *float64 `json:"threshold_pct"`
+	// Paired is true when the sides ran in rounds and the statistics are
+	// those of the rounds' ratios.
+	Paired bool `json:"paired"`
+	// FamilyAlpha is the family-wise level the rows were judged at together.
+	FamilyAlpha float64 `json:"family_alpha"`
+	// Design is the rounds' design as it ran; absent for a diff of runs.
+	Design *DesignJSON      `json:"design,omitempty"`
+	Rows   []ComparisonRowJ `json:"rows"`
+}
+
+// DesignJSON is the JSON shape of a DesignInfo.
+type DesignJSON struct {
+	MinRounds      int     `json:"min_rounds"`
+	Looks          []int   `json:"looks"`
+	IntervalRounds int     `json:"interval_rounds"`
+	BudgetS        float64 `json:"budget_s"`
+	ElapsedS       float64 `json:"elapsed_s"`
+	BudgetSpent    bool    `json:"budget_spent"`
 }
 
 // SideSpecJSON is the JSON shape of a SideSpec.
@@ -53,9 +75,16 @@ type ComparisonRowJ struct {
 	Stats  *RowStatsJSON `json:"stats"`
 	// SameSchedule is true when the row compares the two policies and
 	// their mean tw waits are equal within 1%: the row is no result.
-	SameSchedule bool      `json:"same_schedule"`
-	New          *SideJSON `json:"new"`
-	Old          *SideJSON `json:"old"`
+	SameSchedule bool `json:"same_schedule"`
+	// Verdict is the row's verdict, the label every format prints:
+	// "faster", "slower", "same", "~", "inconclusive", "no result" or
+	// "too few repeats"; "" for a comparison of one side.
+	Verdict string `json:"verdict"`
+	// NoResultReason says why a row is "no result": "same schedule",
+	// "old missing" or "new missing".
+	NoResultReason string    `json:"no_result_reason,omitempty"`
+	New            *SideJSON `json:"new"`
+	Old            *SideJSON `json:"old"`
 	// KernelLocks is the verdict on the sides' lock wait per I/O, absent
 	// unless both measured kernel locks.
 	KernelLocks *klockStatsJSON `json:"kernel_locks_stats,omitempty"`
@@ -75,6 +104,18 @@ type RowStatsJSON struct {
 	Alpha      float64  `json:"alpha"`
 	Verdict    string   `json:"verdict"`
 	DriftPct   float64  `json:"drift_pct"`
+	// PAdjusted is the p-value adjusted for the rows judged together (and
+	// the looks of rounds).
+	PAdjusted float64 `json:"p_adjusted"`
+	// Paired, Rounds and Look describe statistics of rounds: the rounds
+	// they are over and the look of the sequential rule they come from.
+	Paired bool `json:"paired"`
+	Rounds int  `json:"rounds,omitempty"`
+	Look   int  `json:"look,omitempty"`
+	// EqLoPct and EqHiPct bound the equivalence interval that decides
+	// "same"; null when there is none.
+	EqLoPct *float64 `json:"eq_lo_pct,omitempty"`
+	EqHiPct *float64 `json:"eq_hi_pct,omitempty"`
 }
 
 // SideJSON is the JSON shape of a ComparisonSide. Each name ends with its
@@ -171,10 +212,17 @@ func rowStatsJSON(s *RowStats) *RowStatsJSON {
 	}
 	j := &RowStatsJSON{Metric: s.Metric, New: cmpRound(s.New, 3), Old: cmpRound(s.Old, 3),
 		DeltaPct: cmpRound(s.DeltaPct, 2), Confidence: cmpRound(s.Confidence, 4), P: cmpRound(s.P, 4),
-		Alpha: s.Alpha, Verdict: s.Verdict, DriftPct: s.DriftPct}
+		Alpha: s.Alpha, Verdict: s.Verdict, DriftPct: s.DriftPct, PAdjusted: cmpRound(s.PAdj, 4), Paired: s.Paired, Look: s.Look}
 	if s.HasInterval() {
 		lo, hi := cmpRound(s.LoPct, 2), cmpRound(s.HiPct, 2)
 		j.LoPct, j.HiPct = &lo, &hi
+	}
+	if s.Paired {
+		j.Rounds = s.NewN
+	}
+	if !math.IsNaN(s.EqLoPct) && !math.IsNaN(s.EqHiPct) {
+		lo, hi := cmpRound(s.EqLoPct, 2), cmpRound(s.EqHiPct, 2)
+		j.EqLoPct, j.EqHiPct = &lo, &hi
 	}
 	return j
 }
@@ -189,9 +237,20 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 	j := &ComparisonJSON{
 		RW: c.RW, BS: c.BS, IOEngine: c.Engine, SQPoll: c.SQPoll, Version: c.Version, Kernel: c.Kernel,
 		Key: c.Key, Keys: keys, Metric: c.Metric, GateMetric: c.GateMetricOrDefault(), Repeat: c.Repeat,
-		Compared: c.Compared, DriftPct: c.DriftPct, Statistics: StatsRule,
+		Compared: c.Compared, DriftPct: c.DriftPct, Statistics: cmpStatsRule(c),
+		Verdict: c.Verdict, Paired: c.Paired, FamilyAlpha: c.FamilyAlpha,
 		New:  SideSpecJSON(c.New),
 		Rows: make([]ComparisonRowJ, len(c.Rows)),
+	}
+	if j.Verdict == "" {
+		j.Verdict = GateNotGated
+	}
+	if c.Gated {
+		t := c.ThresholdPct
+		j.ThresholdPct = &t
+	}
+	if d := c.Design; d != nil {
+		j.Design = &DesignJSON{MinRounds: d.MinRounds, Looks: d.Looks, IntervalRounds: d.IntervalRounds, BudgetS: d.Budget, ElapsedS: cmpRound(d.Elapsed, 3), BudgetSpent: d.BudgetSpent}
 	}
 	if c.Compared {
 		old := SideSpecJSON(c.Old)
@@ -204,7 +263,11 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 			values = []string{}
 		}
 		j.Rows[i] = ComparisonRowJ{Value: r.Value, Values: values, X: r.X, Stats: rowStatsJSON(r.Stats),
-			SameSchedule: c.SameSchedule(r), New: sideJSON(&r.New), Old: sideJSON(&r.Old), KernelLocks: klockRowJSON(r.KLockStats)}
+			SameSchedule: c.SameSchedule(r), Verdict: c.RowVerdict(r), NoResultReason: c.RowNoResultReason(r),
+			New: sideJSON(&r.New), Old: sideJSON(&r.Old), KernelLocks: klockRowJSON(r.KLockStats)}
+		if st := j.Rows[i].Stats; st != nil {
+			st.Verdict = j.Rows[i].Verdict // one label per row, wherever it is read
+		}
 	}
 	return j
 }
@@ -215,7 +278,7 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 func (j *ComparisonJSON) Comparison() *Comparison {
 	c := &Comparison{RW: j.RW, BS: j.BS, Engine: j.IOEngine, SQPoll: j.SQPoll, Version: j.Version,
 		Kernel: j.Kernel, Key: j.Key, Keys: j.Keys, New: SideSpec(j.New), Metric: j.Metric,
-		GateMetric: j.GateMetric, Repeat: j.Repeat, Compared: j.Compared}
+		GateMetric: j.GateMetric, Repeat: j.Repeat, Compared: j.Compared, Paired: j.Paired}
 	if j.Old != nil {
 		c.Old = SideSpec(*j.Old)
 	}

@@ -30,10 +30,10 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		cells := mdEscAll(cmpCells(c, r))
-		if v := cmpVerdictColumn(c); v >= 0 && r.Stats != nil && r.Stats.Verdict == VerdictSlower {
+		if v := cmpVerdictColumn(c); v >= 0 && c.RowVerdict(r) == VerdictSlower {
 			cells[v] = "**" + cells[v] + "**"
 		}
-		if gate >= 0 && r.Stats.SlowerBeyond(gate) {
+		if gate >= 0 && c.RowVerdict(r) == VerdictSlower && r.Stats.SlowerBeyond(gate) {
 			cells[0] = "**" + cells[0] + "** ❌"
 			failed++
 		}
@@ -53,9 +53,13 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	}
 	writeKLockMarkdown(&b, c)
 	if gate >= 0 {
-		if failed > 0 {
+		switch {
+		case failed > 0:
 			fmt.Fprintf(&b, "**%d of %d rows slower by more than %g%% beyond noise (--fail-if-slower %g).**\n\n", failed, len(c.Rows), gate, gate)
-		} else {
+		case c.Verdict == GateInconclusive:
+			fmt.Fprintf(&b, "**Inconclusive:** no row slower by more than %g%% beyond noise, but %d of %d rows undecided (--fail-if-slower %g).\n\n",
+				gate, cmpCount(c, VerdictInconclusive), len(c.Rows), gate)
+		default:
 			fmt.Fprintf(&b, "No row slower by more than %g%% beyond noise (--fail-if-slower %g).\n\n", gate, gate)
 		}
 	}
@@ -74,6 +78,17 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 		return fmt.Errorf("compare markdown: %w", err)
 	}
 	return nil
+}
+
+// cmpCount returns how many rows read verdict.
+func cmpCount(c *Comparison, verdict string) int {
+	n := 0
+	for i := range c.Rows {
+		if c.RowVerdict(&c.Rows[i]) == verdict {
+			n++
+		}
+	}
+	return n
 }
 
 // mdEsc escapes the characters that would break a table cell or start

@@ -113,6 +113,9 @@ func cmpHeader(c *Comparison) []string {
 		h = append(h, "new taskrun", "old taskrun")
 	}
 	h = append(h, "new", "old", "Δ%", cmpCILabel(c), "p", "verdict")
+	if c.Paired {
+		h = append(h, "rounds")
+	}
 	for _, f := range cmpTableFigures(c) {
 		h = append(h, "new "+f.head, "old "+f.head)
 	}
@@ -226,30 +229,26 @@ func cmpCells(c *Comparison, r *ComparisonRow) []string {
 		}
 		return cells
 	}
-	delta, ci, p, verdict := "-", "-", "-", "-"
+	delta, ci, p := "-", "-", "-"
 	if s := r.Stats; s != nil {
 		delta = fmt.Sprintf("%+.2f%%", s.DeltaPct)
 		if s.HasInterval() {
 			ci = fmt.Sprintf("[%+.1f%%, %+.1f%%]", s.LoPct, s.HiPct)
 		}
-		p = strconv.FormatFloat(s.P, 'f', 3, 64)
-		if s.P < 0.001 {
+		p = strconv.FormatFloat(s.PAdj, 'f', 3, 64)
+		if s.PAdj < 0.001 {
 			p = "<0.001"
 		}
-		verdict = s.Verdict
-	} else if c.Compared && !o.Ran() {
-		verdict = "old missing"
-	} else if c.Compared {
-		verdict = "new missing"
 	}
-	if c.SameSchedule(r) {
-		verdict = "same schedule"
-	}
+	verdict := c.RowVerdict(r)
 	cells := []string{r.Value}
 	if cmpTaskRunVaries(c) {
 		cells = append(cells, cmpTaskRunCell(n), cmpTaskRunCell(o))
 	}
 	cells = append(cells, cmpFig(n, m), cmpFig(o, m), delta, ci, p, verdict)
+	if c.Paired {
+		cells = append(cells, strconv.Itoa(min(len(n.Repeats), len(o.Repeats))))
+	}
 	for _, f := range cmpTableFigures(c) {
 		cells = append(cells, cmpSideCell(n, f), cmpSideCell(o, f))
 	}
@@ -317,12 +316,38 @@ func cmpSQLine(c *Comparison) string {
 const OneSideRule = "every figure but the tw waits (tw, ktw and their p99) is the median of the per-repeat values; " +
 	"without --compare no side is judged against another"
 
-// cmpStatsRule is StatsRule, or OneSideRule for a table of one side.
+// cmpStatsRule is the rule of the statistics the table's rows were judged
+// by: OneSideRule for a table of one side, PairedStatsRule for rounds
+// (with the gate's threshold and the design), StatsRule otherwise.
 func cmpStatsRule(c *Comparison) string {
-	if !c.Compared {
+	switch {
+	case !c.Compared:
 		return OneSideRule
+	case c.Paired:
+		return PairedStatsRule + cmpGateRule(c)
 	}
 	return StatsRule
+}
+
+// cmpGateRule says how the verdicts of rounds were decided: at what
+// threshold, over how many rows, at which looks and within what budget.
+func cmpGateRule(c *Comparison) string {
+	rows := fmt.Sprintf("; the %d rows are judged together", len(c.Rows))
+	if !c.Gated {
+		return rows + "; not gated (no --fail-if-slower): each row ran its --repeat rounds and was judged once"
+	}
+	s := fmt.Sprintf("; gated at %g%% (--fail-if-slower)%s", c.ThresholdPct, rows)
+	if d := c.Design; d != nil && len(d.Looks) > 0 {
+		looks := make([]string, len(d.Looks))
+		for i, n := range d.Looks {
+			looks[i] = strconv.Itoa(n)
+		}
+		s += ", looked at after " + strings.Join(looks, ", ") + " rounds"
+		if d.Budget > 0 {
+			s += fmt.Sprintf(" within a budget of %gs (%.0fs spent)", d.Budget, d.Elapsed)
+		}
+	}
+	return s
 }
 
 // cmpMetricLine says what the new and old columns hold, or for one side
@@ -353,6 +378,9 @@ func cmpMetricLine(c *Comparison) string {
 // cmpCILabel heads the interval column with its confidence, the smallest
 // over the rows (each row's is at least 95%).
 func cmpCILabel(c *Comparison) string {
+	if c.Paired && c.FamilyAlpha > 0 {
+		return fmt.Sprintf("%s%% CI", strconv.FormatFloat((1-c.FamilyAlpha)*100, 'f', -1, 64))
+	}
 	conf := math.Inf(1)
 	for _, r := range c.Rows {
 		if r.Stats != nil && r.Stats.HasInterval() {
@@ -375,7 +403,10 @@ func cmpTitle(c *Comparison) string {
 	case SQKernel:
 		t += ", SQ thread: the kernel's SQPOLL"
 	}
-	if c.Repeat > 1 {
+	switch {
+	case c.Paired:
+		t += ", rounds of both sides (ABBA)"
+	case c.Repeat > 1:
 		t += fmt.Sprintf(", %d repeats", c.Repeat)
 	}
 	return t

@@ -49,7 +49,7 @@ func TestSlowerBeyond(t *testing.T) {
 		{"slower, interval above pct", &RowStats{Metric: GateAvg, Verdict: VerdictSlower, LoPct: 6, HiPct: 9}, 5, true},
 		{"slower, interval reaches below pct", &RowStats{Metric: GateAvg, Verdict: VerdictSlower, LoPct: 4, HiPct: 9}, 5, false},
 		{"slower, interval on pct", &RowStats{Metric: GateAvg, Verdict: VerdictSlower, LoPct: 5, HiPct: 9}, 5, false},
-		{"no evidence, large delta", &RowStats{Metric: GateAvg, Verdict: VerdictSame, LoPct: 6, HiPct: 90}, 5, false},
+		{"no evidence, large delta", &RowStats{Metric: GateAvg, Verdict: VerdictNoEvidence, LoPct: 6, HiPct: 90}, 5, false},
 		{"too few repeats", &RowStats{Metric: GateAvg, Verdict: VerdictTooFew, LoPct: nan, HiPct: nan}, 5, false},
 		{"faster", &RowStats{Metric: GateAvg, Verdict: VerdictFaster, LoPct: -9, HiPct: -6}, 5, false},
 		{"iops slower, interval below -pct", &RowStats{Metric: GateIOPS, Verdict: VerdictSlower, LoPct: -12, HiPct: -6}, 5, true},

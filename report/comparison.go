@@ -61,6 +61,46 @@ type Comparison struct {
 	DriftPct float64
 	// Rows are the sweep points in plan order.
 	Rows []ComparisonRow
+
+	// Paired is true when the sides ran in rounds, one run of each side
+	// back to back, and the statistics compare the rounds' ratios
+	// (--compare); false for a diff of two runs and for one side.
+	Paired bool
+	// Gated is true when --fail-if-slower judged the comparison, at
+	// ThresholdPct percent.
+	Gated        bool
+	ThresholdPct float64
+	// Verdict is the comparison's overall verdict: GatePass, GateFail,
+	// GateInconclusive or GateNotGated; "" before it is judged.
+	Verdict string
+	// FamilyAlpha is the family-wise error level the rows were judged at
+	// together (0 when they were judged one by one).
+	FamilyAlpha float64
+	// Design is how the rounds of a paired comparison were scheduled;
+	// nil otherwise.
+	Design *DesignInfo
+}
+
+// DesignInfo is the measurement design of a paired comparison, as it ran:
+// the looks of the sequential rule, the budget and what was spent.
+type DesignInfo struct {
+	// MinRounds is the fewest rounds a row ran before its first look
+	// (--repeat, raised to what the test needs at FamilyAlpha).
+	MinRounds int
+	// Looks are the round counts at which a row was judged; a row stops at
+	// the first look that decides it.
+	Looks []int
+	// IntervalRounds is the fewest rounds whose interval can exclude no
+	// change at the comparison's family-wise level.
+	IntervalRounds int
+	// Budget is the time the rounds of all rows could take, in seconds
+	// (0: none, an ungated comparison runs its --repeat rounds).
+	Budget float64
+	// Elapsed is the time the rounds took, in seconds.
+	Elapsed float64
+	// BudgetSpent is true when the budget stopped rows before their
+	// next look.
+	BudgetSpent bool
 }
 
 // SideSpec says what one side of a comparison is.
@@ -135,15 +175,81 @@ type ComparisonRow struct {
 	// KLockStats compares the two sides' per-repeat lock wait per I/O
 	// (KLockMetric); nil unless both sides measured kernel locks.
 	KLockStats *RowStats
+	// Verdict is the row's verdict as the judge gave it, with a row that
+	// is no result already VerdictNoResult; read it through
+	// Comparison.RowVerdict, which also covers a row never judged.
+	Verdict string
 }
 
-// The verdicts of RowStats.Verdict.
+// The verdicts of a row (ComparisonRow.Verdict, RowStats.Verdict): the
+// labels every writer prints, the same in the table, Markdown, JUnit, CSV
+// and JSON.
 const (
-	VerdictFaster = "faster"          // the test rejects; new is faster
-	VerdictSlower = "slower"          // the test rejects; new is slower
-	VerdictSame   = "~"               // no evidence of a difference
-	VerdictTooFew = "too few repeats" // the test could not reject with this many repeats
+	VerdictFaster = "faster" // new is faster beyond noise (and, when gated, by more than the threshold)
+	VerdictSlower = "slower" // new is slower beyond noise (and, when gated, by more than the threshold)
+	// VerdictSame is an equivalence: the row's interval lies within ± the
+	// threshold of a gated comparison.
+	VerdictSame = "same"
+	// VerdictNoEvidence is a row the test found no difference in, where no
+	// threshold says what would be the same (an ungated comparison, a diff).
+	VerdictNoEvidence = "~"
+	// VerdictInconclusive is a gated row still undecided when its rounds or
+	// the budget ran out; it carries the interval it reached.
+	VerdictInconclusive = "inconclusive"
+	// VerdictNoResult is a row that measures nothing to judge: both sides
+	// ran the same schedule, or a side did not run (RowNoResultReason says
+	// which). It never gates.
+	VerdictNoResult = "no result"
+	VerdictTooFew   = "too few repeats" // the test could not reject with this many repeats
 )
+
+// The overall verdicts of a comparison (Comparison.Verdict), the exit code
+// a CI job reads them by aside.
+const (
+	GatePass         = "pass"         // gated: no row slower, every judged row decided
+	GateFail         = "fail"         // gated: some row slower by more than the threshold
+	GateInconclusive = "inconclusive" // gated: no row slower, some row undecided
+	GateNotGated     = "not gated"    // no --fail-if-slower
+)
+
+// The reasons a row is VerdictNoResult.
+const (
+	NoResultSameSchedule = "same schedule"
+	NoResultOldMissing   = "old missing"
+	NoResultNewMissing   = "new missing"
+)
+
+// RowNoResultReason returns why r is no result ("" when it is a result):
+// both sides ran the same schedule (SameSchedule) or a side did not run.
+func (c *Comparison) RowNoResultReason(r *ComparisonRow) string {
+	switch {
+	case !c.Compared:
+		return ""
+	case !r.Old.Ran():
+		return NoResultOldMissing
+	case !r.New.Ran():
+		return NoResultNewMissing
+	case c.SameSchedule(r):
+		return NoResultSameSchedule
+	}
+	return ""
+}
+
+// RowVerdict returns the verdict every writer prints for r: the one the
+// judge gave it (ComparisonRow.Verdict), else VerdictNoResult for a row
+// that is no result, else its statistics' verdict; "" for a comparison of
+// one side.
+func (c *Comparison) RowVerdict(r *ComparisonRow) string {
+	switch {
+	case !c.Compared:
+		return ""
+	case r.Verdict != "":
+		return r.Verdict
+	case c.RowNoResultReason(r) != "" || r.Stats == nil:
+		return VerdictNoResult
+	}
+	return r.Stats.Verdict
+}
 
 // RowStats is the statistics of one row, computed from the per-repeat
 // values of the gate metric the way benchstat does: medians, the relative
@@ -162,32 +268,54 @@ type RowStats struct {
 	// (at least 1 - Alpha); NaN when there are too few repeats for one.
 	LoPct, HiPct float64
 	Confidence   float64
-	P            float64 // two-sided Mann–Whitney U p-value
-	Alpha        float64 // the test's level, 0.05
-	Verdict      string  // VerdictFaster, VerdictSlower, VerdictSame, VerdictTooFew
+	// EqLoPct and EqHiPct bound the equivalence interval of a gated
+	// comparison in rounds, the one that decides VerdictSame (narrower
+	// than the family-wise one: a row read the same never fails); NaN
+	// otherwise.
+	EqLoPct, EqHiPct float64
+	P                float64 // two-sided Mann–Whitney U p-value
+	Alpha            float64 // the test's level, 0.05
+	Verdict          string  // VerdictFaster, VerdictSlower, VerdictSame, VerdictTooFew
 	// DriftPct is the between-run drift allowance of a baseline diff
 	// (compare.ApplyDrift): changes up to it are no evidence. 0 for a
 	// comparison within one run, whose sides are interleaved.
 	DriftPct float64
+	// Paired is true when the statistics are those of paired rounds:
+	// DeltaPct is then the Hodges–Lehmann estimate of the rounds' ratio,
+	// the interval the Wilcoxon signed-rank one, P the signed-rank test's.
+	Paired bool
+	// PAdj is P adjusted for the rows judged together and the looks of
+	// the sequential rule (Bonferroni): the row differs beyond noise when
+	// it is below the comparison's FamilyAlpha. Equal to P when unadjusted.
+	PAdj float64
+	// Look is the 1-based look of the sequential rule the statistics are
+	// from; 0 when there was none.
+	Look int
 }
 
 // HasInterval reports whether the row has a confidence interval.
 func (s *RowStats) HasInterval() bool { return !math.IsNaN(s.LoPct) && !math.IsNaN(s.HiPct) }
 
 // SlowerBeyond reports whether new is slower than old by more than pct
-// percent beyond noise: the test rejects, and the whole confidence interval
-// of the change lies beyond pct plus the drift allowance in the slower
-// direction (above +pct for a latency, below -pct for IOPS). This is what
-// --fail-if-slower fails on.
+// percent beyond noise: what --fail-if-slower fails on. For paired rounds
+// the verdict is slower (the family-wise interval excludes no change) and
+// the Hodges–Lehmann estimate lies beyond pct in the slower direction; for
+// a diff of two runs the test rejects and the whole confidence interval
+// lies beyond pct plus the drift allowance (above +pct for a latency,
+// below -pct for IOPS).
 func (s *RowStats) SlowerBeyond(pct float64) bool {
 	if s == nil || s.Verdict != VerdictSlower || !s.HasInterval() {
 		return false
 	}
 	pct += s.DriftPct
-	if HigherIsBetter(s.Metric) {
-		return s.HiPct < -pct
+	lo, hi := s.LoPct, s.HiPct
+	if s.Paired {
+		lo, hi = s.DeltaPct, s.DeltaPct
 	}
-	return s.LoPct > pct
+	if HigherIsBetter(s.Metric) {
+		return hi < -pct
+	}
+	return lo > pct
 }
 
 // ComparisonSide is what one side did at one sweep point, over its
@@ -338,13 +466,25 @@ func (c *Comparison) GateMetricOrDefault() string {
 	return c.GateMetric
 }
 
-// StatsRule is how the rows are judged, in words, printed by the writers
-// so the table, CSV, JSON and chart say the same as the statistics.
+// StatsRule is how the rows of a diff of two runs are judged, in words,
+// printed by the writers so the table, CSV, JSON and chart say the same as
+// the statistics.
 const StatsRule = "new, old, p99 and IOPS are medians of the per-repeat values; Δ% = (new - old) / old; " +
 	"CI: the range that holds the true change with the confidence shown (e.g. 96.8%: " +
 	"with few repeats only some levels exist, and the first at or above 95% is used), " +
 	"a Hodges-Lehmann interval; p: the chance of a difference at least this large if both sides were the same " +
-	"(two-sided Mann-Whitney U test), a verdict of faster or slower needs p < 0.05"
+	"(two-sided Mann-Whitney U test), Holm-adjusted for the rows judged together; a verdict of faster or slower needs p < 0.05"
+
+// PairedStatsRule is how the rows of a comparison in rounds are judged, in
+// words; the writers add the gate's threshold and design (cmpGateRule).
+const PairedStatsRule = "a round is one run of each side back to back, in ABBA order from a random start; " +
+	"new, old, p99 and IOPS are medians of the per-round values; Δ% is the Hodges-Lehmann estimate of the rounds' ratio new/old; " +
+	"CI: its Wilcoxon signed-rank interval, holding for every row and look together with the confidence shown; " +
+	"p: the signed-rank p-value, Bonferroni-adjusted for the rows and looks; " +
+	"faster or slower: the CI excludes no change and Δ% lies beyond the threshold; " +
+	"same: the row's equivalence interval lies within ± the threshold; inconclusive: neither when the looks or the budget ran out; " +
+	"no result: both sides ran the same schedule or a side did not run, never gated; " +
+	"ungated, ~ is no evidence of a difference and too few repeats fewer rounds than any interval at this level needs"
 
 // The values of JobResult.SQThread and SideSpec.SQThread: what played the
 // SQ thread of a job, i.e. who submitted its I/O.

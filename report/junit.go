@@ -54,10 +54,12 @@ func junitSuite(c *Comparison, gate float64) testsuite {
 		r := &c.Rows[i]
 		tc := testcase{Name: key + "=" + r.Value, Classname: class, Time: "0"}
 		tc.SystemOut = junitNumbers(c, r)
-		switch s := r.Stats; {
+		switch s, v := r.Stats, c.RowVerdict(r); {
+		case v == VerdictNoResult:
+			tc.Skipped = &skipped{Message: "no result: " + cmpOr(c.RowNoResultReason(r))}
 		case s == nil:
-			tc.Skipped = &skipped{Message: "a side did not run"}
-		case gate >= 0 && s.SlowerBeyond(gate):
+			tc.Skipped = &skipped{Message: "no result: a side did not run"}
+		case gate >= 0 && v == VerdictSlower && s.SlowerBeyond(gate):
 			tc.Failure = &failure{
 				Type: "slower",
 				Message: fmt.Sprintf("%s slower than %s by %+.2f%% (CI [%+.2f%%, %+.2f%%], p=%.3g), beyond %g%%",
@@ -65,8 +67,11 @@ func junitSuite(c *Comparison, gate float64) testsuite {
 				Body: tc.SystemOut,
 			}
 			suite.Failures++
-		case s.Verdict == VerdictTooFew:
+		case v == VerdictTooFew:
 			tc.Skipped = &skipped{Message: fmt.Sprintf("too few repeats (%d and %d) for the test to decide", s.NewN, s.OldN)}
+		case v == VerdictInconclusive:
+			tc.Skipped = &skipped{Message: fmt.Sprintf("inconclusive: %+.2f%% %s after %d rounds, neither beyond nor within %g%%",
+				s.DeltaPct, junitInterval(s), s.NewN, c.ThresholdPct)}
 		}
 		if tc.Skipped != nil {
 			suite.Skipped++
@@ -75,6 +80,15 @@ func junitSuite(c *Comparison, gate float64) testsuite {
 	}
 	suite.Tests = len(suite.Cases)
 	return suite
+}
+
+// junitInterval is a row's interval as "CI [lo%, hi%]", or "(no
+// interval yet)".
+func junitInterval(s *RowStats) string {
+	if !s.HasInterval() {
+		return "(no interval yet)"
+	}
+	return fmt.Sprintf("CI [%+.2f%%, %+.2f%%]", s.LoPct, s.HiPct)
 }
 
 // The JUnit XML elements WriteJUnit writes.

@@ -52,7 +52,9 @@ func WriteSVG(w io.Writer, c *Comparison) error {
 	if metric == "" {
 		metric = "lat"
 	}
-	height := svgH
+	rules := svgRuleLines(c)
+	extra := 12 * max(0, len(rules)-4) // the footer's lines beyond the four it has room for
+	height := svgH + extra
 	stages := svgHasStages(c)
 	if stages {
 		height += svgKPanelH
@@ -75,20 +77,41 @@ func WriteSVG(w io.Writer, c *Comparison) error {
 	svgLegend(&b, c)
 
 	fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"598\" font-size=\"11\">%s</text>\n", svgLeft, svgEsc(cmpFooter(c)))
-	rule1, rule2, _ := strings.Cut(StatsRule, "; CI")
-	tw1, tw2, _ := strings.Cut(TWRule, "; ")
-	for i, line := range []string{rule1 + ";", "CI" + rule2, tw1 + ";", tw2} {
+	for i, line := range rules {
 		fmt.Fprintf(&b, "<text x=\"%.2f\" y=\"%d\" font-size=\"9\" fill=\"#555555\">%s</text>\n",
 			svgLeft, 612+12*i, svgEsc(line))
 	}
 	if stages {
-		svgStagesPanel(&b, c, svgH)
+		svgStagesPanel(&b, c, float64(svgH+extra))
 	}
 	b.WriteString("</svg>\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("svg: %w", err)
 	}
 	return nil
+}
+
+// svgRuleLines are the footer's lines: the statistics rule and the tw
+// rule, each cut at its clauses ("; ") into lines of at most 170
+// characters.
+func svgRuleLines(c *Comparison) []string {
+	var lines []string
+	for _, rule := range []string{cmpStatsRule(c), TWRule} {
+		line := ""
+		for _, clause := range strings.Split(rule, "; ") {
+			switch {
+			case line == "":
+				line = clause
+			case len(line)+2+len(clause) <= 170:
+				line += "; " + clause
+			default:
+				lines = append(lines, line+";")
+				line = clause
+			}
+		}
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // svgX maps rows to x positions: log2 of Row.X when every X is positive
@@ -298,8 +321,9 @@ func svgDeltaPanel(b *strings.Builder, c *Comparison, xs svgX) {
 		x, y0, y1 := xs.at(c, i), yAt(0), yAt(v)
 		top, h := math.Min(y0, y1), math.Abs(y1-y0)
 		fill, text := svgBarBeyond, "#000000"
+		verdict := c.RowVerdict(&c.Rows[i])
 		same := c.SameSchedule(&c.Rows[i])
-		if same || st.Verdict != VerdictFaster && st.Verdict != VerdictSlower {
+		if verdict != VerdictFaster && verdict != VerdictSlower {
 			fill, text = svgBarNoise, "#909090"
 		}
 		fmt.Fprintf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",

@@ -1,0 +1,124 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
+	"github.com/gofio/gofio/run"
+)
+
+// noisyEngine is a run core whose priority side's latency cycles through
+// a quarter, a half, twice and four times the FIFO side's 100 µs: rounds
+// whose ratios spread far wider than any threshold, so the gate can never
+// decide.
+func noisyEngine() func(context.Context, []*jobfile.Job, run.Options) (*report.Result, error) {
+	n := 0
+	cycle := []uint64{25, 50, 200, 400}
+	return func(_ context.Context, jobs []*jobfile.Job, opts run.Options) (*report.Result, error) {
+		res := &report.Result{Version: opts.Version, Start: time.Unix(1700000000, 0)}
+		for _, j := range jobs {
+			lat, policy := uint64(100), report.PolicyFIFO
+			if j.TWPriority {
+				lat, policy = cycle[n%len(cycle)], report.PolicyPriority
+				n++
+			}
+			res.Jobs = append(res.Jobs, fakeJobResult(j, lat*1000, policy))
+		}
+		return res, nil
+	}
+}
+
+// TestGateInconclusive checks that a gate that cannot decide says so: exit
+// 102 (neither 0 nor 101), a verdict line naming the undecided row with
+// the interval it reached, and the same verdict in the JSON, CSV and
+// JUnit.
+func TestGateInconclusive(t *testing.T) {
+	dir := t.TempDir()
+	js, csvPath, junit := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.csv"), filepath.Join(dir, "j.xml")
+	code, out, errs := runCmdWith(t, noisyEngine(), "--compare", "--fail-if-slower=5", "--name=gate", "--ioengine=null", "--size=1m",
+		"--compare-csv="+csvPath, "--junit="+junit)
+	if code != ExitInconclusive {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitInconclusive, out, errs)
+	}
+	last := lastLine(out)
+	for _, want := range []string{"gofio verdict: INCONCLUSIVE: no row slower by more than 5% beyond noise, but 1 undecided after the most rounds the rule takes: iodepth=1 (", "after 96 rounds)", "1 row: 1 inconclusive"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("verdict line %q lacks %q", last, want)
+		}
+	}
+	if !strings.Contains(out, "  inconclusive  ") {
+		t.Errorf("table row does not read inconclusive:\n%s", out)
+	}
+	if code, _, errs := runCmdWith(t, noisyEngine(), "--compare", "--fail-if-slower=5", "--name=gate", "--ioengine=null", "--size=1m",
+		"--output-format=json", "--output="+js); code != ExitInconclusive {
+		t.Fatalf("json run: exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Compare struct {
+			Verdict      string   `json:"verdict"`
+			ThresholdPct *float64 `json:"threshold_pct"`
+			GateMetric   string   `json:"gate_metric"`
+			Rows         []struct {
+				Verdict string `json:"verdict"`
+				Stats   struct {
+					Verdict string `json:"verdict"`
+					Rounds  int    `json:"rounds"`
+				} `json:"stats"`
+			} `json:"rows"`
+		} `json:"gofio_compare"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc.Compare
+	if c.Verdict != report.GateInconclusive || c.ThresholdPct == nil || *c.ThresholdPct != 5 || c.GateMetric != report.GateAvg ||
+		len(c.Rows) != 1 || c.Rows[0].Verdict != report.VerdictInconclusive || c.Rows[0].Stats.Verdict != report.VerdictInconclusive || c.Rows[0].Stats.Rounds != 96 {
+		t.Errorf("gofio_compare %+v", c)
+	}
+	for _, f := range []string{csvPath, junit} {
+		data, err := os.ReadFile(f)
+		if err != nil || !strings.Contains(string(data), "inconclusive") {
+			t.Errorf("%s does not say inconclusive (%v):\n%s", f, err, data)
+		}
+	}
+}
+
+// TestCompareStdout checks what a --compare prints on stdout: without
+// --output-format the table and one verdict line, none of the per-run
+// reports; with --output-format=normal the per-run reports too.
+func TestCompareStdout(t *testing.T) {
+	args := []string{"--compare", "--sweep", "iodepth=1,8", "--repeat=2", "--name=gate", "--ioengine=null", "--size=1m"}
+	code, out, errs := runCmdWith(t, fakeEngine(200, 100), args...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Contains(out, "gofio point:") || strings.Contains(out, "Run status group") {
+		t.Errorf("per-run reports on stdout without --output-format=normal:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasPrefix(lines[0], "gofio compare: ") || !strings.HasPrefix(lastLine(out), "gofio verdict: not gated") ||
+		strings.Count(out, "gofio verdict") != 1 {
+		t.Errorf("want the table, then one verdict line:\n%s", out)
+	}
+	code, out, errs = runCmdWith(t, fakeEngine(200, 100), append(args, "--output-format=normal")...)
+	if code != ExitOK || strings.Count(out, "gofio point:") != 8 || !strings.HasPrefix(lastLine(out), "gofio verdict: ") {
+		t.Errorf("--output-format=normal: exit %d, %d point reports, last line %q: %s", code, strings.Count(out, "gofio point:"), lastLine(out), errs)
+	}
+}
+
+// lastLine returns the last non-empty line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
