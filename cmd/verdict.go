@@ -33,8 +33,9 @@ func verdictLine(c titled) string {
 	if cmp.DriftPct > 0 {
 		beyond += fmt.Sprintf(" (+ %g%% drift)", cmp.DriftPct)
 	}
-	if w := c.runner.Words(); w != "" && c.outcome() != report.VerdictRunnerChanged {
-		tail += "; " + w
+	note := "" // what the runner's canary saw, when it moved but explains nothing
+	if w := c.runner.Words(); w != "" {
+		note = " (" + w + ")"
 	}
 	switch c.outcome() {
 	case report.VerdictRunnerChanged:
@@ -47,7 +48,7 @@ func verdictLine(c titled) string {
 		}
 		return fmt.Sprintf("%s: RUNNER CHANGED: %s, and %s: the rows cannot tell code from runner%s", what, c.runner.Words(), why, tail)
 	case report.GateFail:
-		return fmt.Sprintf("%s: FAIL: slower %s beyond noise at %s%s", what, beyond, rowList(cmp, compare.Gate(cmp, cmp.ThresholdPct)), tail)
+		return fmt.Sprintf("%s: FAIL: slower %s beyond noise%s at %s%s", what, beyond, note, rowList(cmp, compare.Gate(cmp, cmp.ThresholdPct)), tail)
 	case report.GateInconclusive:
 		var undecided []report.ComparisonRow
 		for i := range cmp.Rows {
@@ -59,13 +60,16 @@ func verdictLine(c titled) string {
 		if cmp.Design != nil && cmp.Design.BudgetSpent {
 			why = fmt.Sprintf("when the --budget of %s ran out", shortDuration(time.Duration(cmp.Design.Budget*float64(time.Second))))
 		}
-		return fmt.Sprintf("%s: INCONCLUSIVE: no row slower %s beyond noise, but %d undecided %s: %s%s",
-			what, beyond, len(undecided), why, rowList(cmp, undecided), tail)
+		return fmt.Sprintf("%s: INCONCLUSIVE: no row slower %s beyond noise%s, but %d undecided %s: %s%s",
+			what, beyond, note, len(undecided), why, rowList(cmp, undecided), tail)
 	case report.GatePass:
-		return fmt.Sprintf("%s: pass: no row slower %s beyond noise%s", what, beyond, tail)
+		return fmt.Sprintf("%s: pass: no row slower %s beyond noise%s%s", what, beyond, note, tail)
 	}
 	if d := cmp.Design; d != nil && strings.Contains(tail, report.VerdictTooFew) {
 		tail += fmt.Sprintf("; a verdict needs %d rounds a row here (--repeat %d)", d.IntervalRounds, d.IntervalRounds)
+	}
+	if note != "" {
+		tail += "; " + c.runner.Words()
 	}
 	return what + ": not gated (no --fail-if-slower)" + tail
 }
@@ -148,12 +152,11 @@ func roundsNote(c *report.Comparison) string {
 // "15m", "1m40s", "2h".
 func shortDuration(d time.Duration) string {
 	s := d.Round(time.Second).String()
-	s = strings.TrimSuffix(s, "0s")
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
 	if strings.HasSuffix(s, "h0m") {
 		s = strings.TrimSuffix(s, "0m")
-	}
-	if s == "" {
-		return "0s"
 	}
 	return s
 }
