@@ -385,19 +385,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		}
 		all.Add(res)
 	}
-	p.info.Canary = &canary.Record{}
-	st.readCanary(ctx, &p.info.Canary.Before)
-	var cmp *report.Comparison
-	var runErr error
-	if p.ab != nil {
-		rounds := compare.Rounds{Design: p.design}
-		cmp, runErr = rounds.Run(ctx, cfg.Spec.Sweeps, p.ab, runAt, onResult)
-	} else {
-		cmp, runErr = compare.Run(ctx, p.points, nil, runAt, onResult)
-	}
-	if runErr == nil {
-		st.readCanary(ctx, &p.info.Canary.After)
-	}
+	cmp, runErr := runPlan(ctx, st, cfg, p, runAt, onResult)
 	if runErr != nil && !errors.Is(runErr, compare.ErrInterrupted) && len(all.Result().Jobs) == 0 {
 		// Nothing ran: no report, table or file, as for a plain run the
 		// run core refuses.
@@ -456,6 +444,26 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		code = worseExit(code, historyExit(st, hist))
 	}
 	return code
+}
+
+// runPlan runs the plan between two readings of the runner's canary: a
+// --compare in rounds (compare.Rounds, judged as it goes), a plan of one
+// side point by point (compare.Run).
+func runPlan(ctx context.Context, st *State, cfg *Config, p *comparisonPlan, run compare.RunFunc, onResult func(compare.Point, *report.Result)) (*report.Comparison, error) {
+	p.info.Canary = &canary.Record{}
+	st.readCanary(ctx, &p.info.Canary.Before)
+	var cmp *report.Comparison
+	var err error
+	if p.ab != nil {
+		rounds := compare.Rounds{Design: p.design}
+		cmp, err = rounds.Run(ctx, cfg.Spec.Sweeps, p.ab, run, onResult)
+	} else {
+		cmp, err = compare.Run(ctx, p.points, nil, run, onResult)
+	}
+	if err == nil {
+		st.readCanary(ctx, &p.info.Canary.After)
+	}
+	return cmp, err
 }
 
 // defaultComparisonFormat makes the table and its verdict line
