@@ -93,16 +93,16 @@ func writeKernelLocksNormal(w *bufio.Writer, l *klock.Locks) {
 		return
 	}
 	if !l.Available {
-		fmt.Fprintf(w, "  gofio klock  : unavailable: %s\n", l.Reason)
+		gofioLine(w, "klock", "unavailable: %s", l.Reason)
 		return
 	}
-	fmt.Fprintf(w, "  gofio klock  : contentions=%d (%.4f/IO), wait=%.2f ms (%.1f ns/IO), spin=%.2f%% of CPU (%d threads, %.2f ms)",
+	total := fmt.Sprintf("contentions=%d (%.4f/IO), wait=%.2f ms (%.1f ns/IO), spin=%.2f%% of CPU (%d threads, %.2f ms)",
 		l.Contentions, l.ContentionsPerIO(), float64(l.WaitNs)/1e6, l.WaitNsPerIO(), 100*l.WaitShare(), l.Threads,
 		float64(l.CPUNs)/1e6)
 	if l.LostEvents > 0 {
-		fmt.Fprintf(w, ", lost_events=%d", l.LostEvents)
+		total += fmt.Sprintf(", lost_events=%d", l.LostEvents)
 	}
-	fmt.Fprint(w, "\n")
+	gofioLine(w, "klock", "%s", total)
 	if l.Contentions == 0 {
 		return
 	}
@@ -110,9 +110,9 @@ func writeKernelLocksNormal(w *bufio.Writer, l *klock.Locks) {
 	for _, t := range l.BySubsystem() {
 		parts = append(parts, fmt.Sprintf("%s=%.1f%% (%d in %d sites)", t.Subsystem, share(t.WaitNs, l.WaitNs), t.Count, t.Sites))
 	}
-	fmt.Fprintf(w, "  gofio klock  : wait by subsystem: %s\n", strings.Join(parts, ", "))
+	gofioLine(w, "klock", "wait by subsystem: %s", strings.Join(parts, ", "))
 	for _, s := range l.Top(KLockTopSites) {
-		fmt.Fprintf(w, "  gofio klock  : %-28s %-8s count=%d, wait=%.2f ms (%.1f%%), avg=%.2f us\n", s.Name, s.Subsystem,
+		gofioLine(w, "klock", "%-28s %-8s count=%d, wait=%.2f ms (%.1f%%), avg=%.2f us", s.Name, s.Subsystem,
 			s.Count, float64(s.WaitNs)/1e6, share(s.WaitNs, l.WaitNs), float64(s.WaitNs)/float64(s.Count)/1000)
 	}
 }
