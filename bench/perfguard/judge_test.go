@@ -3,8 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,5 +129,92 @@ func TestPinnedChild(t *testing.T) {
 	best, err := fastestOn([]int{cpus[0], c}, func() ([]byte, error) { n++; return []byte(outs[n-1]), nil })
 	if err != nil || string(best) != outs[1] || n != 2 {
 		t.Errorf("fastestOn kept %q after %d runs (%v), want the 120.5 one", best, n, err)
+	}
+}
+
+// pairsOf makes n pairs whose current runs cost factor times the
+// reference's, with log-normal noise of sd spread on each run and, every
+// tenth pair, a run that lost its CPU for a while (three times slower).
+func pairsOf(r *rand.Rand, n int, factor, spread float64, allocs float64) pairs {
+	var p pairs
+	run := func(v float64, i int) loopRun {
+		c := v * math.Exp(spread*r.NormFloat64())
+		if i%10 == 7 {
+			c *= 3
+		}
+		return loopRun{cpu: c, wall: c * 2}
+	}
+	for i := 0; i < n; i++ {
+		p.ref = append(p.ref, run(300, i))
+		cur := run(300*factor, i+3)
+		cur.allocs = allocs
+		p.cur = append(p.cur, cur)
+	}
+	return p
+}
+
+// TestJudgePairs checks the A/B guard's operating characteristics on
+// simulated pairs with a heavy tail (every tenth run three times slower):
+// an unchanged tree fails under 1% of the time even with 15% noise per
+// run, twice what the guard saw at load 16; with 8% noise (what it saw)
+// a 30% slower loop fails at least 95% of the time; an allocation per I/O
+// always fails.
+func TestJudgePairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	rate := func(factor, spread float64) float64 {
+		fails := 0
+		const trials = 2000
+		for i := 0; i < trials; i++ {
+			if judgePairs(pairsOf(r, 30, factor, spread, 0), 10, 0.01).fail {
+				fails++
+			}
+		}
+		return float64(fails) / trials
+	}
+	if fa := rate(1, 0.15); fa > 0.01 {
+		t.Errorf("unchanged tree fails %.2f%% of the time, want at most 1%%", 100*fa)
+	}
+	if pw := rate(1.3, 0.08); pw < 0.95 {
+		t.Errorf("a 30%% slower loop fails %.1f%% of the time, want at least 95%%", 100*pw)
+	}
+	if v := judgePairs(pairsOf(r, 30, 1, 0.05, 1), 10, 0.01); !v.fail || !strings.Contains(v.reason, "allocates") {
+		t.Errorf("an allocation per I/O: fail=%v, %s", v.fail, v.reason)
+	}
+}
+
+// TestSignTestAbove checks the sign test against the binomial tail.
+func TestSignTestAbove(t *testing.T) {
+	ratios := []float64{1.2, 1.3, 0.9, 1.5, 1.2, 1.25, 1.21, 1.4}
+	k, p := signTestAbove(ratios, 1.1)
+	if k != 7 || math.Abs(p-9.0/256) > 1e-12 { // P(X >= 7), X ~ Bin(8, 1/2) = (8+1)/256
+		t.Errorf("k=%d p=%g, want 7 and %g", k, p, 9.0/256)
+	}
+	if k, p := signTestAbove(ratios, 2); k != 0 || p != 1 {
+		t.Errorf("none above: k=%d p=%g", k, p)
+	}
+}
+
+// TestReference checks the reference file's round trip and its comments.
+func TestReference(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "reference.txt")
+	if err := writeReference(path, "0123abcd"); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := readReference(path)
+	if err != nil || ref.commit != "0123abcd" || ref.pkg != loopPkg {
+		t.Errorf("got %+v, %v", ref, err)
+	}
+	if err := os.WriteFile(path, []byte("# only a comment\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readReference(path); err == nil {
+		t.Error("a file naming no commit was accepted")
+	}
+}
+
+// TestBaselineCPU checks that the fallback reads the baseline's CPU model.
+func TestBaselineCPU(t *testing.T) {
+	if got := baselineCPU([]byte("goos: linux\ncpu: Some CPU   \nBenchmarkX 1 2 ns/op\n")); got != "Some CPU" {
+		t.Errorf("got %q", got)
 	}
 }
