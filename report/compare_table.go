@@ -366,13 +366,17 @@ func cmpMetricLine(c *Comparison) string {
 		}
 		return fmt.Sprintf("%s = median of the per-repeat avg %s in usec", cmpGateHead(c), lat)
 	}
+	per := "per-repeat"
+	if c.Paired {
+		per = "per-round"
+	}
 	switch c.GateMetricOrDefault() {
 	case GateP99:
-		return fmt.Sprintf("new, old = median of the per-repeat p99 %s in usec", lat)
+		return fmt.Sprintf("new, old = median of the %s p99 %s in usec", per, lat)
 	case GateIOPS:
-		return "new, old = median of the per-repeat IOPS"
+		return "new, old = median of the " + per + " IOPS"
 	}
-	return fmt.Sprintf("new, old = median of the per-repeat avg %s in usec", lat)
+	return fmt.Sprintf("new, old = median of the %s avg %s in usec", per, lat)
 }
 
 // cmpCILabel heads the interval column with its confidence, the smallest

@@ -322,7 +322,6 @@ func svgDeltaPanel(b *strings.Builder, c *Comparison, xs svgX) {
 		top, h := math.Min(y0, y1), math.Abs(y1-y0)
 		fill, text := svgBarBeyond, "#000000"
 		verdict := c.RowVerdict(&c.Rows[i])
-		same := c.SameSchedule(&c.Rows[i])
 		if verdict != VerdictFaster && verdict != VerdictSlower {
 			fill, text = svgBarNoise, "#909090"
 		}
@@ -339,9 +338,10 @@ func svgDeltaPanel(b *strings.Builder, c *Comparison, xs svgX) {
 		}
 		fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"9\" fill=\"%s\">%+.1f</text>\n",
 			x, ty, text, st.DeltaPct)
-		if same {
-			fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"8\" fill=\"#909090\">same</text>\n",
-				x, svgDTop+10)
+		switch verdict {
+		case VerdictNoResult, VerdictSame, VerdictInconclusive:
+			fmt.Fprintf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"8\" fill=\"#909090\">%s</text>\n",
+				x, svgDTop+10, verdict)
 		}
 	}
 	b.WriteString("</g>\n")
