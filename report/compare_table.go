@@ -333,6 +333,9 @@ func cmpStatsRule(c *Comparison) string {
 // threshold, over how many rows, at which looks and within what budget.
 func cmpGateRule(c *Comparison) string {
 	rows := fmt.Sprintf("; the %d rows are judged together", len(c.Rows))
+	if len(c.Rows) == 1 {
+		rows = "; one row"
+	}
 	if !c.Gated {
 		return rows + "; not gated (no --fail-if-slower): each row ran its --repeat rounds and was judged once"
 	}
