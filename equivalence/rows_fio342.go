@@ -1,5 +1,10 @@
 package equivalence
 
+import (
+	"fmt"
+	"strings"
+)
+
 // fio342Rows are the options fio 3.34 to 3.42 added that gofio runs: each
 // row runs against fio 3.42 only (Since; GOFIO_EQ_FIO), with gofio
 // writing fio 3.42's layout, and compares the counts, bytes and sizes and
@@ -17,8 +22,57 @@ var fio342Rows = []Row{
 		Args: args(psync, "--rw=randread", "--bs=4k", "--size=1m", "--prioclass=2", "--prio=4", "--priohint=1"), Exact: syncDepth},
 	{Name: "fio342/job-start-clock", Ref: "fio 3.42 job_start_clock_id: the job_start key of fio 3.42's JSON (its value is a clock reading)", Since: "3.36",
 		Args: args(null, "--rw=read", "--bs=4k", "--size=4m", "--job_start_clock_id=1"), Exact: []string{"iodepth_level"}},
+	{Name: "fio342/log-window-both", Ref: "fio 3.42 log_window_value=both: the window maximum column after the mean in the latency logs", Since: "3.37",
+		Args:  args(psync, "--rw=randread", "--bs=4k", "--size=1m", "--write_lat_log=l", "--log_avg_msec=1000", "--log_window_value=both"),
+		Exact: syncDepth, Check: sameColumns("l_clat.1.log", "l_lat.1.log", "l_slat.1.log")},
+	{Name: "fio342/log-issue-time", Ref: "fio 3.42 log_issue_time: an issue time column last in the clat log, 0 in the others; with both and log_offset", Since: "3.38",
+		Args:  args(psync, "--rw=randread", "--bs=4k", "--size=256k", "--write_lat_log=l", "--write_bw_log=l", "--log_offset=1", "--log_issue_time=1", "--log_window_value=both"),
+		Exact: syncDepth, Check: sameColumns("l_clat.1.log", "l_lat.1.log", "l_bw.1.log")},
 	{Name: "fio342/log-window-max", Ref: "fio 3.42 log_window_value=max (fio 3.33's log_max_value=1): the latency logs' windows", Since: "3.37",
 		Args: args(psync, "--rw=randread", "--bs=4k", "--size=1m", "--write_lat_log=l", "--log_avg_msec=1000", "--log_window_value=max"), Exact: syncDepth},
+}
+
+// sameColumns checks that each named log has as many lines and columns in
+// gofio's run as in fio's, and that every line's columns that do not
+// depend on timing (direction, block size, offset, priority) and the
+// zeros fio writes agree: the columns fio 3.42 adds for
+// log_window_value=both and log_issue_time.
+func sameColumns(names ...string) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for i := range fio {
+			for _, name := range names {
+				f, g := logFields(fio[i].Logs[name]), logFields(gofio[i].Logs[name])
+				if len(f) == 0 && len(g) == 0 {
+					continue
+				}
+				if len(f) != len(g) || len(f[0]) != len(g[0]) {
+					diffs = append(diffs, fmt.Sprintf("%s: fio wrote %d lines, gofio %d, or their columns differ", name, len(f), len(g)))
+					continue
+				}
+				for _, line := range g {
+					for c := range line {
+						zero := func(l [][]string) bool { return l[0][c] == "0" }
+						if zero(f) != (line[c] == "0") && zero(f) {
+							diffs = append(diffs, fmt.Sprintf("%s: column %d is 0 in fio's lines, %s in gofio's", name, c+1, line[c]))
+						}
+					}
+				}
+			}
+		}
+		return diffs
+	}
+}
+
+// logFields splits a text log into lines of comma-separated fields.
+func logFields(b []byte) [][]string {
+	var out [][]string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if l != "" {
+			out = append(out, strings.Split(l, ", "))
+		}
+	}
+	return out
 }
 
 // fio342Seeds is the change behind most rows where fio 3.42's numbers

@@ -185,9 +185,9 @@ var newerOptions = []OptionSpec{
 		boolp: func(j *Job) *bool { return &j.EndSyncfs }},
 	{Name: "log_window_value", Type: TypeChoice, Default: "avg", Since: "3.37", Help: "Log max, average or both sample in a window",
 		Choices: logWindowChoices, custom: setLogWindow,
-		Note: "fio 3.37 made fio 3.33's log_max_value its alias; gofio keeps log_max_value as its own option, with fio 3.33's help, --showcmd name and these values"},
+		Note: "fio 3.37 made fio 3.33's log_max_value its alias; gofio keeps log_max_value as its own option, with fio 3.33's help, --showcmd name and these values; both adds the window maximum column after the value, as fio 3.42"},
 	{Name: "log_issue_time", Type: TypeBool, Default: "0", Min: 0, Max: 1, Since: "3.38", Help: "Include IO issue time for each log entry",
-		NotRun: true, boolp: func(j *Job) *bool { return &j.LogIssueTime }},
+		boolp: func(j *Job) *bool { return &j.LogIssueTime }},
 	{Name: "job_start_clock_id", Type: TypeInt, Min: 0, Max: Unbounded, Since: "3.36",
 		Help: "The clock_id passed to the call to clock_gettime used to record job_start in the json output format. Default is 0, or CLOCK_REALTIME",
 		intp: func(j *Job) *int { return &j.JobStartClock }},
@@ -323,8 +323,8 @@ func (j *Job) hardwareError() error {
 	case "streams":
 		return refuse("dataplacement", "streams need an NVMe namespace with the Streams directive, written through ioengine=io_uring_cmd; gofio does not send placement directives")
 	}
-	if j.LogWindowBoth {
-		return refuse("log_window_value", "gofio does not write the window maximum column of log_window_value=both yet; use avg or max")
+	if (j.LogWindowBoth || j.LogIssueTime) && j.LogStoreCompressed {
+		return refuse("log_store_compressed", "gofio does not store logs with log_window_value=both's or log_issue_time's column compressed yet; write them as text")
 	}
 	if j.NumRange > 1 && j.RW.HasTrim() {
 		return refuse("num_range", "multi-range trims need ioengine=io_uring_cmd on an NVMe namespace (Dataset Management); gofio does not send them")

@@ -86,7 +86,8 @@ func TestNewerHardwareRefused(t *testing.T) {
 		{"ioengine=io_uring_cmd\nrw=randtrim\nnum_range=4\n", "num_range", "Dataset Management"},
 		{"dp_scheme=/nonexistent/scheme\n", "dp_scheme", "lstat"},
 		{"dp_scheme=" + filepath.Dir(scheme) + "\n", "dp_scheme", "is not a file"},
-		{"log_window_value=both\n", "log_window_value", "both"},
+		{"log_window_value=both\nlog_store_compressed=1\n", "log_store_compressed", "both"},
+		{"log_issue_time=1\nlog_store_compressed=1\n", "log_store_compressed", "log_issue_time"},
 	}
 	for _, c := range cases {
 		err := parseOne(t, c.body).UnrunError()

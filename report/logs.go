@@ -25,6 +25,10 @@ type JobLogs struct {
 	Hist []HistLogSample
 	// LogOffset adds the offset column (log_offset=1).
 	LogOffset bool
+	// WindowBoth adds the window maximum column after the value
+	// (log_window_value=both), IssueTime the issue time column last
+	// (log_issue_time=1), as fio 3.42's flush_samples writes them.
+	WindowBoth, IssueTime bool
 	// EpochMsec is added to every sample's time when it is written: the
 	// milliseconds of log_alternate_epoch_clock_id's clock when the job's
 	// statistics started (fio's alternate_epoch), with log_unix_epoch or
@@ -40,15 +44,17 @@ type JobLogs struct {
 type LogWindow struct {
 	AvgMsec uint64
 	Max     bool // log_max_value: the window's largest value, not its mean
+	Both    bool // log_window_value=both: the mean, and the largest value in LogSample.Max
 	Out     *[]LogSample
 	sum     [jobfile.NumDirs]Stat
 	last    [jobfile.NumDirs]uint64
 }
 
-// Add records value at msec since the job started.
-func (l *LogWindow) Add(msec, value uint64, dir jobfile.Dir, bs, offset uint64) {
+// Add records value at msec since the job started, of an I/O issued at
+// issue ns since then (0: not logged).
+func (l *LogWindow) Add(msec, value uint64, dir jobfile.Dir, bs, offset, issue uint64) {
 	if l.AvgMsec == 0 {
-		*l.Out = append(*l.Out, LogSample{Msec: msec, Value: value, Dir: dir, BS: bs, Offset: offset})
+		*l.Out = append(*l.Out, LogSample{Msec: msec, Value: value, Dir: dir, BS: bs, Offset: offset, Issue: issue})
 		return
 	}
 	l.sum[dir].Add(value)
@@ -74,7 +80,11 @@ func (l *LogWindow) flushDir(d jobfile.Dir, msec uint64) {
 	if l.Max {
 		v = l.sum[d].Max
 	}
-	*l.Out = append(*l.Out, LogSample{Msec: msec, Value: v, Dir: d})
+	smp := LogSample{Msec: msec, Value: v, Dir: d}
+	if l.Both {
+		smp.Max = l.sum[d].Max
+	}
+	*l.Out = append(*l.Out, smp)
 	l.sum[d] = Stat{}
 }
 
@@ -116,7 +126,8 @@ func WriteLogs(dir string, r *Result) error {
 			if j.Job.LogStoreCompressed {
 				err = writeStoredLog(name+".fz", f.samples, j.Job, f.prio, j.Logs.EpochMsec)
 			} else {
-				err = writeLog(name, f.samples, j.Logs.LogOffset, !j.Job.PerJobLogs, formatPrio(j.Job, f.prio), j.Logs.EpochMsec)
+				err = writeLog(name, f.samples, logColumns{offset: j.Logs.LogOffset, max: j.Logs.WindowBoth, issue: j.Logs.IssueTime},
+					!j.Job.PerJobLogs, formatPrio(j.Job, f.prio), j.Logs.EpochMsec)
 			}
 			if err != nil {
 				return err
@@ -161,16 +172,31 @@ func writeHistLog(name string, samples []HistLogSample, appendTo bool, epoch uin
 	})
 }
 
+// logColumns are a log's optional columns: the offset (log_offset), the
+// window maximum (log_window_value=both) and the issue time
+// (log_issue_time).
+type logColumns struct{ offset, max, issue bool }
+
 // writeLog writes samples to the log file name, replacing it, or adding to
-// its end when appendTo is set, with epoch added to every time.
-func writeLog(name string, samples []LogSample, withOffset, appendTo bool, prio string, epoch uint64) error {
+// its end when appendTo is set, with epoch added to every time: "msec,
+// value, [max,] ddir, bs, [offset,] prio[, issue]", as fio 3.42's
+// flush_samples (fio 3.33's without max and issue).
+func writeLog(name string, samples []LogSample, cols logColumns, appendTo bool, prio string, epoch uint64) error {
 	return writeFile(name, appendTo, func(w *bufio.Writer) {
 		for _, s := range samples {
-			if withOffset {
-				fmt.Fprintf(w, "%d, %d, %d, %d, %d, %s\n", s.Msec+epoch, s.Value, int(s.Dir), s.BS, s.Offset, prio)
-			} else {
-				fmt.Fprintf(w, "%d, %d, %d, %d, %s\n", s.Msec+epoch, s.Value, int(s.Dir), s.BS, prio)
+			fmt.Fprintf(w, "%d, %d", s.Msec+epoch, s.Value)
+			if cols.max {
+				fmt.Fprintf(w, ", %d", s.Max)
 			}
+			fmt.Fprintf(w, ", %d, %d", int(s.Dir), s.BS)
+			if cols.offset {
+				fmt.Fprintf(w, ", %d", s.Offset)
+			}
+			fmt.Fprintf(w, ", %s", prio)
+			if cols.issue {
+				fmt.Fprintf(w, ", %d", s.Issue)
+			}
+			w.WriteByte('\n')
 		}
 	})
 }
@@ -257,7 +283,7 @@ func writeStoredLog(name string, samples []LogSample, j *jobfile.Job, prio uint1
 // 0, 0" line per sample.
 func WriteAggBWLogs(dir string, samples [3][]LogSample) error {
 	for d, name := range []string{"agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log"} {
-		if err := writeLog(filepath.Join(dir, name), samples[d], false, false, "0", 0); err != nil {
+		if err := writeLog(filepath.Join(dir, name), samples[d], logColumns{}, false, "0", 0); err != nil {
 			return err
 		}
 	}

@@ -21,11 +21,11 @@ func TestLogWindowAndWriteLogs(t *testing.T) {
 	// log_avg_msec=500: averaged per window, bs and offset 0.
 	win := LogWindow{AvgMsec: 500, Out: &j.Logs.Clat}
 	for ms := uint64(0); ms <= 1023; ms++ {
-		win.Add(ms, 100+ms%2, jobfile.DirRead, 4096, ms*4096)
+		win.Add(ms, 100+ms%2, jobfile.DirRead, 4096, ms*4096, 0)
 	}
 	win.Flush(1023)
 	raw := LogWindow{Out: &j.Logs.Lat}
-	raw.Add(0, 318704, jobfile.DirRead, 4096, 0)
+	raw.Add(0, 318704, jobfile.DirRead, 4096, 0, 0)
 	j.Logs.IOPS = []LogSample{{Msec: 500, Value: 2002}, {Msec: 1000, Value: 2002}}
 	dir := t.TempDir()
 	if err := WriteLogs(dir, &Result{Jobs: []*JobResult{j}}); err != nil {
@@ -65,13 +65,13 @@ func TestWriteLogsOptions(t *testing.T) {
 	// log_offset=1, per I/O: "msec, value, ddir, bs, offset, prio".
 	a := job("a", false, true)
 	raw := LogWindow{Out: &a.Logs.Lat}
-	raw.Add(0, 1362, jobfile.DirRead, 4096, 45056)
+	raw.Add(0, 1362, jobfile.DirRead, 4096, 45056, 0)
 	// A second job sharing the file (per_job_logs=0), log_max_value over
 	// a 250 ms window, without log_offset.
 	b := job("b", false, false)
 	win := LogWindow{AvgMsec: 250, Max: true, Out: &b.Logs.Lat}
 	for ms, v := range []uint64{100, 900, 300} {
-		win.Add(uint64(ms), v, jobfile.DirRead, 4096, 0)
+		win.Add(uint64(ms), v, jobfile.DirRead, 4096, 0, 0)
 	}
 	win.Flush(250)
 	res := &Result{Jobs: []*JobResult{a, b}}

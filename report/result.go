@@ -72,6 +72,10 @@ type LogSample struct {
 	Dir    jobfile.Dir
 	BS     uint64
 	Offset uint64
+	// Max is the window's largest value (log_window_value=both; a
+	// per-I/O sample has 0), Issue the I/O's issue time in ns since the
+	// job's stats start (log_issue_time, clat samples only).
+	Max, Issue uint64
 }
 
 // HistLogSample is one line of a write_hist_log file: the clat histogram

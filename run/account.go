@@ -147,7 +147,8 @@ func (s *sampler) take(r *report.JobResult, now, start int64, cur *[jobfile.NumD
 				rate /= s.kbBase
 			}
 		}
-		smp := report.LogSample{Msec: uint64((now - start) / 1000000), Value: rate, Dir: d}
+		// A window's one rate is also its maximum (log_window_value=both).
+		smp := report.LogSample{Msec: uint64((now - start) / 1000000), Value: rate, Dir: d, Max: rate}
 		if s.isBW {
 			r.Dirs[d].BW.Add(rate)
 			r.Dirs[d].BWSamples = append(r.Dirs[d].BWSamples, smp)

@@ -82,7 +82,7 @@ func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noCl
 		return nil
 	}
 	avg := uint64(max(j.LogAvgMsec, 0))
-	lg := &jobLogger{out: &report.JobLogs{LogOffset: j.LogOffset}, noClat: noClat, noLat: noLat}
+	lg := &jobLogger{out: &report.JobLogs{LogOffset: j.LogOffset, WindowBoth: j.LogWindowBoth, IssueTime: j.LogIssueTime}, noClat: noClat, noLat: noLat}
 	res.Logs = lg.out
 	// Windows per direction for the averaged logs: the run time over the
 	// window, with room for the first and the closing window.
@@ -104,9 +104,9 @@ func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noCl
 		lg.out.Lat = make([]report.LogSample, 0, capFor())
 		lg.out.Clat = make([]report.LogSample, 0, capFor())
 		lg.out.Slat = make([]report.LogSample, 0, capFor())
-		lg.lat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Out: &lg.out.Lat}
-		lg.clat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Out: &lg.out.Clat}
-		lg.slat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Out: &lg.out.Slat}
+		lg.lat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Both: j.LogWindowBoth, Out: &lg.out.Lat}
+		lg.clat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Both: j.LogWindowBoth, Out: &lg.out.Clat}
+		lg.slat = report.LogWindow{AvgMsec: avg, Max: j.LogMaxValue, Both: j.LogWindowBoth, Out: &lg.out.Slat}
 	}
 	// fio's account_io_completion takes per-I/O bw samples unless
 	// disable_bw_measurement, and iops samples unless gtod_reduce, or
@@ -143,20 +143,21 @@ func rateLog(out *[]report.LogSample, s *sampler, avg uint64, capacity int) (per
 // add_slat_sample does; msec counts from the stats origin.
 func (lg *jobLogger) issued(msec uint64, d jobfile.Dir, slat, bs, off uint64) {
 	if lg.latOn {
-		lg.slat.Add(msec, slat, d, bs, off)
+		lg.slat.Add(msec, slat, d, bs, off, 0)
 	}
 }
 
-// completed logs one accounted completion of bs bytes at offset off and
-// takes the per-I/O bw and iops statistics samples into ds; msec counts
+// completed logs one accounted completion of bs bytes at offset off,
+// issued at issue ns (log_issue_time's column of the clat log), and takes
+// the per-I/O bw and iops statistics samples into ds; msec and issue count
 // from the stats origin.
-func (lg *jobLogger) completed(ds *report.DirStats, msec uint64, d jobfile.Dir, clat, lat, bs, off uint64) {
+func (lg *jobLogger) completed(ds *report.DirStats, msec uint64, d jobfile.Dir, clat, lat, bs, off, issue uint64) {
 	if lg.latOn {
 		if !lg.noClat {
-			lg.clat.Add(msec, clat, d, bs, off)
+			lg.clat.Add(msec, clat, d, bs, off, issue)
 		}
 		if !lg.noLat {
-			lg.lat.Add(msec, lat, d, bs, off)
+			lg.lat.Add(msec, lat, d, bs, off, 0)
 		}
 	}
 	if lg.hist != nil {

@@ -70,9 +70,9 @@ func TestJobLoggerPerIO(t *testing.T) {
 	var bw, iops sampler
 	lg := newJobLogger(j, res, &bw, &iops, false, false)
 	lg.issued(0, jobfile.DirRead, 1500, 4096, 8192)
-	lg.completed(&res.Dirs[jobfile.DirRead], 0, jobfile.DirRead, 40000, 41500, 4096, 8192)
+	lg.completed(&res.Dirs[jobfile.DirRead], 0, jobfile.DirRead, 40000, 41500, 4096, 8192, 0)
 	lg.issued(3, jobfile.DirWrite, 2000, 8192, 0)
-	lg.completed(&res.Dirs[jobfile.DirWrite], 7, jobfile.DirWrite, 80000, 82000, 8192, 0)
+	lg.completed(&res.Dirs[jobfile.DirWrite], 7, jobfile.DirWrite, 80000, 82000, 8192, 0, 0)
 	lg.finish(9) // no windows: adds nothing
 	L := res.Logs
 	want := map[string][]report.LogSample{
@@ -113,7 +113,7 @@ func TestJobLoggerAveraged(t *testing.T) {
 		{101, 3000},              // closes it at 101
 		{150, 4000}, {180, 6000}, // second window, closed by finish: mean 5000
 	} {
-		lg.completed(ds, c.msec, jobfile.DirRead, c.clat, c.clat+10, 4096, 0)
+		lg.completed(ds, c.msec, jobfile.DirRead, c.clat, c.clat+10, 4096, 0, 0)
 	}
 	lg.finish(190)
 	want := []report.LogSample{{Msec: 101, Value: 2000, Dir: jobfile.DirRead}, {Msec: 190, Value: 5000, Dir: jobfile.DirRead}}
