@@ -17,7 +17,8 @@
 #      where the history shows the runner moved;
 #   3. gofio history --fail-if-slower PCT of every run from the sixth on
 #      against the runs before it;
-#   4. each run's canary: its cost and its items' medians.
+#   4. each run's canary: its cost and its items' medians, and in step 2
+#      the change of each item's median from one run to the next.
 # It prints a Markdown section for bench/results.md.
 #
 #   bench/runner-check/run.sh          # RUNS=11 GAP=20 HOG=6 RUNTIME=1s PCT=5
@@ -84,8 +85,8 @@ D=$(sed -n 's/^--drift //p' "$work/drift.txt")
 echo
 echo "### 2. Diffs of consecutive runs, --fail-if-slower $PCT"
 echo
-hdr="| diff | no --drift: exit | verdict | --drift 0: exit | verdict |"
-sep="| --- | ---: | --- | ---: | --- |"
+hdr="| diff | canary Δ cpu / mem / null | no --drift: exit | verdict | --drift 0: exit | verdict |"
+sep="| --- | --- | ---: | --- | ---: | --- |"
 if [ -n "$D" ]; then
 	hdr="$hdr --drift $D: exit | verdict |"
 	sep="$sep ---: | --- |"
@@ -97,7 +98,15 @@ n101=0
 for i in $(seq 1 $((RUNS - 1))); do
 	a=${runs[$((i - 1))]}
 	b=${runs[$i]}
-	line="| run$i -> run$((i + 1)) |"
+	delta=$(python3 - "$a" "$b" <<'EOF'
+import json, statistics, sys
+def med(path, k):
+    c = json.load(open(path))["gofio_run"]["canary"]
+    return statistics.median(c["before"]["figures"][k] + c["after"]["figures"][k])
+print(" / ".join("%+.0f%%" % ((med(sys.argv[2], k) / med(sys.argv[1], k) - 1) * 100) for k in ("cpu", "mem", "null")))
+EOF
+)
+	line="| run$i -> run$((i + 1)) | $delta |"
 	for d in none 0 ${D:+$D}; do
 		set +e
 		if [ "$d" = none ]; then
