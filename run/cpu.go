@@ -12,34 +12,47 @@ import (
 )
 
 // ioThreads returns the CPU time of the kernel threads that worked for
-// the job thread tid: its SQPOLL thread (iou-sqp-TID) and its io-wq
-// workers (iou-wrk-TID), from /proc/self/task/*/schedstat, whose first
-// field is on-CPU nanoseconds. Those threads run only in the kernel, so
-// the time is reported as system time.
+// the job thread tid: its SQPOLL thread (iou-sqp-TID) and the io-wq
+// workers of either (iou-wrk-TID, iou-wrk-SQTID: under SQPOLL the SQ
+// thread submits, and its workers are named after it), from
+// /proc/self/task/*/schedstat, whose first field is on-CPU nanoseconds.
+// Those threads run only in the kernel, so the time is reported as system
+// time.
 func ioThreads(tid int) []report.ThreadCPU {
 	ents, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		return nil
 	}
-	suffix := "-" + strconv.Itoa(tid)
-	var out []report.ThreadCPU
+	type thread struct {
+		id   int
+		name string
+	}
+	var threads []thread
+	owners := map[string]bool{strconv.Itoa(tid): true}
 	for _, e := range ents {
 		comm, err := os.ReadFile("/proc/self/task/" + e.Name() + "/comm")
 		if err != nil {
 			continue
 		}
+		id, _ := strconv.Atoi(e.Name())
 		name := strings.TrimSpace(string(comm))
+		threads = append(threads, thread{id, name})
+		if name == "iou-sqp-"+strconv.Itoa(tid) {
+			owners[e.Name()] = true
+		}
+	}
+	var out []report.ThreadCPU
+	for _, th := range threads {
 		var kind string
 		switch {
-		case strings.HasPrefix(name, "iou-sqp-") && strings.HasSuffix(name, suffix):
+		case th.name == "iou-sqp-"+strconv.Itoa(tid):
 			kind = "sqpoll"
-		case strings.HasPrefix(name, "iou-wrk-") && strings.HasSuffix(name, suffix):
+		case strings.HasPrefix(th.name, "iou-wrk-") && owners[strings.TrimPrefix(th.name, "iou-wrk-")]:
 			kind = "iowq"
 		default:
 			continue
 		}
-		id, _ := strconv.Atoi(e.Name())
-		out = append(out, report.ThreadCPU{Kind: kind, TID: id, Name: name, Sys: schedstatRuntime(id)})
+		out = append(out, report.ThreadCPU{Kind: kind, TID: th.id, Name: th.name, Sys: schedstatRuntime(th.id)})
 	}
 	return out
 }

@@ -54,3 +54,32 @@ func TestSQPollClatSane(t *testing.T) {
 		}
 	}
 }
+
+// TestSQPollIOWQThreads: under sqthread_poll the kernel's SQ thread
+// submits, so the io-wq workers that force_async sends the reads to are
+// named after it (iou-wrk-SQTID), not after the job thread; the job's CPU
+// breakdown still counts them as its io-wq workers, beside its SQ thread.
+func TestSQPollIOWQThreads(t *testing.T) {
+	uringOK(t)
+	dir, err := os.MkdirTemp("/dev/shm", "gofio-sqpoll-")
+	if err != nil {
+		t.Skipf("no /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	j := testJob(dir, "sqwq", jobfile.RWRandRead, "io_uring")
+	j.Size = 8 << 20
+	j.Direct = true
+	j.SQThreadPoll = true
+	j.ForceAsync = 1
+	setDepth(j, 8)
+	res := mustRun(t, []*jobfile.Job{j}, Options{})
+	kinds := map[string]int{}
+	for _, th := range res.Jobs[0].Threads {
+		kinds[th.Kind]++
+	}
+	// A ring closed just before (a probe, an earlier test on this thread)
+	// may leave its SQ thread lingering under the same name.
+	if kinds["sqpoll"] == 0 || kinds["iowq"] == 0 {
+		t.Fatalf("threads by kind %v: %+v", kinds, res.Jobs[0].Threads)
+	}
+}

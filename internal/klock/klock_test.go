@@ -123,6 +123,8 @@ func TestClassify(t *testing.T) {
 		{"__io_req_task_work_add", "", SubIOUring},
 		{"io_cqring_wait", "", SubIOUring},
 		{"io_schedule", "", SubOther},
+		{"__do_sys_io_uring_enter", "", SubIOUring},
+		{"__x64_sys_io_uring_register", "", SubIOUring},
 		{"blk_mq_dispatch_list", "", SubBlock},
 		{"submit_bio_noacct", "", SubBlock},
 		{"virtblk_done", "", SubBlock},

@@ -180,7 +180,8 @@ func Classify(name, module string) Subsystem {
 	switch {
 	case has(ioWQPrefixes):
 		return SubIOWQ
-	case (strings.HasPrefix(name, "io_") || strings.HasPrefix(name, "__io_")) && !strings.HasPrefix(name, "io_schedule"):
+	case (strings.HasPrefix(name, "io_") || strings.HasPrefix(name, "__io_")) && !strings.HasPrefix(name, "io_schedule"),
+		strings.Contains(name, "io_uring"):
 		return SubIOUring
 	case has(blockPrefixes) || slices.Contains(blockModules, module):
 		return SubBlock

@@ -11,15 +11,28 @@ import (
 )
 
 // stackDepth is how many kernel frames a contention's stack keeps: the
-// lock primitives take at most four, so eight reach the site and its
-// caller, and a short stack is cheaper to take and collides less.
-const stackDepth = 8
+// lock primitives and lock-taking helpers take at most five (slow path,
+// _raw_spin_lock, raw_spin_rq_lock_nested, __task_rq_lock), so six reach
+// the site; a short stack is cheaper to take (the kernel walks no further)
+// and makes fewer distinct stacks, which collide less.
+const stackDepth = 6
 
 // stackEntries is the stack table's size: its buckets are hashed by
 // stack, and a stack whose bucket another holds is counted under
 // klock.UnknownSite, so the table is kept much larger than the hundred or
-// so stacks a job's threads contend on.
-const stackEntries = 16384
+// so stacks a job's threads contend on. It is allocated in full when the
+// job starts (8192 * 48 bytes and the buckets' headers, about 0.5 MiB),
+// as is the table of waiting tasks (4096 entries, which come and go with
+// every contention); the sites' table grows as it fills.
+const stackEntries = 8192
+
+// bpfFFastStackCmp is BPF_F_FAST_STACK_CMP: a stack whose hash matches a
+// bucket's is taken to be that bucket's without comparing the frames.
+const bpfFFastStackCmp = 1 << 9
+
+// bpfFNoPrealloc is BPF_F_NO_PREALLOC: a hash table that allocates its
+// entries as they are added.
+const bpfFNoPrealloc = 1
 
 // unknownStack is the stack id under which contentions whose stack could
 // not be taken are counted.
@@ -82,7 +95,7 @@ func newMaps() (*maps, error) {
 		{&m.stacks, ebpf.MapSpec{Name: "gofio_lstack", Type: ebpf.StackTrace, KeySize: 4, ValueSize: 8 * stackDepth,
 			MaxEntries: stackEntries}},
 		{&m.sites, ebpf.MapSpec{Name: "gofio_lsite", Type: ebpf.Hash, KeySize: 4, ValueSize: uint32(unsafe.Sizeof(siteVal{})),
-			MaxEntries: stackEntries}},
+			MaxEntries: stackEntries, Flags: bpfFNoPrealloc}},
 		{&m.lost, ebpf.MapSpec{Name: "gofio_llost", Type: ebpf.Array, KeySize: 4, ValueSize: 8, MaxEntries: numLost}},
 	}
 	for _, s := range specs {
@@ -195,7 +208,7 @@ func beginProgram(m *maps, pid int, lockAddr, flags tracepoint.Field) asm.Instru
 		// counted as waiting.
 		asm.Mov.Reg(asm.R1, asm.R6).WithSymbol("fresh"),
 		asm.LoadMapPtr(asm.R2, m.stacks.FD()),
-		asm.Mov.Imm(asm.R3, 0),
+		asm.Mov.Imm(asm.R3, bpfFFastStackCmp),
 		asm.FnGetStackid.Call(),
 		asm.StoreMem(asm.RFP, slotVal+8, asm.R0, asm.DWord),
 		asm.FnKtimeGetNs.Call(),
