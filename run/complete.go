@@ -150,8 +150,8 @@ func (l *loop) transferred(s *slot, si uint32, now int64, acct bool) bool {
 	if l.sfr != nil && s.op == engines.OpWrite {
 		l.sfr.wrote(int(s.file), s.off, uint64(got))
 	}
-	l.thinkDone++
-	if l.lat != nil {
+	l.thinkTime.thinkDone++
+	if l.latTarget.search != nil {
 		l.latCompleted(s, now-s.start, now)
 	}
 	if acct && l.res.Blocks != nil && s.dir == jobfile.DirTrim {
@@ -160,7 +160,7 @@ func (l *loop) transferred(s *slot, si uint32, now int64, acct bool) bool {
 	if acct {
 		l.accountIO(s, si, ds, now)
 	}
-	if l.ver != nil && s.done+got == s.length {
+	if l.verify.ver != nil && s.done+got == s.length {
 		l.completeData(s, si) // it logs or checks for verify= alone
 	}
 	return true

@@ -41,7 +41,7 @@ func planFlows(runs []*jobRun) {
 // share of its flow's I/Os is above its share of the weights waits
 // (flow_sleep, or 100us) and is asked again; otherwise the I/O counts.
 func (l *loop) flowHeld(si uint32) bool {
-	if l.flow == nil || l.flowPassed {
+	if l.flow.state == nil || l.flow.passed {
 		// An I/O the flow admitted that then waited for its rate is not
 		// counted twice: fio sleeps for the rate inside get_io_u, after
 		// flow_threshold_exceeded let the I/O through.
@@ -53,8 +53,8 @@ func (l *loop) flowHeld(si uint32) bool {
 // flowAdmit is flowHeld for a job in a flow, kept out of line so that a
 // job without flow= pays one inlined test per I/O.
 func (l *loop) flowAdmit(si uint32) bool {
-	if l.flow.admit(l.flowCount, int64(l.job.Flow.Weight)) {
-		l.flowPassed = true
+	if l.flow.state.admit(l.flow.count, int64(l.job.Flow.Weight)) {
+		l.flow.passed = true
 		return false
 	}
 	wait := l.job.Flow.Sleep

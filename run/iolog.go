@@ -333,12 +333,12 @@ func (l *loop) logIO(now int64, op engines.Op, file int, off, n uint64) {
 		k = iolog.Trim
 	}
 	w := l.iolog
-	if w.passNr != l.passNr {
+	if w.passNr != l.pass.passNr {
 		// A new loop: fio found every file done and closed them.
 		if w.passNr != 0 {
 			l.closeIOLogFiles(now)
 		}
-		w.passNr = l.passNr
+		w.passNr = l.pass.passNr
 	}
 	if w.nrDone != l.gen.NrDone {
 		// fio closes a file once it finds it done, before it moves on.

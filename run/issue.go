@@ -24,11 +24,11 @@ func (l *loop) canIssue(now int64) bool {
 	}
 	if l.deadline != 0 && now >= l.deadline {
 		l.stopIssue = true
-		l.pastRuntime = true
+		l.pass.pastRuntime = true
 		return false
 	}
 	if !l.ramping {
-		if l.numberIOs != 0 && l.issuedIOs >= l.numberIOs && !l.trimListed {
+		if l.numberIOs != 0 && l.issuedIOs >= l.numberIOs && !l.verify.trimListed {
 			// fio's do_io runs on past number_ios while trim
 			// verify's list holds blocks.
 			l.stopIssue = true
@@ -49,23 +49,23 @@ func (l *loop) issue(si uint32, now int64) {
 		l.queue(si)
 		return
 	}
-	if l.verifying {
+	if l.verify.verifying {
 		l.issueVerify(si, now)
 		return
 	}
-	if l.lat != nil && !l.latAdmit(si, now) {
+	if l.latTarget.search != nil && !l.latAdmit(si, now) {
 		return
 	}
-	if l.backlogs && l.backlogDue() {
+	if l.verify.backlogs && l.backlogDue() {
 		l.issueBacklog(si, now)
 		return
 	}
 	if l.thinkDue() {
 		// fio thinks after every thinktime_blocks I/Os, the last one too.
-		l.parked = append(l.parked, si)
+		l.thinkTime.parked = append(l.thinkTime.parked, si)
 		return
 	}
-	if l.logsAtIssue {
+	if l.verify.logsAtIssue {
 		l.issueLogged(si, now)
 		return
 	}
@@ -193,12 +193,12 @@ func (l *loop) chooseIO(si uint32, now int64, next *nextIO) bool {
 func (l *loop) countIssued(si uint32, next *nextIO) {
 	s := &l.slots[si]
 	op, d, file, off, n, now := next.op, next.d, next.file, next.off, next.n, next.now
-	l.flowPassed = false
+	l.flow.passed = false
 	buf := l.bufs[si][:n]
 	if op == engines.OpWrite {
 		switch {
-		case l.ver != nil:
-			l.ver.Fill(buf, off, l.fillRNG.Next(), uint16(l.issuedIOs))
+		case l.verify.ver != nil:
+			l.verify.ver.Fill(buf, off, l.fillRNG.Next(), uint16(l.issuedIOs))
 		case l.refill:
 			l.content.Fill(buf, l.minWrite)
 		case l.scramble:
@@ -226,9 +226,9 @@ func (l *loop) countIssued(si uint32, next *nextIO) {
 	if op == engines.OpRead || op == engines.OpWrite {
 		s.ioprio, s.prioIdx = l.cmdprio.Pick(d, n)
 		l.req.IOPrio = s.ioprio
-		l.lastDir = d
+		l.thinkTime.lastDir = d
 	}
-	l.thinkIssued++
+	l.thinkTime.thinkIssued++
 	if l.iolog != nil {
 		l.logIO(now, op, file, s.off, n)
 	}
@@ -247,11 +247,11 @@ func (l *loop) countIssued(si uint32, next *nextIO) {
 		}
 	}
 	if l.invalidate {
-		if l.passBytes >= l.passSize {
-			l.passBytes = 0
+		if l.pass.passBytes >= l.pass.passSize {
+			l.pass.passBytes = 0
 			l.dropPageCache()
 		}
-		l.passBytes += n
+		l.pass.passBytes += n
 	}
 	l.queue(si)
 }
@@ -474,8 +474,8 @@ func (l *loop) busy() {
 // depthLimit is the depth at which fio's queue_full says the queue is
 // full: iodepth, or latency_target's current depth.
 func (l *loop) depthLimit() int {
-	if l.lat != nil {
-		return l.lat.QD
+	if l.latTarget.search != nil {
+		return l.latTarget.search.QD
 	}
 	return l.depth
 }
@@ -522,7 +522,7 @@ func (l *loop) fillIO() (d jobfile.Dir, file int, off, n uint64, ok bool) {
 	if d, file, off, n, ok = l.gen.Fill(); ok {
 		return d, file, off, n, true // per I/O: nothing else on the way
 	}
-	if !l.timeBased() && (l.passNr >= l.loops && !l.ioSizeLeft() || l.verifyEachPass) {
+	if !l.timeBased() && (l.pass.passNr >= l.loops && !l.ioSizeLeft() || l.pass.verifyEachPass) {
 		if l.zones != nil {
 			l.zoneError()
 		}

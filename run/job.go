@@ -314,42 +314,39 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	}
 	depth := p.depth
 	l := &loop{
-		content:        jr.bufs,
-		job:            j,
-		eng:            p.eng,
-		thinker:        engineThinker(p.eng),
-		thinks:         j.Think.Time > 0 || engineThinker(p.eng) != nil || j.ThinkCycles > 0,
-		thinkBlocksSet: j.ThinkBlocksSet(),
-		ender:          engineEnder(p.eng),
-		syncIO:         p.syncIO,
-		fakeNow:        e.opts.now,
-		tsc:            clock.ProcessTSC(),
-		sleep:          e.opts.sleep,
-		fadvise:        e.opts.fadvise,
-		stop:           e.stop,
-		kill:           &jr.kill,
-		snap:           &jr.snap,
-		auxPath:        e.opts.AuxPath,
-		poisson:        fiorand.NewRNG(jr.seed ^ 0x9015),
-		res:            jr.res,
-		prog:           jr.prog,
-		q:              sched.NewQueue(depth, j.Policy()),
-		batch:          sched.NewBatch(),
-		slots:          make([]slot, depth),
-		bufs:           p.arena.bufs[:depth],
-		files:          jr.targets,
-		gen:            gen,
-		zones:          jr.zones,
-		pending:        make([]uint32, depth),
-		depth:          depth,
-		lat:            lattarget.New(j, depth),
-		latIdle:        make([]uint32, 0, depth),
-		loopConfig:     newLoopConfig(j, depth, e.opts.Compare),
-		flow:           jr.flow,
-		flowCount:      &jr.flowIssued,
-		ramping:        j.RampTime > 0,
-		fillRNG:        fiorand.NewRNG(jr.seed ^ 0xf111),
-		cmdprio:        cp,
+		content: jr.bufs,
+		job:     j,
+		eng:     p.eng,
+		thinkTime: loopThink{thinker: engineThinker(p.eng), thinkBlocksSet: j.ThinkBlocksSet(),
+			thinks: j.Think.Time > 0 || engineThinker(p.eng) != nil || j.ThinkCycles > 0},
+		ender:      engineEnder(p.eng),
+		syncIO:     p.syncIO,
+		fakeNow:    e.opts.now,
+		tsc:        clock.ProcessTSC(),
+		sleep:      e.opts.sleep,
+		fadvise:    e.opts.fadvise,
+		stop:       e.stop,
+		kill:       &jr.kill,
+		snap:       &jr.snap,
+		verify:     loopVerify{auxPath: e.opts.AuxPath},
+		poisson:    fiorand.NewRNG(jr.seed ^ 0x9015),
+		res:        jr.res,
+		prog:       jr.prog,
+		q:          sched.NewQueue(depth, j.Policy()),
+		batch:      sched.NewBatch(),
+		slots:      make([]slot, depth),
+		bufs:       p.arena.bufs[:depth],
+		files:      jr.targets,
+		gen:        gen,
+		zones:      jr.zones,
+		pending:    make([]uint32, depth),
+		depth:      depth,
+		latTarget:  loopLatTarget{search: lattarget.New(j, depth), idle: make([]uint32, 0, depth)},
+		loopConfig: newLoopConfig(j, depth, e.opts.Compare),
+		flow:       loopFlow{state: jr.flow, count: &jr.flowIssued},
+		ramping:    j.RampTime > 0,
+		fillRNG:    fiorand.NewRNG(jr.seed ^ 0xf111),
+		cmdprio:    cp,
 	}
 	if jr.zones != nil {
 		jr.zones.SetQuiesce(l.quiesceZones, !l.syncIO)
@@ -365,8 +362,8 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		l.sfr = newSyncRanges(len(jr.targets))
 	}
 	l.locks = newFileLocks(jr, &e.locks)
-	l.passSize = passBytes(jr.targets)
-	if l.passSize == 0 {
+	l.pass.passSize = passBytes(jr.targets)
+	if l.pass.passSize == 0 {
 		l.invalidate = false
 	}
 	if e.opts.Warn != nil {
@@ -379,7 +376,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	l.setupVerify(j, jr.ver, regions, jr.index+1)
 	// A harvest (tw_reap=all) or the final reap takes every CQE: room for all of them.
 	l.cqes = make([]engines.Completion, depth)
-	l.passNr = 1
+	l.pass.passNr = 1
 	if !j.TimeBased && jr.replay == nil {
 		l.budget = bytesPerPass(j, jr.targets) * l.loops
 	}
@@ -406,7 +403,7 @@ func sleepStop(e *env, d time.Duration) {
 // verified already (verifyPasses).
 func (jr *jobRun) runIO(e *env, l *loop) (verifyOnly, verifiedLast bool) {
 	j, res := jr.job, jr.res
-	verifyOnly = j.VerifyOnly && l.ver != nil && l.hasWrite
+	verifyOnly = j.VerifyOnly && l.verify.ver != nil && l.hasWrite
 	if verifyOnly {
 		// fio's do_dry_run stands in for do_io, which sets the latency
 		// depth its report shows: there is none.
@@ -418,12 +415,12 @@ func (jr *jobRun) runIO(e *env, l *loop) (verifyOnly, verifiedLast bool) {
 		// after all of them: with loops=N a writing job's blocks are
 		// read back N times, and io_size= past size= loops while its
 		// writes and reads fall short of it.
-		l.verifyEachPass = l.wlog != nil && !j.TimeBased && (l.loops > 1 || j.IOSize > l.passSize)
+		l.pass.verifyEachPass = l.verify.wlog != nil && !j.TimeBased && (l.loops > 1 || j.IOSize > l.pass.passSize)
 		l.run()
 		l.stopKernelStages()
 		l.stopKernelLocks()
 		verifiedLast = l.verifyPasses(func() bool { return jr.verifyPass(e, l) })
-		if err := l.vstate.close(); err != nil {
+		if err := l.verify.vstate.close(); err != nil {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
 		}
 	}
@@ -545,7 +542,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 // reports whether the job may go on.
 func (jr *jobRun) verifyPass(e *env, l *loop) bool {
 	res := jr.res
-	if l.wlog == nil || l.fatal || res.Error != 0 || e.stop.Load() || l.pastRuntime {
+	if l.verify.wlog == nil || l.fatal || res.Error != 0 || e.stop.Load() || l.pass.pastRuntime {
 		return false
 	}
 	if hook := e.opts.beforeVerify; hook != nil {
@@ -610,7 +607,7 @@ func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 		// fio updates a direction's runtime only when it moved bytes,
 		// so a FIO_NOIO engine's (cpuio's) stays 0, and so its bw and
 		// IOPS.
-		if (l.gen.Uses(d) || (d == jobfile.DirRead && l.verified)) && !l.noIO {
+		if (l.gen.Uses(d) || (d == jobfile.DirRead && l.verify.verified)) && !l.noIO {
 			res.Dirs[d].Runtime = run
 		}
 	}

@@ -13,35 +13,35 @@ import (
 // included), and none while a drain is under way; a refused slot waits in
 // latIdle. When there is room, idle slots are woken to fill it.
 func (l *loop) latAdmit(si uint32, now int64) bool {
-	s := l.lat
-	if !l.ramping && !l.latDrain {
-		l.latApply(s.Check(now, l.latIOs), now)
+	s := l.latTarget.search
+	if !l.ramping && !l.latTarget.drain {
+		l.latApply(s.Check(now, l.latTarget.ios), now)
 	}
 	busy := l.inflight + l.pN
-	if l.latDrain {
+	if l.latTarget.drain {
 		if busy > 0 {
-			l.latIdle = append(l.latIdle, si)
+			l.latTarget.idle = append(l.latTarget.idle, si)
 			return false
 		}
-		l.latDrain = false
-		if l.latReset {
-			l.latReset = false
+		l.latTarget.drain = false
+		if l.latTarget.reset {
+			l.latTarget.reset = false
 			l.resetStats(now)
 			if l.job.Runtime > 0 {
 				// fio's reset_all_stats moves the epoch its runtime counts from.
 				l.deadline = now + int64(l.job.Runtime)
 			}
 		}
-		s.NewCycle(now, l.latIOs)
+		s.NewCycle(now, l.latTarget.ios)
 	}
 	if busy >= s.QD {
-		l.latIdle = append(l.latIdle, si)
+		l.latTarget.idle = append(l.latTarget.idle, si)
 		return false
 	}
-	for room := s.QD - busy - 1; room > 0 && len(l.latIdle) > 0; room-- {
-		n := len(l.latIdle) - 1
-		l.q.AddHeavy(l.latIdle[n], now)
-		l.latIdle = l.latIdle[:n]
+	for room := s.QD - busy - 1; room > 0 && len(l.latTarget.idle) > 0; room-- {
+		n := len(l.latTarget.idle) - 1
+		l.q.AddHeavy(l.latTarget.idle[n], now)
+		l.latTarget.idle = l.latTarget.idle[:n]
 	}
 	return true
 }
@@ -50,9 +50,9 @@ func (l *loop) latAdmit(si uint32, now int64) bool {
 func (l *loop) latApply(a lattarget.Action, now int64) {
 	switch a {
 	case lattarget.Quiesce:
-		l.latDrain = true
+		l.latTarget.drain = true
 	case lattarget.Final:
-		l.latDrain, l.latReset = true, true
+		l.latTarget.drain, l.latTarget.reset = true, true
 	case lattarget.Done:
 		l.stopIssue = true
 	}
@@ -63,16 +63,16 @@ func (l *loop) latApply(a lattarget.Action, now int64) {
 // disable_lat. A miss at depth 1 with latency_percentile=100 fails the job
 // with fio's ETIMEDOUT.
 func (l *loop) latCompleted(s *slot, lat int64, now int64) {
-	l.latIOs++
+	l.latTarget.ios++
 	if l.noLat {
 		return
 	}
-	a := l.lat.Completed(lat)
+	a := l.latTarget.search.Completed(lat)
 	if a != lattarget.Fatal {
 		l.latApply(a, now)
 		return
 	}
-	l.latFatal(s, lat, l.lat.Target)
+	l.latFatal(s, lat, l.latTarget.search.Target)
 }
 
 // latFatal is fio's lat_fatal: an I/O took lat ns, more than max (a

@@ -66,8 +66,7 @@ const maxEAGAINRetries = 64
 type loop struct {
 	job     *jobfile.Job
 	eng     engines.Engine
-	thinker thinker // the engine's own think time (cpuio), nil for most
-	ender   ender   // an engine that can end the job (net's UDP receiver), nil for most
+	ender   ender // an engine that can end the job (net's UDP receiver), nil for most
 	syncIO  bool
 	fakeNow func() int64 // Options.now; nil: the TSC or clock.Nanotime (see loop.clock)
 	tsc     *clock.TSC   // calibrated TSC, nil: clock.Nanotime
@@ -80,11 +79,10 @@ type loop struct {
 	hang    *hangWatch   // io_timeout (hung.go); nil when off
 	// timed is the engine's timed reap under io_timeout, nil when off or
 	// when the engine cannot wait with a time limit (setHang).
-	timed  engines.TimedReaper
-	vstate *verifyState // verify_state_save (vstate.go); nil when off
-	warn   io.Writer
-	res    *report.JobResult
-	prog   *report.Progress
+	timed engines.TimedReaper
+	warn  io.Writer
+	res   *report.JobResult
+	prog  *report.Progress
 
 	q       *sched.Queue
 	batch   sched.Batch
@@ -104,13 +102,6 @@ type loop struct {
 	// inflightT is when inflight last changed (or the statistics
 	// started): the in-flight area is counted up to it.
 	inflightT int64
-	// latency_target (latency.go): the depth search, nil when off; the
-	// slots waiting for room under its depth; a drain under way, with the
-	// statistics to reset at its end; the reads and writes completed.
-	lat                *lattarget.Search
-	latIdle            []uint32
-	latDrain, latReset bool
-	latIOs             uint64
 	// fio's accounting of an asynchronous engine, kept where the loop
 	// does what fio counts (the submit, complete and IO depths maps):
 	// ioQueued is fio's io_u_queued, the requests queued since the last
@@ -118,6 +109,15 @@ type loop struct {
 	// trims done at queue (trimAtQueue) that are not yet reaped and not
 	// yet submitted, which fio never holds in cur_depth.
 	ioQueued, trimsFlying, trimsPending int
+
+	// The loop's state by concern, each in its own struct: the verify
+	// phase and backlogs, think time, latency_target, flow= and the
+	// passes over the files (fio's loops=).
+	verify    loopVerify
+	thinkTime loopThink
+	latTarget loopLatTarget
+	flow      loopFlow
+	pass      loopPass
 
 	tw    *twthread.Engine // the SQPOLL goroutine (tw_thread), nil without
 	kt    *ktrace.Tracer   // kernel_stages: the job's tracer, nil when off
@@ -162,15 +162,7 @@ type loop struct {
 	// sync_file_range= syncs; nil without it.
 	sfr syncRanges
 	// locks are lockfile='s locks (lockfile.go); nil without it.
-	locks *fileLocks
-	// verifyEachPass ends each pass over the files at its end, so that
-	// the verify phase runs after every loop, as fio's thread_main.
-	verifyEachPass bool
-	// pastRuntime is set when the runtime ended the job's I/O: fio's
-	// runtime_exceeded terminates the job, which then has no verify
-	// phase (a time_based job never verifies after its writes).
-	pastRuntime                bool
-	passNr                     uint64 // the loop (pass over the files) running, from 1
+	locks                      *fileLocks
 	nextIssue                  [jobfile.NumDirs]int64
 	bytesDone, iosDone         [jobfile.NumDirs]uint64
 	bw, iops                   sampler
@@ -183,22 +175,21 @@ type loop struct {
 	reapFresh    bool
 	lastProgress int64
 
-	// Verify (see verify.go).
-	flow        *flowState    // flow=: nil when the job takes no part
-	flowCount   *atomic.Int64 // I/Os counted in the flow (jobRun.flowIssued)
-	flowPassed  bool          // the flow admitted the I/O now waiting for its rate
-	thinks      bool          // the job thinks: thinktime, the engine's own (thinker) or thinkcycles
-	parked      []uint32      // slots waiting for the think time
-	thinkDone   uint64        // I/Os completed, ramp included (thinktime_blocks_type=complete)
-	thinkIssued uint64        // I/Os issued (thinktime_blocks_type=issue)
-	lastThink   uint64
-	// thinktime_iotime: lastThinkAt is fio's last_thinktime (the job's
-	// start, then the start of each pause); thinkBlocksSet is whether
-	// thinktime_blocks counts as well.
-	lastThinkAt    int64
-	thinkBlocksSet bool
-	lastDir        jobfile.Dir // direction of the last read or write issued (fio's ddir in handle_thinktime)
+	minRate minRateState // rate_min, rate_iops_min
+	poisson fiorand.RNG  // rate_process=poisson's gaps
+	eagain  uint64       // -EAGAIN completions resubmitted
 
+	sample func(d jobfile.Dir, slat, clat, lat int64) // Options.sample
+	logs   *jobLogger                                 // nil without write_*_log
+
+	replay *replay      // read_iolog=: the log replayed in place of gen; nil without
+	iolog  *iologWriter // write_iolog=: nil without
+}
+
+// loopVerify is the loop's verify state (verify.go, trimverify.go,
+// vstate.go).
+type loopVerify struct {
+	vstate      *verifyState     // verify_state_save (vstate.go); nil when off
 	ver         *verify.Verifier // nil without verify=
 	auxPath     string           // --aux-path: where verify_dump writes
 	checkReads  bool             // check every completed read against ver
@@ -212,19 +203,55 @@ type loop struct {
 	// trimListed says trim verify's list holds blocks (or chosen writes
 	// in flight): fio's do_io keeps issuing past size= until it is empty.
 	trimListed bool
-	minRate    minRateState // rate_min, rate_iops_min
-	poisson    fiorand.RNG  // rate_process=poisson's gaps
-	coeVerify  bool         // continue_on_error covers verify errors
-	eagain     uint64       // -EAGAIN completions resubmitted
+	coeVerify  bool // continue_on_error covers verify errors
+}
 
-	passSize  uint64 // bytes in one pass over every region
-	passBytes uint64 // bytes issued in the current pass
+// loopThink is the loop's think time state (think.go).
+type loopThink struct {
+	thinker     thinker  // the engine's own think time (cpuio), nil for most
+	thinks      bool     // the job thinks: thinktime, the engine's own (thinker) or thinkcycles
+	parked      []uint32 // slots waiting for the think time
+	thinkDone   uint64   // I/Os completed, ramp included (thinktime_blocks_type=complete)
+	thinkIssued uint64   // I/Os issued (thinktime_blocks_type=issue)
+	lastThink   uint64
+	// thinktime_iotime: lastThinkAt is fio's last_thinktime (the job's
+	// start, then the start of each pause); thinkBlocksSet is whether
+	// thinktime_blocks counts as well.
+	lastThinkAt    int64
+	thinkBlocksSet bool
+	lastDir        jobfile.Dir // direction of the last read or write issued (fio's ddir in handle_thinktime)
+}
 
-	sample func(d jobfile.Dir, slat, clat, lat int64) // Options.sample
-	logs   *jobLogger                                 // nil without write_*_log
+// loopLatTarget is latency_target's state (latency.go): the depth search,
+// nil when off; the slots waiting for room under its depth; a drain
+// under way, with the statistics to reset at its end; the reads and
+// writes completed.
+type loopLatTarget struct {
+	search       *lattarget.Search
+	idle         []uint32
+	drain, reset bool
+	ios          uint64
+}
 
-	replay *replay      // read_iolog=: the log replayed in place of gen; nil without
-	iolog  *iologWriter // write_iolog=: nil without
+// loopFlow is the job's part in flow= (flow.go).
+type loopFlow struct {
+	state  *flowState    // nil when the job takes no part
+	count  *atomic.Int64 // I/Os counted in the flow (jobRun.flowIssued)
+	passed bool          // the flow admitted the I/O now waiting for its rate
+}
+
+// loopPass is the passes over the job's files (pass.go; fio's loops=).
+type loopPass struct {
+	// pastRuntime is set when the runtime ended the job's I/O: fio's
+	// runtime_exceeded terminates the job, which then has no verify
+	// phase (a time_based job never verifies after its writes).
+	pastRuntime bool
+	passNr      uint64 // the loop (pass over the files) running, from 1
+	passSize    uint64 // bytes in one pass over every region
+	passBytes   uint64 // bytes issued in the current pass
+	// verifyEachPass ends each pass over the files at its end, so that
+	// the verify phase runs after every loop, as fio's thread_main.
+	verifyEachPass bool
 }
 
 // pushPending remembers a queued, not yet submitted slot.
@@ -265,7 +292,7 @@ func (l *loop) run() {
 	l.started = now
 	l.statsStart = now
 	l.inflightT = now
-	l.lastThinkAt = now
+	l.thinkTime.lastThinkAt = now
 	l.initPrios()
 	if l.ramping {
 		l.rampEnd = now + int64(l.job.RampTime)
@@ -281,8 +308,8 @@ func (l *loop) run() {
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
 	l.setState()
-	if l.lat != nil {
-		l.lat.Init(now, 0)
+	if l.latTarget.search != nil {
+		l.latTarget.search.Init(now, 0)
 	}
 	for i := 0; i < l.depth; i++ {
 		l.q.AddHeavy(uint32(i), now)
@@ -293,8 +320,8 @@ func (l *loop) run() {
 		l.zones.ReleaseAll()
 		l.res.ZoneResets = l.zones.Resets
 	}
-	if l.lat != nil {
-		l.res.LatencyDepth = l.lat.QD
+	if l.latTarget.search != nil {
+		l.res.LatencyDepth = l.latTarget.search.QD
 	}
 	l.ended = l.clock()
 }
@@ -309,7 +336,7 @@ func (l *loop) drive() {
 			// earlier harvest is stale once the loop waits or thinks.
 			l.reapFresh = false
 			if l.pN == 0 && l.inflight == 0 {
-				if len(l.parked) > 0 {
+				if len(l.thinkTime.parked) > 0 {
 					l.think()
 					continue
 				}

@@ -4,7 +4,7 @@ package run
 // no more once it has issued size= (or io_size=) times loops= bytes;
 // the last I/O may run past it.
 func (l *loop) budgetLeft() bool {
-	return l.timeBased() || l.budget == 0 || l.issued < l.budget || l.replay != nil || l.trimListed
+	return l.timeBased() || l.budget == 0 || l.issued < l.budget || l.replay != nil || l.verify.trimListed
 }
 
 func (l *loop) timeBased() bool { return l.job.TimeBased }
@@ -15,8 +15,8 @@ func (l *loop) timeBased() bool { return l.job.TimeBased }
 // count, as in fio's io_bytes.
 func (l *loop) ioSizeLeft() bool {
 	s, done := l.job.IOSize, l.issued
-	if l.wlog != nil {
-		done += l.wlog.readBack
+	if l.verify.wlog != nil {
+		done += l.verify.wlog.readBack
 	}
 	return s > 0 && done < s && s-done >= l.job.MaxBS()
 }
@@ -26,15 +26,15 @@ func (l *loop) ioSizeLeft() bool {
 // then io_size= past size=, which counts the verify reads and so decides
 // after the pass's verify; it reports whether the last pass was verified.
 func (l *loop) verifyPasses(verify func() bool) (verifiedLast bool) {
-	for l.verifyEachPass {
-		if l.passNr < l.loops {
+	for l.pass.verifyEachPass {
+		if l.pass.passNr < l.loops {
 			if !verify() {
 				return false
 			}
 			l.nextPass()
 			continue
 		}
-		if l.job.IOSize <= l.passSize {
+		if l.job.IOSize <= l.pass.passSize {
 			return false
 		}
 		if !verify() || !l.ioSizeLeft() {
@@ -48,9 +48,9 @@ func (l *loop) verifyPasses(verify func() bool) (verifiedLast bool) {
 // nextPass runs the next loop over the files after a verify phase
 // (verifyEachPass): the write log starts empty and reads are data again.
 func (l *loop) nextPass() {
-	l.wlog.reset(true)
-	l.trimListed = false
-	l.checkReads = !l.hasWrite
+	l.verify.wlog.reset(true)
+	l.verify.trimListed = false
+	l.verify.checkReads = !l.hasWrite
 	l.stopIssue = false
 	l.newPass()
 	l.setState()
@@ -65,7 +65,7 @@ func (l *loop) nextPass() {
 
 // newPass starts the next pass over the files (fio's loops=).
 func (l *loop) newPass() {
-	l.passNr++
+	l.pass.passNr++
 	l.lastWasSync = false
 	if l.job.UnlinkEachLoop && !l.job.TimeBased {
 		l.unlinkEachLoop()

@@ -14,8 +14,8 @@ func (l *loop) endRamp(now int64) {
 	if l.zones != nil {
 		l.zones.Resets = 0 // fio's reset_io_stats
 	}
-	if l.lat != nil {
-		l.lat.Reset(now, l.latIOs)
+	if l.latTarget.search != nil {
+		l.latTarget.search.Reset(now, l.latTarget.ios)
 	}
 	l.setState()
 }

@@ -11,7 +11,7 @@ package run
 // has passed since the last pause began (the job's start at first), and
 // then by the blocks only when thinktime_blocks is set.
 func (l *loop) thinkDue() bool {
-	if !l.thinks {
+	if !l.thinkTime.thinks {
 		return false
 	}
 	return l.thinkDueSet()
@@ -25,23 +25,23 @@ func (l *loop) thinkDueSet() bool {
 	if c := l.job.ThinkCycles; c > 0 {
 		spinCycles(c)
 	}
-	if l.job.Think.Time <= 0 && l.thinker == nil {
+	if l.job.Think.Time <= 0 && l.thinkTime.thinker == nil {
 		return false
 	}
 	t := &l.job.Think
 	if t.IOTime > 0 {
-		if l.clock()-l.lastThinkAt >= int64(t.IOTime+t.Time) {
+		if l.clock()-l.thinkTime.lastThinkAt >= int64(t.IOTime+t.Time) {
 			return true
 		}
-		if !l.thinkBlocksSet {
+		if !l.thinkTime.thinkBlocksSet {
 			return false
 		}
 	}
-	n := l.thinkDone
+	n := l.thinkTime.thinkDone
 	if t.BlocksType == "issue" {
-		n = l.thinkIssued
+		n = l.thinkTime.thinkIssued
 	}
-	return n >= l.lastThink+uint64(t.Blocks)
+	return n >= l.thinkTime.lastThink+uint64(t.Blocks)
 }
 
 // spinCycles busy-loops n times, fio's cycles_spin for thinkcycles: no
@@ -61,8 +61,8 @@ func spinCycles(n uint64) {
 func (l *loop) think() {
 	t := &l.job.Think
 	think := t.Time
-	if l.thinker != nil {
-		think = l.thinker.ThinkTime() // cpuio's cycle x (100-cpuload)/cpuload
+	if l.thinkTime.thinker != nil {
+		think = l.thinkTime.thinker.ThinkTime() // cpuio's cycle x (100-cpuload)/cpuload
 	}
 	begin := l.clock()
 	spin := min(t.Spin, think) // fio: thinktime_spin is at most thinktime
@@ -76,18 +76,18 @@ func (l *loop) think() {
 	}
 	now := l.clock()
 	if l.job.RateIgnoreThinktime {
-		l.skipRate(l.lastDir, now-begin)
+		l.skipRate(l.thinkTime.lastDir, now-begin)
 	}
-	l.lastThink = l.thinkDone
+	l.thinkTime.lastThink = l.thinkTime.thinkDone
 	if t.BlocksType == "issue" {
-		l.lastThink = l.thinkIssued
+		l.thinkTime.lastThink = l.thinkTime.thinkIssued
 	}
 	if t.IOTime > 0 {
-		l.lastThinkAt = begin
+		l.thinkTime.lastThinkAt = begin
 	}
-	for _, si := range l.parked {
+	for _, si := range l.thinkTime.parked {
 		l.q.AddHeavy(si, now)
 	}
-	l.parked = l.parked[:0]
+	l.thinkTime.parked = l.thinkTime.parked[:0]
 	l.reapFresh = false
 }

@@ -207,12 +207,12 @@ func (w *writeLog) settle(l *loop) {
 // trim waits (trimWait) while the block it is due for is still being
 // written.
 func (l *loop) trimDue() trimVerdict {
-	w := l.wlog
+	w := l.verify.wlog
 	t := w.trim
 	w.settle(l)
 	pending := t.listed
-	l.trimListed = (pending > 0 || t.pickedInFlight > 0) && !l.trimRunaway()
-	if !l.trimListed {
+	l.verify.trimListed = (pending > 0 || t.pickedInFlight > 0) && !l.trimRunaway()
+	if !l.verify.trimListed {
 		return trimNone
 	}
 	due := t.owed
@@ -252,10 +252,10 @@ func (l *loop) issueLogged(si uint32, now int64) {
 	if !l.canIssue(now) || l.passCapped() {
 		return
 	}
-	w := l.wlog
+	w := l.verify.wlog
 	if w.trim != nil {
 		v := l.trimDue()
-		w.trim.extending = l.trimListed && l.budget > 0 && l.issued >= l.budget && !l.timeBased()
+		w.trim.extending = l.verify.trimListed && l.budget > 0 && l.issued >= l.budget && !l.timeBased()
 		switch v {
 		case trimNow:
 			l.issueTrim(si, now)
@@ -275,7 +275,7 @@ func (l *loop) issueLogged(si uint32, now int64) {
 	if next.op == engines.OpWrite {
 		w.issuedNow += next.n
 		if w.issued(si, int32(next.file), next.off, uint32(next.n)) && !l.trimRunaway() {
-			l.trimListed = true
+			l.verify.trimListed = true
 		}
 	}
 	l.countIssued(si, &next)
@@ -284,8 +284,8 @@ func (l *loop) issueLogged(si uint32, now int64) {
 // issueTrim trims the oldest listed block (fio's get_next_trim). With
 // trim_verify_zero=0 the block leaves the verify log.
 func (l *loop) issueTrim(si uint32, now int64) {
-	e := l.wlog.takeTrim()
-	l.trimListed = (l.wlog.trim.listed > 0 || l.wlog.trim.pickedInFlight > 0) && !l.trimRunaway()
+	e := l.verify.wlog.takeTrim()
+	l.verify.trimListed = (l.verify.wlog.trim.listed > 0 || l.verify.wlog.trim.pickedInFlight > 0) && !l.trimRunaway()
 	s := &l.slots[si]
 	*s = slot{op: engines.OpTrim, dir: jobfile.DirTrim, file: e.file, off: e.off, length: e.n, start: now, slat: -1, ramp: l.ramping}
 	l.req = engines.Request{Op: engines.OpTrim, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}
@@ -335,7 +335,7 @@ const trimRunawayFactor = 16
 // its size= or number_ios while its trim list kept blocks, and says so
 // the first time.
 func (l *loop) trimRunaway() bool {
-	t := l.wlog.trim
+	t := l.verify.wlog.trim
 	if t.runaway {
 		return true
 	}
@@ -352,7 +352,7 @@ func (l *loop) trimRunaway() bool {
 // warnTrimLeaked says how many listed blocks the writes left untrimmed,
 // as fio's "trim entries leaked?" at the end of its I/O phase.
 func (l *loop) warnTrimLeaked() {
-	w := l.wlog
+	w := l.verify.wlog
 	if w == nil || w.trim == nil || l.warn == nil {
 		return
 	}

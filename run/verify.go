@@ -380,7 +380,7 @@ func passCap(j *jobfile.Job, pass, loops uint64) uint64 {
 // passCapped says whether the pass has queued its passCap, and ends its
 // issuing then.
 func (l *loop) passCapped() bool {
-	w := l.wlog
+	w := l.verify.wlog
 	if w.passCap == 0 || w.issuedNow < w.passCap {
 		return false
 	}
@@ -394,22 +394,22 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 	if v == nil {
 		return
 	}
-	l.ver = v
-	l.checkReads = !l.hasWrite
+	l.verify.ver = v
+	l.verify.checkReads = !l.hasWrite
 	if l.hasWrite && j.DoVerify {
-		l.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite], sortedLog(j))
-		l.wlog.rollover = j.TimeBased
+		l.verify.wlog = newWriteLog(regions, l.gen.MinBS[jobfile.DirWrite], sortedLog(j))
+		l.verify.wlog.rollover = j.TimeBased
 		if !l.syncIO && !j.TimeBased {
-			l.wlog.passCap = passCap(j, l.wlog.pass, l.loops)
+			l.verify.wlog.passCap = passCap(j, l.verify.wlog.pass, l.loops)
 		}
-		if l.wlog.sorts || j.VerifyBacklog > 0 {
-			l.wlog.flying = make([]flyingWrite, len(l.slots))
+		if l.verify.wlog.sorts || j.VerifyBacklog > 0 {
+			l.verify.wlog.flying = make([]flyingWrite, len(l.slots))
 		}
-		l.wlog.trim = newTrimList(j, thread, len(l.slots))
+		l.verify.wlog.trim = newTrimList(j, thread, len(l.slots))
 	}
-	l.backlogs = l.wlog != nil && j.VerifyBacklog > 0
-	l.logsAtIssue = l.wlog != nil
-	l.coeVerify = j.ContinueOnError.Covers(jobfile.ContinueVerify)
+	l.verify.backlogs = l.verify.wlog != nil && j.VerifyBacklog > 0
+	l.verify.logsAtIssue = l.verify.wlog != nil
+	l.verify.coeVerify = j.ContinueOnError.Covers(jobfile.ContinueVerify)
 }
 
 // completeData runs after a read or write of a job with verify= moved all
@@ -417,22 +417,22 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 func (l *loop) completeData(s *slot, si uint32) {
 	orig := s.off - uint64(s.done)
 	switch {
-	case s.op == engines.OpWrite && (l.wlog != nil || l.vstate != nil):
-		if w := l.wlog; w != nil {
+	case s.op == engines.OpWrite && (l.verify.wlog != nil || l.verify.vstate != nil):
+		if w := l.verify.wlog; w != nil {
 			w.completed(si, s.file, orig, s.length)
 		}
-		if l.vstate != nil {
-			l.vstate.mark(s.file, orig, s.length)
+		if l.verify.vstate != nil {
+			l.verify.vstate.mark(s.file, orig, s.length)
 		}
-	case s.op == engines.OpRead && (l.checkReads || s.verify):
+	case s.op == engines.OpRead && (l.verify.checkReads || s.verify):
 		if s.verify {
-			l.wlog.lastRead = true
+			l.verify.wlog.lastRead = true
 		}
 		var err error
 		if s.zeroes {
-			err = l.ver.CheckZeroes(l.bufs[si][:s.length], orig)
+			err = l.verify.ver.CheckZeroes(l.bufs[si][:s.length], orig)
 		} else {
-			err = l.ver.Check(l.bufs[si][:s.length], orig)
+			err = l.verify.ver.Check(l.bufs[si][:s.length], orig)
 		}
 		if err != nil {
 			if l.job.VerifyDump {
@@ -454,10 +454,10 @@ func (l *loop) verifyFail(s *slot, err error) {
 	} else {
 		err = fmt.Errorf("%w (file %s)", err, name)
 	}
-	if l.warn != nil && (l.coeVerify || l.res.Error == 0) {
+	if l.warn != nil && (l.verify.coeVerify || l.res.Error == 0) {
 		fmt.Fprintf(l.warn, "gofio: %s: %v\n", l.job.Name, err)
 	}
-	if l.coeVerify {
+	if l.verify.coeVerify {
 		l.res.TotalErr++
 		if l.res.FirstErr == 0 {
 			l.res.FirstErr = int(unix.EILSEQ)
@@ -479,7 +479,7 @@ func (l *loop) verifyFail(s *slot, err error) {
 // written, regenerated from the header's seed, to FILE.OFFSET.expected,
 // in --aux-path or the working directory, as fio's dump_buf names them.
 func (l *loop) dumpVerify(s *slot, got []byte, off uint64) {
-	base := filepath.Join(l.auxPath, filepath.Base(l.files[s.file].path))
+	base := filepath.Join(l.verify.auxPath, filepath.Base(l.files[s.file].path))
 	dump := func(kind string, b []byte) {
 		name := fmt.Sprintf("%s.%d.%s", base, off, kind)
 		err := os.WriteFile(name, b, 0o644)
@@ -495,7 +495,7 @@ func (l *loop) dumpVerify(s *slot, got []byte, off uint64) {
 	dump("received", got)
 	if h, ok := verify.ReadHeader(got); ok {
 		want := make([]byte, len(got))
-		l.ver.Fill(want, off, h.Seed, h.NumberIO)
+		l.verify.ver.Fill(want, off, h.Seed, h.NumberIO)
 		dump("expected", want)
 	}
 }
@@ -508,22 +508,22 @@ func (l *loop) dumpVerify(s *slot, got []byte, off uint64) {
 // when 0). It waits while every block logged is in flight, as fio's
 // get_next_verify finds nothing then.
 func (l *loop) backlogDue() bool {
-	if l.wlog == nil || l.job.VerifyBacklog == 0 || l.stopIssue || !l.budgetLeft() || l.passCapped() {
+	if l.verify.wlog == nil || l.job.VerifyBacklog == 0 || l.stopIssue || !l.budgetLeft() || l.passCapped() {
 		return false
 	}
-	w := l.wlog
+	w := l.verify.wlog
 	w.settle(l)
 	hist := w.live + w.inFlight
 	if hist == 0 {
 		return false
 	}
-	if l.vBatch == 0 {
+	if l.verify.vBatch == 0 {
 		if uint64(hist)%l.job.VerifyBacklog != 0 || w.lastRead {
 			return false
 		}
-		l.vBatch = l.job.VerifyBacklogBatch
-		if l.vBatch <= 0 {
-			l.vBatch = int(l.job.VerifyBacklog)
+		l.verify.vBatch = l.job.VerifyBacklogBatch
+		if l.verify.vBatch <= 0 {
+			l.verify.vBatch = int(l.job.VerifyBacklog)
 		}
 	}
 	return w.live > 0 && !w.firstInFlight()
@@ -561,10 +561,10 @@ func (w *writeLog) firstInFlight() bool {
 // issueBacklog reads back the log's first block (verify_backlog);
 // completeData checks it.
 func (l *loop) issueBacklog(si uint32, now int64) {
-	e, _ := l.wlog.popFirst()
-	l.wlog.issuedNow += uint64(e.n)
-	l.wlog.readBack += uint64(e.n)
-	l.vBatch--
+	e, _ := l.verify.wlog.popFirst()
+	l.verify.wlog.issuedNow += uint64(e.n)
+	l.verify.wlog.readBack += uint64(e.n)
+	l.verify.vBatch--
 	s := &l.slots[si]
 	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, verify: true, ramp: l.ramping,
 		zeroes: e.seq&seqTrimmed != 0}
@@ -582,16 +582,16 @@ func (l *loop) issueBacklog(si uint32, now int64) {
 // and offset order, through the same slots and engine, and checked.
 func (l *loop) runVerify() {
 	l.warnTrimLeaked()
-	l.wlog.finish()
+	l.verify.wlog.finish()
 	now := l.clock()
 	if l.ramping {
 		l.endRamp(now)
 	}
-	l.verifying, l.verified, l.checkReads, l.stopIssue = true, true, true, false
-	if len(l.wlog.ents) > 0 {
+	l.verify.verifying, l.verify.verified, l.verify.checkReads, l.stopIssue = true, true, true, false
+	if len(l.verify.wlog.ents) > 0 {
 		l.closeIOLogFiles(now) // fio closes the files after writing and opens them again to verify
 	}
-	l.vNext = 0
+	l.verify.vNext = 0
 	if l.prog != nil {
 		l.prog.State.Store('V')
 	}
@@ -599,20 +599,20 @@ func (l *loop) runVerify() {
 		l.q.AddHeavy(uint32(i), now)
 	}
 	l.drive()
-	l.verifying = false
+	l.verify.verifying = false
 	l.ended = l.clock()
 }
 
 // issueVerify is the heavy item of the verify phase: read the next logged
 // block back.
 func (l *loop) issueVerify(si uint32, now int64) {
-	if l.stopIssue || l.stop.Load() || l.vNext >= len(l.wlog.ents) {
+	if l.stopIssue || l.stop.Load() || l.verify.vNext >= len(l.verify.wlog.ents) {
 		l.stopIssue = true
 		return
 	}
-	e := l.wlog.ents[l.vNext]
-	l.vNext++
-	l.wlog.readBack += uint64(e.n)
+	e := l.verify.wlog.ents[l.verify.vNext]
+	l.verify.vNext++
+	l.verify.wlog.readBack += uint64(e.n)
 	s := &l.slots[si]
 	*s = slot{op: engines.OpRead, dir: jobfile.DirRead, file: e.file, off: e.off, length: e.n, start: now, slat: -1, zeroes: e.seq&seqTrimmed != 0}
 	l.req = engines.Request{Op: engines.OpRead, File: int(e.file), Offset: e.off, Buf: l.bufs[si][:e.n]}

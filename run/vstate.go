@@ -163,12 +163,12 @@ func (vs *verifyState) close() error {
 // write phase would have issued, one pass for a time_based job, and logs
 // the writes among them without issuing anything.
 func (l *loop) replayWrites() {
-	t := l.wlog.trim
+	t := l.verify.wlog.trim
 	for {
 		if t != nil && l.trimDue() == trimNow {
 			// fio's dry run takes trim verify's trims too: the
 			// blocks they trimmed read back as zeroes, or not at all.
-			l.wlog.takeTrim()
+			l.verify.wlog.takeTrim()
 			continue
 		}
 		if !l.job.TimeBased && !l.budgetLeft() && (t == nil || t.listed == 0) {
@@ -194,8 +194,8 @@ func (l *loop) replayWrites() {
 			l.issued += n // a trimwrite job's size= counts its writes (countIssued)
 		}
 		if d == jobfile.DirWrite {
-			l.wlog.issued(0, int32(file), off, uint32(n))
-			l.wlog.completed(0, int32(file), off, uint32(n))
+			l.verify.wlog.issued(0, int32(file), off, uint32(n))
+			l.verify.wlog.completed(0, int32(file), off, uint32(n))
 		}
 	}
 }
@@ -203,16 +203,16 @@ func (l *loop) replayWrites() {
 // keepSaved drops from the write log the blocks the loaded state does not
 // mark as completed, and returns how many it dropped.
 func (l *loop) keepSaved(vs *verifyState) int {
-	kept := l.wlog.ents[:0]
+	kept := l.verify.wlog.ents[:0]
 	dropped := 0
-	for _, e := range l.wlog.ents {
+	for _, e := range l.verify.wlog.ents {
 		if vs.done(e.file, e.off, e.n) {
 			kept = append(kept, e)
 		} else {
 			dropped++
 		}
 	}
-	l.wlog.ents = kept
+	l.verify.wlog.ents = kept
 	return dropped
 }
 
@@ -226,10 +226,10 @@ func (l *loop) runVerifyOnly(vs *verifyState) string {
 	l.iops.reset(now, &l.iosDone)
 	l.replayWrites()
 	l.issued = 0
-	l.wlog.finish()
+	l.verify.wlog.finish()
 	note := ""
 	if vs != nil {
-		total := len(l.wlog.ents)
+		total := len(l.verify.wlog.ents)
 		skipped := l.keepSaved(vs)
 		note = fmt.Sprintf("verify_state_load: %s: verifying the %d of %d blocks whose writes completed, skipping %d", vs.path, total-skipped, total, skipped)
 	}
@@ -250,7 +250,7 @@ func (jr *jobRun) regions() []iogen.Region {
 // verify_state_save=1; a file that cannot be created ends the job.
 func (jr *jobRun) saveVerifyState(e *env, l *loop) {
 	j := jr.job
-	if !j.VerifyStateSave || l.ver == nil || !l.hasWrite {
+	if !j.VerifyStateSave || l.verify.ver == nil || !l.hasWrite {
 		return
 	}
 	vs, err := createVerifyState(verifyStatePath(e.opts.AuxPath, j.Name, jr.index), jr.regions(), l.gen.MinBS[jobfile.DirWrite])
@@ -259,14 +259,14 @@ func (jr *jobRun) saveVerifyState(e *env, l *loop) {
 		l.fail(errnoOf(err, unix.EIO), "verify_state_save", err)
 		return
 	}
-	l.vstate = vs
+	l.verify.vstate = vs
 }
 
 // verifyOnly runs a verify_only job, with verify_state_load's state when
 // asked for.
 func (jr *jobRun) verifyOnly(e *env, l *loop) {
 	j := jr.job
-	if l.wlog == nil {
+	if l.verify.wlog == nil {
 		// fio's verify_only with do_verify=0 neither writes nor verifies.
 		now := l.clock()
 		l.started, l.statsStart, l.ended = now, now, now
