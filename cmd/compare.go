@@ -15,9 +15,9 @@ import (
 	"github.com/gofio/gofio/internal/buildinfo"
 	"github.com/gofio/gofio/internal/canary"
 	"github.com/gofio/gofio/internal/hostinfo"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
-	"github.com/gofio/gofio/run"
 )
 
 // This file is the comparison command (--compare, --sweep, --repeat,
@@ -544,7 +544,7 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 				return nil, err
 			}
 		}
-		return jobs, run.CheckTargets(jobs)
+		return jobs, target.CheckTargets(jobs)
 	})
 	if err != nil {
 		return nil, pointError(cfg, ab, sweeps, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/psync"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -22,15 +23,15 @@ func TestAtomicOpenFlags(t *testing.T) {
 	if !j.Direct {
 		t.Fatal("atomic=1 did not set direct=1")
 	}
-	tg := &target{exists: true}
-	if flags, direct := openFlags(j, tg, j.RW); !direct || flags&(unix.O_DIRECT|oAtomic) != unix.O_DIRECT|oAtomic {
-		t.Errorf("write job: flags %#o (direct %v), want O_DIRECT|%#o", flags, direct, oAtomic)
+	tg := &target.Target{Exists: true}
+	if flags, direct := target.OpenFlags(j, tg, j.RW); !direct || flags&(unix.O_DIRECT|target.OAtomic) != unix.O_DIRECT|target.OAtomic {
+		t.Errorf("write job: flags %#o (direct %v), want O_DIRECT|%#o", flags, direct, target.OAtomic)
 	}
-	if flags, _ := openFlags(j, tg, jobfile.RW("trimwrite")); flags&(unix.O_DIRECT|oAtomic) != 0 {
-		t.Errorf("trimwrite job: flags %#o, want neither O_DIRECT nor %#o", flags, oAtomic)
+	if flags, _ := target.OpenFlags(j, tg, jobfile.RW("trimwrite")); flags&(unix.O_DIRECT|target.OAtomic) != 0 {
+		t.Errorf("trimwrite job: flags %#o, want neither O_DIRECT nor %#o", flags, target.OAtomic)
 	}
-	if flags, _ := openFlags(jobs[0], tg, jobfile.RW("read")); flags&oAtomic == 0 {
-		t.Errorf("read job: flags %#o lack %#o", flags, oAtomic)
+	if flags, _ := target.OpenFlags(jobs[0], tg, jobfile.RW("read")); flags&target.OAtomic == 0 {
+		t.Errorf("read job: flags %#o lack %#o", flags, target.OAtomic)
 	}
 	var direct bool
 	open := func(s engines.Setup) (engines.Engine, error) {

@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/joberr"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -13,7 +15,7 @@ import (
 // one file (fio's setup in filesetup.c: one entry per trim block size of
 // the file's io_size), nil without the option, or the job's error when
 // that is no block or more than fio's maximum.
-func blockInfos(j *jobfile.Job, ts []*target) (report.BlockInfos, *jobError) {
+func blockInfos(j *jobfile.Job, ts []*target.Target) (report.BlockInfos, *joberr.Error) {
 	if !j.BlockErrorPercentiles || len(ts) == 0 {
 		return nil, nil
 	}
@@ -23,11 +25,11 @@ func blockInfos(j *jobfile.Job, ts []*target) (report.BlockInfos, *jobError) {
 	}
 	var n uint64
 	if bs > 0 {
-		n = ts[0].region.Size / bs
+		n = ts[0].Region.Size / bs
 	}
 	if n == 0 || n > report.MaxBlockInfos {
-		return nil, &jobError{job: j.Name, where: "block_error_percentiles", fn: "block_error_hist", errno: unix.EINVAL,
-			err: fmt.Errorf("cannot calculate block histogram with %d trim blocks, maximum %d", n, report.MaxBlockInfos)}
+		return nil, &joberr.Error{Job: j.Name, Where: "block_error_percentiles", Fn: "block_error_hist", Errno: unix.EINVAL,
+			Err: fmt.Errorf("cannot calculate block histogram with %d trim blocks, maximum %d", n, report.MaxBlockInfos)}
 	}
 	return make(report.BlockInfos, n), nil
 }
@@ -40,6 +42,6 @@ func (l *loop) blockIndex(s *slot) int {
 	if bs == 0 {
 		bs = l.job.BSMin(jobfile.DirTrim)
 	}
-	start := s.off - uint64(s.done) - l.files[s.file].region.Base
+	start := s.off - uint64(s.done) - l.files[s.file].Region.Base
 	return int(start / bs)
 }

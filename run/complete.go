@@ -119,7 +119,7 @@ func (l *loop) transferred(s *slot, si uint32, now int64, acct bool) bool {
 		l.q.AddHeavy(si, now)
 		return false
 	}
-	if t := l.files[s.file]; got == 0 && rest > 0 && s.off < t.region.End && (l.syncIO || !l.job.ReadOnly || s.off < t.curSize) {
+	if t := l.files[s.file]; got == 0 && rest > 0 && s.off < t.Region.End && (l.syncIO || !l.job.ReadOnly || s.off < t.CurSize) {
 		// Nothing moved short of the end of the target: it shrank or
 		// went away, or a --readonly job reads past the end of a file
 		// it did not lay out. fio fails such an I/O with EIO ("full
@@ -141,7 +141,7 @@ func (l *loop) transferred(s *slot, si uint32, now int64, acct bool) bool {
 		if acct {
 			ds.ShortIOs++
 		}
-		if s.off < l.files[s.file].region.End {
+		if s.off < l.files[s.file].Region.End {
 			s.requeue = true
 			l.q.AddHeavy(si, now)
 			return false

@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/joberr"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -36,16 +38,16 @@ func setCreds(j *jobfile.Job) (fn string, err error) {
 // job's files before its thread takes uid= and gid=, and fio opens them
 // after, so a file the new credentials may not open fails the job as in
 // fio (func=open(PATH)).
-func checkAccess(j *jobfile.Job, targets []*target, rw jobfile.RW) *jobError {
-	if diskless(j) {
+func checkAccess(j *jobfile.Job, targets []*target.Target, rw jobfile.RW) *joberr.Error {
+	if j.Engine().Diskless {
 		return nil
 	}
 	for _, t := range targets {
-		flags, _ := openFlags(j, t, rw)
-		fd, err := unix.Open(t.path, flags&^(unix.O_CREAT|unix.O_TRUNC), 0)
+		flags, _ := target.OpenFlags(j, t, rw)
+		fd, err := unix.Open(t.Path, flags&^(unix.O_CREAT|unix.O_TRUNC), 0)
 		if err != nil {
-			je := targetError(j.Name, t, "open", "open("+t.path+")", unix.EACCES, err)
-			je.inIO = true // fio opens the file for the job's first I/O
+			je := target.Fail(j.Name, t, "open", "open("+t.Path+")", unix.EACCES, err)
+			je.InIO = true // fio opens the file for the job's first I/O
 			return je
 		}
 		unix.Close(fd)

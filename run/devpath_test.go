@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -33,7 +34,7 @@ func TestCheckTargetsUnderDev(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			j := testJob("", "j", jobfile.RWRead, tt.engine)
 			j.Filenames, j.Directory, j.NrFiles = tt.files, tt.dirs, 1
-			err := CheckTargets([]*jobfile.Job{j})
+			err := target.CheckTargets([]*jobfile.Job{j})
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("CheckTargets = %v, want nil", err)

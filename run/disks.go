@@ -22,11 +22,11 @@ func startDisks(runs []*jobRun) *diskSet {
 	ds := &diskSet{}
 	seen := map[string]bool{}
 	for _, jr := range runs {
-		if diskless(jr.job) || jr.job.NoDiskUtil {
+		if jr.job.Engine().Diskless || jr.job.NoDiskUtil {
 			continue
 		}
 		for _, t := range jr.targets {
-			p := t.path
+			p := t.Path
 			if _, err := os.Stat(p); err != nil {
 				p = filepath.Dir(p) // laid out later: its directory's disk
 			}

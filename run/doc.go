@@ -67,7 +67,7 @@
 //
 // Everything that can refuse a job is checked, for every job, before any
 // target is created or opened for writing, and comes back as Run's error
-// with no Result: a missing target under /dev (CheckTargets), a mounted
+// with no Result: a missing target under /dev (target.CheckTargets), a mounted
 // block device for a writing job unless allow_mounted_write=1
 // (Options.CheckMountedWrite), O_DIRECT alignment, verify= that cannot be
 // checked, an engine that is not available. The null engine touches no

@@ -3,12 +3,13 @@ package run
 import (
 	"context"
 	"fmt"
-	netengine "github.com/gofio/gofio/engines/net"
 	stdnet "net"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	netengine "github.com/gofio/gofio/engines/net"
 
 	"golang.org/x/sys/unix"
 

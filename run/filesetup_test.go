@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gofio/gofio/internal/blockdev"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -91,7 +92,7 @@ func TestDiskUtilOff(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		j := testJob(dir, "d", jobfile.RWWrite, "psync")
 		j.NoDiskUtil = !on
-		ds := startDisks([]*jobRun{{job: j, targets: []*target{{path: j.Filenames[0]}}}})
+		ds := startDisks([]*jobRun{{job: j, targets: []*target.Target{{Path: j.Filenames[0]}}}})
 		if got := len(ds.samplers) > 0; got != on {
 			t.Errorf("disk_util=%v: sampled %d disks", on, len(ds.samplers))
 		}

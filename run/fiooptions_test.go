@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -269,15 +270,15 @@ func TestSyncOpensSynchronous(t *testing.T) {
 	dir := t.TempDir()
 	for mode, flag := range map[string]int{"dsync": unix.O_DSYNC, "sync": unix.O_SYNC} {
 		jobs := parseJobs(t, dir, "[s]\nioengine=psync\nrw=write\nbs=4k\nsize=64k\nsync="+mode+"\nfilename="+filepath.Join(dir, mode)+"\n")
-		tgt := &target{path: filepath.Join(dir, mode), fd: -1}
-		if err := os.WriteFile(tgt.path, make([]byte, 64<<10), 0o644); err != nil {
+		tgt := &target.Target{Path: filepath.Join(dir, mode), FD: -1}
+		if err := os.WriteFile(tgt.Path, make([]byte, 64<<10), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if je := openTarget(&env{opts: &Options{fadvise: func(int, int64, int64, int) error { return nil }}}, jobs[0], tgt, jobs[0].RW); je != nil {
-			t.Fatal(je.err)
+		if je := target.Open(jobs[0], tgt, jobs[0].RW, func(int, int64, int64, int) error { return nil }, func() {}); je != nil {
+			t.Fatal(je.Err)
 		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", tgt.fd))
-		unix.Close(tgt.fd)
+		b, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", tgt.FD))
+		unix.Close(tgt.FD)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/joberr"
 )
 
 // Hung I/O (io_timeout), gofio's answer to fio's waiting forever:
@@ -219,7 +220,7 @@ func (l *loop) timedOut(s *slot, age time.Duration, note string) {
 	if note != "" {
 		l.res.EngineNotes = append(l.res.EngineNotes, note)
 	}
-	l.setError(int(unix.ETIMEDOUT), "io_timeout", errors.New(strerror(unix.ETIMEDOUT)+": "+msg))
+	l.setError(int(unix.ETIMEDOUT), "io_timeout", errors.New(joberr.Strerror(unix.ETIMEDOUT)+": "+msg))
 	l.fatal, l.stopIssue = true, true
 	if l.inflight > 0 && l.hang.p != nil {
 		l.hang.p.keepBufs = true

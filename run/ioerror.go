@@ -1,9 +1,9 @@
 package run
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/jobfile"
 	"golang.org/x/sys/unix"
 )
@@ -35,14 +35,14 @@ func nonFatal(j *jobfile.Job, d jobfile.Dir, e unix.Errno) bool {
 func (l *loop) dumpError(s *slot, e unix.Errno) {
 	name := l.slotPath(s)
 	fmt.Fprintf(l.warn, "gofio: %s: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-		l.job.Name, name, strerror(e), s.dir, s.off, s.length-s.done)
+		l.job.Name, name, joberr.Strerror(e), s.dir, s.off, s.length-s.done)
 }
 
 // slotPath is the path of the file the I/O in slot s is on, for messages;
 // empty when the slot holds no file of the job.
 func (l *loop) slotPath(s *slot) string {
 	if int(s.file) < len(l.files) {
-		return l.files[s.file].path
+		return l.files[s.file].Path
 	}
 	return ""
 }
@@ -72,7 +72,7 @@ func (l *loop) ioError(s *slot, errno int, fn string) {
 		// I/O, clears the error and ends the job.
 		if l.warn != nil {
 			fmt.Fprintf(l.warn, "gofio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-				l.slotPath(s), strerror(e), s.dir, s.off, s.length-s.done)
+				l.slotPath(s), joberr.Strerror(e), s.dir, s.off, s.length-s.done)
 		}
 		l.stopIssue = true
 		return
@@ -80,7 +80,7 @@ func (l *loop) ioError(s *slot, errno int, fn string) {
 	if l.warn != nil && l.res.Error == 0 {
 		name := l.slotPath(s)
 		fmt.Fprintf(l.warn, "gofio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-			name, strerror(e), s.dir, s.off, s.length-s.done)
+			name, joberr.Strerror(e), s.dir, s.off, s.length-s.done)
 	}
 	l.setError(errno, fn, e)
 	l.stopIssue = true
@@ -91,7 +91,7 @@ func (l *loop) setError(errno int, fn string, err error) {
 		return
 	}
 	l.res.Error = errno
-	l.res.ErrorText = fmt.Sprintf("func=%s, error=%s", fn, errText(errno, err))
+	l.res.ErrorText = fmt.Sprintf("func=%s, error=%s", fn, joberr.Text(errno, err))
 	l.idleAtError = l.inflight == 0
 	if l.prog != nil {
 		l.prog.State.Store('X')
@@ -107,26 +107,4 @@ func (l *loop) fail(errno int, fn string, err error) {
 	l.setError(errno, fn, err)
 	l.fatal = true
 	l.stopIssue = true
-}
-
-// errText returns the error= part of a job's error text: the C library's
-// text of the errno err carries (fio prints strerror), else err's own
-// text, else that of errno.
-func errText(errno int, err error) string {
-	var e unix.Errno
-	if errors.As(err, &e) {
-		return strerror(e)
-	}
-	if err != nil {
-		return err.Error()
-	}
-	return strerror(unix.Errno(errno))
-}
-
-func errnoOf(err error, def unix.Errno) int {
-	var e unix.Errno
-	if errors.As(err, &e) {
-		return int(e)
-	}
-	return int(def)
 }

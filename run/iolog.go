@@ -14,6 +14,8 @@ import (
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
+	"github.com/gofio/gofio/internal/joberr"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -37,7 +39,7 @@ type replay struct {
 // is bad input) and returns it with the job's targets: the log's files,
 // or replay_redirect's, neither laid out nor sized, as fio's setup_files
 // skips both for a replay.
-func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*iolog.Log, []*target, []byte, error) {
+func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*iolog.Log, []*target.Target, []byte, error) {
 	o := j.IOLog
 	if j.Verify != "" && j.Verify != "0" {
 		return nil, nil, nil, fmt.Errorf("%s: read_iolog with verify=%s is not supported by gofio", j.Name, j.Verify)
@@ -45,7 +47,7 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 	if j.Zones.Mode != "" && j.Zones.Mode != "none" {
 		return nil, nil, nil, fmt.Errorf("%s: read_iolog with zonemode=%s is not supported by gofio", j.Name, j.Zones.Mode)
 	}
-	if diskless(j) {
+	if j.Engine().Diskless {
 		return nil, nil, nil, fmt.Errorf("%s: read_iolog with ioengine=%s is not supported by gofio: the engine works on no file", j.Name, j.IOEngine)
 	}
 	path := replayPath(j)
@@ -80,39 +82,39 @@ func planReplay(j *jobfile.Job, warn io.Writer, mounted func(string) error) (*io
 	if log.Trims > 0 && log.Reads > 0 {
 		return nil, nil, nil, fmt.Errorf("%s: read_iolog=%s: the log both reads and trims, which gofio does not replay yet (a log of trims, or of trims and writes, replays)", j.Name, path)
 	}
-	ts := make([]*target, len(log.Files))
+	ts := make([]*target.Target, len(log.Files))
 	for i, name := range log.Files {
-		t := &target{path: name, label: "read_iolog=" + path + ": file " + name, fd: -1}
+		t := &target.Target{Path: name, Label: "read_iolog=" + path + ": file " + name, FD: -1}
 		if o.ReplayRedirect != "" {
-			t.label = "replay_redirect=" + name
+			t.Label = "replay_redirect=" + name
 		}
 		ts[i] = t
 		st, err := os.Stat(name)
 		switch {
 		case err == nil && st.IsDir():
-			return nil, nil, nil, badTarget(j, t, "is a directory")
+			return nil, nil, nil, target.BadTarget(j, t, "is a directory")
 		case err == nil && st.Mode()&os.ModeDevice != 0 && st.Mode()&os.ModeCharDevice == 0:
-			t.block, t.exists = true, true
-			if je := sizeDevice(j, t); je != nil {
+			t.Block, t.Exists = true, true
+			if je := target.SizeDevice(j, t); je != nil {
 				return nil, nil, nil, je
 			}
 			if (log.Writes > 0 || log.Trims > 0) && !j.AllowMountedWrite {
 				if err := mounted(name); err != nil {
-					return nil, nil, nil, badTarget(j, t, "%w", err)
+					return nil, nil, nil, target.BadTarget(j, t, "%w", err)
 				}
 			}
 		case err == nil && st.Mode().IsRegular():
-			t.exists, t.curSize = true, uint64(st.Size())
+			t.Exists, t.CurSize = true, uint64(st.Size())
 		case err == nil:
-			return nil, nil, nil, badTarget(j, t, "is neither a regular file nor a block device")
+			return nil, nil, nil, target.BadTarget(j, t, "is neither a regular file nor a block device")
 		case os.IsNotExist(err):
 			if log.Writes == 0 {
-				return nil, nil, nil, badTarget(j, t, "does not exist, and the log does not write it")
+				return nil, nil, nil, target.BadTarget(j, t, "does not exist, and the log does not write it")
 			}
 		default:
-			return nil, nil, nil, badTarget(j, t, "%w", err)
+			return nil, nil, nil, target.BadTarget(j, t, "%w", err)
 		}
-		t.region = iogen.Region{Size: t.curSize, End: t.curSize, Name: name}
+		t.Region = iogen.Region{Size: t.CurSize, End: t.CurSize, Name: name}
 	}
 	return log, ts, merged, nil
 }
@@ -298,19 +300,19 @@ func (w *iologWriter) usec(now int64) uint64 { return uint64(max(now-w.start, 0)
 // the header and an add line per file, then an open line per file, which
 // gofio has open from the start but logs, as fio opens them, before the
 // first I/O on each.
-func (jr *jobRun) openIOLog(l *loop) *jobError {
+func (jr *jobRun) openIOLog(l *loop) *joberr.Error {
 	path := jr.job.IOLog.Write
 	if path == "" || jr.replay != nil {
 		return nil
 	}
 	names := make([]string, len(jr.targets))
 	for i, t := range jr.targets {
-		names[i] = t.path
+		names[i] = t.Path
 	}
 	start := l.clock()
 	w, err := iolog.Create(path, names, 0)
 	if err != nil {
-		return &jobError{job: jr.job.Name, where: "write_iolog=" + path, op: "open", fn: "failed initializing iolog", errno: unix.EINVAL, err: err}
+		return &joberr.Error{Job: jr.job.Name, Where: "write_iolog=" + path, Op: "open", Fn: "failed initializing iolog", Errno: unix.EINVAL, Err: err}
 	}
 	l.iolog = &iologWriter{w: w, start: start, opened: make([]bool, len(names)), closed: make([]bool, len(names))}
 	return nil
@@ -423,14 +425,14 @@ func checkReplayStdin(jobs []*jobfile.Job) error {
 // loadReplay parses, when its group starts, the log of a replay job
 // whose log an earlier job writes; a bad log then fails only this job,
 // as in fio.
-func (jr *jobRun) loadReplay(warn io.Writer, mounted func(string) error) *jobError {
+func (jr *jobRun) loadReplay(warn io.Writer, mounted func(string) error) *joberr.Error {
 	j := jr.job
 	if j.IOLog.Read == "" || jr.replay != nil {
 		return nil
 	}
 	log, ts, merged, err := planReplay(j, warn, mounted)
 	if err != nil {
-		return &jobError{job: j.Name, where: "read_iolog=" + replayPath(j), op: "read", fn: "failed initializing iolog", errno: unix.EINVAL, err: err}
+		return &joberr.Error{Job: j.Name, Where: "read_iolog=" + replayPath(j), Op: "read", Fn: "failed initializing iolog", Errno: unix.EINVAL, Err: err}
 	}
 	jr.replay, jr.targets, jr.merged = log, ts, merged
 	jr.prog.TotalBytes.Store(log.Bytes)
@@ -491,13 +493,13 @@ func MergeBlktraces(jobs []*jobfile.Job) error {
 
 // writeMerged writes the merged trace of a merge_blktrace_file= job, when
 // the job starts.
-func (jr *jobRun) writeMerged() *jobError {
+func (jr *jobRun) writeMerged() *joberr.Error {
 	if jr.merged == nil {
 		return nil
 	}
 	path := jr.job.IOLog.MergeFile
 	if err := os.WriteFile(path, jr.merged, 0o644); err != nil {
-		return &jobError{job: jr.job.Name, where: "merge_blktrace_file=" + path, op: "write", fn: "merge_blktrace_iologs", errno: unix.Errno(errnoOf(err, unix.EIO)), err: err}
+		return &joberr.Error{Job: jr.job.Name, Where: "merge_blktrace_file=" + path, Op: "write", Fn: "merge_blktrace_iologs", Errno: unix.Errno(joberr.ErrnoOf(err, unix.EIO)), Err: err}
 	}
 	jr.merged = nil
 	return nil

@@ -17,14 +17,14 @@ import (
 // fails the job. The scheduler stays switched after the job, as in fio.
 func switchScheduler(e *env, jr *jobRun) error {
 	j := jr.job
-	if diskless(j) || j.NoDiskUtil {
+	if j.Engine().Diskless || j.NoDiskUtil {
 		return nil
 	}
 	for _, t := range jr.targets {
-		if t.char {
+		if t.Char {
 			continue
 		}
-		p := t.path
+		p := t.Path
 		if _, err := os.Stat(p); err != nil {
 			p = filepath.Dir(p)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/iogen"
+	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/sched"
 	"golang.org/x/sys/unix"
@@ -369,7 +370,7 @@ func (l *loop) queue(si uint32) {
 		return
 	}
 	if err := l.eng.Queue(si, &l.req); err != nil {
-		l.fail(errnoOf(err, unix.EIO), "io_u queue", err)
+		l.fail(joberr.ErrnoOf(err, unix.EIO), "io_u queue", err)
 		return
 	}
 	l.queued(si, trimNow)
@@ -382,18 +383,18 @@ func (l *loop) queue(si uint32) {
 func (l *loop) lockedQueue(si uint32) {
 	trimNow := l.req.Op == engines.OpTrim && l.trimAtQueue
 	file := l.req.File
-	shared := l.locks.lock(file, l.req.Op)
+	shared := l.locks.Lock(file, l.req.Op)
 	err := l.eng.Queue(si, &l.req)
 	if err != nil || !l.syncIO {
-		l.locks.unlock(file, shared)
+		l.locks.Unlock(file, shared)
 	}
 	if err != nil {
-		l.fail(errnoOf(err, unix.EIO), "io_u queue", err)
+		l.fail(joberr.ErrnoOf(err, unix.EIO), "io_u queue", err)
 		return
 	}
 	l.queued(si, trimNow)
 	if l.syncIO {
-		l.locks.unlock(file, shared)
+		l.locks.Unlock(file, shared)
 	}
 }
 

@@ -20,7 +20,9 @@ import (
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
+	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/lattarget"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"
@@ -32,7 +34,7 @@ import (
 type jobRun struct {
 	index      int
 	job        *jobfile.Job
-	targets    []*target
+	targets    []*target.Target
 	opener     engines.Opener
 	res        *report.JobResult
 	prog       *report.Progress
@@ -41,7 +43,7 @@ type jobRun struct {
 	ver        *verify.Verifier // nil without verify=
 	bufs       *iogen.Buffers   // what the job writes (fio's buf_state and its companions)
 	replan     bool             // its files are made by an earlier group: plan them when its group starts
-	failed     *jobError        // a target planning could not examine: the job fails at its start
+	failed     *joberr.Error    // a target planning could not examine: the job fails at its start
 	closed     bool             // closeTargets ran
 	flow       *flowState       // flow=: the job's flow_id, nil without
 	flowIssued atomic.Int64     // flow=: the I/Os the job counted in its flow
@@ -98,7 +100,7 @@ type env struct {
 	// progStart is the zero of Progress.StartNano and EndNano.
 	progStart time.Time
 	// locks are lockfile='s locks (lockfile.go).
-	locks lockRegistry
+	locks target.LockRegistry
 }
 
 func (e *env) warnf(format string, args ...any) {
@@ -182,7 +184,7 @@ func allowedCPUs(j *jobfile.Job, index int) []int {
 
 // prepare locks the goroutine to its thread, pins it, maps the buffers and
 // opens the engine. It runs on the job's own goroutine.
-func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
+func (jr *jobRun) prepare(e *env) (*prepared, *joberr.Error) {
 	j := jr.job
 	p := &prepared{tid: unix.Gettid()}
 	fail := jr.failure
@@ -204,11 +206,11 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 		if errors.As(err, &ae) {
 			fn = ae.fn
 		}
-		return p, fail(fmt.Sprintf("mem=%s iodepth=%d", j.Mem, depth), "buffers", fn, unix.Errno(errnoOf(err, unix.ENOMEM)), err)
+		return p, fail(fmt.Sprintf("mem=%s iodepth=%d", j.Mem, depth), "buffers", fn, unix.Errno(joberr.ErrnoOf(err, unix.ENOMEM)), err)
 	}
 	p.arena = ar
 	if err := memPolicy(j.NUMAMemPolicy, ar.mem); err != nil {
-		return p, fail("numa_mem_policy="+j.NUMAMemPolicy, "numa", "mbind", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+		return p, fail("numa_mem_policy="+j.NUMAMemPolicy, "numa", "mbind", unix.Errno(joberr.ErrnoOf(err, unix.EINVAL)), err)
 	}
 	if j.RW.HasWrite() {
 		// fio's init_io_u fills every io_u buffer of a writing job.
@@ -225,22 +227,22 @@ func (jr *jobRun) prepare(e *env) (*prepared, *jobError) {
 }
 
 // failure is the job's error where, in op, from the call fn.
-func (jr *jobRun) failure(where, op, fn string, errno unix.Errno, err error) *jobError {
-	return &jobError{job: jr.job.Name, where: where, op: op, fn: fn, errno: errno, err: err}
+func (jr *jobRun) failure(where, op, fn string, errno unix.Errno, err error) *joberr.Error {
+	return &joberr.Error{Job: jr.job.Name, Where: where, Op: op, Fn: fn, Errno: errno, Err: err}
 }
 
 // openEngine opens the job's engine on its targets and buffers at depth,
 // through gofio's SQPOLL stand-in where the job uses it. A synchronous
 // engine at a depth above 1 is opened again at depth 1, as fio caps it.
-func (jr *jobRun) openEngine(e *env, p *prepared, ar *arena, depth int) (engines.Engine, int, *jobError) {
+func (jr *jobRun) openEngine(e *env, p *prepared, ar *arena, depth int) (engines.Engine, int, *joberr.Error) {
 	j := jr.job
 	fail := jr.failure
 	fds := make([]int, len(jr.targets))
 	paths := make([]string, len(jr.targets))
 	for i, t := range jr.targets {
-		fds[i], paths[i] = t.fd, t.path
+		fds[i], paths[i] = t.FD, t.Path
 	}
-	engineFail := func(op string, err error) *jobError {
+	engineFail := func(op string, err error) *joberr.Error {
 		return fail("ioengine="+j.IOEngine, op, "engine "+op, engineErrno(err), err)
 	}
 	setup := engines.Setup{Job: j, Files: fds, Paths: paths, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP, Info: e.opts.Info}
@@ -294,8 +296,8 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	j := jr.job
 	regions := make([]iogen.Region, len(jr.targets))
 	for i, t := range jr.targets {
-		regions[i] = t.region
-		regions[i].Name = t.path
+		regions[i] = t.Region
+		regions[i].Name = t.Path
 	}
 	var gen *iogen.Offsets
 	var err error
@@ -361,8 +363,8 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	if l.sfrEvery > 0 {
 		l.sfr = newSyncRanges(len(jr.targets))
 	}
-	l.locks = newFileLocks(jr, &e.locks)
-	l.pass.passSize = passBytes(jr.targets)
+	l.locks = target.NewFileLocks(jr.job, jr.targets, jr.lockSection, &e.locks)
+	l.pass.passSize = target.PassBytes(jr.targets)
 	if l.pass.passSize == 0 {
 		l.invalidate = false
 	}
@@ -378,7 +380,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	l.cqes = make([]engines.Completion, depth)
 	l.pass.passNr = 1
 	if !j.TimeBased && jr.replay == nil {
-		l.budget = bytesPerPass(j, jr.targets) * l.loops
+		l.budget = target.BytesPerPass(j, jr.targets) * l.loops
 	}
 	l.bw, l.iops = newSamplers(j)
 	l.logs = newJobLogger(j, jr.res, &l.bw, &l.iops, l.noClat, l.noLat)
@@ -434,7 +436,7 @@ func (jr *jobRun) endSync(l *loop) {
 	j := jr.job
 	if j.EndSyncfs && j.RW.HasWrite() {
 		if err := syncFilesystems(jr.targets); err != nil {
-			l.setError(errnoOf(err, unix.EIO), "end_syncfs", err)
+			l.setError(joberr.ErrnoOf(err, unix.EIO), "end_syncfs", err)
 		}
 		return
 	}
@@ -442,11 +444,11 @@ func (jr *jobRun) endSync(l *loop) {
 		return
 	}
 	for _, t := range jr.targets {
-		if !j.RW.HasWrite() || t.fd < 0 {
+		if !j.RW.HasWrite() || t.FD < 0 {
 			break
 		}
-		if err := unix.Fsync(t.fd); err != nil {
-			l.setError(errnoOf(err, unix.EIO), "end_fsync", err)
+		if err := unix.Fsync(t.FD); err != nil {
+			l.setError(joberr.ErrnoOf(err, unix.EIO), "end_fsync", err)
 		}
 	}
 }
@@ -469,7 +471,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	l, err := jr.newEventLoop(e, p)
 	if err != nil {
 		// plan checked the offset rules already (iogen.CheckOffsets).
-		failJob(e, jr, &jobError{job: j.Name, op: "offsets", fn: "setup", errno: unix.EINVAL, err: err})
+		failJob(e, jr, &joberr.Error{Job: j.Name, Op: "offsets", Fn: "setup", Errno: unix.EINVAL, Err: err})
 		return
 	}
 	if je := jr.startKernelStages(e, p, l); je != nil {
@@ -499,7 +501,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		}
 	}
 	if j.PreRead {
-		if je := preRead(j, jr.targets); je != nil {
+		if je := target.PreRead(j, jr.targets); je != nil {
 			failJob(e, jr, je)
 			return
 		}
@@ -547,7 +549,7 @@ func (jr *jobRun) verifyPass(e *env, l *loop) bool {
 	}
 	if hook := e.opts.beforeVerify; hook != nil {
 		if err := hook(jr.job); err != nil {
-			l.setError(errnoOf(err, unix.EIO), "verify setup", err)
+			l.setError(joberr.ErrnoOf(err, unix.EIO), "verify setup", err)
 		}
 	}
 	if res.Error == 0 {

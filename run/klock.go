@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/klock/lockbpf"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -17,7 +18,7 @@ import (
 // and (by name) the io-wq workers and SQPOLL thread working for them.
 // Tracing that cannot run leaves a result saying why and a note, or, with
 // kernel_locks=required, fails the job.
-func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *jobError {
+func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *joberr.Error {
 	j := jr.job
 	mode := j.KernelLocks.Or(e.opts.KernelLocks)
 	if mode == jobfile.TracerOff {
@@ -50,12 +51,12 @@ func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *jobError {
 // tracerRequired is the error that fails a job whose kernel tracer
 // (option, e.g. kernel_locks) is required but cannot run, for reason (err
 // as Open returned it): EPERM when privilege is what lacks, else ENOTSUP.
-func tracerRequired(job, option, what, reason string, err error) *jobError {
+func tracerRequired(job, option, what, reason string, err error) *joberr.Error {
 	errno := unix.ENOTSUP
 	if errors.Is(err, unix.EPERM) || os.Geteuid() != 0 {
 		errno = unix.EPERM
 	}
-	return &jobError{job: job, where: option + "=required", op: what, fn: option, errno: errno, err: errors.New(reason)}
+	return &joberr.Error{Job: job, Where: option + "=required", Op: what, Fn: option, Errno: errno, Err: errors.New(reason)}
 }
 
 // stopKernelLocks stops the job's lock-contention tracer and puts its

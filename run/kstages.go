@@ -5,13 +5,15 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/ktrace"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
 
 // kernelStagesBlocker says why the job's I/O cannot be traced whatever the
 // kernel, "" when it can.
-func kernelStagesBlocker(j *jobfile.Job, l *loop, targets []*target) string {
+func kernelStagesBlocker(j *jobfile.Job, l *loop, targets []*target.Target) string {
 	switch {
 	case !j.Engine().Traced:
 		return fmt.Sprintf("ioengine=%s: kernel stages trace io_uring requests only", j.IOEngine)
@@ -24,7 +26,7 @@ func kernelStagesBlocker(j *jobfile.Job, l *loop, targets []*target) string {
 // startKernelStages starts the job's tracer before its first I/O when the
 // job asks for kernel stages. Tracing that cannot run leaves a result
 // saying why and a note, or, with kernel_stages=required, fails the job.
-func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
+func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error {
 	j := jr.job
 	mode := j.KernelStages.Or(e.opts.KernelStages)
 	if mode == jobfile.TracerOff {
@@ -51,7 +53,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *jobError {
 		if err == nil {
 			paths := make([]string, len(jr.targets))
 			for i, tg := range jr.targets {
-				paths[i] = tg.path
+				paths[i] = tg.Path
 			}
 			kt, err = ktrace.Open(ktrace.Config{Targets: paths, Tids: tids, Slots: len(l.slots), Euid: os.Geteuid(),
 				OnJoin: e.opts.kstage})

@@ -91,25 +91,20 @@ func TestLockFile(t *testing.T) {
 	}
 }
 
-// TestLockFileShared checks whose locks are shared: a numjobs clone has
-// its section's lock for the same file, another job on that file its own.
-func TestLockFileShared(t *testing.T) {
+// TestLockFileSections checks the job sections planLockSections gives: a
+// numjobs clone has its section's first job's, another job its own
+// (target.TestFileLocksShared checks the locks a section shares).
+func TestLockFileSections(t *testing.T) {
 	dir := t.TempDir()
 	jobs := parseJobs(t, dir, fmt.Sprintf("[global]\nioengine=psync\nsize=64k\nfilename=%[1]s/f\nlockfile=exclusive\n[a]\nnumjobs=2\n[b]\n[c]\nlockfile=none\n", dir))
 	runs := make([]*jobRun, len(jobs))
 	for i, j := range jobs {
-		runs[i] = &jobRun{job: j, targets: []*target{{path: j.Filenames[0]}}}
+		runs[i] = &jobRun{job: j}
 	}
 	planLockSections(runs)
-	var reg lockRegistry
-	a, a1, b, c := newFileLocks(runs[0], &reg), newFileLocks(runs[1], &reg), newFileLocks(runs[2], &reg), newFileLocks(runs[3], &reg)
-	if a == nil || a1 == nil || a.locks[0] != a1.locks[0] {
-		t.Errorf("a's clone does not share a's lock")
-	}
-	if b == nil || b.locks[0] == a.locks[0] {
-		t.Errorf("b shares a's lock or has none")
-	}
-	if c != nil {
-		t.Errorf("c (lockfile=none) has locks")
+	for i, want := range []int{0, 0, 2, 3} {
+		if runs[i].lockSection != want {
+			t.Errorf("job %d (%s): section %d, want %d", i, runs[i].job.Name, runs[i].lockSection, want)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gofio/gofio/internal/klock/lockbpf"
 	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/internal/lattarget"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"
@@ -88,7 +89,7 @@ type loop struct {
 	batch   sched.Batch
 	slots   []slot
 	bufs    [][]byte
-	files   []*target
+	files   []*target.Target
 	gen     *iogen.Offsets
 	zones   *zbd.Job // zonemode=zbd: the zones the generator places I/O by; nil without
 	req     engines.Request
@@ -162,7 +163,7 @@ type loop struct {
 	// sync_file_range= syncs; nil without it.
 	sfr syncRanges
 	// locks are lockfile='s locks (lockfile.go); nil without it.
-	locks                      *fileLocks
+	locks                      *target.FileLocks
 	nextIssue                  [jobfile.NumDirs]int64
 	bytesDone, iosDone         [jobfile.NumDirs]uint64
 	bw, iops                   sampler

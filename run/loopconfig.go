@@ -90,7 +90,7 @@ func newLoopConfig(j *jobfile.Job, depth int, compare bool) loopConfig {
 		reapAll:        j.ReapAll(compare),
 		markSubmit:     !j.KernelSQPoll(),
 		progressEvery:  int64(10 * time.Millisecond),
-		invalidate:     j.Invalidate && !j.Direct && !diskless(j),
+		invalidate:     j.Invalidate && !j.Direct && !j.Engine().Diskless,
 		loops:          max(uint64(j.Loops), 1),
 	}
 	c.serializeOverlap, c.fillDevice = j.SerializeOverlap, j.FillDevice

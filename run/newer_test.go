@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -87,16 +88,16 @@ func TestEndSyncfs(t *testing.T) {
 	if w := j.Dirs[jobfile.DirWrite].TotalIOs; w != 16 || j.SyncIOs != 0 {
 		t.Errorf("%d writes and %d syncs, want 16 and 0", w, j.SyncIOs)
 	}
-	a, b := &target{path: filepath.Join(dir, "a"), fd: -1}, &target{path: filepath.Join(dir, "b"), fd: -1}
-	for _, tg := range []*target{a, b} {
-		f, err := os.Create(tg.path)
+	a, b := &target.Target{Path: filepath.Join(dir, "a"), FD: -1}, &target.Target{Path: filepath.Join(dir, "b"), FD: -1}
+	for _, tg := range []*target.Target{a, b} {
+		f, err := os.Create(tg.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		tg.fd = int(f.Fd())
+		tg.FD = int(f.Fd())
 	}
-	if err := syncFilesystems([]*target{a, b, {path: "closed", fd: -1}}); err != nil {
+	if err := syncFilesystems([]*target.Target{a, b, {Path: "closed", FD: -1}}); err != nil {
 		t.Errorf("syncFilesystems: %v", err)
 	}
 }

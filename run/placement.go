@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/gofio/gofio/internal/blockdev"
+	"github.com/gofio/gofio/internal/joberr"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 	"golang.org/x/sys/unix"
@@ -54,22 +56,22 @@ func ownThreadName() (string, error) {
 // syncFilesystems calls syncfs(2) once for each filesystem under the
 // open targets (end_syncfs), as fio's fio_syncfs syncs each mount of the
 // job's files once.
-func syncFilesystems(targets []*target) error {
+func syncFilesystems(targets []*target.Target) error {
 	seen := map[uint64]bool{}
 	for _, t := range targets {
-		if t.fd < 0 {
+		if t.FD < 0 {
 			continue
 		}
 		var st unix.Stat_t
-		if err := unix.Fstat(t.fd, &st); err != nil {
-			return fmt.Errorf("fstat %s: %w", t.path, err)
+		if err := unix.Fstat(t.FD, &st); err != nil {
+			return fmt.Errorf("fstat %s: %w", t.Path, err)
 		}
 		if seen[st.Dev] {
 			continue
 		}
 		seen[st.Dev] = true
-		if err := unix.Syncfs(t.fd); err != nil {
-			return fmt.Errorf("syncfs %s: %w", t.path, err)
+		if err := unix.Syncfs(t.FD); err != nil {
+			return fmt.Errorf("syncfs %s: %w", t.Path, err)
 		}
 	}
 	return nil
@@ -173,13 +175,13 @@ func (l *loop) initPrios() {
 // nice, the disk's I/O scheduler, and its CPUs
 // (cpus_allowed, gtod_cpu, numa_cpu_nodes). What it changed is marked in p
 // for the job's end to undo.
-func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
+func (jr *jobRun) placeThread(e *env, p *prepared) *joberr.Error {
 	j := jr.job
 	fail := jr.failure
 	if j.UIDSet || j.GIDSet {
 		p.credsSet = true
 		if fn, err := setCreds(j); err != nil {
-			return fail(fmt.Sprintf("uid=%d gid=%d", j.UID, j.GID), "credentials", fn, unix.Errno(errnoOf(err, unix.EPERM)), err)
+			return fail(fmt.Sprintf("uid=%d gid=%d", j.UID, j.GID), "credentials", fn, unix.Errno(joberr.ErrnoOf(err, unix.EPERM)), err)
 		}
 	}
 	if j.Cgroup != "" {
@@ -188,7 +190,7 @@ func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 		p.cgroupSet = true
 		mounts, err := os.ReadFile("/proc/mounts")
 		if err != nil {
-			return fail("cgroup="+j.Cgroup, "cgroup", "setmntent /proc/mounts", unix.Errno(errnoOf(err, unix.ENOENT)), err)
+			return fail("cgroup="+j.Cgroup, "cgroup", "setmntent /proc/mounts", unix.Errno(joberr.ErrnoOf(err, unix.ENOENT)), err)
 		}
 		cg, err := joinCgroup(j, string(mounts))
 		if err != nil {
@@ -197,7 +199,7 @@ func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 			if errors.As(err, &ce) {
 				fn = ce.fn
 			}
-			return fail("cgroup="+j.Cgroup, "cgroup", fn, unix.Errno(errnoOf(err, unix.EINVAL)), err)
+			return fail("cgroup="+j.Cgroup, "cgroup", fn, unix.Errno(joberr.ErrnoOf(err, unix.EINVAL)), err)
 		}
 		p.cgroup = cg
 	}
@@ -209,7 +211,7 @@ func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 		}
 	}
 	if err := setIOPrio(j); err != nil {
-		return fail(fmt.Sprintf("prioclass=%d prio=%d priohint=%d", j.PrioClass, j.Prio, j.PrioHint), "ioprio", "ioprio_set", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+		return fail(fmt.Sprintf("prioclass=%d prio=%d priohint=%d", j.PrioClass, j.Prio, j.PrioHint), "ioprio", "ioprio_set", unix.Errno(joberr.ErrnoOf(err, unix.EINVAL)), err)
 	}
 	if j.Comm != "" {
 		// comm=: fio's prctl(PR_SET_NAME) in its job process; here the
@@ -219,14 +221,14 @@ func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 			err = nameThread(j.Comm)
 		}
 		if err != nil {
-			return fail("comm="+j.Comm, "comm", "prctl", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+			return fail("comm="+j.Comm, "comm", "prctl", unix.Errno(joberr.ErrnoOf(err, unix.EINVAL)), err)
 		}
 		p.oldName = old
 	}
 	if j.Nice != 0 {
 		p.niced = true
 		if err := niceThread(j.Nice); err != nil {
-			return fail(fmt.Sprintf("nice=%d", j.Nice), "nice", "nice", unix.Errno(errnoOf(err, unix.EPERM)), err)
+			return fail(fmt.Sprintf("nice=%d", j.Nice), "nice", "nice", unix.Errno(joberr.ErrnoOf(err, unix.EPERM)), err)
 		}
 	}
 	if j.IOScheduler != "" {
@@ -236,7 +238,7 @@ func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 			if errors.As(err, &se) {
 				fn = se.Fn
 			}
-			return fail("ioscheduler="+j.IOScheduler, "ioscheduler", fn, unix.Errno(errnoOf(err, unix.EINVAL)), err)
+			return fail("ioscheduler="+j.IOScheduler, "ioscheduler", fn, unix.Errno(joberr.ErrnoOf(err, unix.EINVAL)), err)
 		}
 	}
 	cpus := allowedCPUs(j, jr.index)
@@ -261,7 +263,7 @@ func (jr *jobRun) placeThread(e *env, p *prepared) *jobError {
 			set.Set(c)
 		}
 		if err := unix.SchedSetaffinity(0, &set); err != nil {
-			return fail(fmt.Sprintf("cpus_allowed=%v", j.CPUsAllowed), "sched_setaffinity", "cpu_set_affinity", unix.Errno(errnoOf(err, unix.EINVAL)), err)
+			return fail(fmt.Sprintf("cpus_allowed=%v", j.CPUsAllowed), "sched_setaffinity", "cpu_set_affinity", unix.Errno(joberr.ErrnoOf(err, unix.EINVAL)), err)
 		}
 		p.pinned = true
 	}

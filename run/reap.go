@@ -2,6 +2,7 @@ package run
 
 import (
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/joberr"
 	"golang.org/x/sys/unix"
 )
 
@@ -98,7 +99,7 @@ func (l *loop) reap(waitFor int) {
 		l.callEnd()
 	}
 	if err != nil {
-		l.fail(errnoOf(err, unix.EIO), "io_uring_enter getevents", err)
+		l.fail(joberr.ErrnoOf(err, unix.EIO), "io_uring_enter getevents", err)
 		return
 	}
 	if n == 0 && waitFor == 0 {

@@ -20,6 +20,8 @@ import (
 	"github.com/gofio/gofio/internal/hostinfo"
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
+	"github.com/gofio/gofio/internal/joberr"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -160,7 +162,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 	if err := checkSteadyGroups(runs); err != nil {
 		return nil, err
 	}
-	if err := checkSpace(runs); err != nil {
+	if err := target.CheckSpace(plannedTargets(runs)); err != nil {
 		return nil, err
 	}
 	planFlows(runs)
@@ -189,15 +191,15 @@ func planJob(jobs []*jobfile.Job, i int, opts *Options, laidOut map[string]uint6
 		// anything is written.
 		return nil, err
 	}
-	if err := checkDevTargets(j); err != nil {
+	if err := target.CheckDev(j); err != nil {
 		return nil, err
 	}
 	op, ok := opts.Engines[j.IOEngine]
 	if !ok {
 		return nil, fmt.Errorf("%s: ioengine=%s is not available (have %s)", j.Name, j.IOEngine, engineNames(opts))
 	}
-	var ts []*target
-	var failed *jobError
+	var ts []*target.Target
+	var failed *joberr.Error
 	var replayLog *iolog.Log
 	var merged []byte
 	var err error
@@ -255,7 +257,7 @@ func planJob(jobs []*jobfile.Job, i int, opts *Options, laidOut map[string]uint6
 	case replayLog != nil:
 		jr.prog.TotalBytes.Store(replayLog.Bytes)
 	case !j.TimeBased:
-		jr.prog.TotalBytes.Store(bytesPerPass(j, ts))
+		jr.prog.TotalBytes.Store(target.BytesPerPass(j, ts))
 	}
 	return jr, nil
 }
@@ -274,7 +276,7 @@ func checkJob(j *jobfile.Job) error {
 	if err := j.UnrunError(); err != nil {
 		return err
 	}
-	if err := checkZonedTargets(j); err != nil {
+	if err := target.CheckZoned(j); err != nil {
 		return err
 	}
 	switch {
@@ -288,25 +290,25 @@ func checkJob(j *jobfile.Job) error {
 		// fio 3.33 draws the offsets over 2^64 bytes and fails with EINVAL.
 		return fmt.Errorf("%s: fill_device with rw=%s needs size= to draw random offsets from (fio 3.33 fails with EINVAL)", j.Name, j.RW)
 	}
-	return checkUnlinkEachLoop(j)
+	return target.CheckUnlinkEachLoop(j)
 }
 
 // madeByEarlierJob reports whether every file of job j that does not exist
 // yet is a file an earlier job writes: with create_serialize=0, j's targets
 // are then planned when its group starts.
 func madeByEarlierJob(earlier []*jobfile.Job, j *jobfile.Job) bool {
-	if diskless(j) {
+	if j.Engine().Diskless {
 		return false
 	}
 	missing := 0
-	for _, name := range fileNames(j) {
+	for _, name := range target.Names(j) {
 		if _, err := os.Stat(name); err == nil {
 			continue
 		}
 		missing++
 		found := false
 		for _, p := range earlier {
-			found = found || p.RW.HasWrite() && !diskless(p) && slices.Contains(fileNames(p), name)
+			found = found || p.RW.HasWrite() && !p.Engine().Diskless && slices.Contains(target.Names(p), name)
 		}
 		if !found {
 			return false
@@ -322,13 +324,13 @@ func replanTargets(e *env, jr *jobRun) {
 	ts, failed, err := planJobTargets(j, jr.index+1, e.opts.CheckMountedWrite, nil)
 	switch {
 	case err != nil:
-		jr.failed = &jobError{job: j.Name, op: "set up files", fn: "setup_files", errno: unix.ENOENT, err: err}
+		jr.failed = &joberr.Error{Job: j.Name, Op: "set up files", Fn: "setup_files", Errno: unix.ENOENT, Err: err}
 	case failed != nil:
 		jr.failed = failed
 	default:
 		jr.targets = ts
 		if !j.TimeBased {
-			jr.prog.TotalBytes.Store(bytesPerPass(j, ts))
+			jr.prog.TotalBytes.Store(target.BytesPerPass(j, ts))
 		}
 	}
 }
@@ -344,7 +346,7 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 	if kind == verify.KindNone {
 		return nil, nil
 	}
-	if diskless(j) && kind != verify.KindNull {
+	if j.Engine().Diskless && kind != verify.KindNull {
 		return nil, fmt.Errorf("%s: verify=%s needs an engine that moves data; ioengine=%s does not", j.Name, j.Verify, j.IOEngine)
 	}
 	if hl := uint64(verify.HeaderLen(kind)); hl > 0 {
@@ -387,15 +389,15 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 // block rules. An input error comes back as err; a target that cannot be
 // examined now comes back as failed, to end the job when its group
 // starts, with ts nil.
-func planJobTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut map[string]uint64) (ts []*target, failed *jobError, err error) {
-	ts, err = planTargets(j, thread, mounted, laidOut)
+func planJobTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut map[string]uint64) (ts []*target.Target, failed *joberr.Error, err error) {
+	ts, err = target.Plan(j, thread, mounted, laidOut)
 	if errors.As(err, &failed) {
 		return nil, failed, nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	if j.Direct && !diskless(j) {
+	if j.Direct && !j.Engine().Diskless {
 		for _, t := range ts {
 			je, err := checkPlannedDirect(j, t)
 			if err != nil {
@@ -408,7 +410,7 @@ func planJobTargets(j *jobfile.Job, thread int, mounted func(string) error, laid
 	}
 	regions := make([]iogen.Region, len(ts))
 	for i, t := range ts {
-		regions[i] = t.region
+		regions[i] = t.Region
 	}
 	if err := iogen.CheckOffsets(j, regions); err != nil {
 		return nil, nil, err
@@ -421,20 +423,20 @@ func planJobTargets(j *jobfile.Job, thread int, mounted func(string) error, laid
 // through a read-only open, a file still to be created through its
 // directory (newFileAlign), so that a bad bs writes nothing. A target that
 // cannot be opened or examined fails only its job (je).
-func checkPlannedDirect(j *jobfile.Job, t *target) (je *jobError, err error) {
-	if !t.exists {
-		return nil, checkDirect(j, t, newFileAlign(filepath.Dir(t.path)))
+func checkPlannedDirect(j *jobfile.Job, t *target.Target) (je *joberr.Error, err error) {
+	if !t.Exists {
+		return nil, target.CheckDirect(j, t, target.NewFileAlign(filepath.Dir(t.Path)))
 	}
-	fd, err := unix.Open(t.path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	fd, err := unix.Open(t.Path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err), nil
+		return target.Fail(j.Name, t, "open", "open("+t.Path+")", unix.EIO, err), nil
 	}
 	defer unix.Close(fd)
-	a, err := dioAlign(fd, t.block)
+	a, err := target.DIOAlign(fd, t.Block)
 	if err != nil {
-		return targetError(j.Name, t, "O_DIRECT alignment", "statx", unix.EIO, err), nil
+		return target.Fail(j.Name, t, "O_DIRECT alignment", "statx", unix.EIO, err), nil
 	}
-	return nil, checkDirect(j, t, a)
+	return nil, target.CheckDirect(j, t, a)
 }
 
 // groups splits the jobs where one waits for the previous ones: stonewall
@@ -595,13 +597,13 @@ func reserveProcs(n int) bool {
 // job's Progress.OpenFiles (the f= of the status line; the null engine's
 // files count too, as in fio). stopped says the run was stopped during
 // the layout: nothing is opened then.
-func openJobTargets(e *env, jr *jobRun, fill []byte) (stopped bool, je *jobError) {
+func openJobTargets(e *env, jr *jobRun, fill []byte) (stopped bool, je *joberr.Error) {
 	if stopped, je := layoutJob(e, jr, fill); stopped || je != nil {
 		return stopped, je
 	}
 	for _, t := range jr.targets {
-		if je := openTarget(e, jr.job, t, jr.rw()); je != nil {
-			je.inIO = true // fio opens the file for the job's first I/O
+		if je := target.Open(jr.job, t, jr.rw(), e.opts.fadvise, e.fadviseHintFailed); je != nil {
+			je.InIO = true // fio opens the file for the job's first I/O
 			return false, je
 		}
 		jr.prog.OpenFiles.Add(1)
@@ -618,20 +620,20 @@ func closeTargets(e *env, jr *jobRun) {
 	}
 	jr.closed = true
 	for _, t := range jr.targets {
-		if t.fd >= 0 && jr.job.FsyncOnClose && jr.job.RW.HasWrite() && !t.char {
+		if t.FD >= 0 && jr.job.FsyncOnClose && jr.job.RW.HasWrite() && !t.Char {
 			// fio's put_file: fsync_on_close syncs a writing job's
 			// file before it closes it.
-			if err := unix.Fsync(t.fd); err != nil {
-				e.warnf("gofio: job %s: %s: fsync_on_close: %v\n", jr.job.Name, t.label, err)
+			if err := unix.Fsync(t.FD); err != nil {
+				e.warnf("gofio: job %s: %s: fsync_on_close: %v\n", jr.job.Name, t.Label, err)
 			}
 		}
-		if t.fd >= 0 {
-			unix.Close(t.fd)
-			t.fd = -1
+		if t.FD >= 0 {
+			unix.Close(t.FD)
+			t.FD = -1
 		}
-		if jr.job.Unlink && t.created {
-			if err := os.Remove(t.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				e.warnf("gofio: job %s: %s: unlink: %v\n", jr.job.Name, t.label, err)
+		if jr.job.Unlink && t.Created {
+			if err := os.Remove(t.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				e.warnf("gofio: job %s: %s: unlink: %v\n", jr.job.Name, t.Label, err)
 			}
 		}
 	}

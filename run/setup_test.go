@@ -15,6 +15,7 @@ import (
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/null"
 	"github.com/gofio/gofio/engines/psync"
+	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -186,14 +187,14 @@ func TestJobErrorWording(t *testing.T) {
 	for _, tt := range tests {
 		j := testJob("", "j", jobfile.RWRead, "psync")
 		tt.set(j)
-		p := fileNames(j)[0]
-		tg := &target{path: p, label: targetLabel(j, p)}
-		je := targetError(j.Name, tg, "open", "open("+p+")", unix.EIO, unix.EACCES)
+		p := target.Names(j)[0]
+		tg := &target.Target{Path: p, Label: target.Label(j, p)}
+		je := target.Fail(j.Name, tg, "open", "open("+p+")", unix.EIO, unix.EACCES)
 		if je.Error() != tt.want {
 			t.Errorf("%q, want %q", je.Error(), tt.want)
 		}
-		if want := "func=open(" + p + "), error=Permission denied"; je.verror() != want {
-			t.Errorf("verror %q, want %q", je.verror(), want)
+		if want := "func=open(" + p + "), error=Permission denied"; je.Verror() != want {
+			t.Errorf("verror %q, want %q", je.Verror(), want)
 		}
 	}
 }
@@ -385,7 +386,7 @@ func TestFileNamesDirectory(t *testing.T) {
 	for _, tt := range tests {
 		j := testJob("", "j", jobfile.RWRead, "psync")
 		j.Filenames, j.Directory, j.SubjobNumber, j.NrFiles = tt.files, tt.dirs, tt.clone, 1
-		got := fileNames(j)
+		got := target.Names(j)
 		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
 			t.Errorf("filename=%v directory=%v clone %d: %v, want %v", tt.files, tt.dirs, tt.clone, got, tt.want)
 		}
@@ -409,5 +410,18 @@ func TestLayoutCreatesDirectories(t *testing.T) {
 	}
 	if st, err := os.Stat(filepath.Join(dir, "new")); err != nil || !st.IsDir() {
 		t.Errorf("created directory: %v, %v", st, err)
+	}
+}
+
+// TestCheckJobRefusesUnrunOptions checks that a job setting an option gofio
+// parses but does not run is refused, naming the option.
+func TestCheckJobRefusesUnrunOptions(t *testing.T) {
+	j := testJob(t.TempDir(), "unrun", jobfile.RWRead, "null")
+	if err := checkJob(j); err != nil {
+		t.Fatal(err)
+	}
+	j.Unrun = map[string]string{"dedupe_global": "1"}
+	if err := checkJob(j); err == nil || !strings.Contains(err.Error(), "dedupe_global=1: gofio parses") {
+		t.Fatalf("err = %v, want a refusal naming dedupe_global=1", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/joberr"
 	"golang.org/x/sys/unix"
 )
 
@@ -41,7 +42,7 @@ func (l *loop) submit() {
 		}
 	}
 	if err != nil {
-		l.fail(errnoOf(err, unix.EIO), "io_uring_enter submit", err)
+		l.fail(joberr.ErrnoOf(err, unix.EIO), "io_uring_enter submit", err)
 		return
 	}
 	if n == 0 {

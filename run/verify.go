@@ -447,7 +447,7 @@ func (l *loop) completeData(s *slot, si uint32) {
 // expected and found, and the job's error unless continue_on_error covers
 // verify errors.
 func (l *loop) verifyFail(s *slot, err error) {
-	name := l.files[s.file].path
+	name := l.files[s.file].Path
 	var m *verify.Mismatch
 	if errors.As(err, &m) {
 		m.File = name
@@ -479,7 +479,7 @@ func (l *loop) verifyFail(s *slot, err error) {
 // written, regenerated from the header's seed, to FILE.OFFSET.expected,
 // in --aux-path or the working directory, as fio's dump_buf names them.
 func (l *loop) dumpVerify(s *slot, got []byte, off uint64) {
-	base := filepath.Join(l.verify.auxPath, filepath.Base(l.files[s.file].path))
+	base := filepath.Join(l.verify.auxPath, filepath.Base(l.files[s.file].Path))
 	dump := func(kind string, b []byte) {
 		name := fmt.Sprintf("%s.%d.%s", base, off, kind)
 		err := os.WriteFile(name, b, 0o644)

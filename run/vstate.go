@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/iogen"
+	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -241,7 +242,7 @@ func (l *loop) runVerifyOnly(vs *verifyState) string {
 func (jr *jobRun) regions() []iogen.Region {
 	rs := make([]iogen.Region, len(jr.targets))
 	for i, t := range jr.targets {
-		rs[i] = t.region
+		rs[i] = t.Region
 	}
 	return rs
 }
@@ -256,7 +257,7 @@ func (jr *jobRun) saveVerifyState(e *env, l *loop) {
 	vs, err := createVerifyState(verifyStatePath(e.opts.AuxPath, j.Name, jr.index), jr.regions(), l.gen.MinBS[jobfile.DirWrite])
 	if err != nil {
 		e.warnf("gofio: job %s: %v\n", j.Name, err)
-		l.fail(errnoOf(err, unix.EIO), "verify_state_save", err)
+		l.fail(joberr.ErrnoOf(err, unix.EIO), "verify_state_save", err)
 		return
 	}
 	l.verify.vstate = vs
@@ -279,7 +280,7 @@ func (jr *jobRun) verifyOnly(e *env, l *loop) {
 		if err != nil {
 			now := l.clock()
 			l.started, l.statsStart, l.ended = now, now, now
-			l.fail(errnoOf(err, unix.ENOENT), "verify_state_load", err)
+			l.fail(joberr.ErrnoOf(err, unix.ENOENT), "verify_state_load", err)
 			return
 		}
 	}

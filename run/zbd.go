@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/gofio/gofio/engines"
+	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/zbd"
 	"golang.org/x/sys/unix"
 )
@@ -26,18 +27,18 @@ func planZones(runs []*jobRun, warn io.Writer) error {
 		cfg := zbd.NewConfig(j)
 		zj := zbd.NewJob(cfg)
 		for _, t := range jr.targets {
-			real := t.realSize
-			dev := devs[t.path]
+			real := t.RealSize
+			dev := devs[t.Path]
 			if dev == nil {
 				var err error
-				if dev, err = zbd.NewDevice(t.path, real, j.Zones.Size, j.Zones.Capacity, j.Zones.MaxOpen); err != nil {
-					jr.failed = &jobError{job: j.Name, where: t.label, op: "zonemode=zbd", fn: "zbd_create_zone_info() failed", errno: unix.EINVAL, err: err}
+				if dev, err = zbd.NewDevice(t.Path, real, j.Zones.Size, j.Zones.Capacity, j.Zones.MaxOpen); err != nil {
+					jr.failed = &joberr.Error{Job: j.Name, Where: t.Label, Op: "zonemode=zbd", Fn: "zbd_create_zone_info() failed", Errno: unix.EINVAL, Err: err}
 					break
 				}
-				devs[t.path] = dev
+				devs[t.Path] = dev
 			}
-			r := &t.region
-			base, size, notes, err := cfg.Align(dev, t.path, j.Zones.Size, r.Base, r.Size, real)
+			r := &t.Region
+			base, size, notes, err := cfg.Align(dev, t.Path, j.Zones.Size, r.Base, r.Size, real)
 			for _, n := range notes {
 				if warn != nil {
 					fmt.Fprintln(warn, n)
@@ -49,10 +50,10 @@ func planZones(runs []*jobRun, warn io.Writer) error {
 					bs[d] = cfg.MinBS[d]
 				}
 				trimRange := j.BSMin(2) != j.BSMax(2) || len(j.BSSplit[2]) > 0
-				err = cfg.CheckBS(t.path, dev.ZoneSize(), bs, trimRange, j.RW.HasTrim())
+				err = cfg.CheckBS(t.Path, dev.ZoneSize(), bs, trimRange, j.RW.HasTrim())
 			}
 			if err == nil {
-				err = zj.AddFile(dev, t.path, base, size, real, j.Zones.MaxOpen)
+				err = zj.AddFile(dev, t.Path, base, size, real, j.Zones.MaxOpen)
 			}
 			if err != nil {
 				return fmt.Errorf("%s: zonemode=zbd: %w", j.Name, err)

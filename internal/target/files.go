@@ -1,4 +1,4 @@
-package run
+package target
 
 import (
 	"errors"
@@ -14,35 +14,36 @@ import (
 	"github.com/gofio/gofio/engines/uringcmd"
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
+	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/jobfile"
 )
 
-// target is one file or block device a job works on.
-type target struct {
-	path  string
-	label string // the option and path, for messages: "filename=/x"
-	block bool
-	// char is a character device (fio's FIO_TYPE_CHAR, e.g. /dev/null):
+// Target is one file or block device a job works on.
+type Target struct {
+	Path  string
+	Label string // the option and path, for messages: "filename=/x"
+	Block bool
+	// Char is a character device (fio's FIO_TYPE_CHAR, e.g. /dev/null):
 	// never laid out, sized by size= alone, with no page cache to drop.
-	char    bool
-	exists  bool   // existed before the run
-	curSize uint64 // size before the run (device size for block devices)
-	// realSize is fio's real_file_size when it sets the job up: what is
+	Char    bool
+	Exists  bool   // existed before the run
+	CurSize uint64 // size before the run (device size for block devices)
+	// RealSize is fio's real_file_size when it sets the job up: what is
 	// there once the jobs before it laid the file out (sizeTargets).
-	realSize uint64
-	region   iogen.Region
-	created  bool // gofio created it (unlink may remove it)
-	fd       int
+	RealSize uint64
+	Region   iogen.Region
+	Created  bool // gofio created it (unlink may remove it)
+	FD       int
 }
 
-// fileNames returns the files of job j, as fio's add_file names them: the
+// Names returns the files of job j, as fio's add_file names them: the
 // filename= list inside the first directory= entry (fio adds those files
 // once, when it parses the option, and every numjobs clone shares them),
 // or fio's generated names ($jobname.$jobnum.$filenum by default) inside
 // the directory= entry handed to this clone round-robin. fio puts even an
 // absolute filename= inside directory= (directory=/d filename=/dev/sdb is
 // the regular file /d/dev/sdb), and so does gofio.
-func fileNames(j *jobfile.Job) []string {
+func Names(j *jobfile.Job) []string {
 	if len(j.Filenames) > 0 {
 		out := make([]string, len(j.Filenames))
 		for i, f := range j.Filenames {
@@ -89,10 +90,10 @@ func jobDir(j *jobfile.Job) string {
 	return j.Directory[j.SubjobNumber%len(j.Directory)]
 }
 
-// targetLabel names the option a target of job j comes from, with its
+// Label names the option a target of job j comes from, with its
 // path: "filename=/x" for a filename= entry, "directory=/d: file
 // /d/job.0.0" or "file job.0.0" for a generated name.
-func targetLabel(j *jobfile.Job, path string) string {
+func Label(j *jobfile.Job, path string) string {
 	switch {
 	case len(j.Filenames) > 0:
 		return "filename=" + path
@@ -102,10 +103,17 @@ func targetLabel(j *jobfile.Job, path string) string {
 	return "file " + path
 }
 
-// badTarget returns an input error about target t of job j, in the shape
+// Fail returns the job error of a failed operation on target t of job
+// jobName: op is the operation in words, fn fio's func= name, and def the
+// errno when err carries none.
+func Fail(jobName string, t *Target, op, fn string, def unix.Errno, err error) *joberr.Error {
+	return joberr.Of(jobName, t.Label, op, fn, def, err)
+}
+
+// BadTarget returns an input error about target t of job j, in the shape
 // of every target error: "job NAME: filename=PATH: what".
-func badTarget(j *jobfile.Job, t *target, format string, args ...any) error {
-	return fmt.Errorf("job %s: %s: "+format, append([]any{j.Name, t.label}, args...)...)
+func BadTarget(j *jobfile.Job, t *Target, format string, args ...any) error {
+	return fmt.Errorf("job %s: %s: "+format, append([]any{j.Name, t.Label}, args...)...)
 }
 
 // blkGetSize64 returns the size of the block device open as fd.
@@ -117,16 +125,16 @@ func blkGetSize64(fd int) (uint64, error) {
 	return sz, nil
 }
 
-// planTargets resolves the files of job j and their regions without
+// Plan resolves the files of job j and their regions without
 // writing anything, so that bad input is refused before any I/O. An
-// error is bad input, except a *jobError: a target that exists but cannot
+// error is bad input, except a *joberr.Error: a target that exists but cannot
 // be examined (stat, open or size a device), which ends only this job
 // when its group starts. mounted is Options.CheckMountedWrite; thread is
 // the job's fio thread number, whose seeds draw filesize= ranges.
 // laidOut holds the size each path will have after the jobs before this
-// one laid it out; planTargets adds this job's.
-func planTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut map[string]uint64) ([]*target, error) {
-	names := fileNames(j)
+// one laid it out; Plan adds this job's.
+func Plan(j *jobfile.Job, thread int, mounted func(string) error, laidOut map[string]uint64) ([]*Target, error) {
+	names := Names(j)
 	if diskless(j) {
 		return disklessTargets(j, names)
 	}
@@ -154,23 +162,23 @@ func checkNVMeTargets(j *jobfile.Job, names []string) error {
 	for i, name := range names {
 		nsid, err := uringcmd.Namespace(name)
 		if err != nil {
-			return &jobError{job: j.Name, where: targetLabel(j, name), op: "ioengine=" + j.IOEngine,
-				fn: "fio_nvme_get_info", errno: unix.Errno(errnoOf(err, unix.EINVAL)), err: err}
+			return &joberr.Error{Job: j.Name, Where: Label(j, name), Op: "ioengine=" + j.IOEngine,
+				Fn: "fio_nvme_get_info", Errno: unix.Errno(joberr.ErrnoOf(err, unix.EINVAL)), Err: err}
 		}
 		nsids[i] = nsid
 	}
 	if len(names) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s: %s is NVMe namespace %d: %w", j.Name, targetLabel(j, names[0]), nsids[0], uringcmd.ErrNoCommands)
+	return fmt.Errorf("%s: %s is NVMe namespace %d: %w", j.Name, Label(j, names[0]), nsids[0], uringcmd.ErrNoCommands)
 }
 
 // disklessTargets plans the targets of a diskless engine's job: like fio's
 // FIO_DISKLESSIO engines, null, filecreate and the directory engines touch
 // no file before their I/O, and each target is sized from size= or
 // filesize= alone.
-func disklessTargets(j *jobfile.Job, names []string) ([]*target, error) {
-	ts := make([]*target, len(names))
+func disklessTargets(j *jobfile.Job, names []string) ([]*Target, error) {
+	ts := make([]*Target, len(names))
 	perFile := uint64(0)
 	switch {
 	case j.Size > 0:
@@ -190,7 +198,7 @@ func disklessTargets(j *jobfile.Job, names []string) ([]*target, error) {
 		if m := j.MinBS(); sz < m {
 			return nil, fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, sz, m)
 		}
-		ts[i] = &target{path: name, label: targetLabel(j, name), fd: -1, region: iogen.Region{Base: j.Offset, Size: sz, End: j.Offset + sz}}
+		ts[i] = &Target{Path: name, Label: Label(j, name), FD: -1, Region: iogen.Region{Base: j.Offset, Size: sz, End: j.Offset + sz}}
 	}
 	return ts, nil
 }
@@ -200,22 +208,22 @@ func disklessTargets(j *jobfile.Job, names []string) ([]*target, error) {
 // writes or trims, checked for being mounted (mounted), a missing file
 // needs allow_file_create. A stat or size error is returned after every
 // target was looked at.
-func statTargets(j *jobfile.Job, names []string, mounted func(string) error) ([]*target, error) {
+func statTargets(j *jobfile.Job, names []string, mounted func(string) error) ([]*Target, error) {
 	// A trim destroys data as a write does: both need
 	// allow_mounted_write=1 on a mounted device (fio checks writes only).
 	writes := j.RW.HasWrite() || j.RW.HasTrim()
-	ts := make([]*target, len(names))
-	var deferred *jobError
+	ts := make([]*Target, len(names))
+	var deferred *joberr.Error
 	for i, name := range names {
-		t := &target{path: name, label: targetLabel(j, name), fd: -1}
+		t := &Target{Path: name, Label: Label(j, name), FD: -1}
 		ts[i] = t
 		st, err := os.Stat(name)
 		switch {
 		case err == nil && st.IsDir():
-			return nil, badTarget(j, t, "is a directory; use directory= for a place to create files")
+			return nil, BadTarget(j, t, "is a directory; use directory= for a place to create files")
 		case err == nil && st.Mode()&os.ModeDevice != 0 && st.Mode()&os.ModeCharDevice == 0:
-			t.block, t.exists = true, true
-			if je := sizeDevice(j, t); je != nil {
+			t.Block, t.Exists = true, true
+			if je := SizeDevice(j, t); je != nil {
 				if deferred == nil {
 					deferred = je
 				}
@@ -223,26 +231,26 @@ func statTargets(j *jobfile.Job, names []string, mounted func(string) error) ([]
 			}
 			if writes && !j.AllowMountedWrite {
 				if err := mounted(name); err != nil {
-					return nil, badTarget(j, t, "%w", err)
+					return nil, BadTarget(j, t, "%w", err)
 				}
 			}
 		case err == nil && st.Mode().IsRegular():
-			t.exists, t.curSize = true, uint64(st.Size())
+			t.Exists, t.CurSize = true, uint64(st.Size())
 		case err == nil && st.Mode()&os.ModeCharDevice != 0:
-			t.char, t.exists = true, true
+			t.Char, t.Exists = true, true
 		case err == nil:
-			return nil, badTarget(j, t, "is neither a regular file, a block device nor a character device")
+			return nil, BadTarget(j, t, "is neither a regular file, a block device nor a character device")
 		case errors.Is(err, os.ErrNotExist):
 			if j.NoFileCreate {
-				return nil, badTarget(j, t, "does not exist and allow_file_create=0")
+				return nil, BadTarget(j, t, "does not exist and allow_file_create=0")
 			}
 		default:
 			if deferred == nil {
-				deferred = targetError(j.Name, t, "stat", "stat("+name+")", unix.EIO, err)
+				deferred = Fail(j.Name, t, "stat", "stat("+name+")", unix.EIO, err)
 			}
 		}
 		if msg := fileTypeMismatch(j.FileType, t); msg != "" {
-			return nil, badTarget(j, t, "%s", msg)
+			return nil, BadTarget(j, t, "%s", msg)
 		}
 	}
 	if deferred != nil {
@@ -255,18 +263,18 @@ func statTargets(j *jobfile.Job, names []string, mounted func(string) error) ([]
 // ("file", "block" or "char"; "" takes any): fio trusts filetype= and sets
 // the file up as that kind without stat(2), gofio stats it anyway and
 // refuses a target of another kind rather than run it as the wrong one.
-func fileTypeMismatch(want string, t *target) string {
+func fileTypeMismatch(want string, t *Target) string {
 	have := "file"
 	switch {
-	case t.block:
+	case t.Block:
 		have = "block"
-	case t.char:
+	case t.Char:
 		have = "char"
 	}
 	switch {
 	case want == "" || want == have:
 		return ""
-	case !t.exists:
+	case !t.Exists:
 		return fmt.Sprintf("does not exist, and filetype=%s does not create it", want)
 	}
 	return fmt.Sprintf("is of type %s, not filetype=%s", have, want)
@@ -277,110 +285,110 @@ func fileTypeMismatch(want string, t *target) string {
 // size=, fill_device, size=N%, or the target's own size), and records in
 // laidOut (nil: not recorded) how far the layout will extend each file for
 // the jobs after it.
-func sizeTargets(j *jobfile.Job, ts []*target, thread int, laidOut map[string]uint64) error {
+func sizeTargets(j *jobfile.Job, ts []*Target, thread int, laidOut map[string]uint64) error {
 	// Sizes: size= is split over the files; without it each file's own
 	// size is used. filesize= sizes each file (a range draws each size
 	// with fio's file-size generator), and size= then only caps the bytes
-	// the job moves (bytesPerPass).
+	// the job moves (BytesPerPass).
 	var sizeRand fiorand.Frand
 	if j.FileSizeMax > j.FileSizeMin {
 		fs := fiorand.NewSeeds(j, thread)
 		sizeRand = fiorand.NewFrand(fs.Seed[fiorand.SeedFileSize], fs.Use64)
 	}
 	for _, t := range ts {
-		r := &t.region
+		r := &t.Region
 		// fio's real_file_size when it places the job: what is there
 		// after the jobs before it laid the file out, 0 for a file
 		// nobody laid out yet.
-		realSize := laidOut[t.path]
-		if t.exists && t.curSize > realSize {
-			realSize = t.curSize
+		realSize := laidOut[t.Path]
+		if t.Exists && t.CurSize > realSize {
+			realSize = t.CurSize
 		}
-		t.realSize = realSize
+		t.RealSize = realSize
 		r.Base = startOffset(j, realSize)
-		if j.FileAppend && !t.block && !t.char {
+		if j.FileAppend && !t.Block && !t.Char {
 			// fio's get_start_offset: file_append starts a regular
 			// file's I/O at its end.
 			r.Base = realSize
 		}
 		switch {
 		case j.FileSizeMin > 0:
-			want := t.curSize
-			if !t.exists || t.curSize < j.FileSizeMin || t.curSize > max(j.FileSizeMax, j.FileSizeMin) {
+			want := t.CurSize
+			if !t.Exists || t.CurSize < j.FileSizeMin || t.CurSize > max(j.FileSizeMax, j.FileSizeMin) {
 				want = fileSize(j, &sizeRand)
 			}
 			if r.Base > want {
-				return badTarget(j, t, "offset=%d is beyond its filesize=%d", r.Base, want)
+				return BadTarget(j, t, "offset=%d is beyond its filesize=%d", r.Base, want)
 			}
 			r.Size = want - r.Base
 		case j.Size > 0:
 			r.Size = j.Size / uint64(len(ts))
-		case t.char:
+		case t.Char:
 			// fio cannot size a character device and runs no I/O on it.
-			return badTarget(j, t, "is a character device, which has no size: give size=")
-		case j.FillDevice && t.block:
-			r.Size = t.curSize - min(r.Base, t.curSize)
+			return BadTarget(j, t, "is a character device, which has no size: give size=")
+		case j.FillDevice && t.Block:
+			r.Size = t.CurSize - min(r.Base, t.CurSize)
 		case j.FillDevice:
 			// fio's size=-1: the job writes until the filesystem is full.
 			r.Size = fillDeviceSize / uint64(len(ts))
-		case j.SizePercent > 0 && t.exists:
-			r.Size = t.curSize * uint64(j.SizePercent) / 100
-		case t.exists && t.curSize > r.Base:
-			r.Size = t.curSize - r.Base
-		case t.exists:
-			return badTarget(j, t, "offset=%d is beyond its end (%d bytes)", r.Base, t.curSize)
+		case j.SizePercent > 0 && t.Exists:
+			r.Size = t.CurSize * uint64(j.SizePercent) / 100
+		case t.Exists && t.CurSize > r.Base:
+			r.Size = t.CurSize - r.Base
+		case t.Exists:
+			return BadTarget(j, t, "offset=%d is beyond its end (%d bytes)", r.Base, t.CurSize)
 		case realSize > r.Base:
 			// Laid out by a job before this one, as fio finds it when
 			// it sets this job up.
 			r.Size = realSize - r.Base
 		default:
-			return badTarget(j, t, "does not exist and no size= was given to lay it out")
+			return BadTarget(j, t, "does not exist and no size= was given to lay it out")
 		}
 		if m := j.MinBS(); r.Size < m {
 			return fmt.Errorf("%s: size too small, must not be less than minimum block size: %d < %d", j.Name, r.Size, m)
 		}
-		if t.block && r.Base+r.Size > t.curSize {
-			return badTarget(j, t, "offset=%d + size=%d is beyond the end of the device (%d bytes)", r.Base, r.Size, t.curSize)
+		if t.Block && r.Base+r.Size > t.CurSize {
+			return BadTarget(j, t, "offset=%d + size=%d is beyond the end of the device (%d bytes)", r.Base, r.Size, t.CurSize)
 		}
 		r.End = r.Base + r.Size
-		if t.curSize > r.End {
-			r.End = t.curSize
+		if t.CurSize > r.End {
+			r.End = t.CurSize
 		}
 		// fill_device lays nothing out (its size is no file's size).
-		if laidOut != nil && !j.FillDevice && r.End > laidOut[t.path] {
-			laidOut[t.path] = r.End
+		if laidOut != nil && !j.FillDevice && r.End > laidOut[t.Path] {
+			laidOut[t.Path] = r.End
 		}
 	}
 	return nil
 }
 
-// sizeDevice reads the size of block device t through a read-only open;
+// SizeDevice reads the size of block device t through a read-only open;
 // a device that cannot be opened or sized (no medium, EACCES) fails the
 // job, not the run.
-func sizeDevice(j *jobfile.Job, t *target) *jobError {
-	fd, err := unix.Open(t.path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+func SizeDevice(j *jobfile.Job, t *Target) *joberr.Error {
+	fd, err := unix.Open(t.Path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
+		return Fail(j.Name, t, "open", "open("+t.Path+")", unix.EIO, err)
 	}
 	defer unix.Close(fd)
-	t.curSize, err = blkGetSize64(fd)
+	t.CurSize, err = blkGetSize64(fd)
 	if err != nil {
-		return targetError(j.Name, t, "BLKGETSIZE64", "ioctl(BLKGETSIZE64)", unix.EIO, err)
+		return Fail(j.Name, t, "BLKGETSIZE64", "ioctl(BLKGETSIZE64)", unix.EIO, err)
 	}
 	return nil
 }
 
-// passBytes returns the bytes of one pass over the targets: the sum of
+// PassBytes returns the bytes of one pass over the targets: the sum of
 // their regions' sizes.
-func passBytes(ts []*target) uint64 {
+func PassBytes(ts []*Target) uint64 {
 	var n uint64
 	for _, t := range ts {
-		n += t.region.Size
+		n += t.Region.Size
 	}
 	return n
 }
 
-// bytesPerPass returns the bytes one pass of job j moves over its targets:
+// BytesPerPass returns the bytes one pass of job j moves over its targets:
 // io_size= when set, else one pass over their regions, capped at size=
 // (which with filesize= can be less than the files hold), as fio's
 // setup_files sets o->size.
@@ -389,11 +397,11 @@ func passBytes(ts []*target) uint64 {
 // small enough that loops= times it does not overflow.
 const fillDeviceSize = 1 << 52
 
-func bytesPerPass(j *jobfile.Job, ts []*target) uint64 {
+func BytesPerPass(j *jobfile.Job, ts []*Target) uint64 {
 	if j.IOSize > 0 {
 		return j.IOSize
 	}
-	if n := passBytes(ts); j.Size == 0 || j.Size > n {
+	if n := PassBytes(ts); j.Size == 0 || j.Size > n {
 		return n
 	}
 	return j.Size
@@ -409,58 +417,63 @@ func diskless(j *jobfile.Job) bool { return j.Engine().Diskless }
 // (cpuio): every diskless engine but null.
 func sizedByFile(j *jobfile.Job) bool { return j.Engine().SizedByFile }
 
-// openTarget opens t with the job's flags, for the directions rw the job
-// issues (a replay's come from its log), and checks its O_DIRECT
-// alignment again, now that a created file exists. Every failure ends
-// only this job.
-func openTarget(e *env, j *jobfile.Job, t *target, rw jobfile.RW) *jobError {
+// Fadvise is posix_fadvise(2); the run core passes its own, which its
+// tests replace.
+type Fadvise func(fd int, off, n int64, advice int) error
+
+// Open opens t with the job's flags, for the directions rw the job issues
+// (a replay's come from its log), and checks its O_DIRECT alignment
+// again, now that a created file exists. Every failure ends only this
+// job. fadvise gives fadvise_hint and invalidate=1 their advice;
+// hintFailed is called when a fadvise_hint fails.
+func Open(j *jobfile.Job, t *Target, rw jobfile.RW, fadvise Fadvise, hintFailed func()) *joberr.Error {
 	if diskless(j) {
 		return nil
 	}
-	flags, direct := openFlags(j, t, rw)
-	fd, err := unix.Open(t.path, flags, 0o600)
+	flags, direct := OpenFlags(j, t, rw)
+	fd, err := unix.Open(t.Path, flags, 0o600)
 	if err != nil {
-		return targetError(j.Name, t, "open", "open("+t.path+")", unix.EIO, err)
+		return Fail(j.Name, t, "open", "open("+t.Path+")", unix.EIO, err)
 	}
-	t.fd = fd
-	if flags&unix.O_CREAT != 0 && !t.exists {
-		t.created = true
+	t.FD = fd
+	if flags&unix.O_CREAT != 0 && !t.Exists {
+		t.Created = true
 	}
 	if direct {
-		a, err := dioAlign(fd, t.block)
+		a, err := DIOAlign(fd, t.Block)
 		if err != nil {
-			return targetError(j.Name, t, "O_DIRECT alignment", "statx", unix.EIO, err)
+			return Fail(j.Name, t, "O_DIRECT alignment", "statx", unix.EIO, err)
 		}
 		if err := directProblem(j, t, a); err != nil {
-			return &jobError{job: j.Name, where: t.label, fn: "open(" + t.path + ")", errno: unix.EINVAL, err: err}
+			return &joberr.Error{Job: j.Name, Where: t.Label, Fn: "open(" + t.Path + ")", Errno: unix.EINVAL, Err: err}
 		}
 	}
-	if j.Invalidate && !t.block && !t.char {
-		dropPageCache(e.opts.fadvise, fd)
+	if j.Invalidate && !t.Block && !t.Char {
+		DropPageCache(fadvise, fd)
 	}
-	if !t.char {
-		fadviseHint(e, j, t, fd)
+	if !t.Char {
+		fadviseHint(j, t, fd, fadvise, hintFailed)
 		if je := setWriteHint(j, t, fd); je != nil {
 			return je
 		}
 	}
-	if t.region.End < t.curSize {
-		t.region.End = t.curSize
+	if t.Region.End < t.CurSize {
+		t.Region.End = t.CurSize
 	}
 	return nil
 }
 
-// oAtomic is what fio 3.33 opens an atomic=1 job's files with besides
+// OAtomic is what fio 3.33 opens an atomic=1 job's files with besides
 // O_DIRECT: its own O_ATOMIC (os/os-linux.h, for a kernel patch that never
 // merged), a flag bit Linux's open(2) ignores.
-const oAtomic = 0o40000000
+const OAtomic = 0o40000000
 
-// openFlags returns the open(2) flags of target t for a job issuing the
+// OpenFlags returns the open(2) flags of target t for a job issuing the
 // directions rw, as fio's generic_open_file builds them, and whether they
 // hold O_DIRECT. A file gofio did not lay out is created (mode 0600, as
 // fio's) when a replay writes it or the job has create_on_open, never
 // under --readonly.
-func openFlags(j *jobfile.Job, t *target, rw jobfile.RW) (flags int, direct bool) {
+func OpenFlags(j *jobfile.Job, t *Target, rw jobfile.RW) (flags int, direct bool) {
 	flags = unix.O_CLOEXEC
 	writes := rw.HasWrite()
 	if writes || rw.HasTrim() || j.Engine().OpensRW {
@@ -475,7 +488,7 @@ func openFlags(j *jobfile.Job, t *target, rw jobfile.RW) (flags int, direct bool
 		flags |= unix.O_DIRECT
 	}
 	if j.Atomic && !rw.HasTrim() {
-		flags |= oAtomic
+		flags |= OAtomic
 	}
 	switch j.Sync { // fio's sync=: synchronous writes
 	case "sync":
@@ -486,7 +499,7 @@ func openFlags(j *jobfile.Job, t *target, rw jobfile.RW) (flags int, direct bool
 	if rw.HasTrim() {
 		flags &^= unix.O_SYNC | unix.O_DSYNC
 	}
-	if !j.ReadOnly && ((writes && !t.exists && !t.block) || (j.CreateOnOpen && !j.NoFileCreate && !t.block && !t.char)) {
+	if !j.ReadOnly && ((writes && !t.Exists && !t.Block) || (j.CreateOnOpen && !j.NoFileCreate && !t.Block && !t.Char)) {
 		// A replay's file that the log writes (fio's O_CREAT), or a
 		// create_on_open job's file (fio's file_setup); under
 		// --readonly, where fio's create_on_open still creates an empty
@@ -496,44 +509,10 @@ func openFlags(j *jobfile.Job, t *target, rw jobfile.RW) (flags int, direct bool
 	return flags, direct
 }
 
-// unlinkEachLoop is fio's unlink_all_files at the start of every loop
-// after the first (unlink_each_loop): each regular file is unlinked and
-// opened again as fio's next loop opens it, created anew by a job that
-// writes (fio's generic_open_file gives it O_CREAT), so that a job that
-// only reads fails with ENOENT. The new file takes the old one's
-// descriptor number (dup3), the number the engine holds.
-func (l *loop) unlinkEachLoop() {
-	for _, t := range l.files {
-		if t.block || t.char || t.fd < 0 {
-			continue
-		}
-		if err := unix.Unlink(t.path); err != nil {
-			l.fail(errnoOf(err, unix.EIO), "unlink_all_files", err)
-			return
-		}
-		flags, _ := openFlags(l.job, t, l.gen.RW)
-		if l.gen.RW.HasWrite() && !l.job.NoFileCreate {
-			flags |= unix.O_CREAT
-		}
-		fd, err := unix.Open(t.path, flags, 0o600)
-		if err != nil {
-			l.fail(errnoOf(err, unix.EIO), "open("+t.path+")", err)
-			return
-		}
-		err = unix.Dup3(fd, t.fd, unix.O_CLOEXEC)
-		unix.Close(fd)
-		if err != nil {
-			l.fail(errnoOf(err, unix.EIO), "dup3", err)
-			return
-		}
-		t.created = true
-	}
-}
-
-// checkUnlinkEachLoop refuses unlink_each_loop where a loop's new files
+// CheckUnlinkEachLoop refuses unlink_each_loop where a loop's new files
 // cannot take the old ones' place: engines that hold a file by more than
 // its descriptor number (mmap's mapping, io_uring's registered files).
-func checkUnlinkEachLoop(j *jobfile.Job) error {
+func CheckUnlinkEachLoop(j *jobfile.Job) error {
 	switch {
 	case !j.UnlinkEachLoop || j.TimeBased || j.Loops < 2:
 		return nil
@@ -545,21 +524,11 @@ func checkUnlinkEachLoop(j *jobfile.Job) error {
 	return nil
 }
 
-// dropPageCache asks the kernel to drop the file's cached pages (fio's
+// DropPageCache asks the kernel to drop the file's cached pages (fio's
 // invalidate=1) through fadvise (Options.fadvise). Dirty pages are only
 // written back, as with fio.
-func dropPageCache(fadvise func(fd int, off, n int64, advice int) error, fd int) {
+func DropPageCache(fadvise func(fd int, off, n int64, advice int) error, fd int) {
 	_ = fadvise(fd, 0, 0, unix.FADV_DONTNEED)
-}
-
-// dropPageCache drops the page cache of every buffered regular file of
-// the job, at the start of a new pass.
-func (l *loop) dropPageCache() {
-	for _, t := range l.files {
-		if !t.block && !t.char && t.fd > 0 {
-			dropPageCache(l.fadvise, t.fd)
-		}
-	}
 }
 
 // fileSize returns the size filesize= gives a file that does not exist or
@@ -607,9 +576,9 @@ func startOffset(j *jobfile.Job, realSize uint64) uint64 {
 // fadviseHint is fio's fadvise_hint at each open of a file or block
 // device: POSIX_FADV_RANDOM or SEQUENTIAL over the job's region, by the
 // job's pattern (fadvise_hint=1, the default) or as named. A failure is
-// reported once per run, as fio's "fadvise hint failed", and the job goes
-// on.
-func fadviseHint(e *env, j *jobfile.Job, t *target, fd int) {
+// reported through hintFailed (once per run, as fio's "fadvise hint
+// failed"), and the job goes on.
+func fadviseHint(j *jobfile.Job, t *Target, fd int, fadvise Fadvise, hintFailed func()) {
 	var advice int
 	switch j.FadviseHint {
 	case "1":
@@ -624,8 +593,8 @@ func fadviseHint(e *env, j *jobfile.Job, t *target, fd int) {
 	default:
 		return
 	}
-	if err := e.opts.fadvise(fd, int64(t.region.Base), int64(t.region.Size), advice); err != nil && e.fadviseWarned.CompareAndSwap(false, true) {
-		e.warnf("fio: fadvise hint failed\n")
+	if err := fadvise(fd, int64(t.Region.Base), int64(t.Region.Size), advice); err != nil {
+		hintFailed()
 	}
 }
 
@@ -640,7 +609,7 @@ const (
 // opens, as fio's td_io_open_file: on the open file with direct=1
 // (F_SET_FILE_RW_HINT, which Linux 5.17 and later refuse with EINVAL),
 // else on the inode (F_SET_RW_HINT). A refusal ends the job, as in fio.
-func setWriteHint(j *jobfile.Job, t *target, fd int) *jobError {
+func setWriteHint(j *jobfile.Job, t *Target, fd int) *joberr.Error {
 	if j.WriteHint == 0 {
 		return nil
 	}
@@ -650,39 +619,39 @@ func setWriteHint(j *jobfile.Job, t *target, fd int) *jobError {
 		cmd = fSetFileRWHint
 	}
 	if _, _, e := unix.Syscall(unix.SYS_FCNTL, uintptr(fd), uintptr(cmd), uintptr(unsafe.Pointer(&hint))); e != 0 {
-		return targetError(j.Name, t, "write_hint", "fcntl write hint", unix.EINVAL, e)
+		return Fail(j.Name, t, "write_hint", "fcntl write hint", unix.EINVAL, e)
 	}
 	return nil
 }
 
-// preRead is fio's pre_read_files: each regular file's and block device's
+// PreRead is fio's pre_read_files: each regular file's and block device's
 // region is read once, from its start, in pieces of the largest read
 // block size, before the job's I/O, so that it starts from the page
 // cache. A read that comes back short ends the job with EIO, func=pre_read.
 // The buffer is page-aligned, so that an O_DIRECT file reads too.
-func preRead(j *jobfile.Job, ts []*target) *jobError {
+func PreRead(j *jobfile.Job, ts []*Target) *joberr.Error {
 	if diskless(j) {
 		return nil
 	}
 	bs := max(j.BSMax(jobfile.DirRead), 1)
 	buf, err := unix.Mmap(-1, 0, int(bs), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
-		return &jobError{job: j.Name, op: "pre_read", fn: "malloc", errno: unix.ENOMEM, err: err}
+		return &joberr.Error{Job: j.Name, Op: "pre_read", Fn: "malloc", Errno: unix.ENOMEM, Err: err}
 	}
 	defer unix.Munmap(buf)
 	for _, t := range ts {
-		if t.char || t.fd < 0 {
+		if t.Char || t.FD < 0 {
 			continue
 		}
-		for off, end := t.region.Base, t.region.Base+t.region.Size; off < end; {
+		for off, end := t.Region.Base, t.Region.Base+t.Region.Size; off < end; {
 			n := min(bs, end-off)
-			got, err := unix.Pread(t.fd, buf[:n], int64(off))
+			got, err := unix.Pread(t.FD, buf[:n], int64(off))
 			if err == nil && uint64(got) != n {
 				err = fmt.Errorf("read %d of %d bytes", got, n)
 			}
 			if err != nil {
 				// fio's td_verror(td, EIO, "pre_read"), whatever failed.
-				return &jobError{job: j.Name, where: t.label, op: fmt.Sprintf("pre_read at offset %d", off), fn: "pre_read", errno: unix.EIO, err: err}
+				return &joberr.Error{Job: j.Name, Where: t.Label, Op: fmt.Sprintf("pre_read at offset %d", off), Fn: "pre_read", Errno: unix.EIO, Err: err}
 			}
 			off += n
 		}

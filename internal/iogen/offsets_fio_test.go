@@ -1,6 +1,7 @@
-package run
+package iogen_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -253,19 +254,6 @@ func TestBackwardsStride(t *testing.T) {
 	}
 }
 
-// TestCheckJobRefusesUnrunOptions checks that a job setting an option gofio
-// parses but does not run is refused, naming the option.
-func TestCheckJobRefusesUnrunOptions(t *testing.T) {
-	j := testJob(t.TempDir(), "unrun", jobfile.RWRead, "null")
-	if err := checkJob(j); err != nil {
-		t.Fatal(err)
-	}
-	j.Unrun = map[string]string{"dedupe_global": "1"}
-	if err := checkJob(j); err == nil || !strings.Contains(err.Error(), "dedupe_global=1: gofio parses") {
-		t.Fatalf("err = %v, want a refusal naming dedupe_global=1", err)
-	}
-}
-
 // fioRandreadOffsets are the first offsets of fio 3.33's
 // --name=j --ioengine=null --rw=randread --bs=4k --size=16m.
 var fioRandreadOffsets = []uint64{1011712, 12419072, 14143488, 7884800, 6742016, 14094336, 6381568, 5931008, 15314944, 1118208, 14348288, 10924032}
@@ -409,5 +397,35 @@ func TestLfsrAllOnesSeedRefused(t *testing.T) {
 	_, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, 0, 3)
 	if err == nil || !strings.Contains(err.Error(), "failed initializing LFSR") || !strings.Contains(err.Error(), "random_generator=lfsr") {
 		t.Fatalf("thread 3: err %v, want fio's failed initializing LFSR naming random_generator=lfsr", err)
+	}
+}
+
+// testJob is a job of name on the file dir/name.dat with the fields the
+// parser would give it, engine and direction as given.
+func testJob(dir, name string, rw jobfile.RW, engine string) *jobfile.Job {
+	return &jobfile.Job{
+		Name:                    name,
+		Filenames:               []string{filepath.Join(dir, name+".dat")},
+		NrFiles:                 1,
+		Size:                    64 << 10,
+		IOEngine:                engine,
+		IODepth:                 1,
+		IODepthBatchSubmit:      1,
+		IODepthBatchCompleteMin: 1,
+		IODepthBatchCompleteMax: 1,
+		IODepthLow:              1,
+		RW:                      rw,
+		RWMixRead:               50,
+		BS:                      [jobfile.NumDirs]uint64{4096, 4096, 4096},
+		RandRepeat:              true,
+		Loops:                   1,
+		KBBase:                  1024,
+		BWAvgTime:               500,
+		IOPSAvgTime:             500,
+		TWPriority:              true,
+		SQThreadPollCPU:         -1,
+		NonVectored:             -1,
+		Stats:                   true,
+		ClatPercentiles:         true,
 	}
 }

@@ -1,4 +1,4 @@
-package run
+package target
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 // allocate nothing here. As in fio, a failed allocation is only reported
 // (native says nothing where the file system cannot allocate): the layout
 // and the job go on, and a full file system shows at the first write.
-func preallocate(j *jobfile.Job, t *target, fd int, need uint64, warn func(format string, args ...any)) {
+func preallocate(j *jobfile.Job, t *Target, fd int, need uint64, warn func(format string, args ...any)) {
 	mode := -1
 	switch j.Fallocate {
 	case "native", "posix", "":
@@ -29,6 +29,6 @@ func preallocate(j *jobfile.Job, t *target, fd int, need uint64, warn func(forma
 		return
 	}
 	if warn != nil {
-		warn("gofio: %s: fallocate=%s of %s failed: %v\n", j.Name, j.Fallocate, t.path, err)
+		warn("gofio: %s: fallocate=%s of %s failed: %v\n", j.Name, j.Fallocate, t.Path, err)
 	}
 }

@@ -1,4 +1,4 @@
-package run
+package target
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 // any job needs of it, and the job and target that need the most.
 type spaceFile struct {
 	job  *jobfile.Job
-	t    *target
+	t    *Target
 	need uint64 // the end of the largest region on it
 	cur  uint64 // its size before the run (0 when it does not exist)
 }
@@ -28,7 +28,16 @@ type spaceFS struct {
 	files   []*spaceFile
 }
 
-// checkSpace refuses the run, before anything is written, when the
+// Planned is one job's targets as planned, for CheckSpace. Later says the
+// job lays nothing out now or has its targets planned when its group
+// starts (a replay, create_serialize=0): it is not counted.
+type Planned struct {
+	Job     *jobfile.Job
+	Targets []*Target
+	Later   bool
+}
+
+// CheckSpace refuses the run, before anything is written, when the
 // regular files its jobs will create or extend do not fit the free space
 // of their filesystems: for each file the bytes missing between its size
 // now and the end of the largest region on it, summed per filesystem and
@@ -40,27 +49,27 @@ type spaceFS struct {
 // devices, and filesystems that report no size (f_blocks 0: FUSE without
 // statfs, pseudo filesystems). A job whose targets are planned when its
 // group starts (create_serialize=0) is not counted.
-func checkSpace(runs []*jobRun) error {
+func CheckSpace(plans []Planned) error {
 	files := map[string]*spaceFile{}
 	var order []string
-	for _, jr := range runs {
-		j := jr.job
-		if j.NoSpaceCheck || j.FillDevice || j.ReadOnly || diskless(j) || jr.replay != nil || jr.replan {
+	for _, jr := range plans {
+		j := jr.Job
+		if j.NoSpaceCheck || j.FillDevice || j.ReadOnly || diskless(j) || jr.Later {
 			continue
 		}
-		for _, t := range jr.targets {
-			if t.block || t.char {
+		for _, t := range jr.Targets {
+			if t.Block || t.Char {
 				continue
 			}
-			need := t.region.Base + t.region.Size
+			need := t.Region.Base + t.Region.Size
 			cur := uint64(0)
-			if t.exists {
-				cur = t.curSize
+			if t.Exists {
+				cur = t.CurSize
 			}
-			f, ok := files[t.path]
+			f, ok := files[t.Path]
 			if !ok {
-				files[t.path] = &spaceFile{job: j, t: t, need: need, cur: cur}
-				order = append(order, t.path)
+				files[t.Path] = &spaceFile{job: j, t: t, need: need, cur: cur}
+				order = append(order, t.Path)
 				continue
 			}
 			if need > f.need {
@@ -130,7 +139,7 @@ func spaceError(fs *spaceFS, free uint64) error {
 	if n := len(fs.files); n > 1 {
 		all = fmt.Sprintf("; the run's %d files there need %s in all", n, iecBytes(fs.missing))
 	}
-	return badTarget(big.job, big.t, "%s to %s (%s) needs %s, but %s has %s free%s; space_check=0 lays it out anyway, as fio does",
+	return BadTarget(big.job, big.t, "%s to %s (%s) needs %s, but %s has %s free%s; space_check=0 lays it out anyway, as fio does",
 		what, iecBytes(big.need), sizeOption(big.job), iecBytes(big.need-big.cur), fs.dir, iecBytes(free), all)
 }
 
@@ -143,8 +152,8 @@ func sizeOption(j *jobfile.Job) string {
 		s = "filesize=" + iecBytes(j.FileSizeMin) + "-" + iecBytes(j.FileSizeMax)
 	case j.FileSizeMin > 0:
 		s = "filesize=" + iecBytes(j.FileSizeMin)
-	case j.Size > 0 && len(fileNames(j)) > 1:
-		s = fmt.Sprintf("size=%s over %d files", iecBytes(j.Size), len(fileNames(j)))
+	case j.Size > 0 && len(Names(j)) > 1:
+		s = fmt.Sprintf("size=%s over %d files", iecBytes(j.Size), len(Names(j)))
 	case j.Size > 0:
 		s = "size=" + iecBytes(j.Size)
 	default:

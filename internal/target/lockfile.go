@@ -1,4 +1,4 @@
-package run
+package target
 
 import (
 	"sync"
@@ -15,34 +15,21 @@ import (
 // the I/O runs inside that call, so the lock is held while it runs; for
 // io_uring and libaio it covers preparing the request only.
 
-// planLockSections gives each job the index of its job section's first
-// job (itself, or the job a numjobs clone was copied from): the jobs of
-// one section share their files' locks.
-func planLockSections(runs []*jobRun) {
-	section := 0
-	for i, jr := range runs {
-		if jr.job.SubjobNumber == 0 {
-			section = i
-		}
-		jr.lockSection = section
-	}
-}
-
 // lockKey names one lock: a job section's file.
 type lockKey struct {
 	section int
-	path    string
+	Path    string
 }
 
-// lockRegistry holds the run's lockfile= locks, made when a job of a
+// LockRegistry holds the run's lockfile= locks, made when a job of a
 // section first asks for a file's lock.
-type lockRegistry struct {
+type LockRegistry struct {
 	mu    sync.Mutex
 	locks map[lockKey]*sync.RWMutex
 }
 
 // get returns the lock of section's file path.
-func (r *lockRegistry) get(section int, path string) *sync.RWMutex {
+func (r *LockRegistry) get(section int, path string) *sync.RWMutex {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := lockKey{section, path}
@@ -60,30 +47,31 @@ func (r *lockRegistry) get(section int, path string) *sync.RWMutex {
 // locking reports whether job j locks its files.
 func locking(j *jobfile.Job) bool { return j.LockFile != "" && j.LockFile != "none" }
 
-// fileLocks are one job's locks, by file index; nil without lockfile=.
-type fileLocks struct {
+// FileLocks are one job's locks, by file index; nil without lockfile=.
+type FileLocks struct {
 	locks []*sync.RWMutex
 	// shared is lockfile=readwrite: reads share the lock, anything else
 	// holds it alone (exclusive: everything does).
 	shared bool
 }
 
-// newFileLocks returns the locks of job jr's files from reg, or nil when
-// it takes none.
-func newFileLocks(jr *jobRun, reg *lockRegistry) *fileLocks {
-	if !locking(jr.job) || len(jr.targets) == 0 {
+// NewFileLocks returns the locks of job j's targets from reg, those of
+// its job section (the index of the section's first job: numjobs clones
+// share their files' locks), or nil when it takes none.
+func NewFileLocks(j *jobfile.Job, targets []*Target, section int, reg *LockRegistry) *FileLocks {
+	if !locking(j) || len(targets) == 0 {
 		return nil
 	}
-	f := &fileLocks{locks: make([]*sync.RWMutex, len(jr.targets)), shared: jr.job.LockFile == "readwrite"}
-	for i, t := range jr.targets {
-		f.locks[i] = reg.get(jr.lockSection, t.path)
+	f := &FileLocks{locks: make([]*sync.RWMutex, len(targets)), shared: j.LockFile == "readwrite"}
+	for i, t := range targets {
+		f.locks[i] = reg.get(section, t.Path)
 	}
 	return f
 }
 
-// lock takes file's lock for an I/O of op and returns whether it took it
+// Lock takes file's lock for an I/O of op and returns whether it took it
 // shared (the argument unlock wants).
-func (f *fileLocks) lock(file int, op engines.Op) bool {
+func (f *FileLocks) Lock(file int, op engines.Op) bool {
 	if f.shared && op == engines.OpRead {
 		f.locks[file].RLock()
 		return true
@@ -92,8 +80,8 @@ func (f *fileLocks) lock(file int, op engines.Op) bool {
 	return false
 }
 
-// unlock releases file's lock, taken shared or not.
-func (f *fileLocks) unlock(file int, shared bool) {
+// Unlock releases file's lock, taken shared or not.
+func (f *FileLocks) Unlock(file int, shared bool) {
 	if shared {
 		f.locks[file].RUnlock()
 	} else {

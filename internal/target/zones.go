@@ -1,4 +1,4 @@
-package run
+package target
 
 import (
 	"fmt"
@@ -9,20 +9,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// checkZonedTargets applies the zone rules fio 3.33 applies at run time,
+// CheckZoned applies the zone rules fio 3.33 applies at run time,
 // not at parse time (jobfile.checkZones has those): zonesize= without
 // zonemode=, and for zonemode=zbd the targets gofio emulates zones on
 // (regular files and block devices that are not zoned, as fio's
 // init_zone_info) against those it refuses: a zoned block device, whose
 // zones gofio does not read, and a pipe or character device.
-func checkZonedTargets(j *jobfile.Job) error {
+func CheckZoned(j *jobfile.Job) error {
 	if j.Zones.SizeWithoutMode {
 		return fmt.Errorf("%s: zonesize=%d without zonemode=: fio 3.33's default zonemode is none, and --zonemode=none and --zonesize are not compatible (add zonemode=strided)", j.Name, j.Zones.Size)
 	}
 	if j.Zones.Mode != "zbd" {
 		return nil
 	}
-	for _, f := range fileNames(j) {
+	for _, f := range Names(j) {
 		if f == "-" {
 			return fmt.Errorf("%s: zonemode=zbd does not support pipes", j.Name)
 		}

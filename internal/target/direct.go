@@ -1,4 +1,4 @@
-package run
+package target
 
 // This file holds O_DIRECT's alignment rules: the alignment a target
 // needs, and the refusal of a job whose block sizes or offsets break it.
@@ -16,13 +16,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// dioAlign returns the O_DIRECT alignment of the open fd: the logical
+// DIOAlign returns the O_DIRECT alignment of the open fd: the logical
 // block size of a block device, or statx's dio_offset_align for a file (0
 // when the filesystem has no O_DIRECT). A filesystem that does not report
 // STATX_DIOALIGN (tmpfs, which takes any alignment, among them) gets 512,
 // the sector size every device accepts, so that a job that passes here
 // also runs on a real disk.
-func dioAlign(fd int, block bool) (uint64, error) {
+func DIOAlign(fd int, block bool) (uint64, error) {
 	if block {
 		v, err := blockdev.LogicalBlockSize(fd)
 		if err != nil {
@@ -40,15 +40,15 @@ func dioAlign(fd int, block bool) (uint64, error) {
 	return uint64(stx.Dio_offset_align), nil
 }
 
-// newFileAlign returns the O_DIRECT alignment a file not yet created in
+// NewFileAlign returns the O_DIRECT alignment a file not yet created in
 // dir will have, without creating it: statx of an unnamed O_TMPFILE in
 // dir (never linked into the directory, gone on close), or, where the
 // filesystem has no O_TMPFILE, the logical block size of the disk under
 // dir, or 512.
-func newFileAlign(dir string) uint64 {
+func NewFileAlign(dir string) uint64 {
 	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
 	if err == nil {
-		a, err := dioAlign(fd, false)
+		a, err := DIOAlign(fd, false)
 		unix.Close(fd)
 		if err == nil {
 			return a
@@ -65,17 +65,17 @@ func newFileAlign(dir string) uint64 {
 	return 512
 }
 
-// checkDirect refuses a direct=1 job whose sizes or offsets are not
+// CheckDirect refuses a direct=1 job whose sizes or offsets are not
 // multiples of the target's O_DIRECT alignment.
-func checkDirect(j *jobfile.Job, t *target, align uint64) error {
+func CheckDirect(j *jobfile.Job, t *Target, align uint64) error {
 	if err := directProblem(j, t, align); err != nil {
-		return badTarget(j, t, "%w", err)
+		return BadTarget(j, t, "%w", err)
 	}
 	return nil
 }
 
 // directProblem says what keeps job j from O_DIRECT on t, or nil.
-func directProblem(j *jobfile.Job, t *target, align uint64) error {
+func directProblem(j *jobfile.Job, t *Target, align uint64) error {
 	if align == 0 {
 		return errors.New("direct=1: the filesystem does not support O_DIRECT; try direct=0")
 	}
@@ -102,5 +102,5 @@ func directProblem(j *jobfile.Job, t *target, align uint64) error {
 			}
 		}
 	}
-	return check("offset", t.region.Base)
+	return check("offset", t.Region.Base)
 }

@@ -1,4 +1,4 @@
-package run
+package target
 
 import (
 	"errors"
@@ -19,15 +19,15 @@ import (
 // and is skipped.
 func CheckTargets(jobs []*jobfile.Job) error {
 	for _, j := range jobs {
-		if err := checkDevTargets(j); err != nil {
+		if err := CheckDev(j); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkDevTargets is CheckTargets for one job.
-func checkDevTargets(j *jobfile.Job) error {
+// CheckDev is CheckTargets for one job.
+func CheckDev(j *jobfile.Job) error {
 	if diskless(j) {
 		return nil
 	}
@@ -41,7 +41,7 @@ func checkDevTargets(j *jobfile.Job) error {
 		}
 		return nil
 	}
-	for _, p := range fileNames(j) {
+	for _, p := range Names(j) {
 		if !underDev(p) {
 			continue
 		}
