@@ -104,44 +104,8 @@ func (st *State) subcommands() []*cli.Command {
 				return nil
 			},
 		},
-		{
-			Name:      "drift",
-			Usage:     "measure the drift between runs of one unchanged job made minutes apart: the --drift a baseline diff needs (docs/ci.md)",
-			ArgsUsage: "[--gate-metric avg|p99|iops] [--fail-if-slower PCT] [--detect PCT] RUN1.json RUN2.json ... (5 or more)",
-			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the gate compares: avg, p99 or iops"},
-				&cli.Float64Flag{Name: "fail-if-slower", Value: 5, Usage: "the gate the allowance is for, `PCT`"},
-				&cli.Float64Flag{Name: "detect", Value: compare.DriftDetectPct, Usage: "the slowdown in `PCT` the gate must still catch: no allowance of detect - fail-if-slower or more is proposed"},
-			},
-			Action: func(c *cli.Context) error {
-				if code := st.drift(c.Args().Slice(), c.String("gate-metric"), c.Float64("fail-if-slower"), c.Float64("detect")); code != ExitOK {
-					return cli.Exit("", code)
-				}
-				return nil
-			},
-		},
-		{
-			Name:      "history",
-			Usage:     "judge a saved run against the earlier runs of the same jobs on the same runner in DIR, and name the runs where each row moved (docs/ci.md)",
-			ArgsUsage: "[--last N] [--fail-if-slower PCT] [--gate-metric avg|p99|iops] [--output-format text|json] DIR [NEW.json]",
-			Flags: []cli.Flag{
-				&cli.IntFlag{Name: "last", Value: compare.HistoryLast, Usage: "judge against at most `N` earlier runs (those since the row's last change point)"},
-				&cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if a row is slower than its history by more than `PCT` beyond the runs' own spread"},
-				&cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure judged: avg, p99 or iops"},
-				&cli.StringFlag{Name: "output-format", Value: "text", Usage: "text or json"},
-			},
-			Action: func(c *cli.Context) error {
-				if c.IsSet("fail-if-slower") && c.Float64("fail-if-slower") < 0 {
-					return fmt.Errorf("history: --fail-if-slower %g: want a percentage of 0 or more", c.Float64("fail-if-slower"))
-				}
-				code := st.history(c.Args().Slice(), historyFlags{last: c.Int("last"), failIfSlower: c.Float64("fail-if-slower"),
-					gateMetric: c.String("gate-metric"), format: c.String("output-format")})
-				if code != ExitOK {
-					return cli.Exit("", code)
-				}
-				return nil
-			},
-		},
+		st.driftCommand(),
+		st.historyCommand(),
 		{
 			Name:            completeCmd,
 			Hidden:          true,
@@ -236,4 +200,52 @@ func dedupe(sorted []string) []string {
 		}
 	}
 	return out
+}
+
+// driftCommand is gofio drift: the drift between runs of one unchanged
+// job, and the --drift a baseline diff needs.
+func (st *State) driftCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "drift",
+		Usage:     "measure the drift between runs of one unchanged job made minutes apart: the --drift a baseline diff needs (docs/ci.md)",
+		ArgsUsage: "[--gate-metric avg|p99|iops] [--fail-if-slower PCT] [--detect PCT] RUN1.json RUN2.json ... (5 or more)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the gate compares: avg, p99 or iops"},
+			&cli.Float64Flag{Name: "fail-if-slower", Value: 5, Usage: "the gate the allowance is for, `PCT`"},
+			&cli.Float64Flag{Name: "detect", Value: compare.DriftDetectPct, Usage: "the slowdown in `PCT` the gate must still catch: no allowance of detect - fail-if-slower or more is proposed"},
+		},
+		Action: func(c *cli.Context) error {
+			if code := st.drift(c.Args().Slice(), c.String("gate-metric"), c.Float64("fail-if-slower"), c.Float64("detect")); code != ExitOK {
+				return cli.Exit("", code)
+			}
+			return nil
+		},
+	}
+}
+
+// historyCommand is gofio history: a saved run judged against the
+// earlier runs of the same jobs on the same runner.
+func (st *State) historyCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "history",
+		Usage:     "judge a saved run against the earlier runs of the same jobs on the same runner in DIR, and name the runs where each row moved (docs/ci.md)",
+		ArgsUsage: "[--last N] [--fail-if-slower PCT] [--gate-metric avg|p99|iops] [--output-format text|json] DIR [NEW.json]",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "last", Value: compare.HistoryLast, Usage: "judge against at most `N` earlier runs (those since the row's last change point)"},
+			&cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if a row is slower than its history by more than `PCT` beyond the runs' own spread"},
+			&cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure judged: avg, p99 or iops"},
+			&cli.StringFlag{Name: "output-format", Value: "text", Usage: "text or json"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.IsSet("fail-if-slower") && c.Float64("fail-if-slower") < 0 {
+				return fmt.Errorf("history: --fail-if-slower %g: want a percentage of 0 or more", c.Float64("fail-if-slower"))
+			}
+			code := st.history(c.Args().Slice(), historyFlags{last: c.Int("last"), failIfSlower: c.Float64("fail-if-slower"),
+				gateMetric: c.String("gate-metric"), format: c.String("output-format")})
+			if code != ExitOK {
+				return cli.Exit("", code)
+			}
+			return nil
+		},
+	}
 }
