@@ -67,11 +67,12 @@
 //
 // Everything that can refuse a job is checked, for every job, before any
 // target is created or opened for writing, and comes back as Run's error
-// with no Result: a missing target under /dev (target.CheckTargets), a mounted
-// block device for a writing job unless allow_mounted_write=1
+// with no Result: a missing target under /dev (target.CheckTargets), a
+// mounted block device for a writing job unless allow_mounted_write=1
 // (Options.CheckMountedWrite), O_DIRECT alignment, verify= that cannot be
 // checked, an engine that is not available. The null engine touches no
-// file. Files are laid out as fio's (layout.go): an existing file is never
+// file. Files are planned, laid out and opened as fio's by internal/target
+// (targets.go hands it the run's state): an existing file is never
 // truncated, a read-only job opens its targets read-only, unlink=1 removes
 // only what gofio created.
 //
