@@ -22,6 +22,13 @@ var fio342Rows = []Row{
 		Args: args(psync, "--rw=randread", "--bs=4k", "--size=1m", "--prioclass=2", "--prio=4", "--priohint=1"), Exact: syncDepth},
 	{Name: "fio342/job-start-clock", Ref: "fio 3.42 job_start_clock_id: the job_start key of fio 3.42's JSON (its value is a clock reading)", Since: "3.36",
 		Args: args(null, "--rw=read", "--bs=4k", "--size=4m", "--job_start_clock_id=1"), Exact: []string{"iodepth_level"}},
+	{Name: "fio342/ramp-size-short", Ref: "fio 3.42 ramp_size: checked once a second, so a job done within its first second reports all its I/O", Since: "3.42",
+		// No depth maps: gofio leaves them empty for a job that ends within
+		// its ramp, ramp_time's too, where fio 3.33 and 3.42 count them.
+		Args: args(psync, "--rw=randread", "--bs=4k", "--size=4m", "--ramp_size=1m")},
+	{Name: "fio342/ramp-size-rate", Ref: "fio 3.42 ramp_size: the ramp ends at the first second past 1 MiB, then runtime=1500ms of I/O at 2000 IOPS", Since: "3.42",
+		Serial: true, NoCounts: true, Args: args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--ramp_size=1m", "--time_based", "--runtime=1500ms", "--rate_iops=2000"),
+		Tol: []Tol{{Path: "read.total_ios", Rel: 0.05}, {Path: "job_runtime", Rel: 0.05}}, Exact: []string{"elapsed"}},
 	{Name: "fio342/log-window-both", Ref: "fio 3.42 log_window_value=both: the window maximum column after the mean in the latency logs", Since: "3.37",
 		Args:  args(psync, "--rw=randread", "--bs=4k", "--size=1m", "--write_lat_log=l", "--log_avg_msec=1000", "--log_window_value=both"),
 		Exact: syncDepth, Check: sameColumns("l_clat.1.log", "l_lat.1.log", "l_slat.1.log")},

@@ -122,7 +122,7 @@ var newerOptions = []OptionSpec{
 	{Name: "spr_cs", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, ULL: true, Parent: "sprandom", Since: "3.42",
 		Help: "Cache Size in bytes for SPRandom", u64p: func(j *Job) *uint64 { return &j.SPRandom.CacheSize }},
 	{Name: "ramp_size", Type: TypeStrVal, Min: 1, Since: "3.42", Help: "Amount of data transferred before measuring performance",
-		NotRun: true, custom: func(j *Job, v string) error {
+		custom: func(j *Job, v string) error {
 			if err := setU64(&j.RampSize, v, j.KBBase); err != nil || j.RampSize > 0 {
 				return err
 			}
@@ -287,9 +287,13 @@ func checkPlacementScheme(path string) error {
 }
 
 // checkNewer applies fio 3.42's rules for its newer options (init.c
-// fixup_options): several ranges per trim neither with trimwrite nor with
-// an engine that sends one range per trim (all but io_uring_cmd).
+// fixup_options and td_ramp_period_init): not both ramp_time and
+// ramp_size; several ranges per trim neither with trimwrite nor with an
+// engine that sends one range per trim (all but io_uring_cmd).
 func checkNewer(j *Job) (option, msg string) {
+	if j.RampSize > 0 && j.RampTime > 0 {
+		return "ramp_size", "job rejected: cannot specify both ramp_time and ramp_size"
+	}
 	if j.NumRange > 1 && (j.RW == RWTrimWrite || j.RW == RWRandTrimWrite) {
 		return "num_range", "trimwrite cannot be used with multiple ranges"
 	}
@@ -322,6 +326,9 @@ func (j *Job) hardwareError() error {
 		return refuse("dataplacement", "Flexible Data Placement needs an NVMe namespace with FDP enabled, written through ioengine=io_uring_cmd; gofio does not send placement directives")
 	case "streams":
 		return refuse("dataplacement", "streams need an NVMe namespace with the Streams directive, written through ioengine=io_uring_cmd; gofio does not send placement directives")
+	}
+	if j.RampSize > 0 && j.GroupReporting {
+		return refuse("ramp_size", "gofio ends ramp_size's ramp per job, not over the reporting group as fio does with group_reporting; leave one of them out")
 	}
 	if (j.LogWindowBoth || j.LogIssueTime) && j.LogStoreCompressed {
 		return refuse("log_store_compressed", "gofio does not store logs with log_window_value=both's or log_issue_time's column compressed yet; write them as text")

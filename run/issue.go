@@ -20,7 +20,7 @@ func (l *loop) canIssue(now int64) bool {
 		l.stopIssue = true
 		return false
 	}
-	if l.ramping && now >= l.rampEnd {
+	if l.ramping && (now >= l.rampEnd || l.rampSizeDone(now)) {
 		l.endRamp(now)
 	}
 	if l.deadline != 0 && now >= l.deadline {

@@ -346,7 +346,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		latTarget:  loopLatTarget{search: lattarget.New(j, depth), idle: make([]uint32, 0, depth)},
 		loopConfig: newLoopConfig(j, depth, e.opts.Compare),
 		flow:       loopFlow{state: jr.flow, count: &jr.flowIssued},
-		ramping:    j.RampTime > 0,
+		ramping:    j.RampTime > 0 || j.RampSize > 0,
 		fillRNG:    fiorand.NewRNG(jr.seed ^ 0xf111),
 		cmdprio:    cp,
 	}

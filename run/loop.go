@@ -2,6 +2,7 @@ package run
 
 import (
 	"io"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -140,6 +141,7 @@ type loop struct {
 	// (endReap).
 	idleAtError bool
 	rampEnd     int64
+	rampCheckAt int64 // ramp_size: when the ramp's bytes are looked at next (once a second)
 
 	fillRNG fiorand.RNG
 	held    heldIO // serialize_overlap: the I/O waiting for an overlapping one
@@ -297,6 +299,10 @@ func (l *loop) run() {
 	l.initPrios()
 	if l.ramping {
 		l.rampEnd = now + int64(l.job.RampTime)
+		if l.job.RampSize > 0 {
+			l.rampEnd = math.MaxInt64 // ramp_size: ends by bytes (rampSizeDone)
+			l.rampCheckAt = now + int64(time.Second)
+		}
 	}
 	if l.job.Runtime > 0 {
 		l.deadline = now + int64(l.job.RampTime) + int64(l.job.Runtime)

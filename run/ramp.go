@@ -1,6 +1,8 @@
 package run
 
 import (
+	"time"
+
 	"github.com/gofio/gofio/jobfile"
 	"golang.org/x/sys/unix"
 )
@@ -10,6 +12,11 @@ import (
 // and latencies when it completes, but not total_ios.
 func (l *loop) endRamp(now int64) {
 	l.ramping = false
+	if l.job.RampSize > 0 && l.job.Runtime > 0 {
+		// runtime counts from the end of ramp_size's ramp, as from the
+		// end of ramp_time's (fio resets the job's epoch there).
+		l.deadline = now + int64(l.job.Runtime)
+	}
 	l.resetStats(now)
 	if l.zones != nil {
 		l.zones.Resets = 0 // fio's reset_io_stats
@@ -18,6 +25,23 @@ func (l *loop) endRamp(now int64) {
 		l.latTarget.search.Reset(now, l.latTarget.ios)
 	}
 	l.setState()
+}
+
+// rampSizeDone reports at now whether ramp_size's ramp is over: as fio
+// 3.42's ramp_period_check, which its helper thread runs once a second
+// (RAMP_PERIOD_CHECK_MSEC), the ramp ends at the first whole second of
+// the job at which it has moved ramp_size bytes (reads, writes and trims,
+// counted during the ramp); a job that ends first reports all its I/O,
+// as a job that ends within ramp_time.
+func (l *loop) rampSizeDone(now int64) bool {
+	rs := l.job.RampSize
+	if rs == 0 || now < l.rampCheckAt {
+		return false
+	}
+	for l.rampCheckAt <= now {
+		l.rampCheckAt += int64(time.Second)
+	}
+	return l.bytesDone[jobfile.DirRead]+l.bytesDone[jobfile.DirWrite]+l.bytesDone[jobfile.DirTrim] >= rs
 }
 
 // resetStats is fio's reset_all_stats: every statistic starts again at
