@@ -29,6 +29,8 @@ var fio342Rows = []Row{
 	{Name: "fio342/ramp-size-rate", Ref: "fio 3.42 ramp_size: the ramp ends at the first second past 1 MiB, then runtime=1500ms of I/O at 2000 IOPS", Since: "3.42",
 		Serial: true, NoCounts: true, Args: args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--ramp_size=1m", "--time_based", "--runtime=1500ms", "--rate_iops=2000"),
 		Tol: []Tol{{Path: "read.total_ios", Rel: 0.05}, {Path: "job_runtime", Rel: 0.05}}, Exact: []string{"elapsed"}},
+	{Name: "fio342/verify-no-header-checks", Ref: "fio 3.42 verify_header_seed=0 and verify_write_sequence=0: the same writes and verify reads", Since: "3.40",
+		Args: args(psync, "--rw=randwrite", "--bs=4k", "--size=1m", "--verify=crc32c", "--verify_header_seed=0", "--verify_write_sequence=0"), Exact: syncDepth},
 	{Name: "fio342/log-window-both", Ref: "fio 3.42 log_window_value=both: the window maximum column after the mean in the latency logs", Since: "3.37",
 		Args:  args(psync, "--rw=randread", "--bs=4k", "--size=1m", "--write_lat_log=l", "--log_avg_msec=1000", "--log_window_value=both"),
 		Exact: syncDepth, Check: sameColumns("l_clat.1.log", "l_lat.1.log", "l_slat.1.log")},
