@@ -149,14 +149,16 @@ func historyExit(st *State, h *report.History) int {
 	return ExitOK
 }
 
-// worseExit is the exit code that says more of two: a failed gate over a
-// runner change over a pass.
+// worseExit is the exit code that says more of two gates' outcomes: a
+// failed gate over a runner change over an inconclusive one over a pass.
 func worseExit(a, b int) int {
 	rank := func(c int) int {
 		switch c {
 		case ExitSlower:
-			return 2
+			return 3
 		case ExitRunnerChanged:
+			return 2
+		case ExitInconclusive:
 			return 1
 		}
 		return 0

@@ -149,3 +149,14 @@ func TestDriftTooNoisyE2E(t *testing.T) {
 		t.Errorf("gate above detect: exit %d: %s", code, errs)
 	}
 }
+
+func TestWorseExit(t *testing.T) {
+	for _, c := range []struct{ a, b, want int }{
+		{ExitOK, ExitSlower, ExitSlower}, {ExitRunnerChanged, ExitSlower, ExitSlower}, {ExitInconclusive, ExitRunnerChanged, ExitRunnerChanged},
+		{ExitRunnerChanged, ExitInconclusive, ExitRunnerChanged}, {ExitInconclusive, ExitOK, ExitInconclusive}, {ExitOK, ExitOK, ExitOK},
+	} {
+		if got := worseExit(c.a, c.b); got != c.want {
+			t.Errorf("worseExit(%d, %d) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
