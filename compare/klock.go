@@ -32,9 +32,9 @@ type klockSide struct {
 	repeats []report.KLockRepeat
 }
 
-// add files one run's contention (nil: the run did not trace) under its
-// row and side.
-func (ks klockSides) add(key [2]int, l *klock.Locks) {
+// add files one run's contention (nil: the run did not trace), its repeat
+// (or round) numbered repeat, under its row and side.
+func (ks klockSides) add(key [2]int, repeat int, l *klock.Locks) {
 	if l == nil {
 		return
 	}
@@ -45,7 +45,7 @@ func (ks klockSides) add(key [2]int, l *klock.Locks) {
 	}
 	s.merged.Merge(l)
 	if l.Available {
-		s.repeats = append(s.repeats, report.NewKLockRepeat(l))
+		s.repeats = append(s.repeats, report.NewKLockRepeat(repeat, l))
 	}
 }
 
@@ -60,9 +60,13 @@ func (ks klockSides) side(key [2]int) *report.KLockSide {
 
 // JudgeKLock gives every row where both sides measured kernel lock
 // contention its verdict on the per-repeat lock wait per I/O
-// (report.KLockMetric, less is better), with the statistics of the gate
-// metric (Analyze); other rows get none.
+// (report.KLockMetric, less is better) for sides that are not paired (a
+// diff of two runs), as Judge judges the gate metric: Analyze, the rows
+// together, a verdict of more or less contention needing its
+// Holm-adjusted p-value below Alpha. Other rows get none.
 func JudgeKLock(c *report.Comparison) {
+	var ps []float64
+	var judged []*report.RowStats
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		r.KLockStats = nil
@@ -70,6 +74,44 @@ func JudgeKLock(c *report.Comparison) {
 			continue
 		}
 		s := Analyze(r.New.KLock.WaitValues(), r.Old.KLock.WaitValues(), report.KLockMetric)
+		r.KLockStats = &s
+		if s.Verdict != report.VerdictTooFew {
+			ps = append(ps, s.P)
+			judged = append(judged, r.KLockStats)
+		}
+	}
+	for i, p := range HolmAdjust(ps) {
+		s := judged[i]
+		s.PAdj = p
+		if p >= Alpha && (s.Verdict == report.VerdictFaster || s.Verdict == report.VerdictSlower) {
+			s.Verdict = report.VerdictNoEvidence
+		}
+	}
+}
+
+// judgeKLockRounds gives every row of a comparison in rounds where both
+// sides measured kernel lock contention its verdict on the lock wait per
+// I/O of the rounds both sides traced, paired round by round and judged
+// as the gate metric is (JudgeRounds: the signed-rank test of the rounds'
+// log ratios, the rows together), once, ungated: the locks never gate.
+func judgeKLockRounds(c *report.Comparison, d Design) {
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		r.KLockStats = nil
+		if !r.New.KLock.Measured() || !r.Old.KLock.Measured() {
+			continue
+		}
+		old := make(map[int]float64, len(r.Old.KLock.Repeats))
+		for _, o := range r.Old.KLock.Repeats {
+			old[o.Repeat] = o.WaitNsPerIO
+		}
+		var nv, ov []float64
+		for _, n := range r.New.KLock.Repeats {
+			if o, ok := old[n.Repeat]; ok {
+				nv, ov = append(nv, n.WaitNsPerIO), append(ov, o)
+			}
+		}
+		s := JudgeRounds(nv, ov, Design{Rows: d.Rows, MinRounds: len(nv), GateMetric: report.KLockMetric}, 1)
 		r.KLockStats = &s
 	}
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gofio/gofio/internal/klock"
@@ -64,5 +65,28 @@ func TestRunKernelLocks(t *testing.T) {
 	Judge(plain, "")
 	if plain.HasKLock() || plain.Rows[0].KLockStats != nil {
 		t.Fatal("an untraced run has kernel locks")
+	}
+}
+
+// TestRoundsKernelLocks: a comparison in rounds judges each row's lock
+// wait per I/O paired round by round (the signed-rank test), once and
+// ungated, whether or not the latency is gated; a round one side could
+// not trace is left out of the pairs.
+func TestRoundsKernelLocks(t *testing.T) {
+	for _, gated := range []bool{false, true} {
+		f := &fakeRun{}
+		d := Design{Rows: 1, MinRounds: 12, GateMetric: report.GateAvg, Gated: gated, ThresholdPct: 5}
+		rs := Rounds{Design: d, Rand: rand.New(rand.NewPCG(1, 1))}
+		c, err := rs.Run(context.Background(), nil, &DefaultAB, klockRun(f, 3), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Rows[0]
+		s := r.KLockStats
+		// 12 rounds, the third run (one side of round 2) untraced: 11 pairs.
+		if s == nil || !s.Paired || s.Metric != report.KLockMetric || s.Verdict != report.VerdictFaster || !s.HasInterval() ||
+			s.NewN != 11 || s.OldN != 11 {
+			t.Fatalf("gated %v: lock verdict %+v (new %d, old %d traced rounds)", gated, s, len(r.New.KLock.Repeats), len(r.Old.KLock.Repeats))
+		}
 	}
 }

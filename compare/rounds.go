@@ -255,6 +255,7 @@ func (rr *roundRun) finish(rows []*roundRow, looks []int) *report.Comparison {
 			row.Stats.Verdict = row.Verdict
 		}
 	}
+	judgeKLockRounds(c, d)
 	Conclude(c)
 	return c
 }

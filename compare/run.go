@@ -173,7 +173,7 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 		}
 		k.Merge(&m.kst)
 	}
-	b.klock.add(hk, m.klock)
+	b.klock.add(hk, p.Repeat, m.klock)
 	b.metrics[m.metric] = true
 }
 

@@ -27,6 +27,8 @@ const KLockCompareSites = 3
 // KLockRepeat is one repeat's lock contention: the figures the row's
 // verdict compares.
 type KLockRepeat struct {
+	// Repeat is the repeat's (or round's) 0-based number.
+	Repeat           int     `json:"repeat"`
 	ContentionsPerIO float64 `json:"contentions_per_io"`
 	WaitNsPerIO      float64 `json:"wait_ns_per_io"`
 	WaitShare        float64 `json:"wait_share"`
@@ -48,9 +50,10 @@ type KLockSide struct {
 	Sites []klock.Site
 }
 
-// NewKLockRepeat is one run's figures from its jobs' merged contention.
-func NewKLockRepeat(l *klock.Locks) KLockRepeat {
-	return KLockRepeat{l.ContentionsPerIO(), l.WaitNsPerIO(), l.WaitShare()}
+// NewKLockRepeat is the figures of repeat (or round) number repeat from
+// its jobs' merged contention.
+func NewKLockRepeat(repeat int, l *klock.Locks) KLockRepeat {
+	return KLockRepeat{repeat, l.ContentionsPerIO(), l.WaitNsPerIO(), l.WaitShare()}
 }
 
 // NewKLockSide summarizes a side's merged contention and its repeats'
@@ -190,7 +193,7 @@ func klockDeltaCells(n, o *KLockSide, st *RowStats) []string {
 	if st != nil {
 		verdict = KLockVerdict(st)
 		if st.HasInterval() {
-			verdict += fmt.Sprintf(" (median %+.1f%% [%+.1f%%, %+.1f%%] p=%.3g)", st.DeltaPct, st.LoPct, st.HiPct, st.P)
+			verdict += fmt.Sprintf(" (%+.1f%% [%+.1f%%, %+.1f%%] p=%.3g)", st.DeltaPct, st.LoPct, st.HiPct, st.P)
 		}
 	}
 	return []string{d(n.ContentionsPerIO, o.ContentionsPerIO), wait, d(n.WaitShare, o.WaitShare), "", "", verdict}
@@ -321,7 +324,7 @@ func klockSideJSON(s *KLockSide) *KLockSideJSON {
 		WaitNsPerIO: cmpRound(s.WaitNsPerIO, 3), WaitShare: cmpRound(s.WaitShare, 6), IOWQShare: cmpRound(s.IOWQShare, 4),
 		PerRepeat: []KLockRepeat{}, Sites: []klock.Site{}}
 	for _, r := range s.Repeats {
-		j.PerRepeat = append(j.PerRepeat, KLockRepeat{cmpRound(r.ContentionsPerIO, 6), cmpRound(r.WaitNsPerIO, 3),
+		j.PerRepeat = append(j.PerRepeat, KLockRepeat{r.Repeat, cmpRound(r.ContentionsPerIO, 6), cmpRound(r.WaitNsPerIO, 3),
 			cmpRound(r.WaitShare, 6)})
 	}
 	j.Sites = append(j.Sites, s.Sites...)

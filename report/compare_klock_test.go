@@ -30,8 +30,8 @@ func klockFixture() *Comparison {
 				SpinNs: uint64(wait * 40_000)})
 			l.SortSites()
 			var reps []KLockRepeat
-			for range s.Repeats {
-				reps = append(reps, NewKLockRepeat(l))
+			for i := range s.Repeats {
+				reps = append(reps, NewKLockRepeat(i, l))
 			}
 			s.KLock = NewKLockSide(l, reps)
 		}
@@ -80,7 +80,7 @@ func TestKLockTable(t *testing.T) {
 		"8  priority   0.0500        30.0       0.30     60.0  io_wq_enqueue (4000)",
 		"8      fifo   0.0500        90.0       0.90     60.0  io_wq_enqueue (4000)",
 		"8        Δ%    +0.0%      -66.7%     -66.7%",
-		"less contention (median -66.7% [-70.0%, -60.0%] p=0.0079)",
+		"less contention (-66.7% [-70.0%, -60.0%] p=0.0079)",
 		"unavailable: not root: tracing needs root",
 		KLockRule,
 	} {

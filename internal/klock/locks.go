@@ -34,7 +34,7 @@ type Site struct {
 }
 
 // UnknownSite names the contentions whose kernel stack could not be
-// taken (a full or colliding stack table).
+// taken, or whose functions could not be resolved.
 const UnknownSite = "[unknown]"
 
 // Locks is the kernel lock contention of one job's threads after its

@@ -14,29 +14,24 @@ import (
 // lock primitives and lock-taking helpers take at most five (slow path,
 // _raw_spin_lock, raw_spin_rq_lock_nested, __task_rq_lock), so six reach
 // the site; a short stack is cheaper to take (the kernel walks no further)
-// and makes fewer distinct stacks, which collide less.
+// and makes fewer distinct stacks.
 const stackDepth = 6
 
-// stackEntries is the stack table's size: its buckets are hashed by
-// stack, and a stack whose bucket another holds is counted under
-// klock.UnknownSite, so the table is kept much larger than the hundred or
-// so stacks a job's threads contend on. It is allocated in full when the
-// job starts (8192 * 48 bytes and the buckets' headers, about 0.5 MiB),
-// as is the table of waiting tasks (4096 entries, which come and go with
-// every contention); the sites' table grows as it fills.
-const stackEntries = 8192
+// siteEntries is how many distinct stacks the sites' table holds, far
+// more than the hundred or so a job's threads contend on. The stack
+// itself is the table's key (a hash table with chains, unlike the
+// kernel's stack-trace map, whose colliding stacks would be lost); the
+// table grows as it fills.
+const siteEntries = 8192
 
-// bpfFFastStackCmp is BPF_F_FAST_STACK_CMP: a stack whose hash matches a
-// bucket's is taken to be that bucket's without comparing the frames.
-const bpfFFastStackCmp = 1 << 9
+// waitEntries is how many contentions may be under way at once: allocated
+// when the job starts (4096 entries of 80 bytes), as they come and go
+// with every contention.
+const waitEntries = 4096
 
 // bpfFNoPrealloc is BPF_F_NO_PREALLOC: a hash table that allocates its
 // entries as they are added.
 const bpfFNoPrealloc = 1
-
-// unknownStack is the stack id under which contentions whose stack could
-// not be taken are counted.
-const unknownStack = 0xffffffff
 
 // lcbFSpin is LCB_F_SPIN of lock:contention_begin's flags: the task spins
 // on its CPU; without it (a mutex or rwsem about to sleep) it sleeps.
@@ -54,13 +49,16 @@ const (
 
 // maps are the BPF maps the two programs share.
 type maps struct {
-	tids   *ebpf.Map // u32 tid -> u8: the job thread, its SQ thread
-	comms  *ebpf.Map // [16]byte comm -> u8: "iou-wrk-TID", "iou-sqp-TID" of those tids
-	wait   *ebpf.Map // waitKey -> waitVal: contentions begun, not yet ended
-	stacks *ebpf.Map // stack id -> stackDepth frames
-	sites  *ebpf.Map // u32 stack id -> siteVal
-	lost   *ebpf.Map // array[numLost] u64
+	tids  *ebpf.Map // u32 tid -> u8: the job thread, its SQ thread
+	comms *ebpf.Map // [16]byte comm -> u8: "iou-wrk-TID", "iou-sqp-TID" of those tids
+	wait  *ebpf.Map // waitKey -> waitVal: contentions begun, not yet ended
+	sites *ebpf.Map // stack -> siteVal
+	lost  *ebpf.Map // array[numLost] u64
 }
+
+// stack is a contention's kernel stack, innermost frame first, zero past
+// its end (all zero when the kernel could not take it).
+type stack [stackDepth]uint64
 
 // waitKey is a waiting task's key: the lock and the task (16 bytes).
 type waitKey struct {
@@ -69,12 +67,12 @@ type waitKey struct {
 	_    uint32
 }
 
-// waitVal is when a task began to wait, on which stack, and when it went
-// to sleep (0 while it spins).
+// waitVal is when a task began to wait, when it went to sleep (0 while it
+// spins) and on which stack.
 type waitVal struct {
 	Start   uint64
-	Stack   int64
 	SleptAt uint64
+	Stack   stack
 }
 
 // siteVal is one stack's contentions, their wait and its spinning part.
@@ -91,11 +89,9 @@ func newMaps() (*maps, error) {
 		{&m.tids, ebpf.MapSpec{Name: "gofio_ltid", Type: ebpf.Hash, KeySize: 4, ValueSize: 1, MaxEntries: 64}},
 		{&m.comms, ebpf.MapSpec{Name: "gofio_lcomm", Type: ebpf.Hash, KeySize: 16, ValueSize: 1, MaxEntries: 256}},
 		{&m.wait, ebpf.MapSpec{Name: "gofio_lwait", Type: ebpf.Hash, KeySize: uint32(unsafe.Sizeof(waitKey{})),
-			ValueSize: uint32(unsafe.Sizeof(waitVal{})), MaxEntries: 4096}},
-		{&m.stacks, ebpf.MapSpec{Name: "gofio_lstack", Type: ebpf.StackTrace, KeySize: 4, ValueSize: 8 * stackDepth,
-			MaxEntries: stackEntries}},
-		{&m.sites, ebpf.MapSpec{Name: "gofio_lsite", Type: ebpf.Hash, KeySize: 4, ValueSize: uint32(unsafe.Sizeof(siteVal{})),
-			MaxEntries: stackEntries, Flags: bpfFNoPrealloc}},
+			ValueSize: uint32(unsafe.Sizeof(waitVal{})), MaxEntries: waitEntries}},
+		{&m.sites, ebpf.MapSpec{Name: "gofio_lsite", Type: ebpf.Hash, KeySize: uint32(unsafe.Sizeof(stack{})),
+			ValueSize: uint32(unsafe.Sizeof(siteVal{})), MaxEntries: siteEntries, Flags: bpfFNoPrealloc}},
 		{&m.lost, ebpf.MapSpec{Name: "gofio_llost", Type: ebpf.Array, KeySize: 4, ValueSize: 8, MaxEntries: numLost}},
 	}
 	for _, s := range specs {
@@ -109,7 +105,7 @@ func newMaps() (*maps, error) {
 }
 
 func (m *maps) close() {
-	for _, x := range []*ebpf.Map{m.tids, m.comms, m.wait, m.stacks, m.sites, m.lost} {
+	for _, x := range []*ebpf.Map{m.tids, m.comms, m.wait, m.sites, m.lost} {
 		if x != nil {
 			x.Close()
 		}
@@ -118,13 +114,19 @@ func (m *maps) close() {
 
 // Stack slots (offsets from the frame pointer) of the programs.
 const (
-	slotTid   = -8  // u32 tid, the tids key; then the sites key
-	slotComm  = -32 // [16]byte comm
-	slotKey   = -48 // waitKey
-	slotVal   = -72 // waitVal
-	slotSpin  = -80 // u64 spin time, kept across calls
-	slotZero  = -104
-	slotLostK = -108 // u32 lost index
+	slotTid   = -8   // u32 tid, the tids key
+	slotComm  = -32  // [16]byte comm
+	slotKey   = -48  // waitKey
+	slotVal   = -128 // waitVal (80 bytes)
+	slotZero  = -152 // a zero siteVal
+	slotLostK = -156 // u32 lost index
+)
+
+// The offsets of waitVal's fields.
+const (
+	valStart   = 0
+	valSleptAt = 8
+	valStack   = 16
 )
 
 // Registers: R6 holds the tracepoint record, R7 the current pid_tgid; R8
@@ -132,12 +134,17 @@ const (
 
 // countLost adds one to lost counter i, then exits.
 func countLost(m *maps, i int, label string) asm.Instructions {
+	return countLostThen(m, i, label, "exit")
+}
+
+// countLostThen adds one to lost counter i, then jumps to next.
+func countLostThen(m *maps, i int, label, next string) asm.Instructions {
 	return append(asm.Instructions{asm.StoreImm(asm.RFP, slotLostK, int64(i), asm.Word).WithSymbol(label)},
 		append(tracepoint.Lookup(m.lost, slotLostK),
-			asm.JEq.Imm(asm.R0, 0, "exit"),
+			asm.JEq.Imm(asm.R0, 0, next),
 			asm.Mov.Imm(asm.R1, 1),
 			asm.StoreXAdd(asm.R0, asm.R1, asm.DWord),
-			asm.Ja.Label("exit"),
+			asm.Ja.Label(next),
 		)...)
 }
 
@@ -199,26 +206,28 @@ func beginProgram(m *maps, pid int, lockAddr, flags tracepoint.Field) asm.Instru
 		tracepoint.LoadField(asm.R1, asm.R6, flags),
 		asm.And.Imm(asm.R1, lcbFSpin),
 		asm.JNE.Imm(asm.R1, 0, "exit"),
-		asm.LoadMem(asm.R1, asm.R8, 16, asm.DWord),
+		asm.LoadMem(asm.R1, asm.R8, valSleptAt, asm.DWord),
 		asm.JNE.Imm(asm.R1, 0, "exit"),
 		asm.FnKtimeGetNs.Call(),
-		asm.StoreMem(asm.R8, 16, asm.R0, asm.DWord),
+		asm.StoreMem(asm.R8, valSleptAt, asm.R0, asm.DWord),
 		asm.Ja.Label("exit"),
 		// A new wait: its stack first, so that taking the stack is not
-		// counted as waiting.
+		// counted as waiting (bpf_get_stack zeroes what it does not
+		// fill, all of it when it fails).
 		asm.Mov.Reg(asm.R1, asm.R6).WithSymbol("fresh"),
-		asm.LoadMapPtr(asm.R2, m.stacks.FD()),
-		asm.Mov.Imm(asm.R3, bpfFFastStackCmp),
-		asm.FnGetStackid.Call(),
-		asm.StoreMem(asm.RFP, slotVal+8, asm.R0, asm.DWord),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, slotVal+valStack),
+		asm.Mov.Imm(asm.R3, int32(unsafe.Sizeof(stack{}))),
+		asm.Mov.Imm(asm.R4, 0),
+		asm.FnGetStack.Call(),
 		asm.FnKtimeGetNs.Call(),
-		asm.StoreMem(asm.RFP, slotVal, asm.R0, asm.DWord),
+		asm.StoreMem(asm.RFP, slotVal+valStart, asm.R0, asm.DWord),
 		asm.Mov.Imm(asm.R1, 0),
-		asm.StoreMem(asm.RFP, slotVal+16, asm.R1, asm.DWord),
+		asm.StoreMem(asm.RFP, slotVal+valSleptAt, asm.R1, asm.DWord),
 		tracepoint.LoadField(asm.R1, asm.R6, flags),
 		asm.And.Imm(asm.R1, lcbFSpin),
 		asm.JNE.Imm(asm.R1, 0, "insert"),
-		asm.StoreMem(asm.RFP, slotVal+16, asm.R0, asm.DWord), // asleep from the start
+		asm.StoreMem(asm.RFP, slotVal+valSleptAt, asm.R0, asm.DWord), // asleep from the start
 	)
 	insert := tracepoint.Update(m.wait, slotKey, slotVal, bpfNoExist)
 	insert[0] = insert[0].WithSymbol("insert")
@@ -226,6 +235,34 @@ func beginProgram(m *maps, pid int, lockAddr, flags tracepoint.Field) asm.Instru
 	ins = append(ins, asm.JEq.Imm(asm.R0, 0, "exit"))
 	ins = append(ins, countLost(m, lostBegin, "lost")...)
 	return append(ins, exit()...)
+}
+
+// siteOf leaves in R0 the counters of the stack at R8+valStack (the wait
+// entry's), made zero when there are none yet; 0 when they cannot be.
+func siteOf(m *maps) asm.Instructions {
+	lookup := asm.Instructions{
+		asm.Mov.Reg(asm.R2, asm.R8),
+		asm.Add.Imm(asm.R2, valStack),
+		asm.LoadMapPtr(asm.R1, m.sites.FD()),
+		asm.FnMapLookupElem.Call(),
+	}
+	ins := append(asm.Instructions{}, lookup...)
+	ins = append(ins,
+		asm.JNE.Imm(asm.R0, 0, "site"),
+		asm.Mov.Imm(asm.R1, 0),
+		asm.StoreMem(asm.RFP, slotZero, asm.R1, asm.DWord),
+		asm.StoreMem(asm.RFP, slotZero+8, asm.R1, asm.DWord),
+		asm.StoreMem(asm.RFP, slotZero+16, asm.R1, asm.DWord),
+		asm.LoadMapPtr(asm.R1, m.sites.FD()),
+		asm.Mov.Reg(asm.R2, asm.R8),
+		asm.Add.Imm(asm.R2, valStack),
+		asm.Mov.Reg(asm.R3, asm.RFP),
+		asm.Add.Imm(asm.R3, slotZero),
+		asm.Mov.Imm(asm.R4, bpfNoExist),
+		asm.FnMapUpdateElem.Call(),
+	)
+	ins = append(ins, lookup...)
+	return append(ins, asm.Mov.Imm(asm.R1, 0).WithSymbol("site"))
 }
 
 // endProgram is lock:contention_end: a traced wait ends, and its time and
@@ -240,43 +277,34 @@ func endProgram(m *maps, pid int, lockAddr tracepoint.Field) asm.Instructions {
 		asm.Mov.Reg(asm.R8, asm.R0),
 		asm.FnKtimeGetNs.Call(),
 		asm.Mov.Reg(asm.R9, asm.R0),
-		asm.LoadMem(asm.R1, asm.R8, 0, asm.DWord),  // start
-		asm.LoadMem(asm.R2, asm.R8, 16, asm.DWord), // went to sleep, or 0
+		asm.LoadMem(asm.R1, asm.R8, valStart, asm.DWord),
+		asm.LoadMem(asm.R2, asm.R8, valSleptAt, asm.DWord), // went to sleep, or 0
 		asm.JNE.Imm(asm.R2, 0, "slept"),
 		asm.Mov.Reg(asm.R2, asm.R9),
 		asm.Sub.Reg(asm.R2, asm.R1).WithSymbol("slept"),
 		asm.Sub.Reg(asm.R9, asm.R1),
-		asm.StoreMem(asm.RFP, slotSpin, asm.R2, asm.DWord),
-		asm.LoadMem(asm.R1, asm.R8, 8, asm.DWord), // stack id, negative when not taken
-		asm.JSGE.Imm(asm.R1, 0, "stack"),
-		asm.Mov.Imm32(asm.R1, -1), // unknownStack
-		asm.StoreMem(asm.RFP, slotTid, asm.R1, asm.Word).WithSymbol("stack"),
-		asm.LoadMapPtr(asm.R1, m.wait.FD()),
-		asm.Mov.Reg(asm.R2, asm.RFP),
-		asm.Add.Imm(asm.R2, slotKey),
-		asm.FnMapDeleteElem.Call(),
+		// The spinning part goes where the entry's start was: R9 holds
+		// the wait across the calls that follow.
+		asm.StoreMem(asm.R8, valStart, asm.R2, asm.DWord),
 	)
-	ins = append(ins, tracepoint.Lookup(m.sites, slotTid)...)
+	ins = append(ins, siteOf(m)...)
 	ins = append(ins,
-		asm.JNE.Imm(asm.R0, 0, "add"),
-		asm.Mov.Imm(asm.R1, 0),
-		asm.StoreMem(asm.RFP, slotZero, asm.R1, asm.DWord),
-		asm.StoreMem(asm.RFP, slotZero+8, asm.R1, asm.DWord),
-		asm.StoreMem(asm.RFP, slotZero+16, asm.R1, asm.DWord),
-	)
-	ins = append(ins, tracepoint.Update(m.sites, slotTid, slotZero, bpfNoExist)...)
-	ins = append(ins, tracepoint.Lookup(m.sites, slotTid)...)
-	ins = append(ins,
-		asm.JEq.Imm(asm.R0, 0, "lost"),
-		asm.Mov.Imm(asm.R1, 1).WithSymbol("add"),
+		asm.JEq.Imm(asm.R0, 0, "lost_site"),
+		asm.Mov.Imm(asm.R1, 1),
 		asm.StoreXAdd(asm.R0, asm.R1, asm.DWord),
 		asm.Add.Imm(asm.R0, 8),
 		asm.StoreXAdd(asm.R0, asm.R9, asm.DWord),
 		asm.Add.Imm(asm.R0, 8),
-		asm.LoadMem(asm.R1, asm.RFP, slotSpin, asm.DWord),
+		asm.LoadMem(asm.R1, asm.R8, valStart, asm.DWord),
 		asm.StoreXAdd(asm.R0, asm.R1, asm.DWord),
-		asm.Ja.Label("exit"),
+		asm.Ja.Label("done"),
 	)
-	ins = append(ins, countLost(m, lostSite, "lost")...)
+	ins = append(ins, countLostThen(m, lostSite, "lost_site", "done")...)
+	ins = append(ins,
+		asm.LoadMapPtr(asm.R1, m.wait.FD()).WithSymbol("done"),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, slotKey),
+		asm.FnMapDeleteElem.Call(),
+	)
 	return append(ins, exit()...)
 }

@@ -89,7 +89,7 @@ type Tracer struct {
 	// base are the counters at the start of the measured span (ramp_time's
 	// end): per stack, lost, and per thread's CPU time.
 	base struct {
-		sites map[uint32]siteVal
+		sites map[stack]siteVal
 		lost  [numLost]uint64
 		cpu   map[int]uint64
 	}
@@ -195,13 +195,13 @@ func (t *Tracer) Reset() {
 }
 
 // readSites reads the per-stack counters.
-func (t *Tracer) readSites() map[uint32]siteVal {
-	out := make(map[uint32]siteVal)
-	var id uint32
+func (t *Tracer) readSites() map[stack]siteVal {
+	out := make(map[stack]siteVal)
+	var k stack
 	var v siteVal
 	it := t.m.sites.Iterate()
-	for it.Next(&id, &v) {
-		out[id] = v
+	for it.Next(&k, &v) {
+		out[k] = v
 	}
 	return out
 }
@@ -266,21 +266,17 @@ func (t *Tracer) Close(ios uint64) *klock.Locks {
 		res.LostEvents += lost[i] - t.base.lost[i]
 	}
 	syms, symErr := t.cfg.Symbols()
-	for id, v := range t.readSites() {
-		b := t.base.sites[id]
-		s := klock.Site{Name: klock.UnknownSite, Count: v.Count - b.Count, WaitNs: v.WaitNs - b.WaitNs,
-			SpinNs: v.SpinNs - b.SpinNs}
+	for k, v := range t.readSites() {
+		b := t.base.sites[k]
+		s := klock.Site{Name: klock.UnknownSite, Subsystem: klock.SubOther, Count: v.Count - b.Count,
+			WaitNs: v.WaitNs - b.WaitNs, SpinNs: v.SpinNs - b.SpinNs}
 		if s.Count == 0 {
 			continue
 		}
-		s.Subsystem = klock.SubOther
-		if id != unknownStack && symErr == nil {
-			var stack [stackDepth]uint64
-			if err := t.m.stacks.Lookup(id, &stack); err == nil {
-				var mod string
-				s.Name, mod = syms.SiteOf(stack[:])
-				s.Subsystem = klock.Classify(s.Name, mod)
-			}
+		if symErr == nil {
+			var mod string
+			s.Name, mod = syms.SiteOf(k[:])
+			s.Subsystem = klock.Classify(s.Name, mod)
 		}
 		res.AddSite(s)
 	}
