@@ -102,7 +102,7 @@ func TestFsyncAtQueueLateCompletion(t *testing.T) {
 		open := func(engines.Setup) (engines.Engine, error) { return &lateSyncEngine{lag: lag}, nil }
 		r := mustRun(t, jobs, Options{Engines: map[string]engines.Opener{"libaio": open}}).Jobs[0]
 		if r.SyncIOs != 63 || r.Dirs[1].TotalIOs != 1024 {
-			t.Errorf("sync completing %d writes late: syncs %d, writes %d; fio issues 63 syncs and 1024 writes", lag, r.SyncIOs, r.Dirs[1].TotalIOs)
+			t.Errorf("sync completing %d writes late: syncs %d, writes %d; fio runs 63 syncs and 1024 writes", lag, r.SyncIOs, r.Dirs[1].TotalIOs)
 		}
 	}
 }
