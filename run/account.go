@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -104,6 +105,19 @@ type sampler struct {
 	// log, when set, receives every sample as a write_bw_log or
 	// write_iops_log line (log_avg_msec windows, bs 0).
 	log *[]report.LogSample
+}
+
+// logTo points the sampler at its write_bw_log or write_iops_log: one
+// line per log_avg_msec window, or none and no samples of its own when
+// the log is per I/O.
+func (s *sampler) logTo(r verifylog.RateLog) {
+	if r.Out == nil {
+		return
+	}
+	s.avg = r.AvgNs
+	if r.AvgNs > 0 {
+		s.log = r.Out
+	}
 }
 
 func (s *sampler) reset(now int64, cur *[jobfile.NumDirs]uint64) {

@@ -216,6 +216,6 @@ func (l *loop) accountIO(s *slot, si uint32, ds *report.DirStats, now int64) {
 		l.sample(s.dir, s.slat, int64(clat), int64(lat))
 	}
 	if l.logs != nil {
-		l.logs.completed(ds, uint64((now-l.statsStart)/1000000), s.dir, clat, lat, uint64(s.length), s.off-uint64(s.done), uint64(now-int64(clat)-l.statsStart))
+		l.logs.Completed(ds, uint64((now-l.statsStart)/1000000), s.dir, clat, lat, uint64(s.length), s.off-uint64(s.done), uint64(now-int64(clat)-l.statsStart))
 	}
 }

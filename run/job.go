@@ -24,6 +24,7 @@ import (
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
+	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -383,7 +384,10 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		l.budget = target.BytesPerPass(j, jr.targets) * l.loops
 	}
 	l.bw, l.iops = newSamplers(j)
-	l.logs = newJobLogger(j, jr.res, &l.bw, &l.iops, l.noClat, l.noLat)
+	var bwLog, iopsLog verifylog.RateLog
+	l.logs, bwLog, iopsLog = verifylog.NewJobLogger(j, jr.res, l.noClat, l.noLat)
+	l.bw.logTo(bwLog)
+	l.iops.logTo(iopsLog)
 	reserveSamples(j, jr.res, gen, l.bw.avg, l.iops.avg)
 	return l, nil
 }
@@ -422,7 +426,7 @@ func (jr *jobRun) runIO(e *env, l *loop) (verifyOnly, verifiedLast bool) {
 		l.stopKernelStages()
 		l.stopKernelLocks()
 		verifiedLast = l.verifyPasses(func() bool { return jr.verifyPass(e, l) })
-		if err := l.verify.vstate.close(); err != nil {
+		if err := l.verify.vstate.Close(); err != nil {
 			e.warnf("gofio: job %s: verify_state_save: %v\n", j.Name, err)
 		}
 	}
@@ -600,7 +604,7 @@ func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 	}
 	l.publish()
 	if l.logs != nil {
-		l.logs.finish(uint64((l.ended - l.statsStart) / int64(time.Millisecond)))
+		l.logs.Finish(uint64((l.ended - l.statsStart) / int64(time.Millisecond)))
 	}
 	res.Elapsed = time.Duration(l.ended - l.started)
 	run := runtimeMsec(l.ended - l.statsStart)

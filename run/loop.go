@@ -18,6 +18,7 @@ import (
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
+	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -183,7 +184,7 @@ type loop struct {
 	eagain  uint64       // -EAGAIN completions resubmitted
 
 	sample func(d jobfile.Dir, slat, clat, lat int64) // Options.sample
-	logs   *jobLogger                                 // nil without write_*_log
+	logs   *verifylog.JobLogger                       // nil without write_*_log
 
 	replay *replay      // read_iolog=: the log replayed in place of gen; nil without
 	iolog  *iologWriter // write_iolog=: nil without
@@ -192,11 +193,11 @@ type loop struct {
 // loopVerify is the loop's verify state (verify.go, trimverify.go,
 // vstate.go).
 type loopVerify struct {
-	vstate      *verifyState     // verify_state_save (vstate.go); nil when off
+	vstate      *verifylog.State // verify_state_save (vstate.go); nil when off
 	ver         *verify.Verifier // nil without verify=
 	auxPath     string           // --aux-path: where verify_dump writes
 	checkReads  bool             // check every completed read against ver
-	wlog        *writeLog        // writes to read back in the verify phase
+	wlog        *verifylog.Log   // writes to read back in the verify phase
 	verifying   bool             // the verify phase is running
 	verified    bool             // the verify phase ran
 	vNext       int              // next wlog entry the verify phase reads

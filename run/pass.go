@@ -16,7 +16,7 @@ func (l *loop) timeBased() bool { return l.job.TimeBased }
 func (l *loop) ioSizeLeft() bool {
 	s, done := l.job.IOSize, l.issued
 	if l.verify.wlog != nil {
-		done += l.verify.wlog.readBack
+		done += l.verify.wlog.ReadBack
 	}
 	return s > 0 && done < s && s-done >= l.job.MaxBS()
 }
@@ -48,7 +48,7 @@ func (l *loop) verifyPasses(verify func() bool) (verifiedLast bool) {
 // nextPass runs the next loop over the files after a verify phase
 // (verifyEachPass): the write log starts empty and reads are data again.
 func (l *loop) nextPass() {
-	l.verify.wlog.reset(true)
+	l.verify.wlog.Reset(true)
 	l.verify.trimListed = false
 	l.verify.checkReads = !l.hasWrite
 	l.stopIssue = false

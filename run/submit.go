@@ -109,7 +109,7 @@ func (l *loop) stampIssued(n int, acct bool) int64 {
 			ds.Slat.Add(uint64(v))
 			ds.SlatHist.Add(uint64(v))
 			if l.logs != nil {
-				l.logs.issued(uint64((t-l.statsStart)/1000000), s.dir, uint64(v), uint64(s.length), s.off)
+				l.logs.Issued(uint64((t-l.statsStart)/1000000), s.dir, uint64(v), uint64(s.length), s.off)
 			}
 		}
 	}

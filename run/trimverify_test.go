@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -15,12 +16,12 @@ import (
 // chosenForTrim returns how many of n logged writes fio's trim generator
 // picks for job j (io_u_should_trim's draws, one per logged write).
 func chosenForTrim(j *jobfile.Job, n int) int {
-	w := &writeLog{trim: newTrimList(j, 1, 1)}
+	w := &verifylog.Log{Trim: verifylog.NewTrimList(j, 1, 1)}
 	for i := 0; i < n; i++ {
-		w.issued(0, 0, uint64(i)*4096, 4096)
-		w.completed(0, 0, uint64(i)*4096, 4096)
+		w.Issued(0, 0, uint64(i)*4096, 4096)
+		w.Completed(0, 0, uint64(i)*4096, 4096)
 	}
-	return len(w.trim.idx)
+	return len(w.Trim.Idx)
 }
 
 // trimCounts returns the read, write and trim I/Os of the run's first job.

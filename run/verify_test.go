@@ -13,6 +13,7 @@ import (
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/psync"
 	"github.com/gofio/gofio/internal/iogen"
+	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -291,7 +292,7 @@ func TestShortIOWithVerify(t *testing.T) {
 // TestWriteLogKeepsLastOverlap checks the write log's dedupe: per file
 // and offset order, and where blocks overlap only the latest survives.
 func TestWriteLogKeepsLastOverlap(t *testing.T) {
-	w := newWriteLog([]iogen.Region{{Size: 1 << 20}, {Size: 1 << 20}}, 4096, true)
+	w := verifylog.New([]iogen.Region{{Size: 1 << 20}, {Size: 1 << 20}}, 4096, true)
 	adds := []struct {
 		file int32
 		off  uint64
@@ -306,12 +307,12 @@ func TestWriteLogKeepsLastOverlap(t *testing.T) {
 		{0, 69632, 4096}, // kept
 	}
 	for _, a := range adds {
-		w.add(a.file, a.off, a.n)
+		w.Add(a.file, a.off, a.n)
 	}
-	w.finish()
+	w.Finish()
 	var got []string
-	for _, e := range w.ents {
-		got = append(got, fmt.Sprintf("%d:%d+%d", e.file, e.off, e.n))
+	for _, e := range w.Ents {
+		got = append(got, fmt.Sprintf("%d:%d+%d", e.File, e.Off, e.N))
 	}
 	want := "0:12288+4096 0:69632+4096 1:0+4096"
 	if strings.Join(got, " ") != want {

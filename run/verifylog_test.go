@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -132,67 +131,6 @@ func checkSortedLog(ops []iologOp, backlog, batchSize int) error {
 	return nil
 }
 
-// TestWriteLogRewriteInFlight checks a sorted log at iodepth above 1, as
-// fio 3.33 logs a write when it issues it: a rewrite issued while the
-// older write of its block is in flight takes that one out of the log's
-// count and off the trim list at once, and the older one never joins the
-// log when it completes, whichever of the two completes first; a block
-// issued before a logged rewrite of it completes out as well.
-func TestWriteLogRewriteInFlight(t *testing.T) {
-	dir := t.TempDir()
-	job := parseJobs(t, dir, "[r]\nioengine=null\nrw=randtrimwrite\nnorandommap\nbs=4k\nsize=1m\nverify=null\ntrim_percentage=100\ntrim_backlog=1\n")[0]
-	for _, olderFirst := range []bool{true, false} {
-		w := newWriteLog([]iogen.Region{{Size: 1 << 20}}, 4096, true)
-		w.flying = make([]flyingWrite, 4)
-		w.trim = newTrimList(job, 1, 4)
-		w.issued(0, 0, 8192, 4096)  // the older write of block 8192
-		w.issued(1, 0, 12288, 8192) // overlaps neither: 12288-20480
-		w.issued(2, 0, 4096, 8192)  // the rewrite: 4096-12288 overlaps the first
-		if got := w.live + w.inFlight; got != 2 {
-			t.Fatalf("olderFirst=%v: %d blocks in the log's count after the rewrite's issue, want 2 (fio's io_hist_len)", olderFirst, got)
-		}
-		if w.trim.pickedInFlight != 2 {
-			t.Fatalf("olderFirst=%v: %d picked writes in flight, want 2: the overtaken one left the list", olderFirst, w.trim.pickedInFlight)
-		}
-		order := []uint32{0, 2, 1}
-		if !olderFirst {
-			order = []uint32{2, 0, 1}
-		}
-		for _, si := range order {
-			f := w.flying[si]
-			w.completed(si, f.file, f.off, f.n)
-		}
-		if w.live != 2 || w.inFlight != 0 || w.trim.listed != 2 {
-			t.Fatalf("olderFirst=%v: live %d, in flight %d, listed %d; want 2, 0, 2", olderFirst, w.live, w.inFlight, w.trim.listed)
-		}
-		w.finish()
-		var got []string
-		for _, e := range w.ents {
-			got = append(got, fmt.Sprintf("%d+%d", e.off, e.n))
-		}
-		if strings.Join(got, " ") != "4096+8192 12288+8192" {
-			t.Fatalf("olderFirst=%v: verify reads %v, want the rewrite and the other block", olderFirst, got)
-		}
-	}
-	// A block issued before a rewrite that completed first is out when
-	// it completes, and the rewrite stays.
-	w := newWriteLog([]iogen.Region{{Size: 1 << 20}}, 4096, true)
-	w.flying = make([]flyingWrite, 2)
-	w.issued(0, 0, 0, 4096)
-	w.completed(0, 0, 0, 4096)
-	w.issued(0, 0, 65536, 4096)
-	w.issued(1, 0, 65536, 4096)
-	w.completed(1, 0, 65536, 4096)
-	w.completed(0, 0, 65536, 4096)
-	if w.live != 2 {
-		t.Fatalf("live %d, want 2", w.live)
-	}
-	w.finish()
-	if len(w.ents) != 2 || place(w.ents[1].seq) != 2*seqStep {
-		t.Fatalf("log %+v, want block 0 and the later write of 65536", w.ents)
-	}
-}
-
 // TestVerifyEachLoopAsync runs a norandommap writer with loops=2 on the
 // null engine at iodepth=2, where it queues: fio's do_io ends each loop
 // once it queued size= bytes, and the job verifies after each, where a
@@ -210,32 +148,6 @@ func TestVerifyEachLoopAsync(t *testing.T) {
 		first := slices.IndexFunc(ops, func(o iologOp) bool { return o.read })
 		if first != c.writesBefore {
 			t.Errorf("%s: %d writes before the first read, want %d", c.depth, first, c.writesBefore)
-		}
-	}
-}
-
-// TestWriteLogFirstInFlight checks that verify_backlog waits while fio's
-// log would start with a write in flight: in a sorted log a write in
-// flight below the lowest logged block, in a list one issued before the
-// oldest.
-func TestWriteLogFirstInFlight(t *testing.T) {
-	for _, sorted := range []bool{true, false} {
-		w := newWriteLog([]iogen.Region{{Size: 1 << 20}}, 4096, sorted)
-		w.flying = make([]flyingWrite, 2)
-		w.issued(0, 0, 8192, 4096)
-		w.issued(1, 0, 4096, 4096)
-		w.completed(1, 0, 4096, 4096) // logged; the write of 8192 is in flight
-		if got, want := w.firstInFlight(), !sorted; got != want {
-			t.Errorf("sorted=%v: first in flight %v, want %v (8192 was issued first, and is above 4096)", sorted, got, want)
-		}
-		w.issued(1, 0, 0, 4096) // issued last, below every logged block
-		if !w.firstInFlight() {
-			t.Errorf("sorted=%v: first not in flight with a write of 0 in flight, below the log (and 8192's, issued first)", sorted)
-		}
-		w.completed(0, 0, 8192, 4096)
-		w.completed(1, 0, 0, 4096)
-		if w.firstInFlight() {
-			t.Errorf("sorted=%v: first in flight with nothing in flight", sorted)
 		}
 	}
 }

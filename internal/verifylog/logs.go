@@ -1,4 +1,4 @@
-package run
+package verifylog
 
 import (
 	"time"
@@ -12,7 +12,7 @@ import (
 // the slice by doubling, so the cost per I/O stays amortised.
 const perIOLogCap = 1 << 14
 
-// jobLogger fills a job's write_lat_log, write_bw_log and write_iops_log
+// JobLogger fills a job's write_lat_log, write_bw_log and write_iops_log
 // samples (report.JobLogs) as fio 3.33 does (stat.c):
 //   - without log_avg_msec every log gets one line per I/O: lat, clat and
 //     slat in ns, bw as bytes*1e6/clat, iops as 1, each with the I/O's size
@@ -25,9 +25,9 @@ const perIOLogCap = 1 << 14
 //     sampled every log_avg_msec instead of every bwavgtime/iopsavgtime,
 //     each window a log line with bs 0.
 //
-// A job that asks for no log has no jobLogger (nil), so the hot path costs
+// A job that asks for no log has no JobLogger (nil), so the hot path costs
 // one nil check and allocates nothing.
-type jobLogger struct {
+type JobLogger struct {
 	out             *report.JobLogs
 	lat, clat, slat report.LogWindow
 	latOn           bool // write_lat_log is set
@@ -74,15 +74,24 @@ func (hl *histLogger) sample(h *report.Hist, msec uint64, d jobfile.Dir, bs uint
 	hl.last[d] = msec - (window - hl.msec)
 }
 
-// newJobLogger returns the logger for j, or nil when j writes no log. It
-// points the bw and iops samplers at the logs when they are averaged and
-// disables them when the logs are per I/O. res receives the samples.
-func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noClat, noLat bool) *jobLogger {
+// RateLog is what a job's bw or iops sampler does for its write_bw_log or
+// write_iops_log: with log_avg_msec it writes one line per window of
+// AvgNs into Out; without it the log is per I/O and the sampler stops
+// (AvgNs 0), as in fio. Out is nil when the job writes no such log.
+type RateLog struct {
+	Out   *[]report.LogSample
+	AvgNs int64
+}
+
+// NewJobLogger returns the logger for j, or nil when j writes no log, and
+// what the job's bw and iops samplers must do for their logs. res
+// receives the samples.
+func NewJobLogger(j *jobfile.Job, res *report.JobResult, noClat, noLat bool) (lg *JobLogger, bw, iops RateLog) {
 	if !j.WritesLogs() {
-		return nil
+		return nil, bw, iops
 	}
 	avg := uint64(max(j.LogAvgMsec, 0))
-	lg := &jobLogger{out: &report.JobLogs{LogOffset: j.LogOffset, WindowBoth: j.LogWindowBoth, IssueTime: j.LogIssueTime}, noClat: noClat, noLat: noLat}
+	lg = &JobLogger{out: &report.JobLogs{LogOffset: j.LogOffset, WindowBoth: j.LogWindowBoth, IssueTime: j.LogIssueTime}, noClat: noClat, noLat: noLat}
 	res.Logs = lg.out
 	// Windows per direction for the averaged logs: the run time over the
 	// window, with room for the first and the closing window.
@@ -113,45 +122,40 @@ func newJobLogger(j *jobfile.Job, res *report.JobResult, bw, iops *sampler, noCl
 	// disable_clat, disable_slat and disable_bw together.
 	reduce := j.GtodReduce || j.DisableClat && j.DisableSlat && j.DisableBW
 	if j.WriteBWLog != "" {
-		lg.bwUnit = rateLog(&lg.out.BW, bw, avg, capFor()) && !j.DisableBW
+		bw = rateLog(&lg.out.BW, avg, capFor())
+		lg.bwUnit = bw.AvgNs == 0 && !j.DisableBW
 	}
 	if j.WriteIOPSLog != "" {
-		lg.iopsUnit = rateLog(&lg.out.IOPS, iops, avg, capFor()) && !reduce
+		iops = rateLog(&lg.out.IOPS, avg, capFor())
+		lg.iopsUnit = iops.AvgNs == 0 && !reduce
 	}
 	if j.WriteHistLog != "" && j.LogHistMsec > 0 && !noClat {
 		lg.hist = &histLogger{msec: uint64(j.LogHistMsec), stride: 1 << j.LogHistCoarseness,
 			zero: !j.ClatPercentiles, samples: &lg.out.Hist}
 	}
-	return lg
+	return lg, bw, iops
 }
 
-// rateLog sets up a bw or iops log: with log_avg_msec the sampler writes
-// one line per window into out; without it the log is per I/O and the
-// sampler stops, as in fio. It reports whether the log is per I/O.
-func rateLog(out *[]report.LogSample, s *sampler, avg uint64, capacity int) (perIO bool) {
+// rateLog sets up a bw or iops log out, per I/O without log_avg_msec
+// (avg 0).
+func rateLog(out *[]report.LogSample, avg uint64, capacity int) RateLog {
 	*out = make([]report.LogSample, 0, capacity)
-	if avg == 0 {
-		s.avg = 0
-		return true
-	}
-	s.avg = int64(avg) * int64(time.Millisecond)
-	s.log = out
-	return false
+	return RateLog{Out: out, AvgNs: int64(avg) * int64(time.Millisecond)}
 }
 
-// issued logs the slat of an I/O at its submission, as fio's
+// Issued logs the slat of an I/O at its submission, as fio's
 // add_slat_sample does; msec counts from the stats origin.
-func (lg *jobLogger) issued(msec uint64, d jobfile.Dir, slat, bs, off uint64) {
+func (lg *JobLogger) Issued(msec uint64, d jobfile.Dir, slat, bs, off uint64) {
 	if lg.latOn {
 		lg.slat.Add(msec, slat, d, bs, off, 0)
 	}
 }
 
-// completed logs one accounted completion of bs bytes at offset off,
+// Completed logs one accounted completion of bs bytes at offset off,
 // issued at issue ns (log_issue_time's column of the clat log), and takes
 // the per-I/O bw and iops statistics samples into ds; msec and issue count
 // from the stats origin.
-func (lg *jobLogger) completed(ds *report.DirStats, msec uint64, d jobfile.Dir, clat, lat, bs, off, issue uint64) {
+func (lg *JobLogger) Completed(ds *report.DirStats, msec uint64, d jobfile.Dir, clat, lat, bs, off, issue uint64) {
 	if lg.latOn {
 		if !lg.noClat {
 			lg.clat.Add(msec, clat, d, bs, off, issue)
@@ -177,9 +181,9 @@ func (lg *jobLogger) completed(ds *report.DirStats, msec uint64, d jobfile.Dir, 
 	}
 }
 
-// finish closes the open latency windows at msec, as fio's finalize_logs
+// Finish closes the open latency windows at msec, as fio's finalize_logs
 // does when the job ends.
-func (lg *jobLogger) finish(msec uint64) {
+func (lg *JobLogger) Finish(msec uint64) {
 	if lg.latOn && lg.lat.AvgMsec > 0 {
 		lg.lat.Flush(msec)
 		lg.clat.Flush(msec)
