@@ -14,9 +14,9 @@ import (
 
 	"github.com/gofio/gofio/compare"
 	"github.com/gofio/gofio/internal/fingerprint"
+	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
-	"github.com/gofio/gofio/run"
 )
 
 // command is the whole gofio command: it parses argv, then shows help,
@@ -348,7 +348,7 @@ func checkConfig(c *cli.Context, cfg *Config) error {
 // prints each line before its merge; gofio prints them once every merge
 // has succeeded, so a failed merge writes nothing).
 func mergeOnly(st *State, cfg *Config, jobs []*jobfile.Job) int {
-	if err := run.MergeBlktraces(jobs); err != nil {
+	if err := verifylog.MergeBlktraces(jobs); err != nil {
 		return st.fail(err)
 	}
 	if !hasFormat(cfg, "normal") {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/internal/loopdev"
+	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -95,16 +96,16 @@ func TestReplayPathPerClone(t *testing.T) {
 	for i, want := range []string{"a.log", "b.log", "a.log"} {
 		j := &jobfile.Job{Name: "r", SubjobNumber: i}
 		j.IOLog.Read = "a.log:b.log"
-		if got := replayPath(j); got != want {
+		if got := verifylog.ReplayPath(j); got != want {
 			t.Errorf("clone %d replays %s, want %s", i, got, want)
 		}
 	}
 	a, b := &jobfile.Job{Name: "a"}, &jobfile.Job{Name: "b"}
 	a.IOLog.Read, b.IOLog.Read = "-", "-"
-	if err := checkReplayStdin([]*jobfile.Job{a}); err != nil {
+	if err := verifylog.CheckReplayStdin([]*jobfile.Job{a}); err != nil {
 		t.Errorf("one stdin reader refused: %v", err)
 	}
-	if err := checkReplayStdin([]*jobfile.Job{a, b}); err == nil || !strings.Contains(err.Error(), "only one user of stdin") {
+	if err := verifylog.CheckReplayStdin([]*jobfile.Job{a, b}); err == nil || !strings.Contains(err.Error(), "only one user of stdin") {
 		t.Errorf("two stdin readers: %v", err)
 	}
 }

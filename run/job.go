@@ -196,7 +196,7 @@ func (jr *jobRun) prepare(e *env) (*prepared, *joberr.Error) {
 	if je := jr.placeThread(e, p); je != nil {
 		return p, je
 	}
-	maxBS := replayMaxBS(j, jr.replay)
+	maxBS := verifylog.ReplayMaxBS(j, jr.replay)
 	depth := replayDepth(j, jr.replay)
 	ar, err := newArena(depth, maxBS, j)
 	if err != nil {
@@ -305,7 +305,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	if jr.replay != nil {
 		// The log chooses every I/O: the generator only says which
 		// directions the job has.
-		gen = &iogen.Offsets{RW: replayRW(jr.replay), Files: regions}
+		gen = &iogen.Offsets{RW: verifylog.ReplayRW(jr.replay), Files: regions}
 	} else if gen, err = iogen.NewOffsets(j, regions, jr.seed, jr.index+1); err != nil {
 		return nil, err
 	} else if jr.zones != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
+	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -141,7 +142,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 	fallback := uint64(time.Now().UnixNano())
 	runs := make([]*jobRun, len(jobs))
-	if err := checkReplayStdin(jobs); err != nil {
+	if err := verifylog.CheckReplayStdin(jobs); err != nil {
 		return nil, err
 	}
 	// laidOut is the size each file will have once the jobs planned so
@@ -207,8 +208,8 @@ func planJob(jobs []*jobfile.Job, i int, opts *Options, laidOut map[string]uint6
 		if j.IOLog.Write != "" && opts.Warn != nil {
 			fmt.Fprintf(opts.Warn, "fio: read iolog overrides write_iolog\n")
 		}
-		if !writtenBefore(jobs[:i], replayPath(j)) {
-			replayLog, ts, merged, err = planReplay(j, opts.Warn, opts.CheckMountedWrite)
+		if !verifylog.WrittenBefore(jobs[:i], verifylog.ReplayPath(j)) {
+			replayLog, ts, merged, err = verifylog.PlanReplay(j, opts.Warn, opts.CheckMountedWrite)
 		}
 	} else {
 		ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite, laidOut)
