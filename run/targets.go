@@ -199,3 +199,27 @@ func (e *env) fadviseHintFailed() {
 		e.warnf("fio: fadvise hint failed\n")
 	}
 }
+
+// endSync is end_syncfs, fio's fio_syncfs once per filesystem under the
+// writing job's files, or else end_fsync (and fsync_on_close): an fsync
+// of each file; a failure is the job's error.
+func (jr *jobRun) endSync(l *loop) {
+	j := jr.job
+	if j.EndSyncfs && j.RW.HasWrite() {
+		if err := syncFilesystems(jr.targets); err != nil {
+			l.setError(joberr.ErrnoOf(err, unix.EIO), "end_syncfs", err)
+		}
+		return
+	}
+	if !j.EndFsync && !j.FsyncOnClose {
+		return
+	}
+	for _, t := range jr.targets {
+		if !j.RW.HasWrite() || t.FD < 0 {
+			break
+		}
+		if err := unix.Fsync(t.FD); err != nil {
+			l.setError(joberr.ErrnoOf(err, unix.EIO), "end_fsync", err)
+		}
+	}
+}
