@@ -128,7 +128,7 @@ func (l *loop) transferred(s *slot, si uint32, now int64, acct bool) bool {
 		l.q.AddHeavy(si, now)
 		return false
 	}
-	if t := l.files[s.file]; got == 0 && rest > 0 && s.off < t.Region.End && (l.syncIO || !l.job.ReadOnly || s.off < t.CurSize) {
+	if got == 0 && rest > 0 && s.off < l.files[s.file].Region.End && (l.syncIO || !l.job.ReadOnly || s.off < l.files[s.file].CurSize) {
 		// Nothing moved short of the end of the target: it shrank or
 		// went away, or a --readonly job reads past the end of a file
 		// it did not lay out. fio fails such an I/O with EIO ("full
