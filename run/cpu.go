@@ -59,17 +59,21 @@ func ioThreads(tid int) []report.ThreadCPU {
 
 // sqpollThread returns the thread id of the kernel's SQPOLL thread working for
 // the job thread tid (iou-sqp-TID), 0 when there is none: it names itself
-// once it first runs, so it is looked for up to 100 ms.
+// once it first runs, which on a loaded machine can take a while (at load
+// 25 on 2 vCPUs, 100 ms of looking missed it), so it is looked for up to
+// 2 s; a ring with a named SQ thread finds it at once.
 func sqpollThread(tid int) int {
-	for range 100 {
+	for deadline := time.Now().Add(2 * time.Second); ; {
 		for _, th := range ioThreads(tid) {
 			if th.Kind == "sqpoll" {
 				return th.TID
 			}
 		}
+		if time.Now().After(deadline) {
+			return 0
+		}
 		time.Sleep(time.Millisecond)
 	}
-	return 0
 }
 
 // schedstatRuntime returns the on-CPU time of thread tid.

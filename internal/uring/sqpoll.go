@@ -10,19 +10,22 @@ import (
 // SQPollTID returns the thread id of the kernel's SQPOLL thread for this
 // ring (named iou-sqp-<SetupTID> in /proc/self/task), or 0 when the ring
 // has none or it was not found. The new thread names itself once it first
-// runs, so SQPollTID retries for up to 100 ms. Rings created by the same
-// thread have threads of the same name; the first one found is returned.
+// runs, which on a loaded machine can take a while, so SQPollTID looks for
+// up to 2 s. Rings created by the same thread have threads of the same
+// name; the first one found is returned.
 func (r *Ring) SQPollTID() int {
 	if r.flags&SetupSQPoll == 0 {
 		return 0
 	}
-	for i := 0; i < 100; i++ {
+	for deadline := time.Now().Add(2 * time.Second); ; {
 		if tid := findTask("iou-sqp-" + strconv.Itoa(r.setupTID)); tid != 0 {
 			return tid
 		}
+		if time.Now().After(deadline) {
+			return 0
+		}
 		time.Sleep(time.Millisecond)
 	}
-	return 0
 }
 
 // findTask returns the id of the first thread of this process named want.
