@@ -3,6 +3,7 @@ package lockbpf
 import (
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -104,5 +105,32 @@ func TestReset(t *testing.T) {
 	l := tr.Close(10)
 	if !l.Available || l.Contentions != 0 || len(l.Sites) != 0 || l.CPUNs > 50e6 {
 		t.Fatalf("after the reset: %+v", *l)
+	}
+}
+
+// TestHiddenSymbols: where kernel.kptr_restrict hides /proc/kallsyms'
+// addresses (given here through Config.Symbols), the contentions are still
+// counted, under klock.UnknownSite, and a note says why. Root only.
+func TestHiddenSymbols(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("loading BPF programs needs root; skipping")
+	}
+	start := make(chan struct{})
+	tids, done := contend(t, 4, 300*time.Millisecond, start)
+	tr, err := Open(Config{Pid: os.Getpid(), Tids: tids, Symbols: func() (*klock.Symbols, error) {
+		return nil, klock.ErrHiddenAddresses
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(start)
+	done.Wait()
+	l := tr.Close(1)
+	if l.Contentions == 0 {
+		t.Skip("no contention to attribute")
+	}
+	if !l.Available || len(l.Sites) != 1 || l.Sites[0].Name != klock.UnknownSite ||
+		!strings.Contains(l.Note, "sites unresolved: /proc/kallsyms shows no addresses") {
+		t.Fatalf("figures: %+v", *l)
 	}
 }
