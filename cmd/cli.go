@@ -123,8 +123,9 @@ func flagTable() []flagSpec {
 		{Flag: &cli.StringFlag{Name: "kernel-locks", Usage: "measure the kernel lock contention of each job's threads (its own, SQPOLL, io-wq workers) per I/O and by site with BPF on the lock tracepoints, in every job without kernel_locks=; `MODE` 1 (or bare): where tracing can run, required: fail the job where it cannot"},
 			optional: true, bare: "1"},
 		{Flag: &cli.StringFlag{Name: "io-timeout", Usage: "end a job with ETIMEDOUT when an I/O is outstanding longer than `TIME` (every job without io_timeout=; bare numbers are seconds)"}},
-		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99 or iops"}},
+		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99, iops, or a kernel stage's mean (enter, submit, queue, device, ktw, reap; with --kernel-stages)"}},
 		{Flag: &cli.StringFlag{Name: "fio-release", Value: "3.33", Usage: "write the output as fio `RELEASE` does: 3.33 (the default) or 3.42 (job_start, latency_target_ns/latency_window_us, priority hints, zone resets as fio 3.42 reports them)"}},
+		{Flag: &cli.BoolFlag{Name: "kernel-ref", Value: true, Usage: "under --compare of the model's options (tw_priority, tw_list), run every point also plain on the kernel's own SQPOLL thread, the table's kernel columns; --kernel-ref=false skips it"}},
 		// fio's own flags; see fioflags.go.
 		{Flag: &cli.BoolFlag{Name: "minimal", Usage: "minimal (terse) output, as --output-format=terse"}},
 		{Flag: &cli.BoolFlag{Name: "append-terse", Usage: "add the terse report to the other formats"}},
@@ -197,6 +198,7 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 		Repeat:             c.Int("repeat"),
 		RepeatSet:          c.IsSet("repeat"),
 		GateMetric:         c.String("gate-metric"),
+		KernelRef:          c.Bool("kernel-ref"),
 		Diff:               sp.diff,
 		Baseline:           c.String("baseline"),
 		History:            c.String("history"),
@@ -331,10 +333,8 @@ func checkConfig(c *cli.Context, cfg *Config) error {
 	if c.IsSet("fail-if-slower") && cfg.FailIfSlower < 0 {
 		return fmt.Errorf("--fail-if-slower %g: want a percentage of 0 or more", cfg.FailIfSlower)
 	}
-	switch cfg.GateMetric {
-	case report.GateAvg, report.GateP99, report.GateIOPS:
-	default:
-		return fmt.Errorf("invalid --gate-metric %q (valid: avg, p99, iops)", cfg.GateMetric)
+	if !report.ValidGateMetric(cfg.GateMetric) {
+		return fmt.Errorf("invalid --gate-metric %q (valid: %s)", cfg.GateMetric, strings.Join(report.GateMetrics(), ", "))
 	}
 	if cfg.Plot != "" && !strings.HasSuffix(cfg.Plot, ".svg") {
 		return fmt.Errorf("--plot %q: want a .svg file name", cfg.Plot)

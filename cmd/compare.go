@@ -455,7 +455,7 @@ func runPlan(ctx context.Context, st *State, cfg *Config, p *comparisonPlan, run
 	var cmp *report.Comparison
 	var err error
 	if p.ab != nil {
-		rounds := compare.Rounds{Design: p.design}
+		rounds := compare.Rounds{Design: p.design, KernelRef: p.kernelRef}
 		cmp, err = rounds.Run(ctx, cfg.Spec.Sweeps, p.ab, run, onResult)
 	} else {
 		cmp, err = compare.Run(ctx, p.points, nil, run, onResult)
@@ -484,11 +484,14 @@ type comparisonPlan struct {
 	ab *compare.AB
 	// design is how the rounds of a --compare run (ab != nil); points are
 	// the runs of a plan of one side.
-	design   compare.Design
-	points   []compare.Point
-	parsed   *compare.Parsed
-	info     *report.RunInfo
-	baseline *compare.Saved
+	design compare.Design
+	// kernelRef says the rounds run the kernel's SQPOLL reference too
+	// (compare.WantsKernelRef, --kernel-ref).
+	kernelRef bool
+	points    []compare.Point
+	parsed    *compare.Parsed
+	info      *report.RunInfo
+	baseline  *compare.Saved
 	// history are the saved runs in --history's directory, read before
 	// any I/O, and the files there that are not saved runs; nil without
 	// --history.
@@ -533,6 +536,9 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 		p.points = compare.Plan(sweeps, ab, 1)
 		p.design = compare.Design{Rows: len(p.points) / 2, MinRounds: cfg.Repeat, Gated: cfg.FailIfSlower >= 0,
 			ThresholdPct: max(cfg.FailIfSlower, 0), GateMetric: cfg.GateMetric, Budget: cfg.Budget}
+		if p.kernelRef = cfg.KernelRef && compare.WantsKernelRef(ab, sweeps, jobs); p.kernelRef {
+			p.points = compare.WithKernelRef(p.points) // parsed with the rest
+		}
 	}
 	parsed, err := compare.ParsePoints(p.points, func(sets []string) ([]*jobfile.Job, error) {
 		jobs, err := parsePoint(in, sets)

@@ -44,7 +44,8 @@ type Config struct {
 	Compare    *string // --compare[=KEY=A,B]; nil when not given
 	Repeat     int
 	RepeatSet  bool     // --repeat was given (it overrides repeat= in a job file)
-	GateMetric string   // --gate-metric: report.GateAvg, GateP99 or GateIOPS
+	GateMetric string   // --gate-metric: report.GateAvg, GateP99, GateIOPS or a stage (report.StageGateMetric)
+	KernelRef  bool     // --kernel-ref: the kernel's SQPOLL reference of a comparison of the model
 	Sweeps     []string // --sweep KEY=LIST, in order
 	// Spec is the comparison --compare and --sweep (or the job file's
 	// compare= and sweep=) ask for, parsed once by applyRunOptions.

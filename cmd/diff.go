@@ -33,7 +33,7 @@ func minRepeats(c *report.Comparison) int {
 // point by point with the same statistics, reports and gate as --compare.
 func runDiff(st *State, cfg *Config) int {
 	if len(cfg.JobFiles) != 2 || len(cfg.JobOptions) > 0 {
-		return st.fail(errors.New("usage: gofio diff [--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--allow-runner-change FIELDS] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"))
+		return st.fail(errors.New("usage: gofio diff [--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops|STAGE] [--allow-different-jobs] [--allow-runner-change FIELDS] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"))
 	}
 	old, err := compare.ReadSaved(cfg.JobFiles[0])
 	if err != nil {
@@ -86,10 +86,8 @@ func runDiff(st *State, cfg *Config) int {
 // under --fail-if-slower gate, no allowance: the runner is too noisy, by
 // how much, and ExitRunnerChanged.
 func (st *State) drift(files []string, gateMetric string, gate, detect float64) int {
-	switch gateMetric {
-	case report.GateAvg, report.GateP99, report.GateIOPS:
-	default:
-		return st.fail(fmt.Errorf("drift: invalid --gate-metric %q (valid: avg, p99, iops)", gateMetric))
+	if !report.ValidGateMetric(gateMetric) {
+		return st.fail(fmt.Errorf("drift: invalid --gate-metric %q (valid: %s)", gateMetric, strings.Join(report.GateMetrics(), ", ")))
 	}
 	if gate < 0 || detect <= gate {
 		return st.fail(fmt.Errorf("drift: --detect %g must exceed --fail-if-slower %g (a gate of 0 or more)", detect, gate))

@@ -95,7 +95,7 @@ func (st *State) subcommands() []*cli.Command {
 			// --help, the man page and completion, and runs it the same way.
 			Name:            diffCmd,
 			Usage:           "compare two saved runs point by point, with the statistics, reports and gate of --compare (docs/ci.md)",
-			ArgsUsage:       "[--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops] [--allow-different-jobs] [--allow-runner-change FIELDS] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json",
+			ArgsUsage:       "[--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops|STAGE] [--allow-different-jobs] [--allow-runner-change FIELDS] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json",
 			SkipFlagParsing: true,
 			Action: func(c *cli.Context) error {
 				if code := st.command(c.Context, append([]string{"gofio", diffCmd}, c.Args().Slice()...)); code != ExitOK {
@@ -208,9 +208,9 @@ func (st *State) driftCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "drift",
 		Usage:     "measure the drift between runs of one unchanged job made minutes apart: the --drift a baseline diff needs (docs/ci.md)",
-		ArgsUsage: "[--gate-metric avg|p99|iops] [--fail-if-slower PCT] [--detect PCT] RUN1.json RUN2.json ... (5 or more)",
+		ArgsUsage: "[--gate-metric avg|p99|iops|STAGE] [--fail-if-slower PCT] [--detect PCT] RUN1.json RUN2.json ... (5 or more)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the gate compares: avg, p99 or iops"},
+			&cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the gate compares: avg, p99, iops or a kernel stage (enter, submit, queue, device, ktw, reap)"},
 			&cli.Float64Flag{Name: "fail-if-slower", Value: 5, Usage: "the gate the allowance is for, `PCT`"},
 			&cli.Float64Flag{Name: "detect", Value: compare.DriftDetectPct, Usage: "the slowdown in `PCT` the gate must still catch: no allowance of detect - fail-if-slower or more is proposed"},
 		},

@@ -29,6 +29,9 @@ func Judge(c *report.Comparison, gateMetric string) {
 		if !r.New.Ran() || !r.Old.Ran() {
 			continue
 		}
+		if c.RowNoResultReason(r) == report.NoResultNoStages {
+			continue // a stage gate judges only rows traced on both sides
+		}
 		s := Analyze(r.New.Values(gateMetric), r.Old.Values(gateMetric), gateMetric)
 		r.Stats = &s
 		if s.Verdict != report.VerdictTooFew {
@@ -51,6 +54,7 @@ func Judge(c *report.Comparison, gateMetric string) {
 		}
 	}
 	JudgeKLock(c)
+	ExplainStages(c)
 }
 
 // Gate returns the rows that fail --fail-if-slower=PCT: verdict slower

@@ -86,6 +86,9 @@ func measure(r *report.Result, m *measurement) {
 	}
 	m.klock = measureKLock(r)
 	m.stats.TWWaitUs = m.tw.Mean / 1000
+	if m.traced {
+		m.stats.KStages = report.NewRepeatKStages(&m.kst)
+	}
 	m.stats.P50Us = percentileUs(&m.hist, 50)
 	m.stats.P99Us = percentileUs(&m.hist, 99)
 	m.stats.Jobs = measureJobs(r)
@@ -117,7 +120,7 @@ func measureJobs(r *report.Result) []report.JobRepeat {
 			name = fmt.Sprintf("%s#%d", j.Name, seen[j.Name])
 		}
 		out = append(out, report.JobRepeat{Name: name, AvgLatUs: one.stats.AvgLatUs, P99Us: one.stats.P99Us,
-			IOPS: one.stats.IOPS, IOs: one.stats.IOs})
+			IOPS: one.stats.IOPS, IOs: one.stats.IOs, KStages: one.stats.KStages})
 	}
 	return out
 }

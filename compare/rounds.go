@@ -20,6 +20,9 @@ type Rounds struct {
 	// Rand draws which side of each row runs first; nil seeds one from
 	// the clock.
 	Rand *rand.Rand
+	// KernelRef runs each row's kernel reference (report.ComparisonRow's
+	// Kernel) after both sides of each of its first MinRounds rounds.
+	KernelRef bool
 }
 
 // roundRow is one row's state while its rounds run.
@@ -175,6 +178,9 @@ func (rr *roundRun) pair(ctx context.Context, r *roundRow, target int) error {
 				return err
 			}
 		}
+		if err := rr.runKernelRef(ctx, r); err != nil {
+			return err
+		}
 		r.rounds++
 		r.spent += rr.rs.now().Sub(t0)
 	}
@@ -192,6 +198,10 @@ func (rr *roundRun) judge(r *roundRow, look int) {
 	rr.b.summarize(ri)
 	row := &rr.b.c.Rows[ri]
 	d := rr.rs.Design
+	if _, stage := report.StageGateMetric(d.GateMetric); stage && (!row.New.HasRepeatStages() || !row.Old.HasRepeatStages()) {
+		r.verdict = report.VerdictNoResult // a stage gate judges only rows traced on both sides
+		return
+	}
 	n := d.LookRounds()[look-1]
 	s := JudgeRounds(roundValues(&row.New, n, d.GateMetric), roundValues(&row.Old, n, d.GateMetric), d, look)
 	r.stats = &s
@@ -243,7 +253,7 @@ func (rr *roundRun) finish(rows []*roundRow, looks []int) *report.Comparison {
 		switch {
 		case c.RowNoResultReason(row) != "" || r.verdict == report.VerdictNoResult:
 			row.Verdict = report.VerdictNoResult
-			if !row.New.Ran() || !row.Old.Ran() {
+			if !row.New.Ran() || !row.Old.Ran() || c.RowNoResultReason(row) == report.NoResultNoStages {
 				row.Stats = nil
 			}
 		case row.Verdict == "" && d.Gated:
@@ -257,5 +267,6 @@ func (rr *roundRun) finish(rows []*roundRow, looks []int) *report.Comparison {
 	}
 	judgeKLockRounds(c, d)
 	Conclude(c)
+	ExplainStages(c)
 	return c
 }

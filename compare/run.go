@@ -143,6 +143,9 @@ func (b *builder) add(p Point, res *report.Result, m *measurement) {
 		spec = &b.c.Old
 		hk[1] = 1
 	}
+	if p.Side == SideKernel {
+		side, spec, hk[1] = &b.c.Rows[ri].Kernel, &report.SideSpec{}, 2
+	}
 	for _, j := range res.Jobs {
 		if j != nil {
 			spec.SQThread = report.MergeSQThread(spec.SQThread, j.SQThread)
@@ -205,8 +208,8 @@ func (b *builder) finish() *report.Comparison {
 // measured.
 func (b *builder) summarize(ri int) {
 	row := &b.c.Rows[ri]
-	row.New.Name, row.Old.Name = b.c.New.Name, b.c.Old.Name
-	for k, side := range []*report.ComparisonSide{&row.New, &row.Old} {
+	row.New.Name, row.Old.Name, row.Kernel.Name = b.c.New.Name, b.c.Old.Name, report.KernelRefName
+	for k, side := range []*report.ComparisonSide{&row.New, &row.Old, &row.Kernel} {
 		side.Summarize()
 		if h := b.hists[[2]int{ri, k}]; h != nil {
 			side.P50Us = percentileUs(h, 50)

@@ -340,11 +340,14 @@ func splitJobs(s *report.ComparisonSide) []jobSide {
 				out = append(out, jobSide{j.Name, &report.ComparisonSide{Name: s.Name}})
 			}
 			out[i].side.Repeats = append(out[i].side.Repeats, report.RepeatStats{Repeat: rep.Repeat,
-				AvgLatUs: j.AvgLatUs, P99Us: j.P99Us, IOPS: j.IOPS, IOs: j.IOs})
+				AvgLatUs: j.AvgLatUs, P99Us: j.P99Us, IOPS: j.IOPS, IOs: j.IOs, KStages: j.KStages})
 		}
 	}
 	for _, js := range out {
 		js.side.Summarize()
+		// Its stages, from each repeat's (the side's merged ones are
+		// every job's).
+		js.side.KStages = report.KStagesFromRepeats(js.side.Repeats)
 	}
 	return out
 }

@@ -210,22 +210,29 @@ func TestDescribeJobs(t *testing.T) {
 // TestDiffJobByJob compares runs of two jobs: job a unchanged, job b 20%
 // slower in the new run. Merged, b's slowdown would be diluted by a;
 // job by job only b's row is slower.
+// jobsRun is a saved run of one side, one row and several jobs, whose
+// repeat k's per-job figures jobs gives.
+func jobsRun(path string, jobs func(k int) []report.JobRepeat) *Saved {
+	s := savedRun(path, "6.18", "1s", 1, "1")
+	c := s.Comparison
+	c.Compared, c.Old = false, report.SideSpec{}
+	r := &c.Rows[0]
+	r.Old = report.ComparisonSide{}
+	for k := range r.New.Repeats {
+		r.New.Repeats[k].Jobs = jobs(k)
+	}
+	return s
+}
+
 func TestDiffJobByJob(t *testing.T) {
 	run := func(path string, bSlow float64) *Saved {
-		s := savedRun(path, "6.18", "1s", 1, "1")
-		c := s.Comparison
-		c.Compared, c.Old = false, report.SideSpec{}
-		r := &c.Rows[0]
-		r.Old = report.ComparisonSide{}
-		for k := range r.New.Repeats {
-			rep := &r.New.Repeats[k]
+		return jobsRun(path, func(k int) []report.JobRepeat {
 			a := 100 * (1 + float64(k)/100)
-			rep.Jobs = []report.JobRepeat{
+			return []report.JobRepeat{
 				{Name: "a", AvgLatUs: a, P99Us: 2 * a, IOPS: 1e6 / a},
 				{Name: "b", AvgLatUs: a * bSlow, P99Us: 2 * a * bSlow, IOPS: 1e6 / (a * bSlow)},
 			}
-		}
-		return s
+		})
 	}
 	d, _, err := Diff(run("old.json", 1), run("new.json", 1.2), Allow{})
 	if err != nil {

@@ -38,6 +38,7 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 		header = append(header, "new_"+f.name, "old_"+f.name)
 	}
 	header = append(header, "metric", "same_schedule", "p_adjusted", "no_result_reason")
+	header = append(header, csvKernelRefHeader()...)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("compare csv: %w", err)
 	}
@@ -77,6 +78,7 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 			padj = csvNum(r.Stats.PAdj, 4)
 		}
 		rec = append(rec, c.Metric, strconv.FormatBool(c.SameSchedule(r)), padj, c.RowNoResultReason(r))
+		rec = append(rec, csvKernelRefCells(r)...)
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("compare csv: %w", err)
 		}

@@ -88,6 +88,14 @@ type ComparisonRowJ struct {
 	// KernelLocks is the verdict on the sides' lock wait per I/O, absent
 	// unless both measured kernel locks.
 	KernelLocks *klockStatsJSON `json:"kernel_locks_stats,omitempty"`
+	// KernelSQPoll is the kernel's own SQPOLL reference at this point
+	// (the job run plain, tw_thread=kernel), and ModelCostPct the new
+	// side's avg lat against it (KernelRefRule); absent without one.
+	KernelSQPoll *SideJSON `json:"kernel_sqpoll,omitempty"`
+	ModelCostPct *float64  `json:"model_cost_pct,omitempty"`
+	// KStageDeltas is where the difference sits, stage by stage
+	// (KStageDeltaRule); absent without kernel stages on both sides.
+	KStageDeltas *KStageDeltasJSON `json:"kernel_stage_delta_us,omitempty"`
 }
 
 // RowStatsJSON is the JSON shape of RowStats; the interval is null when
@@ -160,6 +168,8 @@ type RepeatJSON struct {
 	TWWaitUs float64 `json:"tw_wait_us"`
 	// Jobs are the per-job figures of a run of several jobs.
 	Jobs []JobRepeat `json:"jobs,omitempty"`
+	// KStages is the repeat's kernel stages, absent when not traced.
+	KStages *RepeatKStages `json:"kernel_stages,omitempty"`
 }
 
 func sideJSON(s *ComparisonSide) *SideJSON {
@@ -184,10 +194,11 @@ func sideJSON(s *ComparisonSide) *SideJSON {
 	for i, r := range s.Repeats {
 		var jobs []JobRepeat
 		for _, j := range r.Jobs {
-			jobs = append(jobs, JobRepeat{j.Name, cmpRound(j.AvgLatUs, 3), cmpRound(j.P99Us, 3), cmpRound(j.IOPS, 3), j.IOs})
+			jobs = append(jobs, JobRepeat{j.Name, cmpRound(j.AvgLatUs, 3), cmpRound(j.P99Us, 3), cmpRound(j.IOPS, 3), j.IOs,
+				roundRepeatKStages(j.KStages)})
 		}
 		out.PerRepeat[i] = RepeatJSON{r.Repeat, cmpRound(r.AvgLatUs, 3), cmpRound(r.P50Us, 3), cmpRound(r.P99Us, 3),
-			cmpRound(r.IOPS, 3), r.IOs, cmpRound(r.TWWaitUs, 3), jobs}
+			cmpRound(r.IOPS, 3), r.IOs, cmpRound(r.TWWaitUs, 3), jobs, roundRepeatKStages(r.KStages)}
 	}
 	return out
 }
@@ -264,7 +275,8 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 		}
 		j.Rows[i] = ComparisonRowJ{Value: r.Value, Values: values, X: r.X, Stats: rowStatsJSON(r.Stats),
 			SameSchedule: c.SameSchedule(r), Verdict: c.RowVerdict(r), NoResultReason: c.RowNoResultReason(r),
-			New: sideJSON(&r.New), Old: sideJSON(&r.Old), KernelLocks: klockRowJSON(r.KLockStats)}
+			New: sideJSON(&r.New), Old: sideJSON(&r.Old), KernelLocks: klockRowJSON(r.KLockStats),
+			KernelSQPoll: sideJSON(&r.Kernel), ModelCostPct: modelCostJSON(r), KStageDeltas: kstageDeltasJSON(r.KStageDeltas)}
 		if st := j.Rows[i].Stats; st != nil {
 			st.Verdict = j.Rows[i].Verdict // one label per row, wherever it is read
 		}
@@ -284,7 +296,7 @@ func (j *ComparisonJSON) Comparison() *Comparison {
 	}
 	for _, r := range j.Rows {
 		c.Rows = append(c.Rows, ComparisonRow{Value: r.Value, Values: r.Values, X: r.X,
-			New: r.New.side(), Old: r.Old.side()})
+			New: r.New.side(), Old: r.Old.side(), Kernel: r.KernelSQPoll.side(), KStageDeltas: r.KStageDeltas.deltas()})
 	}
 	return c
 }

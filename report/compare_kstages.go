@@ -207,6 +207,9 @@ func cmpKStagesRows(c *Comparison) [][]string {
 		}
 		rows = append(rows, append([]string{r.Value, cmpOr(c.New.Name)}, kstageCells(&r.New)...),
 			append([]string{r.Value, cmpOr(c.Old.Name)}, kstageCells(&r.Old)...))
+		if r.Kernel.Ran() {
+			rows = append(rows, append([]string{r.Value, KernelRefName}, kstageCells(&r.Kernel)...))
+		}
 		if r.New.KStages.Measured() && r.Old.KStages.Measured() {
 			rows = append(rows, append([]string{r.Value, "Δ%"}, kstageDeltaCells(r.New.KStages, r.Old.KStages)...))
 		}
@@ -251,8 +254,21 @@ type KStageUsJSON [kstage.NumStages]float64
 
 // MarshalJSON writes the object of the stages' figures in stage order.
 func (j KStageUsJSON) MarshalJSON() ([]byte, error) {
+	return marshalStages((*[kstage.NumStages]float64)(&j))
+}
+
+// UnmarshalJSON reads the object of the stages' figures; a stage it lacks
+// (a file saved before the stage existed) reads as 0, a key that names no
+// stage is ignored.
+func (j *KStageUsJSON) UnmarshalJSON(b []byte) error {
+	return unmarshalStages(b, (*[kstage.NumStages]float64)(j))
+}
+
+// marshalStages writes one value per stage as a JSON object keyed by the
+// stage names, in stage order.
+func marshalStages[T any](vals *[kstage.NumStages]T) ([]byte, error) {
 	b := []byte{'{'}
-	for s, v := range j {
+	for s, v := range vals {
 		if s > 0 {
 			b = append(b, ',')
 		}
@@ -267,17 +283,20 @@ func (j KStageUsJSON) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// UnmarshalJSON reads the object of the stages' figures; a stage it lacks
-// (a file saved before the stage existed) reads as 0, a key that names no
-// stage is ignored.
-func (j *KStageUsJSON) UnmarshalJSON(b []byte) error {
-	var m map[string]float64
+// unmarshalStages reads an object keyed by stage names: a stage it lacks
+// reads as the zero value, a key that names no stage is ignored.
+func unmarshalStages[T any](b []byte, vals *[kstage.NumStages]T) error {
+	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
-	*j = KStageUsJSON{}
+	*vals = [kstage.NumStages]T{}
 	for s := range kstage.NumStages {
-		j[s] = m[s.String()]
+		if raw, ok := m[s.String()]; ok {
+			if err := json.Unmarshal(raw, &vals[s]); err != nil {
+				return fmt.Errorf("kernel stage %s: %w", s, err)
+			}
+		}
 	}
 	return nil
 }

@@ -51,6 +51,12 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 		}
 		b.WriteString("\n")
 	}
+	for _, l := range cmpKStageDeltaLines(c) {
+		fmt.Fprintf(&b, "- %s\n", mdEsc(l))
+	}
+	if len(cmpKStageDeltaLines(c)) > 0 {
+		b.WriteString("\n")
+	}
 	writeKLockMarkdown(&b, c)
 	if gate >= 0 {
 		switch {
@@ -66,10 +72,7 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	if l := cmpDriftLine(c); l != "" {
 		fmt.Fprintf(&b, "%s\n\n", mdEsc(l))
 	}
-	rules := []string{cmpStatsRule(c), TWRule}
-	if c.HasKStages() {
-		rules = append(rules, KTWRule, KStagesRule)
-	}
+	rules := append([]string{cmpStatsRule(c), TWRule}, cmpKernelRules(c)...)
 	if c.HasKLock() {
 		rules = append(rules, KLockRule)
 	}

@@ -50,12 +50,15 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 			return fmt.Errorf("compare table: %w", err)
 		}
 	}
+	if lines := cmpKStageDeltaLines(c); len(lines) > 0 {
+		b.WriteString("\nwhere the difference sits (new - old, usec):\n" + strings.Join(lines, "\n") + "\n")
+	}
 	if err := writeKLockTable(&b, c); err != nil {
 		return err
 	}
 	fmt.Fprintf(&b, "\n%s\n%s\n", cmpStatsRule(c), TWRule)
-	if c.HasKStages() {
-		fmt.Fprintf(&b, "%s\n%s\n", KTWRule, KStagesRule)
+	for _, r := range cmpKernelRules(c) {
+		b.WriteString(r + "\n")
 	}
 	if c.HasKLock() {
 		fmt.Fprintf(&b, "%s\n", KLockRule)
@@ -107,7 +110,7 @@ func cmpHeader(c *Comparison) []string {
 		for _, f := range cmpOneSideFigures(c) {
 			h = append(h, f.head)
 		}
-		return h
+		return append(h, cmpKernelRefHeader(c)...)
 	}
 	if cmpTaskRunVaries(c) {
 		h = append(h, "new taskrun", "old taskrun")
@@ -119,11 +122,14 @@ func cmpHeader(c *Comparison) []string {
 	for _, f := range cmpTableFigures(c) {
 		h = append(h, "new "+f.head, "old "+f.head)
 	}
-	return h
+	return append(h, cmpKernelRefHeader(c)...)
 }
 
 // cmpGateHead heads the one-side table's column of the gate metric.
 func cmpGateHead(c *Comparison) string {
+	if _, ok := StageGateMetric(c.GateMetricOrDefault()); ok {
+		return c.GateMetricOrDefault()
+	}
 	switch c.GateMetricOrDefault() {
 	case GateP99:
 		return "p99"
@@ -227,7 +233,7 @@ func cmpCells(c *Comparison, r *ComparisonRow) []string {
 		for _, f := range cmpOneSideFigures(c) {
 			cells = append(cells, cmpSideCell(n, f))
 		}
-		return cells
+		return append(cells, cmpKernelRefCells(c, r)...)
 	}
 	delta, ci, p := "-", "-", "-"
 	if s := r.Stats; s != nil {
@@ -252,7 +258,7 @@ func cmpCells(c *Comparison, r *ComparisonRow) []string {
 	for _, f := range cmpTableFigures(c) {
 		cells = append(cells, cmpSideCell(n, f), cmpSideCell(o, f))
 	}
-	return cells
+	return append(cells, cmpKernelRefCells(c, r)...)
 }
 
 // cmpTaskRunCell is a side's task-run mode, "-" when unknown or not run.
@@ -360,6 +366,14 @@ func cmpMetricLine(c *Comparison) string {
 	if lat == "" {
 		lat = "lat"
 	}
+	if st, ok := StageGateMetric(c.GateMetricOrDefault()); ok {
+		what := "new, old"
+		if !c.Compared {
+			what = cmpGateHead(c)
+		}
+		return fmt.Sprintf("%s = median of the per-repeat mean of the kernel's %s stage (--gate-metric %s) in usec",
+			what, st, c.GateMetricOrDefault())
+	}
 	if !c.Compared {
 		switch c.GateMetricOrDefault() {
 		case GateP99:
@@ -446,8 +460,10 @@ func cmpOr(s string) string {
 }
 
 // sideMedian returns the median of the side's per-repeat values of metric.
-func sideMedian(s *ComparisonSide, metric string) float64 {
-	vs := s.Values(metric)
+func sideMedian(s *ComparisonSide, metric string) float64 { return medianOf(s.Values(metric)) }
+
+// medianOf is the median of vs (which it sorts), 0 for none.
+func medianOf(vs []float64) float64 {
 	sort.Float64s(vs)
 	n := len(vs)
 	switch {

@@ -146,6 +146,9 @@ func HigherIsBetter(gateMetric string) bool { return gateMetric == GateIOPS }
 
 // Value returns the gate metric's figure of one repeat.
 func (r RepeatStats) Value(gateMetric string) float64 {
+	if st, ok := StageGateMetric(gateMetric); ok {
+		return r.KStages.meanUs(st)
+	}
 	switch gateMetric {
 	case GateP99:
 		return r.P99Us
@@ -179,6 +182,14 @@ type ComparisonRow struct {
 	// is no result already VerdictNoResult; read it through
 	// Comparison.RowVerdict, which also covers a row never judged.
 	Verdict string
+	// Kernel is the kernel's own SQPOLL reference at this point (the job
+	// run plain, tw_thread=kernel, beside the model's sides); it never
+	// ran when the comparison has none (HasKernelRef).
+	Kernel ComparisonSide
+	// KStageDeltas is the change of each kernel stage from old to new
+	// with its interval (compare.ExplainStages); nil without stages on
+	// both sides.
+	KStageDeltas *KStageDeltas
 }
 
 // The verdicts of a row (ComparisonRow.Verdict, RowStats.Verdict): the
@@ -217,6 +228,9 @@ const (
 	NoResultSameSchedule = "same schedule"
 	NoResultOldMissing   = "old missing"
 	NoResultNewMissing   = "new missing"
+	// NoResultNoStages is a row of a gate on a kernel stage
+	// (--gate-metric ktw, ...) with a side not traced in every repeat.
+	NoResultNoStages = "no kernel stages"
 )
 
 // RowNoResultReason returns why r is no result ("" when it is a result):
@@ -231,6 +245,8 @@ func (c *Comparison) RowNoResultReason(r *ComparisonRow) string {
 		return NoResultNewMissing
 	case c.SameSchedule(r):
 		return NoResultSameSchedule
+	case !c.stagesJudgeable(r):
+		return NoResultNoStages
 	}
 	return ""
 }
@@ -368,6 +384,9 @@ type RepeatStats struct {
 	// Jobs are each job's own figures when the run had more than one job
 	// (in run order), so gofio diff can compare job by job; nil otherwise.
 	Jobs []JobRepeat
+	// KStages is the run's kernel stages (kernel_stages=1), every job
+	// merged; nil when no job was traced.
+	KStages *RepeatKStages
 }
 
 // JobRepeat is one job's figures in one repeat: what RepeatStats holds
@@ -378,6 +397,9 @@ type JobRepeat struct {
 	P99Us    float64 `json:"p99_us"`
 	IOPS     float64 `json:"iops"`
 	IOs      uint64  `json:"ios"`
+	// KStages is the job's kernel stages in the repeat; nil when it was
+	// not traced.
+	KStages *RepeatKStages `json:"kernel_stages,omitempty"`
 }
 
 // Ran reports whether the side has at least one repeat.

@@ -26,6 +26,8 @@ const (
 	svgLegendX            = 710.0
 	svgColorNew           = "#1f77b4"
 	svgColorOld           = "#d62728"
+	svgColorKernel        = "#2ca02c" // the kernel's own SQPOLL reference
+	svgDashKernel         = "1 3"
 	svgDash               = "7 4"
 	svgBarBeyond          = "#404040"
 	svgBarNoise           = "#c8c8c8"
@@ -156,7 +158,7 @@ type svgY struct{ lo, hi int } // decades: 10^lo .. 10^hi
 func newSVGY(c *Comparison) svgY {
 	mn, mx := math.Inf(1), math.Inf(-1)
 	for i := range c.Rows {
-		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
+		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old, &c.Rows[i].Kernel} {
 			if !s.Ran() {
 				continue
 			}
@@ -222,6 +224,7 @@ func svgLatencyPanel(b *strings.Builder, c *Comparison, xs svgX, ys svgY, metric
 	}
 	newSide := func(r *ComparisonRow) *ComparisonSide { return &r.New }
 	oldSide := func(r *ComparisonRow) *ComparisonSide { return &r.Old }
+	kernelSide := func(r *ComparisonRow) *ComparisonSide { return &r.Kernel }
 	avg := func(s *ComparisonSide) float64 { return sideMedian(s, GateAvg) }
 	p99 := func(s *ComparisonSide) float64 { return sideMedian(s, GateP99) }
 	tw := func(s *ComparisonSide) float64 { return s.TWWaitUs }
@@ -232,6 +235,7 @@ func svgLatencyPanel(b *strings.Builder, c *Comparison, xs svgX, ys svgY, metric
 		{"old-p99", svgColorOld, svgDash, 0.9, oldSide, p99, false},
 		{"new-avg", svgColorNew, "", 2.2, newSide, avg, true},
 		{"old-avg", svgColorOld, svgDash, 2.2, oldSide, avg, true},
+		{"kernel-avg", svgColorKernel, svgDashKernel, 2.2, kernelSide, avg, true},
 	} {
 		var d strings.Builder
 		var pts [][2]float64
@@ -403,6 +407,9 @@ func svgLegend(b *strings.Builder, c *Comparison) {
 		{"old p99", svgColorOld, svgDash, 0.9},
 		{"new tw wait", svgColorNew, svgDashTW, 1.2},
 		{"old tw wait", svgColorOld, svgDashTW, 1.2},
+	}
+	if c.HasKernelRef() {
+		entries = append(entries, entry{"kernel SQPOLL avg (no model)", svgColorKernel, svgDashKernel, 2.2})
 	}
 	if !c.Compared {
 		// One side: no old lines to tell apart.
