@@ -138,6 +138,12 @@ type Failer interface {
 	Failure() (fn string, err error)
 }
 
+// SQThreader is implemented by engines whose ring may have the kernel's
+// SQPOLL thread: SQThread returns that thread's id, 0 without one.
+type SQThreader interface {
+	SQThread() int
+}
+
 // Canceler is implemented by engines that can ask the kernel to cancel a
 // request in flight (io_uring's IORING_OP_ASYNC_CANCEL). Cancel queues and
 // submits the cancellation of the request in slot; the request itself

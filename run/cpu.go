@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/report"
 )
 
@@ -57,16 +58,26 @@ func ioThreads(tid int) []report.ThreadCPU {
 	return out
 }
 
-// sqpollThread returns the thread id of the kernel's SQPOLL thread working for
-// the job thread tid (iou-sqp-TID), 0 when there is none: it names itself
-// once it first runs, which on a loaded machine can take a while (at load
-// 25 on 2 vCPUs, 100 ms of looking missed it), so it is looked for up to
-// 2 s; a ring with a named SQ thread finds it at once.
-func sqpollThread(tid int) int {
+// sqpollThread returns the thread id of the kernel's SQPOLL thread working
+// for the job thread tid on the ring of eng, 0 when there is none: the
+// engine's own answer (engines.SQThreader, the ring's fdinfo) where it has
+// one, else the thread named iou-sqp-TID. Both wait for the thread to run,
+// up to 2 s (at load 25 on 2 vCPUs, 100 ms missed it): until it first
+// does, the ring's fdinfo names the thread that made the ring (tid itself)
+// and the SQ thread bears that thread's name. A running SQ thread is found
+// at once.
+func sqpollThread(eng engines.Engine, tid int) int {
+	s, ok := eng.(engines.SQThreader)
 	for deadline := time.Now().Add(2 * time.Second); ; {
-		for _, th := range ioThreads(tid) {
-			if th.Kind == "sqpoll" {
-				return th.TID
+		if ok {
+			if sq := s.SQThread(); sq > 0 && sq != tid {
+				return sq
+			}
+		} else {
+			for _, th := range ioThreads(tid) {
+				if th.Kind == "sqpoll" {
+					return th.TID
+				}
 			}
 		}
 		if time.Now().After(deadline) {

@@ -44,7 +44,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error 
 			tids = append(tids, l.tw.TID())
 		case j.SQThreadPoll:
 			// The kernel's SQ thread submits.
-			sq := sqpollThread(p.tid)
+			sq := sqpollThread(l.eng, p.tid)
 			if sq == 0 {
 				err = &ktrace.Unavailable{Reason: "sqthread_poll: the kernel's SQ thread (iou-sqp-" + strconv.Itoa(p.tid) + ") was not found"}
 			}
