@@ -45,7 +45,7 @@ func TestKernelStagesCompareE2E(t *testing.T) {
 			t.Fatalf("side %s (%s): kernel stages %v", side, mode, k)
 		}
 		if r := num(t, k, "join_rate"); r < 0.99 {
-			t.Errorf("side %s (%s): join rate %v, want >= 0.99", side, mode, r)
+			t.Errorf("side %s (%s): join rate %v, want >= 0.99: %v", side, mode, r, k)
 		}
 		mean, _ := k["mean_us"].(map[string]any)
 		var sum float64

@@ -72,11 +72,11 @@ const (
 type maps struct {
 	records  *ebpf.Map // array[slots] of record, mapped by the job
 	counters *ebpf.Map // array[1] of counters, mapped by the job
-	current  *ebpf.Map // per-CPU array[1]: the tid and user data + 1 of the last request submitted there
+	current  *ebpf.Map // array[tids]: user data + 1 of the last request each submitting thread submitted
 	keys     *ebpf.Map // hash u64 key -> u32 user data: the newest request queued to a sector
 }
 
-func newMaps(slots int) (*maps, error) {
+func newMaps(slots, tids int) (*maps, error) {
 	m := &maps{}
 	var err error
 	specs := []struct {
@@ -87,7 +87,7 @@ func newMaps(slots int) (*maps, error) {
 			MaxEntries: uint32(slots), Flags: unix.BPF_F_MMAPABLE}},
 		{&m.counters, ebpf.MapSpec{Name: "gofio_kcnt", Type: ebpf.Array, KeySize: 4, ValueSize: countersSize,
 			MaxEntries: 1, Flags: unix.BPF_F_MMAPABLE}},
-		{&m.current, ebpf.MapSpec{Name: "gofio_kcur", Type: ebpf.PerCPUArray, KeySize: 4, ValueSize: 8, MaxEntries: 1}},
+		{&m.current, ebpf.MapSpec{Name: "gofio_kcur", Type: ebpf.Array, KeySize: 4, ValueSize: 4, MaxEntries: uint32(max(tids, 1))}},
 		{&m.keys, ebpf.MapSpec{Name: "gofio_kkey", Type: ebpf.Hash, KeySize: 8, ValueSize: 4,
 			MaxEntries: uint32(2*slots + 256)}},
 	}
@@ -160,18 +160,24 @@ func (g *gen) stamp() asm.Instructions {
 	return asm.Instructions{asm.FnKtimeGetNs.Call()}
 }
 
-// tid puts the current task's id in R0, and exits unless it is one of the
-// job's submitting threads.
-func (g *gen) tid() asm.Instructions {
+// thread stores the current task's index among the job's submitting
+// threads at stKey, its slot in the current map, and exits for any other
+// task. A thread's own slot, not the CPU's: a submitting thread preempted
+// between its request and its bio may go on on another CPU.
+func (g *gen) thread() asm.Instructions {
 	ins := asm.Instructions{asm.FnGetCurrentPidTgid.Call(), asm.Mov.Reg32(asm.R0, asm.R0)}
 	if g.raw {
 		ins = asm.Instructions{asm.LoadMem(asm.R0, asm.R6, 8, asm.Word)}
 	}
 	ok := g.label("tid_ok")
-	for _, t := range g.tids {
-		ins = append(ins, asm.JEq.Imm32(asm.R0, int32(t), ok))
+	var set asm.Instructions
+	for i, t := range g.tids {
+		l := g.label("tid")
+		ins = append(ins, asm.JEq.Imm32(asm.R0, int32(t), l))
+		set = append(set, asm.StoreImm(asm.RFP, stKey, int64(i), asm.Word).WithSymbol(l), asm.Ja.Label(ok))
 	}
-	return append(ins, asm.Ja.Label("exit"), asm.Mov.Reg(asm.R0, asm.R0).WithSymbol(ok))
+	ins = append(append(ins, asm.Ja.Label("exit")), set...)
+	return append(ins, asm.Mov.Reg(asm.R0, asm.R0).WithSymbol(ok))
 }
 
 // disk loads the record's device and puts its disk index in R7; it exits
@@ -241,8 +247,8 @@ func finish(ins asm.Instructions) asm.Instructions {
 // there lost its completion, one completed and not taken was not reaped.
 func (g *gen) submitProg(f uringFields) asm.Instructions {
 	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
-	ins = append(ins, g.tid()...)
-	ins = append(ins, asm.Mov.Reg(asm.R7, asm.R0), field(asm.R1, f.opcode))
+	ins = append(ins, g.thread()...)
+	ins = append(ins, asm.LoadMem(asm.R7, asm.RFP, stKey, asm.Word), field(asm.R1, f.opcode))
 	for _, op := range []int32{opReadv, opWritev, opReadFixed, opWriteFixed, opRead, opWrite} {
 		ins = append(ins, asm.JEq.Imm(asm.R1, op, "traced_op"))
 	}
@@ -282,14 +288,13 @@ func (g *gen) submitProg(f uringFields) asm.Instructions {
 	}
 	ins = append(ins, asm.StoreImm(asm.R8, recPrev, 0, asm.Word),
 		asm.StoreImm(asm.R8, recState, stateInFlight, asm.Word),
-		// The task's next bio is this request's.
-		asm.StoreImm(asm.RFP, stKey, 0, asm.Word))
+		// The thread's next bio is this request's.
+		asm.StoreMem(asm.RFP, stKey, asm.R7, asm.Word))
 	ins = append(ins, lookup(g.m.current, stKey, "exit")...)
 	return finish(append(ins,
-		asm.StoreMem(asm.R0, 0, asm.R7, asm.Word),
 		asm.LoadMem(asm.R1, asm.RFP, stUD, asm.Word),
 		asm.Add.Imm(asm.R1, 1),
-		asm.StoreMem(asm.R0, 4, asm.R1, asm.Word)))
+		asm.StoreMem(asm.R0, 0, asm.R1, asm.Word)))
 }
 
 // bioProg is block_bio_queue: the first bio one of the job's threads
@@ -298,13 +303,10 @@ func (g *gen) submitProg(f uringFields) asm.Instructions {
 func (g *gen) bioProg(f blockFields) asm.Instructions {
 	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
 	ins = append(ins, g.disk(f.dev)...)
-	ins = append(ins, g.tid()...)
-	ins = append(ins, asm.Mov.Reg(asm.R9, asm.R0), asm.StoreImm(asm.RFP, stKey, 0, asm.Word))
+	ins = append(ins, g.thread()...)
 	ins = append(ins, lookup(g.m.current, stKey, "exit")...)
 	ins = append(ins,
 		asm.LoadMem(asm.R1, asm.R0, 0, asm.Word),
-		asm.JNE.Reg32(asm.R1, asm.R9, "exit"),
-		asm.LoadMem(asm.R1, asm.R0, 4, asm.Word),
 		asm.JEq.Imm(asm.R1, 0, "exit"),
 		asm.Sub.Imm(asm.R1, 1),
 		asm.StoreMem(asm.RFP, stKey, asm.R1, asm.Word),

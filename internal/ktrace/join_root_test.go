@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/cilium/ebpf"
@@ -38,6 +39,7 @@ const (
 
 type rig struct {
 	t     *testing.T
+	cpu   uint32 // the CPU the next events run on
 	g     *gen
 	progs []*ebpf.Program
 	sh    *shared
@@ -101,7 +103,7 @@ func (r *rig) run(p int, ts uint64, tid uint32, words ...uint64) {
 	for i, w := range words {
 		binary.LittleEndian.PutUint64(ctx[16+8*i:], w)
 	}
-	if _, err := r.progs[p].Run(&ebpf.RunOptions{Context: ctx, CPU: 0, Flags: unix.BPF_F_TEST_RUN_ON_CPU}); err != nil {
+	if _, err := r.progs[p].Run(&ebpf.RunOptions{Context: ctx, CPU: r.cpu, Flags: unix.BPF_F_TEST_RUN_ON_CPU}); err != nil {
 		r.t.Fatal(err)
 	}
 }
@@ -150,6 +152,26 @@ func TestJoinOneIO(t *testing.T) {
 	r.sh.settle()
 	if r.st.InFlight != 0 || r.st.Traced != 3 {
 		t.Fatalf("%+v", r.st)
+	}
+}
+
+// TestJoinMigrated: a submitting thread that moves to another CPU between
+// its request and its bio still joins them.
+func TestJoinMigrated(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("one CPU: no other to move to")
+	}
+	r := newRig(t, 2)
+	r.submit(1000, testSQTid, 1, 0xf1)
+	r.cpu = 1
+	r.bio(2000, testSQTid, testDisk, 8)
+	r.block(pIssue, 3000, testDisk, 8)
+	r.cpu = 0
+	r.block(pDone, 4000, testDisk, 8)
+	r.complete(5000, 1, 0xf1)
+	r.sh.reap(1, 0, 6000)
+	if r.st.Joined != 1 {
+		t.Fatalf("joined %d, unjoined %v", r.st.Joined, r.st.Unjoined)
 	}
 }
 

@@ -203,7 +203,7 @@ func newGen(slots int, tids []int, devs []device) (*gen, error) {
 	if slots < 1 {
 		slots = 1
 	}
-	m, err := newMaps(slots)
+	m, err := newMaps(slots, len(tids))
 	if err != nil {
 		return nil, unavailable("BPF map refused: %v", err)
 	}
