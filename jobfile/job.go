@@ -468,7 +468,10 @@ type Job struct {
 	KernelStages TracerMode // kernel_stages: 0 (default), 1 or required
 	// KernelLocks is kernel_locks: whether the job measures the kernel
 	// lock contention of its threads (internal/klock).
-	KernelLocks  TracerMode
+	KernelLocks TracerMode
+	// OpenLoop is open_loop=1: I/Os follow rate_iops='s timetable
+	// whatever completes (internal/openloop).
+	OpenLoop     bool
 	SQThreadIdle time.Duration // sqthread_idle (ms); 0 = kernel default
 	CoopTaskrun  bool
 	DeferTaskrun bool // implies SingleIssuer

@@ -473,6 +473,9 @@ var optionTable = withFioOptions([]OptionSpec{
 			j.KernelLocks = m
 			return err
 		}},
+	{Name: "open_loop", Type: TypeBool, Default: "0", Min: 0, Max: 1, Gofio: true,
+		Help:  "Issue I/Os at the times rate_iops= (or rate=) and rate_process= set, whatever completes (1): latency from each I/O's intended time as response_lat_ns, late I/Os counted; 0: fio's closed loop",
+		boolp: func(j *Job) *bool { return &j.OpenLoop }},
 	{Name: "io_timeout", Type: TypeTime, Default: "0", Unit: time.Second, Gofio: true,
 		Help: "End the job with ETIMEDOUT when an I/O is outstanding longer than this (0: wait forever, as fio)",
 		durp: func(j *Job) *time.Duration { return &j.IOTimeout }},

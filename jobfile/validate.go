@@ -63,6 +63,9 @@ func validate(j *Job, s *section) error {
 	if opt, msg := checkRates(j); msg != "" {
 		return bad(opt, "%s", msg)
 	}
+	if opt, msg := checkOpenLoop(j); msg != "" {
+		return bad(opt, "%s", msg)
+	}
 	if opt, msg := checkZones(j, j.Given("zonemode")); msg != "" {
 		return bad(opt, "%s", msg)
 	}

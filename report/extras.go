@@ -100,6 +100,7 @@ func writeExtrasNormal(w *bufio.Writer, j *JobResult) {
 	}
 	writeKernelStagesNormal(w, j.KernelStages)
 	writeKernelLocksNormal(w, j.KernelLocks)
+	writeResponseNormal(w, j)
 	for _, n := range j.EngineNotes {
 		gofioLine(w, "note", "%s", n)
 	}

@@ -292,6 +292,7 @@ func dirJSON(rel Release, j *JobResult, d jobfile.Dir, g *GroupStats, slatP, cla
 	o.add("slat_ns", statJSON(ds.Slat, &ds.SlatHist, slatP, plist, plus))
 	o.add("clat_ns", statJSON(ds.Clat, &ds.ClatHist, clatP, plist, plus))
 	o.add("lat_ns", statJSON(ds.Lat, &ds.LatHist, latP, plist, plus))
+	responseJSON(o, j, d, plist, plus)
 	if ds.PriosShown() {
 		name := "clat_ns"
 		if latP {

@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/gofio/gofio/internal/klock"
 	"github.com/gofio/gofio/internal/kstage"
+	"github.com/gofio/gofio/internal/openloop"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -168,6 +169,12 @@ func mergeInto(m, j *JobResult) {
 			m.KernelLocks = &klock.Locks{}
 		}
 		m.KernelLocks.Merge(j.KernelLocks)
+	}
+	if j.OpenLoop != nil {
+		if m.OpenLoop == nil {
+			m.OpenLoop = &openloop.Stats{}
+		}
+		m.OpenLoop.Merge(j.OpenLoop)
 	}
 	for _, n := range j.EngineNotes {
 		if !contains(m.EngineNotes, n) {

@@ -6,6 +6,7 @@ import (
 	"github.com/gofio/gofio/internal/fiostat"
 	"github.com/gofio/gofio/internal/klock"
 	"github.com/gofio/gofio/internal/kstage"
+	"github.com/gofio/gofio/internal/openloop"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -151,6 +152,9 @@ type JobResult struct {
 	// KernelLocks is the kernel lock contention of the job's threads
 	// (kernel_locks=1); nil when the job did not ask.
 	KernelLocks *klock.Locks
+	// OpenLoop is the response latency and late I/Os of an open-loop job
+	// (open_loop=1) per direction; nil for fio's closed loop.
+	OpenLoop *openloop.Stats
 
 	// Logs holds the samples for write_lat_log, write_bw_log and
 	// write_iops_log; nil when the job asked for no log.

@@ -57,6 +57,7 @@ type JobState struct {
 	Blocks        []uint32           `json:"blocks,omitempty"` // block_error_percentiles (BlockInfos)
 	KernelStages  *KernelStagesState `json:"kernel_stages,omitempty"`
 	KernelLocks   *klock.Locks       `json:"kernel_locks,omitempty"`
+	OpenLoop      *OpenLoopState     `json:"open_loop,omitempty"`
 }
 
 // DirState is one direction of a JobState.
@@ -126,6 +127,7 @@ func StateOf(j *JobResult) JobState {
 		InFlightArea: j.InFlightArea, InFlightTime: j.InFlightTime,
 		EngineNotes: j.EngineNotes, LatencyDepth: j.LatencyDepth, SteadyState: j.SteadyState,
 		Blocks: j.Blocks, KernelStages: kernelStagesState(j.KernelStages), KernelLocks: j.KernelLocks,
+		OpenLoop: openLoopState(j.OpenLoop),
 	}
 	if !j.FirstIO.IsZero() {
 		s.FirstIONs = j.FirstIO.UnixNano()
@@ -183,6 +185,9 @@ func JobResultFromState(s *JobState, job *jobfile.Job, name string, group, errno
 	}
 	j.KernelStages = ks
 	j.KernelLocks = s.KernelLocks
+	if j.OpenLoop, err = s.OpenLoop.apply(); err != nil {
+		return nil, err
+	}
 	for d := range j.Dirs {
 		sd, jd := &s.Dirs[d], &j.Dirs[d]
 		jd.IOBytes, jd.TotalIOs, jd.ShortIOs, jd.DropIOs = sd.IOBytes, sd.TotalIOs, sd.ShortIOs, sd.DropIOs

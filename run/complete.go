@@ -218,4 +218,7 @@ func (l *loop) accountIO(s *slot, si uint32, ds *report.DirStats, now int64) {
 	if l.logs != nil {
 		l.logs.Completed(ds, uint64((now-l.statsStart)/1000000), s.dir, clat, lat, uint64(s.length), s.off-uint64(s.done), uint64(now-int64(clat)-l.statsStart))
 	}
+	if l.open != nil {
+		l.open.Complete(si, s.dir, now)
+	}
 }

@@ -87,6 +87,7 @@ func newHangWatch(timeout time.Duration, depth int) *hangWatch {
 func (l *loop) setHang(h *hangWatch) {
 	l.hang = h
 	h.l = l
+	l.reapLimit = hangPoll
 	tr, ok := l.eng.(engines.TimedReaper)
 	switch {
 	case ok && tr.CanReapTimeout():

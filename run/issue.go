@@ -172,6 +172,7 @@ func (l *loop) chooseIO(si uint32, now int64, next *nextIO) bool {
 			return false
 		}
 		if l.rates {
+			l.openIssue(si, d, now)
 			if gap := l.rateGapFor(d, n); gap > 0 {
 				l.nextIssue[d] += gap
 			}
@@ -279,12 +280,17 @@ func (l *loop) rateDir(d jobfile.Dir, now int64) (jobfile.Dir, bool) {
 	return d, true
 }
 
-// rateWait puts the slot back and sleeps towards the rate_iops time. In
+// rateWait puts the slot back and sleeps towards the rate_iops time (an
+// open-loop job waits its own way: openWait). In
 // a plain run it first reaps everything in flight, as fio's io_u_quiesce
 // does before it sleeps (commit, then one reap after another); under
 // tw_reap=all it harvests what completed meanwhile. Completions reaped run
 // before the sleep.
 func (l *loop) rateWait(si uint32, wait int64) {
+	if l.open != nil {
+		l.openWait(si, wait)
+		return
+	}
 	l.q.AddHeavy(si, l.clock())
 	if !l.syncIO && !l.reapAll {
 		l.commitQueued()

@@ -354,6 +354,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	if jr.zones != nil {
 		jr.zones.SetQuiesce(l.quiesceZones, !l.syncIO)
 	}
+	l.setOpenLoop(e.opts.now == nil)
 	if jr.replay != nil {
 		l.replay = &replay{log: jr.replay, genesis: l.clock()}
 		if e.opts.now == nil {

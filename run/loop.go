@@ -16,6 +16,7 @@ import (
 	"github.com/gofio/gofio/internal/klock/lockbpf"
 	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/internal/lattarget"
+	"github.com/gofio/gofio/internal/openloop"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/internal/verifylog"
@@ -83,9 +84,15 @@ type loop struct {
 	// timed is the engine's timed reap under io_timeout, nil when off or
 	// when the engine cannot wait with a time limit (setHang).
 	timed engines.TimedReaper
-	warn  io.Writer
-	res   *report.JobResult
-	prog  *report.Progress
+	// reapLimit is the longest a blocking reap waits through timed:
+	// io_timeout's hangPoll, or an open-loop wait's time to the next
+	// intended I/O (openWait); 0 waits as long as it takes.
+	reapLimit time.Duration
+	// open is open_loop=1's timetable (openloop.go); nil when off.
+	open *openloop.Timetable
+	warn io.Writer
+	res  *report.JobResult
+	prog *report.Progress
 
 	q       *sched.Queue
 	batch   sched.Batch
@@ -318,6 +325,9 @@ func (l *loop) run() {
 	l.setState()
 	if l.latTarget.search != nil {
 		l.latTarget.search.Init(now, 0)
+	}
+	if l.open != nil {
+		l.open.Start()
 	}
 	for i := 0; i < l.depth; i++ {
 		l.q.AddHeavy(uint32(i), now)

@@ -56,6 +56,9 @@ func (l *loop) resetStats(now int64) {
 	if l.klock != nil {
 		l.klock.Reset()
 	}
+	if l.open != nil {
+		l.open.ResetStats()
+	}
 	l.initPrios()
 	l.bytesDone, l.iosDone = [jobfile.NumDirs]uint64{}, [jobfile.NumDirs]uint64{}
 	l.issuedIOs = 0

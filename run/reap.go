@@ -86,13 +86,13 @@ func (l *loop) reap(waitFor int) {
 	var n int
 	var err error
 	switch {
-	case waitFor == 0 || l.hang == nil:
+	case waitFor == 0 || l.reapLimit == 0:
 		n, err = l.eng.Reap(l.cqes[:room], waitFor)
 	default:
-		// io_timeout: never sleep long in one call (see hung.go).
+		// io_timeout (hung.go) or an open-loop wait (openloop.go): not long.
 		l.callBegin()
 		if l.timed != nil {
-			n, err = l.timed.ReapTimeout(l.cqes[:room], waitFor, hangPoll)
+			n, err = l.timed.ReapTimeout(l.cqes[:room], waitFor, l.reapLimit)
 		} else {
 			n, err = l.eng.Reap(l.cqes[:room], waitFor)
 		}
@@ -107,7 +107,7 @@ func (l *loop) reap(waitFor int) {
 	}
 	t := l.clock()
 	l.reapStamp, l.reapFresh = t, true
-	if n == 0 && l.hang != nil {
+	if n == 0 && l.reapLimit > 0 {
 		return // a timed reap that found nothing
 	}
 	l.inflightAt(t)
