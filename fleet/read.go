@@ -57,6 +57,8 @@ type fileJSON struct {
 		Name        string  `json:"name"`
 		ReadIOs     uint64  `json:"read_ios"`
 		WriteIOs    uint64  `json:"write_ios"`
+		ReadSect    uint64  `json:"read_sectors"`
+		WriteSect   uint64  `json:"write_sectors"`
 		ReadMerges  uint64  `json:"read_merges"`
 		WriteMerges uint64  `json:"write_merges"`
 		ReadTicks   uint64  `json:"read_ticks"`
@@ -114,6 +116,7 @@ func Read(name string, r io.Reader) (*Host, error) {
 	}
 	for _, d := range f.Disks {
 		res.Disks = append(res.Disks, report.DiskStats{Name: d.Name, ReadIOs: d.ReadIOs, WriteIOs: d.WriteIOs,
+			ReadSectors: d.ReadSect, WriteSectors: d.WriteSect,
 			ReadMerges: d.ReadMerges, WriteMerges: d.WriteMerges, ReadTicks: d.ReadTicks, WriteTicks: d.WriteTicks,
 			InQueue: d.InQueue, Util: d.Util})
 	}

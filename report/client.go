@@ -134,7 +134,7 @@ func WriteClientJSON(w io.Writer, c *ClientResult, plus bool) error {
 			stats = append(stats, o)
 		}
 		for _, d := range cl.Result.Disks {
-			o := diskJSON(d)
+			o := diskJSON(cl.Result.Release, d)
 			o.addString("hostname", cl.Host)
 			o.addSInt("port", 0)
 			disks = append(disks, o)

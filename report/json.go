@@ -55,7 +55,7 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 	if len(r.Disks) > 0 {
 		disks := jsonArray{}
 		for _, d := range r.Disks {
-			disks = append(disks, diskJSON(d))
+			disks = append(disks, diskJSON(r.Release, d))
 		}
 		root.add("disk_util", disks)
 	}
@@ -405,11 +405,15 @@ func finite(v float64) float64 {
 }
 
 // diskJSON is one "disk_util" entry.
-func diskJSON(d DiskStats) *jsonObject {
+func diskJSON(rel Release, d DiskStats) *jsonObject {
 	o := &jsonObject{}
 	o.addString("name", d.Name)
 	o.addInt("read_ios", d.ReadIOs)
 	o.addInt("write_ios", d.WriteIOs)
+	if rel.since342() {
+		o.addInt("read_sectors", d.ReadSectors)
+		o.addInt("write_sectors", d.WriteSectors)
+	}
 	o.addInt("read_merges", d.ReadMerges)
 	o.addInt("write_merges", d.WriteMerges)
 	o.addInt("read_ticks", d.ReadTicks)

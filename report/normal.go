@@ -43,9 +43,12 @@ func WriteNormal(w io.Writer, r *Result) error {
 	if len(r.Disks) > 0 {
 		fmt.Fprint(bw, "\nDisk stats (read/write):\n")
 		for _, d := range r.Disks {
-			fmt.Fprintf(bw, "  %s: ios=%d/%d, merge=%d/%d, ticks=%d/%d, in_queue=%d, util=%3.2f%%\n",
-				d.Name, d.ReadIOs, d.WriteIOs, d.ReadMerges, d.WriteMerges,
-				d.ReadTicks, d.WriteTicks, d.InQueue, d.Util)
+			fmt.Fprintf(bw, "  %s: ios=%d/%d, ", d.Name, d.ReadIOs, d.WriteIOs)
+			if r.Release.since342() {
+				fmt.Fprintf(bw, "sectors=%d/%d, ", d.ReadSectors, d.WriteSectors)
+			}
+			fmt.Fprintf(bw, "merge=%d/%d, ticks=%d/%d, in_queue=%d, util=%3.2f%%\n",
+				d.ReadMerges, d.WriteMerges, d.ReadTicks, d.WriteTicks, d.InQueue, d.Util)
 		}
 	}
 	if err := bw.Flush(); err != nil {

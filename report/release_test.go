@@ -13,6 +13,7 @@ import (
 func TestRelease342JSON(t *testing.T) {
 	r := synthResult()
 	r.Jobs[0].JobStart = 1796239262801
+	r.Disks[0].ReadSectors, r.Disks[0].WriteSectors = 697528, 695416
 	var old, out bytes.Buffer
 	if err := WriteJSON(&old, r, false); err != nil {
 		t.Fatal(err)
@@ -21,7 +22,7 @@ func TestRelease342JSON(t *testing.T) {
 	if err := WriteJSON(&out, r, false); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{`"job_start"`, `"latency_target_ns"`, `"latency_window_us"`} {
+	for _, k := range []string{`"job_start"`, `"latency_target_ns"`, `"latency_window_us"`, `"read_sectors" : 697528`, `"write_sectors" : 695416`} {
 		if strings.Contains(old.String(), k) {
 			t.Errorf("fio 3.33's JSON has %s", k)
 		}
@@ -32,6 +33,32 @@ func TestRelease342JSON(t *testing.T) {
 	s := out.String()
 	if g, js, e := strings.Index(s, `"groupid"`), strings.Index(s, `"job_start" : 1796239262801`), strings.Index(s, `"error"`); !(g < js && js < e) {
 		t.Errorf("job_start not between groupid and error as fio 3.42 writes it:\n%s", s[:min(len(s), 600)])
+	}
+	if w, rs, m := strings.Index(s, `"write_ios"`), strings.Index(s, `"read_sectors"`), strings.Index(s, `"read_merges"`); !(w < rs && rs < m) {
+		t.Errorf("read_sectors not between write_ios and read_merges as fio 3.42 writes it")
+	}
+}
+
+// TestRelease342DiskStats checks the disk stats line of the normal output:
+// fio 3.42 writes the sectors moved after the I/Os, fio 3.33 does not.
+func TestRelease342DiskStats(t *testing.T) {
+	r := synthResult()
+	r.Disks[0].ReadSectors, r.Disks[0].WriteSectors = 697528, 695416
+	for _, c := range []struct {
+		rel  Release
+		want string
+	}{
+		{"", "  vda: ios=87191/86927, merge=0/0, ticks=4190/4213, in_queue=8404, util=86.30%\n"},
+		{Fio342, "  vda: ios=87191/86927, sectors=697528/695416, merge=0/0, ticks=4190/4213, in_queue=8404, util=86.30%\n"},
+	} {
+		r.Release = c.rel
+		var b bytes.Buffer
+		if err := WriteNormal(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(b.String(), "Disk stats (read/write):\n"+c.want) {
+			t.Errorf("release %q: the disk stats end %q, want %q", c.rel, b.String()[max(0, b.Len()-200):], c.want)
+		}
 	}
 }
 

@@ -250,12 +250,15 @@ func (r *JobResult) ResetIOStats() { r.IOStats = IOStats{} }
 
 // DiskStats are the deltas of /sys/block/DEV/stat over a run.
 type DiskStats struct {
-	Name                    string
-	ReadIOs, WriteIOs       uint64
-	ReadMerges, WriteMerges uint64
-	ReadTicks, WriteTicks   uint64
-	InQueue                 uint64
-	Util                    float64
+	Name              string
+	ReadIOs, WriteIOs uint64
+	// ReadSectors and WriteSectors are the 512-byte sectors moved, which
+	// fio 3.42 reports (read_sectors, write_sectors; sectors=R/W).
+	ReadSectors, WriteSectors uint64
+	ReadMerges, WriteMerges   uint64
+	ReadTicks, WriteTicks     uint64
+	InQueue                   uint64
+	Util                      float64
 }
 
 // Result is a whole run: every job, in start order, and the disks under them.

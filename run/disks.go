@@ -48,6 +48,7 @@ func diskStats(d blockdev.DiskUtil) report.DiskStats {
 	return report.DiskStats{
 		Name:    d.Name,
 		ReadIOs: d.IOs[0], WriteIOs: d.IOs[1],
+		ReadSectors: d.Sectors[0], WriteSectors: d.Sectors[1],
 		ReadMerges: d.Merges[0], WriteMerges: d.Merges[1],
 		ReadTicks: d.Ticks[0], WriteTicks: d.Ticks[1],
 		InQueue: d.InQueue,

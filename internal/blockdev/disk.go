@@ -90,6 +90,7 @@ func parseDiskStat(s string) (DiskStat, error) {
 type DiskUtil struct {
 	Name    string
 	IOs     [2]uint64 // I/Os completed
+	Sectors [2]uint64 // 512-byte sectors moved
 	Merges  [2]uint64 // I/Os merged
 	Ticks   [2]uint64 // milliseconds spent
 	InQueue uint64    // weighted milliseconds in queue
@@ -104,6 +105,7 @@ func DiskDelta(name string, start, end DiskStat, elapsed time.Duration) DiskUtil
 	d := DiskUtil{
 		Name:    name,
 		IOs:     [2]uint64{sub(end.ReadIOs, start.ReadIOs), sub(end.WriteIOs, start.WriteIOs)},
+		Sectors: [2]uint64{sub(end.ReadSectors, start.ReadSectors), sub(end.WriteSectors, start.WriteSectors)},
 		Merges:  [2]uint64{sub(end.ReadMerges, start.ReadMerges), sub(end.WriteMerges, start.WriteMerges)},
 		Ticks:   [2]uint64{sub(end.ReadTicks, start.ReadTicks), sub(end.WriteTicks, start.WriteTicks)},
 		InQueue: sub(end.TimeInQueue, start.TimeInQueue),

@@ -36,7 +36,7 @@ func TestParseDiskStat(t *testing.T) {
 }
 
 func TestDiskDelta(t *testing.T) {
-	start := DiskStat{ReadIOs: 10, WriteIOs: 20, ReadMerges: 1, WriteMerges: 2, ReadTicks: 30, WriteTicks: 40, IOTicks: 1000, TimeInQueue: 500}
+	start := DiskStat{ReadIOs: 10, WriteIOs: 20, ReadSectors: 80, WriteSectors: 160, ReadMerges: 1, WriteMerges: 2, ReadTicks: 30, WriteTicks: 40, IOTicks: 1000, TimeInQueue: 500}
 	cases := []struct {
 		name    string
 		start   DiskStat
@@ -45,8 +45,8 @@ func TestDiskDelta(t *testing.T) {
 		want    DiskUtil
 	}{
 		// Half busy over 2 s.
-		{"half", start, DiskStat{ReadIOs: 110, WriteIOs: 70, ReadMerges: 3, WriteMerges: 2, ReadTicks: 80, WriteTicks: 90, IOTicks: 2000, TimeInQueue: 800}, 2 * time.Second,
-			DiskUtil{Name: "d", IOs: [2]uint64{100, 50}, Merges: [2]uint64{2, 0}, Ticks: [2]uint64{50, 50}, InQueue: 300, Util: 50}},
+		{"half", start, DiskStat{ReadIOs: 110, WriteIOs: 70, ReadSectors: 880, WriteSectors: 560, ReadMerges: 3, WriteMerges: 2, ReadTicks: 80, WriteTicks: 90, IOTicks: 2000, TimeInQueue: 800}, 2 * time.Second,
+			DiskUtil{Name: "d", IOs: [2]uint64{100, 50}, Sectors: [2]uint64{800, 400}, Merges: [2]uint64{2, 0}, Ticks: [2]uint64{50, 50}, InQueue: 300, Util: 50}},
 		// io_ticks ahead of the wall clock (sampling skew) is capped at 100%.
 		{"capped", DiskStat{IOTicks: 1000}, DiskStat{IOTicks: 4000}, time.Second, DiskUtil{Name: "d", Util: 100}},
 		// Counters that went backwards (device re-created) count as zero.
