@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gofio/gofio/internal/ext4test"
 )
 
 // programs are the binaries the suite compares, found or built once.
@@ -196,6 +198,9 @@ func TestEquivalence(t *testing.T) {
 func runRow(t *testing.T, r Row, fio, gofio string) []string {
 	t.Helper()
 	root := scratchRoot(t)
+	if r.Ext4 > 0 {
+		root = ext4test.Mount(t, r.Ext4)
+	}
 	var fo, gofioOut []*Outcome
 	for i := 0; i < r.runs(); i++ {
 		for _, p := range []struct {

@@ -65,6 +65,11 @@ type Row struct {
 	// Root, when set, says what of root's the row needs (a privilege
 	// both programs use): as another user the row skips saying so.
 	Root string
+	// Ext4, when above 0, puts the row's scratch directories on a fresh
+	// ext4 filesystem of that many MiB (internal/ext4test: root, loop
+	// devices), for what tmpfs does not take (RWF_DONTCACHE); the row
+	// skips, saying why, where one cannot be made.
+	Ext4 int64
 	// Since names the fio release that added the row's option ("3.42"):
 	// the row runs only against that fio (GOFIO_EQ_FIO), not fio 3.33.
 	Since string

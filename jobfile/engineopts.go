@@ -31,10 +31,17 @@ func HipriOption(help string) OptionSpec {
 	return OptionSpec{Name: "hipri", Type: TypeFlag, Help: help, boolp: func(j *Job) *bool { return &j.Hipri }}
 }
 
+// uncachedNote is what gofio sends for uncached (io_uring's and
+// pvsync2's), and what kernels take.
+const uncachedNote = "sent as RWF_DONTCACHE (0x80, Linux 6.14+), as fio 3.40 and later send it (their help: " +
+	"Use RWF_DONTCACHE for buffered read/writes; fio 3.38 and 3.39 ignore the option); fio 3.33 sends 0x40, which Linux 6.11+ " +
+	"reads as RWF_ATOMIC and refuses (EOPNOTSUPP). Linux 6.18 reads and writes ext4 files uncached and fails the I/O " +
+	"with EOPNOTSUPP on tmpfs and block devices, as with fio 3.42; direct=1 leaves it out"
+
 // UncachedOption is the uncached option of an engine other than io_uring
 // (pvsync2), with that engine's help; its value is Job.Uncached.
-func UncachedOption(help, note string) OptionSpec {
-	return OptionSpec{Name: "uncached", Type: TypeInt, Help: help, Note: note,
+func UncachedOption(help string) OptionSpec {
+	return OptionSpec{Name: "uncached", Type: TypeInt, Help: help, Note: uncachedNote,
 		custom: func(j *Job, v string) error { n, _ := strconv.Atoi(v); j.Uncached = n != 0; return nil }}
 }
 

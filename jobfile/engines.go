@@ -31,6 +31,12 @@ type EngineInfo struct {
 	// setup, returning the option at fault and what is wrong, or "" and
 	// "". Nil checks nothing.
 	Validate func(j *Job) (option, msg string)
+	// Needs returns the first engine option the job sets that needs
+	// hardware or kernel support gofio does not drive (NVMe commands,
+	// protection information), with the capability it needs, or "" and
+	// "". The job parses (--parse-only accepts it, as fio's does) and
+	// UnrunError refuses it before any I/O. Nil needs nothing.
+	Needs func(j *Job) (option, msg string)
 	// MaxDepth is the largest iodepth the engine accepts; 0 for no limit.
 	MaxDepth int
 	// HipriNeedsDirect says polled I/O (hipri) needs direct=1 (io_uring).
@@ -216,11 +222,16 @@ func EngineByName(name string) (EngineInfo, bool) {
 
 // EngineConfig returns the job's engine's own option values, made by its
 // EngineInfo.NewOptions when first asked for the job's engine (the parse
-// asks before it sets them); nil for an engine without. The engine's
+// asks before it sets them), or by its OptionsOf engine's when it has
+// none of its own; nil for an engine without. The engine's
 // package reads it as its own type.
 func (j *Job) EngineConfig() any {
 	if j.engineConfigFor != j.IOEngine || j.engineConfig == nil {
 		e, _ := EngineByName(j.IOEngine)
+		if e.NewOptions == nil && e.OptionsOf != "" {
+			// It takes that engine's options, and holds them alike.
+			e, _ = EngineByName(e.OptionsOf)
+		}
 		if e.NewOptions == nil {
 			return nil
 		}

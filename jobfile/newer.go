@@ -307,7 +307,8 @@ func checkNewer(j *Job) (option, msg string) {
 
 // hardwareError returns an *Error when the job needs hardware gofio does
 // not drive: NVMe data placement or multi-range trims, which fio sends
-// only through io_uring_cmd to an NVMe namespace.
+// only through io_uring_cmd to an NVMe namespace, or what its engine's
+// options need (EngineInfo.Needs).
 func (j *Job) hardwareError() error {
 	refuse := func(option, msg string) error {
 		e := &Error{File: j.File, Line: j.Line, Option: option, Msg: msg}
@@ -337,6 +338,11 @@ func (j *Job) hardwareError() error {
 	}
 	if j.NumRange > 1 && j.RW.HasTrim() {
 		return refuse("num_range", "multi-range trims need ioengine=io_uring_cmd on an NVMe namespace (Dataset Management); gofio does not send them")
+	}
+	if needs := j.Engine().Needs; needs != nil {
+		if option, msg := needs(j); msg != "" {
+			return refuse(option, msg)
+		}
 	}
 	return nil
 }

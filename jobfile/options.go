@@ -525,7 +525,7 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "nowait", Type: TypeBool, Engine: "io_uring", Help: "Use RWF_NOWAIT for reads/writes",
 		boolp: func(j *Job) *bool { return &j.NoWait }},
 	{Name: "uncached", Type: TypeInt, Engine: "io_uring", Help: "Use RWF_UNCACHED for buffered read/writes",
-		Note:   "sent as RWF_DONTCACHE (0x80), the flag's name since Linux 6.14; fio 3.33 sends 0x40, which Linux 6.11+ reads as RWF_ATOMIC (EOPNOTSUPP)",
+		Note:   uncachedNote,
 		custom: func(j *Job, v string) error { n, _ := strconv.Atoi(v); j.Uncached = n != 0; return nil }},
 	{Name: "force_async", Type: TypeInt, Engine: "io_uring", Help: "Set IOSQE_ASYNC every N requests",
 		custom: func(j *Job, v string) error {

@@ -289,12 +289,12 @@ func TestEngineOptions(t *testing.T) {
 		t.Errorf("--enghelp=psync: %q, %v", b.String(), err)
 	}
 	jobs, err := Parse(Input{Files: []string{writeJob(t, "j.fio",
-		"[global]\nioengine=libaio\ncmdprio_percentage=30,40\n[j]\nsize=1m\nuserspace_reap\nnowait=1\n")}, Host: &testHost})
+		"[global]\nioengine=libaio\ncmdprio_percentage=30,40\n[j]\nsize=1m\nuserspace_reap\nnowait=1\nlibaio_vectored=1\n")}, Host: &testHost})
 	if err != nil {
 		t.Fatal(err)
 	}
 	j := jobs[0]
-	if own := fmt.Sprintf("%+v", j.EngineConfig()); own != "&{UserspaceReap:true}" || !j.NoWait || j.CmdprioPercentage[DirRead] != 30 || j.CmdprioPercentage[DirWrite] != 40 {
+	if own := fmt.Sprintf("%+v", j.EngineConfig()); own != "&{UserspaceReap:true Vectored:true}" || !j.NoWait || j.CmdprioPercentage[DirRead] != 30 || j.CmdprioPercentage[DirWrite] != 40 {
 		t.Errorf("libaio options not set: %s %v %v", own, j.NoWait, j.CmdprioPercentage)
 	}
 	_, err = Parse(Input{Files: []string{writeJob(t, "k.fio", "[j]\nioengine=io_uring\nsize=1m\nuserspace_reap\n")}, Host: &testHost})

@@ -8,7 +8,8 @@
 // completions with io_getevents, or straight from the kernel's AIO
 // completion ring with userspace_reap=1 when it need not wait, as fio
 // does. cmdprio (Request.IOPrio) sets IOCB_FLAG_IOPRIO; nowait sets
-// RWF_NOWAIT. fsync and fdatasync are IOCB_CMD_FSYNC and IOCB_CMD_FDSYNC;
+// RWF_NOWAIT; libaio_vectored sends reads and writes as IOCB_CMD_PREADV and
+// IOCB_CMD_PWRITEV of one iovec. fsync and fdatasync are IOCB_CMD_FSYNC and IOCB_CMD_FDSYNC;
 // sync_file_range, which AIO lacks, runs in Queue as in fio's engine.
 //
 // Linux runs buffered (direct=0) AIO on regular files synchronously inside
@@ -28,10 +29,12 @@ import (
 
 // The iocb opcodes and flags of linux/aio_abi.h.
 const (
-	cmdPread  = 0
-	cmdPwrite = 1
-	cmdFsync  = 2
-	cmdFdsync = 3
+	cmdPread   = 0
+	cmdPwrite  = 1
+	cmdFsync   = 2
+	cmdFdsync  = 3
+	cmdPreadv  = 7
+	cmdPwritev = 8
 
 	flagIOPrio = 1 << 1 // IOCB_FLAG_IOPRIO
 
@@ -78,8 +81,9 @@ type Engine struct {
 	ctx     uint64
 	files   []int
 	trims   engines.QueueTrims
-	iocbs   []iocb  // one per slot
-	queued  []*iocb // queued since the last accepted io_submit, in order
+	iocbs   []iocb       // one per slot
+	iov     []unix.Iovec // one per slot, with libaio_vectored
+	queued  []*iocb      // queued since the last accepted io_submit, in order
 	nq      int
 	events  []event
 	rwFlags uint32
@@ -129,6 +133,9 @@ func Open(s engines.Setup) (engines.Engine, error) {
 		}
 		o, _ := j.EngineConfig().(*Options)
 		e.poll = o != nil && o.UserspaceReap && j.IODepthBatchCompleteMin == 0
+		if o != nil && o.Vectored {
+			e.iov = make([]unix.Iovec, s.Depth)
+		}
 		e.sfr = int(j.SyncFileRange)
 		if !j.Direct {
 			e.warnings = append(e.warnings, "libaio with direct=0: Linux completes buffered AIO on regular files inside io_submit, "+
@@ -183,6 +190,19 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 			cb.buf = uint64(uintptr(unsafe.Pointer(&r.Buf[0])))
 		}
 		cb.nbytes = uint64(len(r.Buf))
+		if e.iov != nil {
+			// fio's io_prep_preadv/pwritev: one iovec over the buffer.
+			v := &e.iov[slot]
+			v.Base, v.Len = nil, cb.nbytes
+			if len(r.Buf) > 0 {
+				v.Base = &r.Buf[0]
+			}
+			cb.opcode = cmdPreadv
+			if r.Op == engines.OpWrite {
+				cb.opcode = cmdPwritev
+			}
+			cb.buf, cb.nbytes = uint64(uintptr(unsafe.Pointer(v))), 1
+		}
 	case engines.OpFsync:
 		cb.opcode = cmdFsync
 	case engines.OpFdatasync:

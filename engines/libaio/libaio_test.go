@@ -52,15 +52,25 @@ func reapAll(t *testing.T, e engines.Engine, want int, min int) map[uint32]int32
 	return got
 }
 
+// TestWriteSyncRead writes, syncs, reads back and trims through the
+// engine, with plain reads and writes and with libaio_vectored's.
 func TestWriteSyncRead(t *testing.T) {
+	for _, vectored := range []bool{false, true} {
+		t.Run(map[bool]string{false: "pread", true: "preadv"}[vectored], func(t *testing.T) { writeSyncRead(t, vectored) })
+	}
+}
+
+func writeSyncRead(t *testing.T, vectored bool) {
 	fd := openFile(t)
 	bufs := mapped(t, 4, 4096)
 	job := &jobfile.Job{Direct: true}
+	job.SetEngineConfig(&Options{Vectored: vectored})
 	eng, err := Open(engines.Setup{Job: job, Files: []int{fd}, Bufs: bufs, Depth: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eng.Close()
+	wantOp := map[bool]uint16{false: cmdPwrite, true: cmdPwritev}[vectored]
 	for i := 0; i < 4; i++ {
 		for k := range bufs[i] {
 			bufs[i][k] = byte(i + 1)
@@ -68,6 +78,9 @@ func TestWriteSyncRead(t *testing.T) {
 		if err := eng.Queue(uint32(i), &engines.Request{Op: engines.OpWrite, Offset: uint64(i) * 4096, Buf: bufs[i]}); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if op := eng.(*Engine).iocbs[3].opcode; op != wantOp {
+		t.Fatalf("write iocb opcode %d, want %d", op, wantOp)
 	}
 	if n, err := eng.Submit(); n != 4 || err != nil {
 		t.Fatalf("Submit = %d, %v", n, err)
@@ -91,6 +104,9 @@ func TestWriteSyncRead(t *testing.T) {
 		if err := eng.Queue(uint32(i), &engines.Request{Op: engines.OpRead, Offset: uint64(3-i) * 4096, Buf: bufs[i]}); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if op := eng.(*Engine).iocbs[3].opcode; op != wantOp-1 {
+		t.Fatalf("read iocb opcode %d, want %d", op, wantOp-1)
 	}
 	eng.Submit()
 	for slot, res := range reapAll(t, eng, 4, 1) {
@@ -183,12 +199,20 @@ func TestIOPrio(t *testing.T) {
 // TestNoAllocs checks that a queue, submit and reap cycle allocates
 // nothing: the hot path of a libaio job.
 func TestNoAllocs(t *testing.T) {
+	for _, vectored := range []bool{false, true} {
+		noAllocs(t, vectored)
+	}
+}
+
+func noAllocs(t *testing.T, vectored bool) {
 	fd := openFile(t)
 	if err := unix.Ftruncate(fd, 1<<20); err != nil {
 		t.Fatal(err)
 	}
 	bufs := mapped(t, 1, 4096)
-	eng, err := Open(engines.Setup{Files: []int{fd}, Bufs: bufs, Depth: 1})
+	job := &jobfile.Job{}
+	job.SetEngineConfig(&Options{Vectored: vectored})
+	eng, err := Open(engines.Setup{Job: job, Files: []int{fd}, Bufs: bufs, Depth: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,6 +227,6 @@ func TestNoAllocs(t *testing.T) {
 		}
 	})
 	if allocs != 0 {
-		t.Errorf("%v allocations per I/O, want 0", allocs)
+		t.Errorf("vectored %v: %v allocations per I/O, want 0", vectored, allocs)
 	}
 }

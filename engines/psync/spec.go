@@ -39,8 +39,7 @@ func Spec(v Variant) engines.Spec {
 			jobfile.HipriOption("Set RWF_HIPRI for pwritev2/preadv2"),
 			jobfile.OptionSpec{Name: "hipri_percentage", Type: jobfile.TypeInt, Default: "100", Min: 0, Max: 100,
 				Help: "Probabilistically set RWF_HIPRI for pwritev2/preadv2"}.WithInt(func(j *jobfile.Job) *int { return &optionsOf(j).HipriPercentage }),
-			jobfile.UncachedOption("Use RWF_UNCACHED for buffered read/writes",
-				"sent as RWF_DONTCACHE (0x80), the flag's name since Linux 6.14; older kernels fail the I/O with EOPNOTSUPP"),
+			jobfile.UncachedOption("Use RWF_UNCACHED for buffered read/writes"),
 			jobfile.NoWaitOption("Set RWF_NOWAIT for pwritev2/preadv2"),
 		}}
 	case Falloc:
