@@ -56,7 +56,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error 
 				paths[i] = tg.Path
 			}
 			kt, err = ktrace.Open(ktrace.Config{Targets: paths, Tids: tids, Slots: len(l.slots), Euid: os.Geteuid(),
-				OnJoin: e.opts.kstage})
+				OnJoin: e.opts.kstage, TracefsOnly: e.opts.kstagesTracefs})
 		}
 	}
 	if err != nil {

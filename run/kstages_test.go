@@ -26,14 +26,17 @@ func TestKernelStagesAddUpToLat(t *testing.T) {
 	}
 	dev := loopdev.New(t, 64<<20)
 	for _, tc := range []struct {
-		name string
-		sets []string
+		name    string
+		sets    []string
+		tracefs bool
 	}{
-		{"kernel SQPOLL", nil},
-		{"tw_thread=goroutine", []string{"tw_thread=goroutine"}},
-		{"no SQPOLL", []string{"sqpoll=0"}},
+		{"kernel SQPOLL", nil, false},
+		// The classic tracepoints, which serve where the kernel has no BTF.
+		{"tracefs layouts", []string{"sqpoll=0"}, true},
+		{"tw_thread=goroutine", []string{"tw_thread=goroutine"}, false},
+		{"no SQPOLL", []string{"sqpoll=0"}, false},
 		// I/Os of the ramp are not counted, those after it are.
-		{"ramp_time", []string{"sqpoll=0", "ramp_time=300ms"}},
+		{"ramp_time", []string{"sqpoll=0", "ramp_time=300ms"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sets := append([]string{"filename=" + dev.Path, "runtime=1", "kernel_stages=required", "iodepth=8"}, tc.sets...)
@@ -41,12 +44,12 @@ func TestKernelStagesAddUpToLat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkStagesAddUp(t, jobs)
+			checkStagesAddUp(t, jobs, tc.tracefs)
 		})
 	}
 }
 
-func checkStagesAddUp(t *testing.T, jobs []*jobfile.Job) {
+func checkStagesAddUp(t *testing.T, jobs []*jobfile.Job, tracefs bool) {
 	t.Helper()
 	var mu sync.Mutex
 	lats := map[int64]int{}
@@ -56,7 +59,8 @@ func checkStagesAddUp(t *testing.T, jobs []*jobfile.Job) {
 	}
 	var got []joined
 	opts := Options{
-		sample: func(_ jobfile.Dir, _, _, lat int64) { mu.Lock(); lats[lat]++; mu.Unlock() },
+		kstagesTracefs: tracefs,
+		sample:         func(_ jobfile.Dir, _, _, lat int64) { mu.Lock(); lats[lat]++; mu.Unlock() },
 		kstage: func(r ktrace.Reap, d *[kstage.NumStages]uint64) {
 			mu.Lock()
 			got = append(got, joined{r, *d})

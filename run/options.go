@@ -95,6 +95,9 @@ type Options struct {
 	// kstage, if set, sees every I/O kernel_stages joined: gofio's stamps
 	// and the stages, on the tracer's goroutine. Tests only.
 	kstage func(r ktrace.Reap, d *[kstage.NumStages]uint64)
+	// kstagesTracefs makes kernel_stages trace classic tracepoints even
+	// where the kernel has BTF (ktrace.Config.TracefsOnly). Tests only.
+	kstagesTracefs bool
 }
 
 // DefaultEngines returns the engines built into gofio, by ioengine= name:

@@ -23,8 +23,10 @@ type KernelStages struct {
 	// InFlight counts the reads and writes still in flight when tracing
 	// stopped: submitted, never completed (not part of Traced).
 	InFlight uint64
-	// LostEvents counts block events the tracer could not follow: a
-	// sector key its map had no room for.
+	// LostEvents counts events the tracer missed: those the kernel
+	// skipped one of its programs for (another BPF program ran on the
+	// CPU), and block events it could not follow (a sector key its map
+	// had no room for).
 	LostEvents uint64
 	Stages     [NumStages]fiostat.Stat
 	Hists      [NumStages]fiostat.Hist

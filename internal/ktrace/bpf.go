@@ -117,14 +117,58 @@ const (
 	stValue = -32
 )
 
-// field loads a record field into dst.
-func field(dst asm.Register, f Field) asm.Instruction {
-	return tracepoint.LoadField(dst, asm.R6, f)
+// ref is where a program finds one value of its tracepoint: a field of
+// the record at Off (a classic tracepoint, tracefs's layout), or, for a
+// raw tracepoint, the argument at Off (8 × its index), itself the value
+// or a pointer the value lies behind: Hops are the offsets read through in
+// turn with bpf_probe_read_kernel, the last one the value's (kernel BTF's
+// layout).
+type ref struct {
+	Off  int16
+	Size int
+	Hops []int32
 }
 
-type blockFields struct{ dev, sector Field }
+// fieldRef is a classic tracepoint's record field.
+func fieldRef(f Field) ref { return ref{Off: int16(f.Offset), Size: f.Size} }
 
-type uringFields struct{ req, userData, opcode Field }
+type blockFields struct{ dev, sector ref }
+
+type uringFields struct{ req, userData, opcode ref }
+
+// labeled is ins with its first instruction labeled sym.
+func labeled(sym string, ins asm.Instructions) asm.Instructions {
+	ins[0] = ins[0].WithSymbol(sym)
+	return ins
+}
+
+// stTmp is the stack slot a value read through pointers lands in.
+const stTmp = -40
+
+// field loads the value f refers to into dst (R6 the context). Reading
+// through pointers calls a helper: R0 to R5 do not survive it.
+func field(dst asm.Register, f ref) asm.Instructions {
+	if len(f.Hops) == 0 {
+		return asm.Instructions{tracepoint.LoadField(dst, asm.R6, Field{Offset: int(f.Off), Size: f.Size})}
+	}
+	ins := asm.Instructions{asm.LoadMem(asm.R3, asm.R6, f.Off, asm.DWord)}
+	for i, h := range f.Hops {
+		n := int32(8)
+		if i == len(f.Hops)-1 {
+			n = int32(f.Size)
+		}
+		ins = append(ins,
+			asm.Add.Imm(asm.R3, h),
+			asm.Mov.Reg(asm.R1, asm.RFP),
+			asm.Add.Imm(asm.R1, stTmp),
+			asm.Mov.Imm(asm.R2, n),
+			asm.FnProbeReadKernel.Call())
+		if i < len(f.Hops)-1 {
+			ins = append(ins, asm.LoadMem(asm.R3, asm.RFP, stTmp, asm.DWord))
+		}
+	}
+	return append(ins, asm.LoadMem(dst, asm.RFP, stTmp, tracepoint.Size(f.Size)))
+}
 
 // device is a traced device and the disk index its bios and requests are
 // keyed with (1, 2, ...).
@@ -141,10 +185,10 @@ type gen struct {
 	tids   []uint32
 	devs   []device
 	labels int
-	// raw builds the programs for BPF_PROG_TEST_RUN as raw tracepoint
-	// programs (tests): the stamp is read from the record at offset 0 and
-	// the task's id at offset 8 instead of from the kernel.
-	raw bool
+	// test builds the programs for BPF_PROG_TEST_RUN (tests): the stamp
+	// is read from the context at offset 0 and the task's id at offset 8
+	// instead of from the kernel.
+	test bool
 }
 
 func (g *gen) label(s string) string {
@@ -154,7 +198,7 @@ func (g *gen) label(s string) string {
 
 // stamp puts the time (bpf_ktime_get_ns) in R0.
 func (g *gen) stamp() asm.Instructions {
-	if g.raw {
+	if g.test {
 		return asm.Instructions{asm.LoadMem(asm.R0, asm.R6, 0, asm.DWord)}
 	}
 	return asm.Instructions{asm.FnKtimeGetNs.Call()}
@@ -166,7 +210,7 @@ func (g *gen) stamp() asm.Instructions {
 // between its request and its bio may go on on another CPU.
 func (g *gen) thread() asm.Instructions {
 	ins := asm.Instructions{asm.FnGetCurrentPidTgid.Call(), asm.Mov.Reg32(asm.R0, asm.R0)}
-	if g.raw {
+	if g.test {
 		ins = asm.Instructions{asm.LoadMem(asm.R0, asm.R6, 8, asm.Word)}
 	}
 	ok := g.label("tid_ok")
@@ -182,8 +226,8 @@ func (g *gen) thread() asm.Instructions {
 
 // disk loads the record's device and puts its disk index in R7; it exits
 // for a device not traced.
-func (g *gen) disk(dev Field) asm.Instructions {
-	ins := asm.Instructions{field(asm.R1, dev)}
+func (g *gen) disk(dev ref) asm.Instructions {
+	ins := field(asm.R1, dev)
 	ok := g.label("dev_ok")
 	var set asm.Instructions
 	for _, d := range g.devs {
@@ -248,12 +292,14 @@ func finish(ins asm.Instructions) asm.Instructions {
 func (g *gen) submitProg(f uringFields) asm.Instructions {
 	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
 	ins = append(ins, g.thread()...)
-	ins = append(ins, asm.LoadMem(asm.R7, asm.RFP, stKey, asm.Word), field(asm.R1, f.opcode))
+	ins = append(ins, asm.LoadMem(asm.R7, asm.RFP, stKey, asm.Word))
+	ins = append(ins, field(asm.R1, f.opcode)...)
 	for _, op := range []int32{opReadv, opWritev, opReadFixed, opWriteFixed, opRead, opWrite} {
 		ins = append(ins, asm.JEq.Imm(asm.R1, op, "traced_op"))
 	}
-	ins = append(ins, asm.Ja.Label("exit"),
-		field(asm.R1, f.userData).WithSymbol("traced_op"),
+	ins = append(ins, asm.Ja.Label("exit"))
+	ins = append(ins, labeled("traced_op", field(asm.R1, f.userData))...)
+	ins = append(ins,
 		asm.JGE.Imm(asm.R1, g.slots, "exit"),
 		asm.StoreMem(asm.RFP, stKey, asm.R1, asm.Word),
 		asm.StoreMem(asm.RFP, stUD, asm.R1, asm.Word))
@@ -279,8 +325,9 @@ func (g *gen) submitProg(f uringFields) asm.Instructions {
 		asm.JEq.Imm(asm.R2, stateInFlight, "lost"),
 		unreaped,
 		asm.Ja.Label("fresh"),
-		lost.WithSymbol("lost"),
-		field(asm.R1, f.req).WithSymbol("fresh"),
+		lost.WithSymbol("lost"))
+	ins = append(ins, labeled("fresh", field(asm.R1, f.req))...)
+	ins = append(ins,
 		asm.StoreMem(asm.R8, recReq, asm.R1, asm.DWord),
 		asm.StoreMem(asm.R8, recSubmit, asm.R9, asm.DWord))
 	for _, off := range []int16{recBio, recIssue, recDone, recCQE, recKey} {
@@ -352,15 +399,14 @@ func (g *gen) bioProg(f blockFields) asm.Instructions {
 
 // key makes the record's sector key, disk index << 48 | sector, in R7
 // and on the stack at stSKey (the disk index in R7 before).
-func (g *gen) key(sector Field) asm.Instructions {
-	return asm.Instructions{
-		field(asm.R1, sector),
+func (g *gen) key(sector ref) asm.Instructions {
+	return append(field(asm.R1, sector),
 		asm.LSh.Imm(asm.R1, 16),
 		asm.RSh.Imm(asm.R1, 16),
 		asm.LSh.Imm(asm.R7, 48),
 		asm.Or.Reg(asm.R7, asm.R1),
 		asm.StoreMem(asm.RFP, stSKey, asm.R7, asm.DWord),
-	}
+	)
 }
 
 // The block events that find their request by its sector.
@@ -416,16 +462,17 @@ func (g *gen) blockProg(f blockFields, kind int) asm.Instructions {
 // stamp, gives its key back to the request queued before it, and is
 // joined when every stamp came in order, or unjoined with the reason.
 func (g *gen) completeProg(f uringFields) asm.Instructions {
-	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1),
-		field(asm.R1, f.userData),
+	ins := append(asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}, field(asm.R1, f.userData)...)
+	ins = append(ins,
 		asm.JGE.Imm(asm.R1, g.slots, "exit"),
 		asm.StoreMem(asm.RFP, stKey, asm.R1, asm.Word),
-		asm.StoreMem(asm.RFP, stUD, asm.R1, asm.Word)}
+		asm.StoreMem(asm.RFP, stUD, asm.R1, asm.Word))
 	ins = append(ins, lookup(g.m.records, stKey, "exit")...)
 	ins = append(ins, asm.Mov.Reg(asm.R8, asm.R0))
 	ins = append(ins, state(asm.R1, asm.R8)...)
-	ins = append(ins, asm.JNE.Imm(asm.R1, stateInFlight, "exit"),
-		field(asm.R1, f.req),
+	ins = append(ins, asm.JNE.Imm(asm.R1, stateInFlight, "exit"))
+	ins = append(ins, field(asm.R1, f.req)...)
+	ins = append(ins,
 		asm.LoadMem(asm.R2, asm.R8, recReq, asm.DWord),
 		asm.JNE.Reg(asm.R1, asm.R2, "exit"))
 	ins = append(ins, g.stamp()...)

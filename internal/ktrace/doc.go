@@ -2,11 +2,13 @@
 // (kstage.KernelStages) from io_uring and block tracepoints.
 //
 // Six small BPF programs, built with cilium/ebpf's asm package at run time
-// (no C compiler, no BTF), attach to io_uring_submit_req (or
-// io_uring_submit_sqe on kernels before 6.4), block_bio_queue,
-// block_rq_issue, block_rq_complete, block_rq_requeue and
-// io_uring_complete. They read the fields at the offsets the kernel's
-// tracefs format files give, keep only the job's threads and the devices
+// (no C compiler), attach to io_uring_submit_req (or io_uring_submit_sqe
+// on kernels before 6.4), block_bio_queue, block_rq_issue,
+// block_rq_complete, block_rq_requeue and io_uring_complete: as raw
+// tracepoints reading the events' arguments at the offsets of the
+// kernel's BTF, or, without BTF, as classic tracepoints reading the
+// fields at the offsets tracefs's format files give (btf.go says why raw
+// ones are preferred). They keep only the job's threads and the devices
 // under every one of its files, and join each I/O in the kernel, into the
 // record of its slot (the SQE's user data) in a BPF array the job maps
 // into its memory:

@@ -21,8 +21,8 @@ import (
 
 // Test record layouts.
 var (
-	testUring = uringFields{req: Field{Offset: 16, Size: 8}, userData: Field{Offset: 24, Size: 8}, opcode: Field{Offset: 32, Size: 1}}
-	testBlock = blockFields{dev: Field{Offset: 16, Size: 4}, sector: Field{Offset: 24, Size: 8}}
+	testUring = uringFields{req: ref{Off: 16, Size: 8}, userData: ref{Off: 24, Size: 8}, opcode: ref{Off: 32, Size: 1}}
+	testBlock = blockFields{dev: ref{Off: 16, Size: 4}, sector: ref{Off: 24, Size: 8}}
 	testTPs   = &tracepoints{submitName: "submit", sub: testUring, cqe: testUring,
 		bio: testBlock, issue: testBlock, done: testBlock, requeue: testBlock}
 )
@@ -57,7 +57,7 @@ func newRig(t *testing.T, slots int) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.raw = true
+	g.test = true
 	r := &rig{t: t, g: g, now: 1_000_000}
 	r.st.Available = true
 	t.Cleanup(func() {

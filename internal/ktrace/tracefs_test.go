@@ -15,9 +15,9 @@ func TestFindTracepoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tp.submitName != "io_uring_submit_req" || tp.sub.req != (Field{Offset: 16, Size: 8}) || tp.sub.userData != (Field{Offset: 24, Size: 8}) ||
-		tp.sub.opcode != (Field{Offset: 32, Size: 1}) || tp.cqe.userData != (Field{Offset: 24, Size: 8}) || tp.bio.sector != (Field{Offset: 16, Size: 8}) ||
-		tp.done.sector != (Field{Offset: 16, Size: 8}) || tp.requeue.dev != (Field{Offset: 8, Size: 4}) {
+	if tp.submitName != "io_uring_submit_req" || flat(tp.sub.req) != (Field{Offset: 16, Size: 8}) || flat(tp.sub.userData) != (Field{Offset: 24, Size: 8}) ||
+		flat(tp.sub.opcode) != (Field{Offset: 32, Size: 1}) || flat(tp.cqe.userData) != (Field{Offset: 24, Size: 8}) || flat(tp.bio.sector) != (Field{Offset: 16, Size: 8}) ||
+		flat(tp.done.sector) != (Field{Offset: 16, Size: 8}) || flat(tp.requeue.dev) != (Field{Offset: 8, Size: 4}) {
 		t.Fatalf("layouts: %+v", tp)
 	}
 	old := fakeTracefs(t, "io_uring_submit_sqe", `name: io_uring_submit_sqe
@@ -38,7 +38,7 @@ format:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tp.submitName != "io_uring_submit_sqe" || tp.sub.opcode != (Field{Offset: 24, Size: 1}) || tp.sub.userData != (Field{Offset: 32, Size: 8}) {
+	if tp.submitName != "io_uring_submit_sqe" || flat(tp.sub.opcode) != (Field{Offset: 24, Size: 1}) || flat(tp.sub.userData) != (Field{Offset: 32, Size: 8}) {
 		t.Fatalf("old layout: %+v", tp)
 	}
 }
@@ -94,16 +94,16 @@ func TestUnavailable(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"not root", Config{Targets: []string{"/proc/version"}, Euid: 1000}, "not root"},
-		{"no tracefs", Config{Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, ""),
+		{"not root", Config{TracefsOnly: true, Targets: []string{"/proc/version"}, Euid: 1000}, "not root"},
+		{"no tracefs", Config{TracefsOnly: true, Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, ""),
 			MountAt: filepath.Join(t.TempDir(), "absent")}, "no tracefs mounted, and mounting one on"},
-		{"missing tracepoint", Config{Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, fakeTracefs(t, "", ""))},
+		{"missing tracepoint", Config{TracefsOnly: true, Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, fakeTracefs(t, "", ""))},
 			"tracepoint io_uring:io_uring_submit_req (or io_uring_submit_sqe) missing"},
-		{"missing field", Config{Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, fakeTracefs(t, "io_uring_submit_req",
+		{"missing field", Config{TracefsOnly: true, Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, fakeTracefs(t, "io_uring_submit_req",
 			"format:\n\tfield:void * ctx;\toffset:8;\tsize:8;\tsigned:0;\n"))}, "tracepoint io_uring_submit_req has no field req"},
-		{"not a block device", Config{Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, real)},
+		{"not a block device", Config{TracefsOnly: true, Targets: []string{"/proc/version"}, Mountinfo: mountinfoFor(t, real)},
 			"target /proc/version is not a block device and its file system has none"},
-		{"no target", Config{Targets: []string{filepath.Join(t.TempDir(), "absent")}, Mountinfo: mountinfoFor(t, real)},
+		{"no target", Config{TracefsOnly: true, Targets: []string{filepath.Join(t.TempDir(), "absent")}, Mountinfo: mountinfoFor(t, real)},
 			"no such file"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,4 +130,13 @@ func mustRead(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// flat is a classic record field's ref as a Field; a ref read through
+// pointers reads as none.
+func flat(r ref) Field {
+	if len(r.Hops) > 0 {
+		return Field{}
+	}
+	return Field{Offset: int(r.Off), Size: r.Size}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/btf"
 	"github.com/cilium/ebpf/link"
 
 	"github.com/gofio/gofio/internal/kstage"
@@ -32,6 +33,10 @@ type Config struct {
 	Mountinfo, MountAt string
 	// Sysfs is sysfs's mount point ("/sys" when empty).
 	Sysfs string
+	// TracefsOnly reads the events' layouts from tracefs and attaches
+	// classic tracepoints even where the kernel has BTF (tests of that
+	// path).
+	TracefsOnly bool
 	// OnJoin, when set, sees every joined I/O on the goroutine that calls
 	// Reap (tests).
 	OnJoin func(r Reap, d *[kstage.NumStages]uint64)
@@ -73,6 +78,16 @@ type tracepoints struct {
 	bio, issue blockFields
 	done       blockFields
 	requeue    blockFields
+	// raw says the programs attach as raw tracepoints, reading the
+	// events' arguments (kernel BTF's layout, rawTracepoints), not the
+	// records tracefs describes.
+	raw bool
+}
+
+// want is Format.Want as a ref.
+func want(f Format, event, name string, sizes ...int) (ref, error) {
+	fl, err := f.Want(event, name, sizes...)
+	return fieldRef(fl), err
 }
 
 // findTracepoints reads the layouts of the six events under tracefs.
@@ -94,15 +109,15 @@ func findTracepoints(tracefs string) (*tracepoints, error) {
 	}
 	var err error
 	uring := func(f Format, event string) (u uringFields) {
-		if u.req, err = f.Want(event, "req", 8); err != nil {
+		if u.req, err = want(f, event, "req", 8); err != nil {
 			return
 		}
-		u.userData, err = f.Want(event, "user_data", 8)
+		u.userData, err = want(f, event, "user_data", 8)
 		return
 	}
 	tp.sub = uring(sub, tp.submitName)
 	if err == nil {
-		tp.sub.opcode, err = sub.Want(tp.submitName, "opcode", 1)
+		tp.sub.opcode, err = want(sub, tp.submitName, "opcode", 1)
 	}
 	if err != nil {
 		return nil, err
@@ -119,10 +134,10 @@ func findTracepoints(tracefs string) (*tracepoints, error) {
 		if e != nil {
 			return b, unavailable("tracepoint block:%s missing: %v", name, e)
 		}
-		if b.dev, err = f.Want(name, "dev", 4); err != nil {
+		if b.dev, err = want(f, name, "dev", 4); err != nil {
 			return
 		}
-		b.sector, err = f.Want(name, "sector", 8)
+		b.sector, err = want(f, name, "sector", 8)
 		return
 	}
 	for _, b := range []struct {
@@ -176,11 +191,7 @@ func Open(cfg Config) (*Tracer, error) {
 	if cfg.Euid != 0 {
 		return nil, unavailable("not root: tracing needs root (BPF programs on tracepoints)")
 	}
-	tracefs, err := tracepoint.Mount(cfg.Mountinfo, cfg.MountAt)
-	if err != nil {
-		return nil, err
-	}
-	tp, err := findTracepoints(tracefs)
+	tp, err := layouts(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +206,24 @@ func Open(cfg Config) (*Tracer, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// layouts finds the events and what the programs read of them: the raw
+// tracepoints' arguments where the kernel has BTF (rawTracepoints), else
+// the classic tracepoints' records tracefs describes.
+func layouts(cfg Config) (*tracepoints, error) {
+	if !cfg.TracefsOnly {
+		if spec, err := btf.LoadKernelSpec(); err == nil {
+			if tp, err := rawTracepoints(spec); err == nil {
+				return tp, nil
+			}
+		}
+	}
+	tracefs, err := tracepoint.Mount(cfg.Mountinfo, cfg.MountAt)
+	if err != nil {
+		return nil, err
+	}
+	return findTracepoints(tracefs)
 }
 
 // newGen makes the maps of a tracer of slots I/O slots and the builder of
@@ -225,8 +254,12 @@ func (t *Tracer) start(cfg Config, tp *tracepoints, devs []device) error {
 	}
 	t.sh.onJoin = cfg.OnJoin
 	specs := g.programs(tp)
+	typ := ebpf.TracePoint
+	if tp.raw {
+		typ = ebpf.RawTracepoint
+	}
 	for _, s := range specs {
-		p, err := load(s, ebpf.TracePoint)
+		p, err := load(s, typ)
 		if err != nil {
 			return err
 		}
@@ -238,7 +271,13 @@ func (t *Tracer) start(cfg Config, tp *tracepoints, devs []device) error {
 		t.stats = s
 	}
 	for i, p := range t.progs {
-		l, err := link.Tracepoint(specs[i].group, specs[i].event, p, nil)
+		var l link.Link
+		var err error
+		if tp.raw {
+			l, err = link.AttachRawTracepoint(link.RawTracepointOptions{Name: specs[i].event, Program: p})
+		} else {
+			l, err = link.Tracepoint(specs[i].group, specs[i].event, p, nil)
+		}
 		if err != nil {
 			return unavailable("attaching to tracepoint %s:%s: %v", specs[i].group, specs[i].event, err)
 		}
@@ -264,9 +303,12 @@ func (t *Tracer) Close() *kstage.KernelStages {
 	}
 	t.links = nil
 	t.sh.settle()
-	if t.stats != nil {
-		for _, p := range t.progs {
-			if s, err := p.Stats(); err == nil {
+	for _, p := range t.progs {
+		// A program the kernel skipped (another ran on the CPU) is an
+		// event lost; run time and count need the BPF statistics.
+		if s, err := p.Stats(); err == nil {
+			t.st.LostEvents += s.RecursionMisses
+			if t.stats != nil {
 				t.st.BPFRunNs += uint64(s.Runtime)
 				t.st.BPFRuns += s.RunCount
 			}

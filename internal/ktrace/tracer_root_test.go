@@ -22,7 +22,7 @@ func TestLoadRefused(t *testing.T) {
 	if !strings.Contains(format, "offset:65536") {
 		t.Fatal("the saved layout changed: req is no longer at offset 16")
 	}
-	tr, err := Open(Config{Targets: []string{dev.Path}, Tids: []int{os.Getpid()},
+	tr, err := Open(Config{TracefsOnly: true, Targets: []string{dev.Path}, Tids: []int{os.Getpid()},
 		Mountinfo: mountinfoFor(t, fakeTracefs(t, "io_uring_submit_req", format))})
 	if err == nil {
 		tr.Close()
