@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -347,11 +348,11 @@ func TestMemPolicy(t *testing.T) {
 		t.Skip("no NUMA information in /sys on this machine")
 	}
 	for _, spec := range []string{"bind:0", "prefer:0", "interleave:0", "local", "default"} {
-		if err := memPolicy(spec, mem); err != nil {
+		if err := placement.MemPolicy(spec, mem); err != nil {
 			t.Errorf("%s: %v", spec, err)
 		}
 	}
-	if err := memPolicy("bind:1000", mem); err == nil || !strings.Contains(err.Error(), "no NUMA node 1000") {
+	if err := placement.MemPolicy("bind:1000", mem); err == nil || !strings.Contains(err.Error(), "no NUMA node 1000") {
 		t.Errorf("bind:1000: %v", err)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/lattarget"
+	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/internal/verifylog"
@@ -153,7 +154,7 @@ type prepared struct {
 	// cgroupSet: cgroup= or cgroup_weight= moved the thread; cgroup is
 	// where, left when the job ends.
 	cgroupSet bool
-	cgroup    *cgroupJoin
+	cgroup    *placement.CgroupJoin
 	// abandoned: io_timeout left requests with the kernel, which may still
 	// write into the buffers; they stay mapped (and the engine open, when
 	// the job's thread never came back) until the process exits.
@@ -210,7 +211,7 @@ func (jr *jobRun) prepare(e *env) (*prepared, *joberr.Error) {
 		return p, fail(fmt.Sprintf("mem=%s iodepth=%d", j.Mem, depth), "buffers", fn, unix.Errno(joberr.ErrnoOf(err, unix.ENOMEM)), err)
 	}
 	p.arena = ar
-	if err := memPolicy(j.NUMAMemPolicy, ar.mem); err != nil {
+	if err := placement.MemPolicy(j.NUMAMemPolicy, ar.mem); err != nil {
 		return p, fail("numa_mem_policy="+j.NUMAMemPolicy, "numa", "mbind", unix.Errno(joberr.ErrnoOf(err, unix.EINVAL)), err)
 	}
 	if j.RW.HasWrite() {
@@ -463,7 +464,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		failJob(e, jr, je)
 		return
 	}
-	pinned, err := pinMemory(j, e.opts.Info)
+	pinned, err := placement.PinMemory(j, e.opts.Info)
 	if err != nil {
 		// fio's thread_main skips the job's I/O without an error (and
 		// without the latency depth its I/O loop sets).
@@ -471,7 +472,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 		res.LatencyDepth = 0
 		return
 	}
-	defer unpinMemory(pinned)
+	defer placement.UnpinMemory(pinned)
 	if j.ExecPrerun != "" {
 		if err := execString(e, j, j.ExecPrerun, "prerun"); err != nil {
 			// fio's thread_main skips the job's I/O without an error (and
@@ -563,10 +564,10 @@ func (jr *jobRun) finish(e *env, p *prepared, l *loop, onThread bool) {
 	}
 	if onThread {
 		var ru unix.Rusage
-		getrusageThread(&ru)
-		threadUsage(res, p.tid, &l.rusageStart, &ru)
+		placement.GetrusageThread(&ru)
+		placement.ThreadUsage(res, p.tid, &l.rusageStart, &ru)
 	}
-	res.Threads = append(res.Threads, ioThreads(p.tid)...)
+	res.Threads = append(res.Threads, placement.IOThreads(p.tid)...)
 	if sr, ok := p.eng.(engines.StatsReporter); ok && onThread {
 		st := sr.Stats()
 		res.DroppedCQEs = st.DroppedCQEs
@@ -649,13 +650,13 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	}
 	e.exitAll(jr, e.group)
 	e.ioJobDone(jr, e.group)
-	p.cgroup.leave()
+	p.cgroup.Leave()
 	if err := p.release(); err != nil {
 		e.warnf("gofio: job %s: ioengine=%s: close: %v\n", jr.job.Name, jr.job.IOEngine, err)
 	}
 	closeTargets(e, jr)
 	if p.oldName != "" {
-		if err := nameThread(p.oldName); err != nil {
+		if err := placement.NameThread(p.oldName); err != nil {
 			e.warnf("gofio: job %s: comm: %v\n", jr.job.Name, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/klock/lockbpf"
+	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -30,7 +31,7 @@ func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *joberr.Error {
 		tids = append(tids, l.tw.TID())
 	case j.SQThreadPoll && j.IOEngine == "io_uring":
 		// The SQ thread's own io-wq workers are named after it.
-		if sq := sqpollThread(l.eng, p.tid); sq != 0 {
+		if sq := placement.SQPollThread(l.eng, p.tid); sq != 0 {
 			tids = append(tids, sq)
 		}
 	}

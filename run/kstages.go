@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/ktrace"
+	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -44,7 +45,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error 
 			tids = append(tids, l.tw.TID())
 		case j.SQThreadPoll:
 			// The kernel's SQ thread submits.
-			sq := sqpollThread(l.eng, p.tid)
+			sq := placement.SQPollThread(l.eng, p.tid)
 			if sq == 0 {
 				err = &ktrace.Unavailable{Reason: "sqthread_poll: the kernel's SQ thread (iou-sqp-" + strconv.Itoa(p.tid) + ") was not found"}
 			}

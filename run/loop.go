@@ -17,6 +17,7 @@ import (
 	"github.com/gofio/gofio/internal/ktrace"
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/openloop"
+	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/internal/verifylog"
@@ -318,7 +319,7 @@ func (l *loop) run() {
 	for d := range l.nextIssue {
 		l.nextIssue[d] = now
 	}
-	getrusageThread(&l.rusageStart)
+	placement.GetrusageThread(&l.rusageStart)
 	l.setLogEpoch()
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)

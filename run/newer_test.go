@@ -97,7 +97,7 @@ func TestEndSyncfs(t *testing.T) {
 		defer f.Close()
 		tg.FD = int(f.Fd())
 	}
-	if err := syncFilesystems([]*target.Target{a, b, {Path: "closed", FD: -1}}); err != nil {
+	if err := target.SyncFilesystems([]*target.Target{a, b, {Path: "closed", FD: -1}}); err != nil {
 		t.Errorf("syncFilesystems: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package run
 import (
 	"time"
 
+	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/jobfile"
 	"golang.org/x/sys/unix"
 )
@@ -66,7 +67,7 @@ func (l *loop) resetStats(now int64) {
 	l.inflightT = now
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
-	getrusageThread(&l.rusageStart)
+	placement.GetrusageThread(&l.rusageStart)
 	l.setLogEpoch()
 }
 

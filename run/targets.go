@@ -206,7 +206,7 @@ func (e *env) fadviseHintFailed() {
 func (jr *jobRun) endSync(l *loop) {
 	j := jr.job
 	if j.EndSyncfs && j.RW.HasWrite() {
-		if err := syncFilesystems(jr.targets); err != nil {
+		if err := target.SyncFilesystems(jr.targets); err != nil {
 			l.setError(joberr.ErrnoOf(err, unix.EIO), "end_syncfs", err)
 		}
 		return

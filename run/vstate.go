@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/joberr"
+	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -73,7 +74,7 @@ func (l *loop) keepSaved(vs *verifylog.State) int {
 func (l *loop) runVerifyOnly(vs *verifylog.State) string {
 	now := l.clock()
 	l.started, l.statsStart = now, now
-	getrusageThread(&l.rusageStart)
+	placement.GetrusageThread(&l.rusageStart)
 	l.bw.reset(now, &l.bytesDone)
 	l.iops.reset(now, &l.iosDone)
 	l.replayWrites()

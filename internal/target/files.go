@@ -658,3 +658,27 @@ func PreRead(j *jobfile.Job, ts []*Target) *joberr.Error {
 	}
 	return nil
 }
+
+// SyncFilesystems calls syncfs(2) once for each filesystem under the
+// open targets (end_syncfs), as fio's fio_syncfs syncs each mount of the
+// job's files once.
+func SyncFilesystems(targets []*Target) error {
+	seen := map[uint64]bool{}
+	for _, t := range targets {
+		if t.FD < 0 {
+			continue
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(t.FD, &st); err != nil {
+			return fmt.Errorf("fstat %s: %w", t.Path, err)
+		}
+		if seen[st.Dev] {
+			continue
+		}
+		seen[st.Dev] = true
+		if err := unix.Syncfs(t.FD); err != nil {
+			return fmt.Errorf("syncfs %s: %w", t.Path, err)
+		}
+	}
+	return nil
+}

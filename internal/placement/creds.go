@@ -1,4 +1,4 @@
-package run
+package placement
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// setCreds is fio 3.33's setgid and setuid at the start of thread_main,
+// SetCreds is fio 3.33's setgid and setuid at the start of thread_main,
 // for gid= and uid=: the group first, while the thread still has the
 // privilege. gofio runs each job on one locked OS thread and changes that
 // thread's credentials alone, with the raw system calls (Go's
 // syscall.Setuid would change every thread of the process); the caller
 // must never hand the thread back to the Go scheduler. It returns the
 // failed call's name ("setgid", "setuid") with its error.
-func setCreds(j *jobfile.Job) (fn string, err error) {
+func SetCreds(j *jobfile.Job) (fn string, err error) {
 	if j.GIDSet {
 		g := uintptr(j.GID)
 		if _, _, e := unix.RawSyscall(unix.SYS_SETRESGID, g, g, g); e != 0 {
@@ -33,12 +33,12 @@ func setCreds(j *jobfile.Job) (fn string, err error) {
 	return "", nil
 }
 
-// checkAccess opens each of the job's files again on the calling thread,
+// CheckAccess opens each of the job's files again on the calling thread,
 // with the flags the job opened them with, and closes it: gofio opens a
 // job's files before its thread takes uid= and gid=, and fio opens them
 // after, so a file the new credentials may not open fails the job as in
 // fio (func=open(PATH)).
-func checkAccess(j *jobfile.Job, targets []*target.Target, rw jobfile.RW) *joberr.Error {
+func CheckAccess(j *jobfile.Job, targets []*target.Target, rw jobfile.RW) *joberr.Error {
 	if j.Engine().Diskless {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package run
+package placement
 
 import (
 	"bufio"
@@ -15,19 +15,19 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// cgroupJoin is a job thread's place in a cgroup, as fio 3.33's cgroup.c
+// CgroupJoin is a job thread's place in a cgroup, as fio 3.33's cgroup.c
 // sets it up for cgroup=, cgroup_weight= and cgroup_nodelete=.
-type cgroupJoin struct {
+type CgroupJoin struct {
 	mnt     string // the blkio (v1) or cgroup2 mount
 	v2      bool
 	dir     string // the job's cgroup
 	created bool   // gofio made dir (and removes it, without cgroup_nodelete)
 }
 
-// cgroupMount finds the cgroup mount fio's find_cgroup_mnt picks from
+// CgroupMount finds the cgroup mount fio's find_cgroup_mnt picks from
 // mounts (the text of /proc/mounts): the first v1 mount with the blkio
 // controller or cgroup2 mount, whichever comes first.
-func cgroupMount(mounts string) (dir string, v2 bool, ok bool) {
+func CgroupMount(mounts string) (dir string, v2 bool, ok bool) {
 	sc := bufio.NewScanner(strings.NewReader(mounts))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
@@ -44,57 +44,57 @@ func cgroupMount(mounts string) (dir string, v2 bool, ok bool) {
 	return "", false, false
 }
 
-// cgroupError is a failed cgroup step: fn is fio's name for it.
-type cgroupError struct {
-	fn  string
+// CgroupError is a failed cgroup step: fn is fio's name for it.
+type CgroupError struct {
+	Fn  string // fio's func= of the failure
 	err error
 }
 
-func (e *cgroupError) Error() string { return e.fn + ": " + e.err.Error() }
+func (e *CgroupError) Error() string { return e.Fn + ": " + e.err.Error() }
 
-func (e *cgroupError) Unwrap() error { return e.err }
+func (e *CgroupError) Unwrap() error { return e.err }
 
-// joinCgroup is fio's cgroup_setup on the job's thread: it makes the
+// JoinCgroup is fio's cgroup_setup on the job's thread: it makes the
 // cgroup <mount>/<cgroup= or the job's name> if it is not there, writes
 // cgroup_weight= to its blkio.weight (refused on cgroup2, as fio refuses
 // it) and moves the calling thread in: on cgroup v1 through tasks, the
 // thread alone; on cgroup2 through cgroup.procs, which moves the whole
 // process, as it moves fio's with thread=1.
-func joinCgroup(j *jobfile.Job, mounts string) (*cgroupJoin, error) {
-	mnt, v2, ok := cgroupMount(mounts)
+func JoinCgroup(j *jobfile.Job, mounts string) (*CgroupJoin, error) {
+	mnt, v2, ok := CgroupMount(mounts)
 	if !ok {
-		return nil, &cgroupError{"cgroup mount", errors.New("fio: cgroup blkio does not appear to be mounted")}
+		return nil, &CgroupError{"cgroup mount", errors.New("fio: cgroup blkio does not appear to be mounted")}
 	}
 	name := j.Cgroup
 	if name == "" {
 		name = j.Name
 	}
-	cg := &cgroupJoin{mnt: mnt, v2: v2, dir: filepath.Join(mnt, name)}
+	cg := &CgroupJoin{mnt: mnt, v2: v2, dir: filepath.Join(mnt, name)}
 	if err := os.Mkdir(cg.dir, 0o755); err == nil {
 		cg.created = !j.CgroupNodelete
 	} else if !errors.Is(err, fs.ErrExist) {
-		return nil, &cgroupError{"cgroup mkdir", fmt.Errorf("fio: path %s: %w", cg.dir, err)}
+		return nil, &CgroupError{"cgroup mkdir", fmt.Errorf("fio: path %s: %w", cg.dir, err)}
 	}
 	if j.CgroupWeight != 0 {
 		if v2 {
-			cg.leave()
-			return nil, &cgroupError{"cgroup weight", errors.New("fio: cgroup weit doesn't work with cgroup2")}
+			cg.Leave()
+			return nil, &CgroupError{"cgroup weight", errors.New("fio: cgroup weit doesn't work with cgroup2")}
 		}
 		if err := writeUint(cg.dir, "blkio.weight", uint64(j.CgroupWeight)); err != nil {
-			cg.leave()
-			return nil, &cgroupError{"cgroup open weight", err}
+			cg.Leave()
+			return nil, &CgroupError{"cgroup open weight", err}
 		}
 	}
 	if err := cg.move(cg.dir); err != nil {
-		cg.leave()
-		return nil, &cgroupError{"cgroup write pid", err}
+		cg.Leave()
+		return nil, &CgroupError{"cgroup write pid", err}
 	}
 	return cg, nil
 }
 
 // move writes the calling thread's id to dir's tasks (v1) or
 // cgroup.procs (v2).
-func (cg *cgroupJoin) move(dir string) error {
+func (cg *CgroupJoin) move(dir string) error {
 	file := "tasks"
 	if cg.v2 {
 		file = "cgroup.procs"
@@ -102,10 +102,10 @@ func (cg *cgroupJoin) move(dir string) error {
 	return writeUint(dir, file, uint64(unix.Gettid()))
 }
 
-// leave is fio's cgroup_shutdown and cgroup_kill for one job: the thread
+// Leave is fio's cgroup_shutdown and cgroup_kill for one job: the thread
 // goes back to the mount's root cgroup and the cgroup gofio made is
 // removed (a cgroup another job still uses stays: rmdir fails busy).
-func (cg *cgroupJoin) leave() {
+func (cg *CgroupJoin) Leave() {
 	if cg == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package run
+package placement
 
 import (
 	"os"
@@ -12,14 +12,14 @@ import (
 	"github.com/gofio/gofio/report"
 )
 
-// ioThreads returns the CPU time of the kernel threads that worked for
+// IOThreads returns the CPU time of the kernel threads that worked for
 // the job thread tid: its SQPOLL thread (iou-sqp-TID) and the io-wq
 // workers of either (iou-wrk-TID, iou-wrk-SQTID: under SQPOLL the SQ
 // thread submits, and its workers are named after it), from
 // /proc/self/task/*/schedstat, whose first field is on-CPU nanoseconds.
 // Those threads run only in the kernel, so the time is reported as system
 // time.
-func ioThreads(tid int) []report.ThreadCPU {
+func IOThreads(tid int) []report.ThreadCPU {
 	ents, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		return nil
@@ -58,7 +58,7 @@ func ioThreads(tid int) []report.ThreadCPU {
 	return out
 }
 
-// sqpollThread returns the thread id of the kernel's SQPOLL thread working
+// SQPollThread returns the thread id of the kernel's SQPOLL thread working
 // for the job thread tid on the ring of eng, 0 when there is none: the
 // engine's own answer (engines.SQThreader, the ring's fdinfo) where it has
 // one, else the thread named iou-sqp-TID. Both wait for the thread to run,
@@ -66,7 +66,7 @@ func ioThreads(tid int) []report.ThreadCPU {
 // does, the ring's fdinfo names the thread that made the ring (tid itself)
 // and the SQ thread bears that thread's name. A running SQ thread is found
 // at once.
-func sqpollThread(eng engines.Engine, tid int) int {
+func SQPollThread(eng engines.Engine, tid int) int {
 	s, ok := eng.(engines.SQThreader)
 	for deadline := time.Now().Add(2 * time.Second); ; {
 		if ok {
@@ -74,7 +74,7 @@ func sqpollThread(eng engines.Engine, tid int) int {
 				return sq
 			}
 		} else {
-			for _, th := range ioThreads(tid) {
+			for _, th := range IOThreads(tid) {
 				if th.Kind == "sqpoll" {
 					return th.TID
 				}
@@ -105,20 +105,20 @@ func tvDuration(tv unix.Timeval) time.Duration {
 	return time.Duration(tv.Sec)*time.Second + time.Duration(tv.Usec)*time.Microsecond
 }
 
-// threadUsage fills the job thread's CPU figures from two RUSAGE_THREAD
+// ThreadUsage fills the job thread's CPU figures from two RUSAGE_THREAD
 // readings.
-func threadUsage(r *report.JobResult, tid int, from, to *unix.Rusage) {
+func ThreadUsage(r *report.JobResult, tid int, from, to *unix.Rusage) {
 	r.UsrCPU = tvDuration(to.Utime) - tvDuration(from.Utime)
 	r.SysCPU = tvDuration(to.Stime) - tvDuration(from.Stime)
 	r.Ctx = uint64((to.Nvcsw + to.Nivcsw) - (from.Nvcsw + from.Nivcsw))
 	r.Majf = uint64(to.Majflt - from.Majflt)
 	r.Minf = uint64(to.Minflt - from.Minflt)
 	r.Threads = append(r.Threads, report.ThreadCPU{
-		Kind: "job", TID: tid, Name: threadName(tid), Usr: r.UsrCPU, Sys: r.SysCPU,
+		Kind: "job", TID: tid, Name: ThreadName(tid), Usr: r.UsrCPU, Sys: r.SysCPU,
 	})
 }
 
-func threadName(tid int) string {
+func ThreadName(tid int) string {
 	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/comm")
 	if err != nil {
 		return ""
@@ -126,6 +126,6 @@ func threadName(tid int) string {
 	return strings.TrimSpace(string(b))
 }
 
-func getrusageThread(r *unix.Rusage) {
+func GetrusageThread(r *unix.Rusage) {
 	_ = unix.Getrusage(unix.RUSAGE_THREAD, r)
 }

@@ -1,4 +1,4 @@
-package run
+package placement
 
 import (
 	"fmt"
@@ -9,12 +9,12 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// pinMemory is fio's fio_pin_memory for lockmem=: it maps the job's
+// PinMemory is fio's fio_pin_memory for lockmem=: it maps the job's
 // lockmem bytes and mlocks them for the length of the job, at most the
 // machine's memory less 128 MiB (saying so on info, as fio). It returns
-// the mapping for unpinMemory, nil without lockmem, or the failed call's
+// the mapping for UnpinMemory, nil without lockmem, or the failed call's
 // error: fio then skips the job's I/O without an error.
-func pinMemory(j *jobfile.Job, info io.Writer) ([]byte, error) {
+func PinMemory(j *jobfile.Job, info io.Writer) ([]byte, error) {
 	n := j.LockMem
 	if n == 0 {
 		return nil, nil
@@ -39,8 +39,8 @@ func pinMemory(j *jobfile.Job, info io.Writer) ([]byte, error) {
 	return mem, nil
 }
 
-// unpinMemory unlocks and unmaps what pinMemory locked.
-func unpinMemory(mem []byte) {
+// UnpinMemory unlocks and unmaps what PinMemory locked.
+func UnpinMemory(mem []byte) {
 	if mem == nil {
 		return
 	}
