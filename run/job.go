@@ -20,6 +20,7 @@ import (
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
+	"github.com/gofio/gofio/internal/iomem"
 	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/placement"
@@ -139,7 +140,7 @@ func jobDepth(j *jobfile.Job) int {
 // queue depth it really runs at, and its thread.
 type prepared struct {
 	eng    engines.Engine
-	arena  *arena
+	arena  *iomem.Arena
 	depth  int
 	syncIO bool
 	tid    int
@@ -199,24 +200,24 @@ func (jr *jobRun) prepare(e *env) (*prepared, *joberr.Error) {
 	}
 	maxBS := verifylog.ReplayMaxBS(j, jr.replay)
 	depth := replayDepth(j, jr.replay)
-	ar, err := newArena(depth, maxBS, j)
+	ar, err := iomem.New(depth, maxBS, j)
 	if err != nil {
 		// fio's job error is that of the call that failed (func=mmap,
 		// shmget), ENOMEM without one.
 		fn := "iomem allocation"
-		var ae *arenaError
+		var ae *iomem.Error
 		if errors.As(err, &ae) {
-			fn = ae.fn
+			fn = ae.Fn
 		}
 		return p, fail(fmt.Sprintf("mem=%s iodepth=%d", j.Mem, depth), "buffers", fn, unix.Errno(joberr.ErrnoOf(err, unix.ENOMEM)), err)
 	}
 	p.arena = ar
-	if err := placement.MemPolicy(j.NUMAMemPolicy, ar.mem); err != nil {
+	if err := placement.MemPolicy(j.NUMAMemPolicy, ar.Mem); err != nil {
 		return p, fail("numa_mem_policy="+j.NUMAMemPolicy, "numa", "mbind", unix.Errno(joberr.ErrnoOf(err, unix.EINVAL)), err)
 	}
 	if j.RW.HasWrite() {
 		// fio's init_io_u fills every io_u buffer of a writing job.
-		for _, b := range ar.bufs {
+		for _, b := range ar.Bufs {
 			jr.bufs.Fill(b, j.BSMin(jobfile.DirWrite))
 		}
 	}
@@ -236,7 +237,7 @@ func (jr *jobRun) failure(where, op, fn string, errno unix.Errno, err error) *jo
 // openEngine opens the job's engine on its targets and buffers at depth,
 // through gofio's SQPOLL stand-in where the job uses it. A synchronous
 // engine at a depth above 1 is opened again at depth 1, as fio caps it.
-func (jr *jobRun) openEngine(e *env, p *prepared, ar *arena, depth int) (engines.Engine, int, *joberr.Error) {
+func (jr *jobRun) openEngine(e *env, p *prepared, ar *iomem.Arena, depth int) (engines.Engine, int, *joberr.Error) {
 	j := jr.job
 	fail := jr.failure
 	fds := make([]int, len(jr.targets))
@@ -247,7 +248,7 @@ func (jr *jobRun) openEngine(e *env, p *prepared, ar *arena, depth int) (engines
 	engineFail := func(op string, err error) *joberr.Error {
 		return fail("ioengine="+j.IOEngine, op, "engine "+op, engineErrno(err), err)
 	}
-	setup := engines.Setup{Job: j, Files: fds, Paths: paths, Bufs: ar.bufs, Depth: depth, OwnP: e.ownP, Info: e.opts.Info}
+	setup := engines.Setup{Job: j, Files: fds, Paths: paths, Bufs: ar.Bufs, Depth: depth, OwnP: e.ownP, Info: e.opts.Info}
 	opener := jr.opener
 	if twthread.Use(j, e.opts.Compare) {
 		watched := e.opts.now == nil && cmp.Or(j.IOTimeout, e.opts.IOTimeout) > 0
@@ -267,7 +268,7 @@ func (jr *jobRun) openEngine(e *env, p *prepared, ar *arena, depth int) (engines
 			depth = 1
 			// fio sets its engine up once, at depth 1: its lines
 			// were printed by the first opening.
-			setup.Bufs, setup.Depth, setup.Info = ar.bufs[:1], 1, nil
+			setup.Bufs, setup.Depth, setup.Info = ar.Bufs[:1], 1, nil
 			if eng, err = opener(setup); err != nil {
 				return nil, 0, engineFail("init", err)
 			}
@@ -289,7 +290,7 @@ func (p *prepared) release() error {
 		errs = append(errs, p.eng.Close())
 		p.eng = nil
 	}
-	errs = append(errs, p.arena.close())
+	errs = append(errs, p.arena.Close())
 	return errors.Join(errs...)
 }
 
@@ -339,7 +340,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		q:          sched.NewQueue(depth, j.Policy()),
 		batch:      sched.NewBatch(),
 		slots:      make([]slot, depth),
-		bufs:       p.arena.bufs[:depth],
+		bufs:       p.arena.Bufs[:depth],
 		files:      jr.targets,
 		gen:        gen,
 		zones:      jr.zones,

@@ -1,4 +1,4 @@
-package run
+package iomem
 
 import (
 	"errors"
@@ -10,13 +10,13 @@ import (
 	"github.com/gofio/gofio/jobfile"
 )
 
-// arena is one mapping cut into per-slot buffers: anonymous by default,
+// Arena is one mapping cut into per-slot buffers: anonymous by default,
 // or what mem= asks for (a SysV shared memory segment, huge pages, a
 // shared or file-backed mapping). It is page-aligned (as O_DIRECT and
 // registered buffers need) and never moved by the garbage collector.
-type arena struct {
-	mem  []byte
-	bufs [][]byte
+type Arena struct {
+	Mem  []byte   // the whole mapping
+	Bufs [][]byte // one buffer per slot
 	// shm is the segment's id with mem=shm or shmhuge, else -1.
 	shm int
 	// file is mem=mmap:PATH's file, removed at close unless it existed
@@ -25,28 +25,28 @@ type arena struct {
 	keep bool
 }
 
-// arenaError is an allocation that failed in the call fn (fio's func= of
+// Error is an allocation that failed in the call Fn (fio's func= of
 // the job's error: "mmap", "shmget", ...).
-type arenaError struct {
-	fn  string
+type Error struct {
+	Fn  string // fio's func= of the failure
 	err error
 }
 
-func (e *arenaError) Error() string { return e.fn + ": " + e.err.Error() }
-func (e *arenaError) Unwrap() error { return e.err }
+func (e *Error) Error() string { return e.Fn + ": " + e.err.Error() }
+func (e *Error) Unwrap() error { return e.err }
 
-// newArena maps n buffers of size bytes each, as mem= (fio's
+// New maps n buffers of size bytes each, as mem= (fio's
 // allocate_io_mem) asks, with hugepage-size for the huge kinds. Every
 // buffer starts on a multiple of its size rounded up to 512 bytes, so
 // 4 KiB buffers are page-aligned.
-func newArena(n int, size uint64, j *jobfile.Job) (*arena, error) {
+func New(n int, size uint64, j *jobfile.Job) (*Arena, error) {
 	stride := (size + 511) &^ 511
 	if stride >= 4096 {
 		stride = (stride + 4095) &^ 4095
 	}
 	total := stride * uint64(n)
 	total = (total + 4095) &^ 4095
-	a := &arena{bufs: make([][]byte, n), shm: -1}
+	a := &Arena{Bufs: make([][]byte, n), shm: -1}
 	huge := j.Mem == "mmaphuge" || j.Mem == "shmhuge"
 	if huge && j.HugepageSize > 0 {
 		// fio's alloc_mem_shm and alloc_mem_mmap round up to it.
@@ -66,8 +66,8 @@ func newArena(n int, size uint64, j *jobfile.Job) (*arena, error) {
 		case "mmaphuge":
 			flags |= unix.MAP_HUGETLB
 		}
-		if a.mem, err = unix.Mmap(-1, 0, int(total), unix.PROT_READ|unix.PROT_WRITE, flags); err != nil {
-			err = &arenaError{"mmap", err}
+		if a.Mem, err = unix.Mmap(-1, 0, int(total), unix.PROT_READ|unix.PROT_WRITE, flags); err != nil {
+			err = &Error{"mmap", err}
 		}
 	}
 	if err != nil {
@@ -78,9 +78,9 @@ func newArena(n int, size uint64, j *jobfile.Job) (*arena, error) {
 		}
 		return nil, fmt.Errorf("map %d buffers of %d bytes (mem=%s): %w%s", n, size, j.Mem, err, hint)
 	}
-	for i := range a.bufs {
+	for i := range a.Bufs {
 		off := uint64(i) * stride
-		a.bufs[i] = a.mem[off : off+size : off+size]
+		a.Bufs[i] = a.Mem[off : off+size : off+size]
 	}
 	return a, nil
 }
@@ -91,22 +91,22 @@ const shmHugeTLB = 0o4000
 // mapShm attaches a new private SysV segment of total bytes (with
 // SHM_HUGETLB when huge), as fio's alloc_mem_shm; it is marked for
 // removal at once, so that it goes when the process does.
-func (a *arena) mapShm(total uint64, huge bool) error {
+func (a *Arena) mapShm(total uint64, huge bool) error {
 	flags := unix.IPC_CREAT | 0o600
 	if huge {
 		flags |= shmHugeTLB
 	}
 	id, err := unix.SysvShmGet(unix.IPC_PRIVATE, int(total), flags)
 	if err != nil {
-		return &arenaError{"shmget", err}
+		return &Error{"shmget", err}
 	}
 	mem, err := unix.SysvShmAttach(id, 0, 0)
 	if err != nil {
 		_, _ = unix.SysvShmCtl(id, unix.IPC_RMID, nil)
-		return &arenaError{"shmat", err}
+		return &Error{"shmat", err}
 	}
 	_, _ = unix.SysvShmCtl(id, unix.IPC_RMID, nil)
-	a.mem, a.shm = mem, id
+	a.Mem, a.shm = mem, id
 	return nil
 }
 
@@ -114,49 +114,49 @@ func (a *arena) mapShm(total uint64, huge bool) error {
 // alloc_mem_mmap: the file is created (mode 0644) and, for plain mmap,
 // sized to total and mapped privately; the others are mapped shared as
 // they are. A file gofio created is removed again at close.
-func (a *arena) mapFile(total uint64, j *jobfile.Job) error {
+func (a *Arena) mapFile(total uint64, j *jobfile.Job) error {
 	_, statErr := os.Stat(j.MemFile)
 	a.file, a.keep = j.MemFile, statErr == nil
 	fd, err := unix.Open(j.MemFile, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o644)
 	if err != nil {
-		return &arenaError{"open mmap file", err}
+		return &Error{"open mmap file", err}
 	}
 	defer unix.Close(fd)
 	flags := unix.MAP_SHARED
 	if j.Mem == "mmap" {
 		if err := unix.Ftruncate(fd, int64(total)); err != nil {
 			a.removeFile()
-			return &arenaError{"truncate mmap file", err}
+			return &Error{"truncate mmap file", err}
 		}
 		flags = unix.MAP_PRIVATE
 	}
-	if a.mem, err = unix.Mmap(fd, 0, int(total), unix.PROT_READ|unix.PROT_WRITE, flags); err != nil {
+	if a.Mem, err = unix.Mmap(fd, 0, int(total), unix.PROT_READ|unix.PROT_WRITE, flags); err != nil {
 		a.removeFile()
-		return &arenaError{"mmap", err}
+		return &Error{"mmap", err}
 	}
 	return nil
 }
 
 // removeFile removes mem=mmap:PATH's file unless it existed before.
-func (a *arena) removeFile() {
+func (a *Arena) removeFile() {
 	if a.file != "" && !a.keep {
 		_ = os.Remove(a.file)
 	}
 }
 
-// close unmaps the arena (detaches its segment) and removes a mapped file
+// Close unmaps the Arena (detaches its segment) and removes a mapped file
 // gofio created. The buffers must no longer be in flight.
-func (a *arena) close() error {
-	if a == nil || a.mem == nil {
+func (a *Arena) Close() error {
+	if a == nil || a.Mem == nil {
 		return nil
 	}
 	var err error
 	if a.shm >= 0 {
-		err = unix.SysvShmDetach(a.mem)
+		err = unix.SysvShmDetach(a.Mem)
 	} else {
-		err = unix.Munmap(a.mem)
+		err = unix.Munmap(a.Mem)
 	}
 	a.removeFile()
-	a.mem, a.bufs = nil, nil
+	a.Mem, a.Bufs = nil, nil
 	return err
 }
