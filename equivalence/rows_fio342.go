@@ -46,6 +46,12 @@ var fio342Rows = []Row{
 		Ext4: 64, Args: args([]string{"--ioengine=io_uring"}, "--rw=randrw", "--bs=4k", "--size=4m", "--iodepth=4", "--uncached=1")},
 	{Name: "fio342/pvsync2-uncached-ext4", Ref: "fio 3.42 pvsync2 uncached=1 on ext4: buffered preadv2/pwritev2 with RWF_DONTCACHE", Since: "3.40",
 		Ext4: 64, Args: args([]string{"--ioengine=pvsync2"}, "--rw=randrw", "--bs=4k", "--size=4m", "--uncached=1"), Exact: syncDepth},
+	{Name: "fio342/verify-pattern-interval", Ref: "fio 3.42 verify_pattern_interval: verify_pattern with %o laid afresh every 1000 bytes, byte for byte", Since: "3.40",
+		Args:  args(psync, "--rw=write", "--bs=4k", "--size=256k", "--verify=pattern", "--verify_pattern=0xaabbccdd%o", "--verify_pattern_interval=1000"),
+		Exact: syncDepth, Check: sameData},
+	{Name: "fio342/verify-pattern-interval-md5", Ref: "fio 3.42 verify_pattern_interval under md5 headers with verify_interval, written and verified at random offsets", Since: "3.40",
+		Args: args(uringDirect, "--rw=randwrite", "--bs=8k", "--size=512k", "--iodepth=4", "--verify=md5", "--verify_interval=2k",
+			"--verify_pattern=0x11223344%o0x55", "--verify_pattern_interval=700"), Exact: []string{"read.total_ios"}},
 	{Name: "fio342/log-window-max", Ref: "fio 3.42 log_window_value=max (fio 3.33's log_max_value=1): the latency logs' windows", Since: "3.37",
 		Args: args(psync, "--rw=randread", "--bs=4k", "--size=1m", "--write_lat_log=l", "--log_avg_msec=1000", "--log_window_value=max"), Exact: syncDepth},
 }

@@ -129,7 +129,7 @@ var newerOptions = []OptionSpec{
 			return errors.New("min value out of range: 0 (1 min)")
 		}},
 	{Name: "verify_pattern_interval", Type: TypeInt, Default: "0", Min: 0, Max: Unbounded, Parent: "verify", Since: "3.40",
-		Help: "Re-create verify pattern every N bytes", NotRun: true, intp: func(j *Job) *int { return &j.VerifyPatternInterval }},
+		Help: "Re-create verify pattern every N bytes", intp: func(j *Job) *int { return &j.VerifyPatternInterval }},
 	{Name: "verify_write_sequence", Type: TypeBool, Default: "1", Min: 0, Max: 1, Parent: "verify", Since: "3.38",
 		Help: "Verify header write sequence number",
 		Note: "gofio checks neither the header's write sequence number nor its seed against the write it expects (fio does): 0 is what gofio does either way", boolp: func(j *Job) *bool { return &j.VerifyWriteSequence }},

@@ -269,7 +269,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		Note: "gofio implements 0, crc32c, crc32c-intel, md5, sha256, meta, pattern and null", custom: setVerify},
 	{Name: "do_verify", Type: TypeBool, Default: "1", Min: 0, Max: 1, Parent: "verify", Help: "Run verification stage after write",
 		boolp: func(j *Job) *bool { return &j.DoVerify }},
-	{Name: "verify_only", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",
+	{Name: "verify_only", Type: TypeFlag,
 		Help:  "Verifies previously written data is still valid",
 		boolp: func(j *Job) *bool { return &j.VerifyOnly }},
 	{Name: "verify_state_save", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "verify",

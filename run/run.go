@@ -363,7 +363,7 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", j.Name, err)
 	}
-	v.Formats = j.VerifyPatternFormats
+	v.Formats, v.PatternInterval = j.VerifyPatternFormats, j.VerifyPatternInterval
 	if off := j.VerifyOffset; off > 0 && kind != verify.KindPattern {
 		hl := verify.HeaderLen(kind)
 		block := int(j.MinBS())

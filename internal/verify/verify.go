@@ -27,6 +27,11 @@ type Verifier struct {
 	// of the I/O, little-endian, as fio's paste_blockoff; the I/O's whole
 	// buffer repeats that one pasted pattern.
 	Formats []int
+	// PatternInterval is fio 3.40's verify_pattern_interval: the pattern
+	// starts afresh every this many bytes of a buffer, counted from its
+	// start, its formats filled with that piece's own offset. 0 lays one
+	// pattern, with the I/O's offset, over the whole buffer.
+	PatternInterval int
 	// pasted is the pattern with the formats filled (Formats only).
 	pasted []byte
 	// Offset is verify_offset: the header (with its checksum) is swapped
@@ -87,7 +92,9 @@ func (v *Verifier) blockLen(n, pos int) int {
 // header keeps only its data. Fill does not allocate.
 func (v *Verifier) Fill(buf []byte, offset, seed uint64, numberio uint16) {
 	if len(v.Pattern) > 0 {
-		tile(buf, v.pattern(offset))
+		for seg := 0; seg < len(buf); seg += v.segment(len(buf)) {
+			tile(buf[seg:min(seg+v.segment(len(buf)), len(buf))], v.pattern(offset+uint64(seg)))
+		}
 	} else {
 		fillRandom(buf, seed)
 	}
@@ -150,7 +157,7 @@ func (v *Verifier) Check(buf []byte, offset uint64) error {
 		if len(v.Pattern) == 0 {
 			return fmt.Errorf("verify=pattern needs verify_pattern")
 		}
-		return v.checkPattern(v.pattern(offset), 0, buf, offset, len(buf), offset)
+		return v.checkPattern(offset, 0, buf, len(buf), offset)
 	}
 	hl := HeaderLen(v.Kind)
 	for pos := 0; pos < len(buf); {
@@ -222,7 +229,7 @@ func (v *Verifier) checkBlock(buf []byte, pos, n, hl int, offset uint64) error {
 		return v.mismatch(at, n, name, hexBytes(stored), hexBytes(got))
 	}
 	if len(v.Pattern) > 0 {
-		return v.checkPattern(v.pattern(offset), pos+hl, block[hl:], at+uint64(hl), n, at)
+		return v.checkPattern(offset, pos+hl, block[hl:], n, at)
 	}
 	return nil
 }
@@ -254,26 +261,40 @@ func (v *Verifier) pattern(offset uint64) []byte {
 	return v.pasted
 }
 
-// checkPattern compares data, which starts at index from of the buffer, with
-// the pattern p tiled from the start of the buffer.
-func (v *Verifier) checkPattern(p []byte, from int, data []byte, dataOff uint64, blockLen int, blockOff uint64) error {
-	mod := from % len(p)
+// segment returns the length of the pieces a buffer of n bytes lays its
+// pattern in: PatternInterval, or the whole buffer.
+func (v *Verifier) segment(n int) int {
+	if v.PatternInterval > 0 && v.PatternInterval < n {
+		return v.PatternInterval
+	}
+	return max(n, 1)
+}
+
+// checkPattern compares data, which starts at index from of the buffer of
+// the I/O at offset, with the pattern as Fill laid it: tiled from the
+// start of the buffer, or from the start of each PatternInterval piece.
+func (v *Verifier) checkPattern(offset uint64, from int, data []byte, blockLen int, blockOff uint64) error {
+	seg := v.segment(from + len(data))
 	for i := 0; i < len(data); {
-		// Compare a run up to the end of the pattern in one go.
-		run := min(len(p)-mod, len(data)-i)
-		if !bytes.Equal(data[i:i+run], p[mod:mod+run]) {
-			for j := 0; j < run; j++ {
-				if data[i+j] != p[mod+j] {
-					return &Mismatch{
-						Offset: dataOff + uint64(i+j), BlockOffset: blockOff, BlockLen: blockLen,
-						Kind: v.Kind, What: "pattern",
-						Expected: hexBytes(p[mod+j : mod+j+1]), Got: hexBytes(data[i+j : i+j+1]),
+		start := (from + i) / seg * seg // the piece this byte lies in
+		p := v.pattern(offset + uint64(start))
+		end := min(len(data), start+seg-from)
+		for mod := (from + i - start) % len(p); i < end; mod = 0 {
+			// Compare a run up to the end of the pattern in one go.
+			run := min(len(p)-mod, end-i)
+			if !bytes.Equal(data[i:i+run], p[mod:mod+run]) {
+				for j := 0; j < run; j++ {
+					if data[i+j] != p[mod+j] {
+						return &Mismatch{
+							Offset: offset + uint64(from+i+j), BlockOffset: blockOff, BlockLen: blockLen,
+							Kind: v.Kind, What: "pattern",
+							Expected: hexBytes(p[mod+j : mod+j+1]), Got: hexBytes(data[i+j : i+j+1]),
+						}
 					}
 				}
 			}
+			i += run
 		}
-		i += run
-		mod = 0
 	}
 	return nil
 }

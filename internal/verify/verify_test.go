@@ -322,6 +322,47 @@ func TestPatternFormats(t *testing.T) {
 	}
 }
 
+// TestPatternInterval checks fio 3.40's verify_pattern_interval: the
+// pattern starts afresh every PatternInterval bytes of the buffer, each
+// piece with its own offset pasted (bytes 992 to 1016 of what fio 3.42
+// wrote for verify_pattern=0xaabbccdd%o, verify_pattern_interval=1000,
+// bs=4k at offset 0: the piece at 1000 starts the pattern again with
+// 0x3e8), with and without a checksum header, and a corrupt byte is
+// named where it lies.
+func TestPatternInterval(t *testing.T) {
+	pattern := []byte("\xaa\xbb\xcc\xdd\x00\x00\x00\x00\x00\x00\x00\x00")
+	for _, kind := range []Kind{KindPattern, KindCRC32C} {
+		v, err := New(kind, pattern, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Formats, v.PatternInterval = []int{4}, 1000
+		buf := make([]byte, 4096)
+		v.Fill(buf, 0, 7, 1)
+		want := "\x00\x00\x00\x00\xaa\xbb\xcc\xdd\xaa\xbb\xcc\xdd\xe8\x03\x00\x00\x00\x00\x00\x00\xaa\xbb\xcc\xdd"
+		if got := string(buf[992:1016]); got != want {
+			t.Errorf("%s: bytes 992-1016 %x, want fio 3.42's %x", kind, got, want)
+		}
+		if got := buf[4000:4012]; string(got) != "\xaa\xbb\xcc\xdd\xa0\x0f\x00\x00\x00\x00\x00\x00" {
+			t.Errorf("%s: the last piece starts %x, want the pattern with offset 4000", kind, got)
+		}
+		if err := v.Check(buf, 0); err != nil {
+			t.Errorf("%s: Check of what Fill wrote: %v", kind, err)
+		}
+		buf[2005] ^= 1
+		var m *Mismatch
+		// The checksum, checked first, names its block, the pattern the byte.
+		wantAt := map[Kind]uint64{KindPattern: 2005, KindCRC32C: 0}[kind]
+		if err := v.Check(buf, 0); !errors.As(err, &m) || m.Offset != wantAt {
+			t.Errorf("%s: a corrupt byte at 2005: %v, want a mismatch at %d", kind, err, wantAt)
+		}
+		buf[2005] ^= 1
+		if allocs := testing.AllocsPerRun(100, func() { v.Fill(buf, 8192, 7, 1); _ = v.Check(buf, 8192) }); allocs != 0 {
+			t.Errorf("%s: Fill and Check allocate %v times", kind, allocs)
+		}
+	}
+}
+
 // TestCheckZeroes checks the trimmed-block check: zeroes pass, the first
 // byte that is not zero is named, and verify=null checks nothing.
 func TestCheckZeroes(t *testing.T) {
