@@ -17,6 +17,8 @@
 # the job gets most of the CPUs it competes for with their nice-0 work
 # (its io-wq workers and SQ thread inherit the job thread's nice value).
 #
+# CASES=WORD keeps the cases whose name holds WORD (e.g. CASES=seed).
+#
 #   bench/klock-cost/run.sh            # PAIRS=7 RUNTIME=3s NICE=0
 set -euo pipefail
 PAIRS=${PAIRS:-7}
@@ -38,10 +40,16 @@ if f=="iops": print(j["read"]["iops"])
 elif not k or not k["available"]: print("nan")
 elif f=="cost": print(k["bpf_ns_per_io"])
 else: print(k[f])' "$1" "$2"; }
-stats() { python3 -c 'import sys,statistics as s
+# stats prints the medians, the median on/off ratio of the pairs with its
+# distribution-free 95% interval (the order statistics a sign test
+# gives; "-" with fewer than 6 pairs) and the ratios' range.
+stats() { python3 -c 'import sys,math,statistics as s
 off=[float(x) for x in sys.argv[1].split()]; on=[float(x) for x in sys.argv[2].split()]
-r=[b/a for a,b in zip(off,on)]
-print("%.0f | %.0f | %.3f | %.3f-%.3f" % (s.median(off), s.median(on), s.median(r), min(r), max(r)))' "$1" "$2"; }
+r=sorted(b/a for a,b in zip(off,on)); n=len(r)
+k=0
+while k+1 <= n and sum(math.comb(n,i) for i in range(k+1))/2**n <= 0.025: k+=1
+ci="%.3f-%.3f" % (r[k-1], r[n-k]) if k>0 else "-"
+print("%.0f | %.0f | %.3f | %s | %.3f-%.3f" % (s.median(off), s.median(on), s.median(r), ci, r[0], r[-1]))' "$1" "$2"; }
 med() { python3 -c 'import sys,statistics as s; print(("%."+sys.argv[1]+"f") % s.median(float(x) for x in sys.argv[2:]))' "$@"; }
 sum() { python3 -c 'import sys; print("%d" % sum(float(x) for x in sys.argv[1:]))' "$@"; }
 
@@ -50,10 +58,11 @@ echo
 echo "Run on $(date -u '+%Y-%m-%d %H:%M UTC'), kernel $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, with \`PAIRS=$PAIRS RUNTIME=$RUNTIME NICE=$NICE\`."
 echo "The job: \`gofio ${job[*]//$work/DIR}\` plus the case's option, DIR a directory on /dev/shm; off and on alternate (off-on, on-off, ...)."
 echo
-echo "| case | IOPS off (median) | IOPS on (median) | on/off (median) | on/off (min-max) | contentions per I/O (median) | BPF programs CPU per I/O (ns, median) | lost events (all runs) |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| case | IOPS off (median) | IOPS on (median) | on/off (median) | on/off, 95% interval of the median | on/off (min-max) | contentions per I/O (median) | BPF programs CPU per I/O (ns, median) | lost events (all runs) |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for c in "${cases[@]}"; do
 	name=${c%%|*}
+	[[ "$name" == *"${CASES:-}"* ]] || continue
 	read -r -a extra <<<"${c#*|}"
 	off=() on=() per=() cost=() lost=()
 	for i in $(seq 1 "$PAIRS"); do
