@@ -384,6 +384,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 			writeErrs = append(writeErrs, writeJSONFile(jsonDir.Add(pt, res), compare.ForFioPlot(res)))
 		}
 		all.Add(res)
+		p.capacity.add(pt, res)
 	}
 	cmp, runErr := runPlan(ctx, st, cfg, p, runAt, onResult)
 	if runErr != nil && !errors.Is(runErr, compare.ErrInterrupted) && len(all.Result().Jobs) == 0 {
@@ -398,6 +399,7 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 	var hist *report.History
 	if cmp != nil {
 		recordDisks(p.info, all.Result())
+		p.capacity.finish(cmp)
 		if p.ab == nil {
 			compare.Judge(cmp, cfg.GateMetric)
 			compare.SetGate(cmp, -1)
@@ -416,13 +418,13 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		}
 		writeErrs = append(writeErrs, writeComparisons(cfg, out, comparisons{cmps: cmps, headings: true, json: func(w io.Writer, plus bool) error {
 			res := all.Result()
-			res.Comparison, res.Run, res.History = cmp, p.info, hist
+			res.Comparison, res.Run, res.History, res.Capacity = cmp, p.info, hist, p.capacity.report()
 			if len(cmps) > 1 {
 				res.Baseline = baselineVerdict(cfg, cmps[1])
 			}
 			return report.WriteJSON(w, res, plus)
 		}}))
-		writeErrs = append(writeErrs, writeComparisonFiles(st, cfg, cmps, p.info))
+		writeErrs = append(writeErrs, writeComparisonFiles(st, cfg, cmps, p.info), p.capacity.writeFiles(cfg, cmp))
 	}
 	if err := errors.Join(writeErrs...); err != nil {
 		return st.fail(err)
@@ -438,7 +440,8 @@ func executeCompare(ctx context.Context, st *State, cfg *Config, jobs []*jobfile
 		return code
 	}
 	writeVerdicts(st, cfg, cmps)
-	code := gate(st, cfg, cmps)
+	p.capacity.writeLines(st, cfg)
+	code := worseExit(gate(st, cfg, cmps), p.capacity.exit(st))
 	if hist != nil {
 		writeHistoryVerdict(st, cfg, hist)
 		code = worseExit(code, historyExit(st, hist))
@@ -454,10 +457,13 @@ func runPlan(ctx context.Context, st *State, cfg *Config, p *comparisonPlan, run
 	st.readCanary(ctx, &p.info.Canary.Before)
 	var cmp *report.Comparison
 	var err error
-	if p.ab != nil {
+	switch {
+	case p.capacity.adaptive():
+		cmp, err = p.capacity.run(ctx, cfg, p, run, onResult)
+	case p.ab != nil:
 		rounds := compare.Rounds{Design: p.design, KernelRef: p.kernelRef}
 		cmp, err = rounds.Run(ctx, cfg.Spec.Sweeps, p.ab, run, onResult)
-	} else {
+	default:
 		cmp, err = compare.Run(ctx, p.points, nil, run, onResult)
 	}
 	if err == nil {
@@ -497,6 +503,10 @@ type comparisonPlan struct {
 	// --history.
 	history        []*compare.Saved
 	historySkipped []string
+	// capacity is --slo's run (capacity.go), nil without it; parse
+	// parses a point's jobs, for the points a search plans as it goes.
+	capacity *capacityRun
+	parse    compare.ParseFunc
 }
 
 // prepareComparison checks the gate, reads and checks --baseline and
@@ -530,6 +540,10 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 			return nil, fmt.Errorf("--history: %w", err)
 		}
 	}
+	var err error
+	if p.capacity, sweeps, err = prepareCapacity(cfg, p, sweeps, jobs); err != nil {
+		return nil, err
+	}
 	p.points = compare.Plan(sweeps, ab, cfg.Repeat)
 	if ab != nil {
 		// Every round runs the points of one repeat again.
@@ -540,7 +554,7 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 			p.points = compare.WithKernelRef(p.points) // parsed with the rest
 		}
 	}
-	parsed, err := compare.ParsePoints(p.points, func(sets []string) ([]*jobfile.Job, error) {
+	p.parse = func(sets []string) ([]*jobfile.Job, error) {
 		jobs, err := parsePoint(in, sets)
 		if err != nil {
 			return nil, err
@@ -551,7 +565,8 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 			}
 		}
 		return jobs, target.CheckTargets(jobs)
-	})
+	}
+	parsed, err := compare.ParsePoints(p.points, p.parse)
 	if err != nil {
 		return nil, pointError(cfg, ab, sweeps, err)
 	}

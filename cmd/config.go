@@ -54,7 +54,10 @@ type Config struct {
 	JSONDir      string
 	Plot         string
 	FailIfSlower float64 // percent; <0 when unset
-	Drift        float64 // --drift: between-run drift allowance of a baseline diff, percent; <0 when unset
+	// Capacity is --slo, --capacity-plot and --fail-if-capacity-below
+	// (capacity.go).
+	Capacity capacityFlags
+	Drift    float64 // --drift: between-run drift allowance of a baseline diff, percent; <0 when unset
 	// Budget is --budget: the time the rounds of a gated --compare may
 	// take, all rows together.
 	Budget time.Duration

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gofio/gofio/jobfile"
@@ -23,16 +22,8 @@ type Parsed struct {
 // so that a bad swept value is refused, naming its point, before any run.
 func ParsePoints(points []Point, parse ParseFunc) (*Parsed, error) {
 	p := &Parsed{jobs: make(map[string][]*jobfile.Job, len(points))}
-	for _, pt := range points {
-		key := setsKey(pt.Sets)
-		if _, ok := p.jobs[key]; ok {
-			continue
-		}
-		jobs, err := parse(pt.Sets)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", pt, err)
-		}
-		p.jobs[key] = jobs
+	if err := p.Add(points, parse); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

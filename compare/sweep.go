@@ -30,6 +30,9 @@ var positiveKeys = map[string]bool{"iodepth": true, "bs": true, "blocksize": tru
 
 // ParseSweep parses one --sweep argument. The grammar:
 //
+//	KEY=A%..B%     percentages from A to B in steps of A (10%..100%: 10%,
+//	               20%, ..., 100%), for the fractions of the maximum rate
+//	               of rate_iops= or rate= (compare/capacity)
 //	KEY=A..B       powers of two from A to B, both powers of two, A <= B;
 //	               A and B may carry a size suffix k, m, g, t or p (base
 //	               1024, an optional trailing b), and the values keep it:
@@ -67,6 +70,8 @@ func ParseSweep(s string) (Sweep, error) {
 	)
 	if lo, hi, isRange := strings.Cut(list, ".."); isRange && strings.Contains(list, ",") {
 		err = errors.New("mixes a range and a list, give one or the other")
+	} else if isRange && strings.HasSuffix(strings.TrimSpace(hi), "%") {
+		values, err = expandPercent(strings.TrimSpace(lo), strings.TrimSpace(hi))
 	} else if isRange {
 		values, err = expandRange(strings.TrimSpace(lo), strings.TrimSpace(hi))
 	} else {
@@ -105,7 +110,7 @@ func ParseSweeps(args []string, check KeyFunc) ([]Sweep, error) {
 		if sw.Key == "tw_priority" {
 			return nil, fmt.Errorf("%w %q: tw_priority is not swept, use --compare to run both policies", ErrBadSweep, a)
 		}
-		if positiveKeys[sw.Key] {
+		if positiveKeys[sw.Key] && !isName(sw.Values[0]) {
 			for _, v := range sw.Values {
 				if isZero(v) {
 					return nil, fmt.Errorf("%w %q: %s must be greater than 0", ErrBadSweep, a, sw.Key)

@@ -87,6 +87,13 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 		}
 		root.add(HistoryJSONKey, jsonRaw(raw))
 	}
+	if r.Capacity != nil {
+		raw, err := json.Marshal(r.Capacity)
+		if err != nil {
+			panic(fmt.Sprintf("report: capacity json: %v", err))
+		}
+		root.add(CapacityJSONKey, jsonRaw(raw))
+	}
 	return root
 }
 

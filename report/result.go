@@ -280,6 +280,9 @@ type Result struct {
 	// History, when set, is printed by WriteJSON under HistoryJSONKey,
 	// after the baseline (--history).
 	History *History
+	// Capacity, when set, is printed by WriteJSON under
+	// CapacityJSONKey, after the history (--slo).
+	Capacity *Capacity
 	// Run, when set, is printed by WriteJSON under RunJSONKey, before the
 	// comparison.
 	Run *RunInfo
