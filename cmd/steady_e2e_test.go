@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,8 +21,16 @@ func steadyJSON(t *testing.T, args ...string) map[string]any {
 }
 
 // checkSteadyShape checks fio's "steadystate" object: its keys in fio's
-// order and a window of dur samples.
+// order, a duration of dur seconds and a window of as many samples (one a
+// second, fio 3.33's steady state).
 func checkSteadyShape(t *testing.T, job map[string]any, ss string, dur int) map[string]any {
+	return checkSteadyWindow(t, job, ss, dur, dur, "bw", "iops")
+}
+
+// checkSteadyWindow checks fio's "steadystate" object: its keys in fio's
+// order, a duration of dur seconds, and samples entries in each of the
+// data arrays named.
+func checkSteadyWindow(t *testing.T, job map[string]any, ss string, dur, samples int, arrays ...string) map[string]any {
 	t.Helper()
 	s, ok := job["steadystate"].(map[string]any)
 	if !ok {
@@ -36,9 +45,9 @@ func checkSteadyShape(t *testing.T, job map[string]any, ss string, dur int) map[
 		t.Errorf("ss %v, duration %v; want %s, %d", s["ss"], s["duration"], ss, dur)
 	}
 	data, _ := s["data"].(map[string]any)
-	for _, k := range []string{"bw", "iops"} {
-		if a, _ := data[k].([]any); len(a) != dur {
-			t.Errorf("data.%s has %d samples, want %d", k, len(a), dur)
+	for _, k := range arrays {
+		if a, _ := data[k].([]any); len(a) != samples {
+			t.Errorf("data.%s has %d samples, want %d", k, len(a), samples)
 		}
 	}
 	for _, k := range []string{"bw_mean", "iops_mean"} {
@@ -97,6 +106,48 @@ func TestSteadyStateGroupReporting(t *testing.T) {
 	}
 	if !strings.Contains(out, "  steadystate  : attained=yes, bw=") || !strings.Contains(out, ", bw mean dev=") {
 		t.Errorf("no steadystate line in the normal output:\n%s", out)
+	}
+}
+
+// TestSteadyStateLatInterval: fio 3.42's steady state on latency with a
+// check interval: two one-second samples of the mean completion latency
+// over a 2 s duration, the means in the JSON and on the normal output's
+// line, attained within 200% of their mean.
+func TestSteadyStateLatInterval(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "ss.dat")
+	args := []string{"--name=ss", "--ioengine=psync", "--filename=" + f, "--size=1m", "--time_based", "--runtime=60",
+		"--ss=lat:200%", "--ss_dur=2", "--ss_interval=1"}
+	code, out, errs := runCmd(t, append([]string{"--output-format=json"}, args...)...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	jobs := jsonJobs(t, decodeJSON(t, "gofio's output", []byte(out)))
+	s := checkSteadyWindow(t, jobs[0], "lat:200.000000%", 2, 2, "bw", "iops", "lat_ns")
+	if data := s["data"].(map[string]any); s["attained"] != float64(1) || data["lat_mean"] == nil {
+		t.Errorf("attained %v, lat_mean %v; want 1 and the samples' mean", s["attained"], data["lat_mean"])
+	}
+	code, out, errs = runCmd(t, args...)
+	if code != ExitOK || !strings.Contains(out, "nsec, lat mean dev=") {
+		t.Errorf("exit %d (%s); no lat on the steadystate line:\n%s", code, errs, out)
+	}
+}
+
+// TestSteadyStateIntervalRefused: fio 3.42 refuses a duration that is not
+// a multiple of the check interval, an interval under a second, and
+// intervals that differ between jobs, before any job runs.
+func TestSteadyStateIntervalRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--ss_dur=3", "--ss_interval=2"}, "fio: ss_duration 3000000us must be multiple of ss_check_interval 2000000us"},
+		{[]string{"--ss_dur=2", "--ss_interval=500ms"}, "fio: ss_check_interval must be at least 1s"},
+		{[]string{"--ss_dur=4", "--ss_interval=2", "--name=b", "--ioengine=null", "--size=1m"}, "fio: conflicting ss_check_interval: 2000000 and 1000000"},
+	} {
+		code, out, errs := runCmd(t, append([]string{"--name=a", "--ioengine=null", "--size=1m"}, c.args...)...)
+		if code != ExitBadInput || out != "" || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 1 and %q", c.args, code, out, errs, c.want)
+		}
 	}
 }
 

@@ -330,8 +330,10 @@ var fioOptions = []OptionSpec{
 		Note:  "fio 3.33 aborts on an assertion (stat.c block_state_category) whenever it has blocks to report; gofio reports them"},
 
 	// Steady state.
-	{Name: "steadystate", Aliases: []string{"ss"}, Type: TypeString, Default: "iops_slope:0.01%",
-		Help: "Define the criterion and limit to judge when a job has reached steady state", custom: setSteadyState},
+	{Name: "steadystate", Aliases: []string{"ss"}, Type: TypeChoice, Default: "iops_slope:0.01%", Choices: steadyChoices,
+		Help: "Define the criterion and limit to judge when a job has reached steady state", custom: setSteadyState,
+		Note: "lat and lat_slope are fio 3.42's: the mean completion latency of each check interval, its limit a time (a bare number in microseconds) " +
+			"or a percentage; fio 3.42 compares a time limit's microseconds with nanoseconds, gofio the time written"},
 	{Name: "steadystate_duration", Aliases: []string{"ss_dur"}, Type: TypeTime, Default: "0", Unit: time.Second, Parent: "steadystate",
 		Help: "Stop workload upon attaining steady state for specified duration", durp: func(j *Job) *time.Duration { return &j.SteadyState.Duration }},
 	{Name: "steadystate_ramp_time", Aliases: []string{"ss_ramp"}, Type: TypeTime, Default: "0", Unit: time.Second, Parent: "steadystate",

@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -33,6 +34,12 @@ func TestSteadyStateOptions(t *testing.T) {
 		{"ss=bw_slope:1e12\nss_dur=2\n", SteadyState{Slope: true, Limit: 1, Duration: 2 * time.Second, Interval: time.Second}}, // fio's str_to_decimal: 1
 		{"ss=bw:1.5m\nss_dur=2\n", SteadyState{Limit: 1, Duration: 2 * time.Second, Interval: time.Second}},
 		{"ss=iops:2.5\nss_dur=2\n", SteadyState{IOPS: true, Limit: 2.5, Duration: 2 * time.Second, Interval: time.Second}},
+		// fio 3.42's latency criteria: a time limit (microseconds when
+		// bare) kept in nanoseconds, or a percentage.
+		{"ss=lat:10ms\nss_dur=2\n", SteadyState{Lat: true, Limit: 10e6, Duration: 2 * time.Second, Interval: time.Second}},
+		{"ss=lat:250\nss_dur=2\n", SteadyState{Lat: true, Limit: 250e3, Duration: 2 * time.Second, Interval: time.Second}},
+		{"ss=lat_slope:5%\nss_dur=4\nss_interval=2\n", SteadyState{Lat: true, Slope: true, Pct: true, Limit: 5, Duration: 4 * time.Second,
+			Interval: 2 * time.Second, IntervalSet: true}},
 	}
 	for _, c := range cases {
 		if got := parseOne(t, c.body).SteadyState; got != c.want {
@@ -44,5 +51,32 @@ func TestSteadyStateOptions(t *testing.T) {
 	}
 	if s := parseOne(t, "ss_dur=500ms\n").SteadyState; s.On() {
 		t.Error("ss_dur=500ms is on; fio keeps whole seconds, so it is off")
+	}
+}
+
+// TestSteadyStateNewer checks which jobs get fio 3.42's steady state (a
+// check interval given, or a lat criterion), its window and the set-ups
+// fio 3.42 refuses before any job runs; fio 3.33's keeps ss_dur=1.
+func TestSteadyStateNewer(t *testing.T) {
+	cases := []struct {
+		body    string
+		newer   bool
+		samples int
+		refusal string
+	}{
+		{"ss_dur=1\n", false, 1, ""},
+		{"ss_dur=1\nss_interval=1\n", true, 1, "ss_duration 1000000us must be multiple of ss_check_interval 1000000us"},
+		{"ss_dur=1\nss=lat:5%\n", true, 1, "must be multiple"},
+		{"ss_dur=6\nss_interval=2\n", true, 3, ""},
+		{"ss_dur=6\nss_interval=1500ms\n", true, 6, ""},
+		{"ss_dur=5\nss_interval=2\n", true, 2, "ss_duration 5000000us must be multiple of ss_check_interval 2000000us"},
+		{"ss_dur=2\nss_interval=500ms\n", true, 2, "ss_check_interval must be at least 1s"},
+		{"ss_interval=500ms\n", true, 0, ""},
+	}
+	for _, c := range cases {
+		s := parseOne(t, c.body).SteadyState
+		if got := s.Check(); s.Newer() != c.newer || s.Samples() != c.samples || (c.refusal == "") != (got == "") || !strings.Contains(got, c.refusal) {
+			t.Errorf("%q: newer %v, %d samples, refusal %q; want %v, %d, %q", c.body, s.Newer(), s.Samples(), got, c.newer, c.samples, c.refusal)
+		}
 	}
 }

@@ -194,9 +194,13 @@ var newerOptions = []OptionSpec{
 		Help: "The clock_id passed to the call to clock_gettime used to record job_start in the json output format. Default is 0, or CLOCK_REALTIME",
 		intp: func(j *Job) *int { return &j.JobStartClock }},
 	{Name: "steadystate_check_interval", Aliases: []string{"ss_interval"}, Type: TypeTime, Default: "1", Unit: time.Second,
-		Parent: "steadystate", Since: "3.35", NotRun: true,
+		Parent: "steadystate", Since: "3.35",
 		Help: "Polling interval for the steady state check (too low means steadystate will not converge)",
-		durp: func(j *Job) *time.Duration { return &j.SteadyState.Interval }},
+		custom: func(j *Job, v string) error {
+			d, err := parseTime(v, time.Second)
+			j.SteadyState.Interval, j.SteadyState.IntervalSet = d, true
+			return err
+		}},
 }
 
 // logWindowChoices are log_window_value's values, which fio 3.37 gave its

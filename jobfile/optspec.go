@@ -237,11 +237,13 @@ func (o *OptionSpec) set(j *Job, raw string, has bool) error {
 		if err != nil {
 			return err
 		}
-		if o.durp == nil {
+		if o.durp != nil {
+			*o.durp(j) = d
 			return nil
 		}
-		*o.durp(j) = d
-		return nil
+		if o.custom == nil {
+			return nil
+		}
 	case TypeChoice:
 		if _, _, ok := o.choiceFor(raw); !ok && o.Name != "ioengine" {
 			return errors.New(o.allowed())

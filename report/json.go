@@ -440,7 +440,8 @@ func latencyTargetOf(j *JobResult) jobfile.LatencyTarget {
 }
 
 // steadyStateJSON is fio's "steadystate" object: the criterion and limit
-// as C floats, the window's samples and their means.
+// as C floats, the window's samples and their means, with fio 3.42's lat
+// criteria the latency samples' mean and the samples (ns).
 func steadyStateJSON(s *SteadyState) *jsonObject {
 	o := &jsonObject{}
 	o.addString("ss", fmt.Sprintf("%s:%f%s", steadyName(s, "_slope", ""), float32(s.Limit), pctSign(s.Pct)))
@@ -452,6 +453,14 @@ func steadyStateJSON(s *SteadyState) *jsonObject {
 	data := &jsonObject{}
 	data.addInt("bw_mean", s.BWMean())
 	data.addInt("iops_mean", s.IOPSMean())
+	if s.Lat {
+		lat := make(jsonArray, len(s.LatData))
+		for i, v := range s.LatData {
+			lat[i] = v
+		}
+		data.addInt("lat_mean", s.LatMean())
+		data.add("lat_ns", lat)
+	}
 	iops, bw := make(jsonArray, len(s.IOPSData)), make(jsonArray, len(s.BW))
 	for i, v := range s.IOPSData {
 		iops[i] = v
@@ -470,8 +479,11 @@ func steadyStateJSON(s *SteadyState) *jsonObject {
 // " slope" and " mean dev" in the normal output).
 func steadyName(s *SteadyState, slope, dev string) string {
 	n := "bw"
-	if s.IOPS {
+	switch {
+	case s.IOPS:
 		n = "iops"
+	case s.Lat:
+		n = "lat"
 	}
 	if s.BySlope {
 		return n + slope

@@ -481,8 +481,8 @@ func writeGroupLine(w *bufio.Writer, g *GroupStats, label string, agg, minBW, ma
 }
 
 // writeSteadyStateNormal writes fio's steadystate line (show_ss_normal):
-// whether it was attained, the window's mean bandwidth and IOPS, and the
-// last criterion value.
+// whether it was attained, the window's mean bandwidth and IOPS, with fio
+// 3.42's lat criteria its mean latency, and the last criterion value.
 func writeSteadyStateNormal(w *bufio.Writer, j *JobResult, s *SteadyState) {
 	kb := uint64(kbBase(j.Job))
 	i2p := isPow2(int(kb))
@@ -492,7 +492,14 @@ func writeSteadyStateNormal(w *bufio.Writer, j *JobResult, s *SteadyState) {
 	if s.Attained {
 		attained = "yes"
 	}
-	fmt.Fprintf(w, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s=%.3f%s\n", attained,
+	lat := ""
+	if s.Lat {
+		// fio 3.42 scales the mean as a latency with no deviation, which
+		// nsec_to_msec and nsec_to_usec never scale: nsec it stays.
+		u, _, _, mean, _ := latScale(Stat{Min: s.LatMean(), Max: s.LatMean(), Mean: float64(s.LatMean())})
+		lat = ", lat=" + Num2Str(uint64(mean), figs, 1, false, UnitNone) + u
+	}
+	fmt.Fprintf(w, "  steadystate  : attained=%s, bw=%s (%s), iops=%s%s, %s=%.3f%s\n", attained,
 		Num2Str(s.BWMean()/kb, figs, int(kb), i2p, unit), Num2Str(s.BWMean()/kb, figs, int(kb), !i2p, unit),
-		Num2Str(s.IOPSMean(), figs, 1, false, UnitNone), steadyName(s, " slope", " mean dev"), s.Criterion, pctSign(s.Pct))
+		Num2Str(s.IOPSMean(), figs, 1, false, UnitNone), lat, steadyName(s, " slope", " mean dev"), s.Criterion, pctSign(s.Pct))
 }

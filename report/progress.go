@@ -9,10 +9,14 @@ type Progress struct {
 	// State is fio's run-string character: 'P' not started, '/' ramp,
 	// 'R'/'r' seq/rand read, 'W'/'w' write, 'M'/'m' mixed, 'V' verify,
 	// 'f' finishing, 'E' exited, '_' reaped, 'X' error, 'K' killed.
-	State     atomic.Int32
-	Bytes     [3]atomic.Uint64 // per direction, since the job started
-	IOs       [3]atomic.Uint64
-	OpenFiles atomic.Int32
+	State atomic.Int32
+	Bytes [3]atomic.Uint64 // per direction, since the job started
+	IOs   [3]atomic.Uint64
+	// ClatSum (float64 bits) and ClatN are the job's completion latencies
+	// since its stats started, every direction's mean times its samples,
+	// and their number: what fio 3.42's lat steady state reads.
+	ClatSum, ClatN atomic.Uint64
+	OpenFiles      atomic.Int32
 	// StartNano and EndNano are the planned start and end (monotonic ns
 	// from the run's start); EndNano 0 means unknown (size-based).
 	StartNano atomic.Int64

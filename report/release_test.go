@@ -90,3 +90,34 @@ func TestRelease342Labels(t *testing.T) {
 		t.Error("ParseRelease(3.39) accepted a release gofio does not write")
 	}
 }
+
+// TestSteadyStateLat checks fio 3.42's steady state on latency in both
+// outputs: lat_mean and lat_ns after iops_mean in the JSON's data, and
+// the mean latency after the IOPS on the normal output's line, in nsec
+// as fio 3.42 leaves it; a window of two samples over a 4 s duration.
+func TestSteadyStateLat(t *testing.T) {
+	r := synthResult()
+	r.Jobs[0].SteadyState = &SteadyState{Lat: true, BySlope: true, Pct: true, Limit: 5, Duration: 4, Attained: true,
+		Slope: -12.5, Criterion: -0.734, BW: []uint64{1 << 30, 1 << 30}, IOPSData: []uint64{262144, 262144}, LatData: []uint64{1900, 1915}}
+	var js, normal bytes.Buffer
+	if err := WriteJSON(&js, r, false); err != nil {
+		t.Fatal(err)
+	}
+	s := js.String()
+	s = s[strings.Index(s, `"steadystate"`):]
+	for _, k := range []string{`"ss" : "lat_slope:5.000000%"`, `"duration" : 4`, `"lat_mean" : 1907`} {
+		if !strings.Contains(s, k) {
+			t.Errorf("JSON lacks %s", k)
+		}
+	}
+	im := strings.Index(s, `"iops_mean"`)
+	if lm, ln, io := strings.Index(s, `"lat_mean"`), strings.Index(s, `"lat_ns"`), strings.Index(s, `"iops" : [`); !(im < lm && lm < ln && ln < io) {
+		t.Errorf("lat_mean and lat_ns not between iops_mean and iops as fio 3.42 writes them")
+	}
+	if err := WriteNormal(&normal, r); err != nil {
+		t.Fatal(err)
+	}
+	if want := "  steadystate  : attained=yes, bw=1024MiB/s (1049MB/s), iops=262k, lat=1907nsec, lat slope=-0.734%\n"; !strings.Contains(normal.String(), want) {
+		t.Errorf("normal output lacks %q", want)
+	}
+}

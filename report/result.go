@@ -165,20 +165,23 @@ type JobResult struct {
 // for its reporting group with group_reporting (fio's ss_* of a
 // thread_stat).
 type SteadyState struct {
-	IOPS      bool    `json:"iops"`     // the criterion reads IOPS (else bandwidth)
-	BySlope   bool    `json:"slope"`    // the criterion is the slope (else the maximum deviation from the mean)
-	Pct       bool    `json:"pct"`      // Limit and Criterion are percentages of the mean
-	Limit     float64 `json:"limit"`    // the criterion's limit
-	Duration  int     `json:"duration"` // one-second samples in the window (ss_dur)
+	IOPS      bool    `json:"iops"`          // the criterion reads IOPS
+	Lat       bool    `json:"lat,omitempty"` // the criterion reads the mean completion latency (fio 3.42)
+	BySlope   bool    `json:"slope"`         // the criterion is the slope (else the maximum deviation from the mean)
+	Pct       bool    `json:"pct"`           // Limit and Criterion are percentages of the mean
+	Limit     float64 `json:"limit"`         // the criterion's limit
+	Duration  int     `json:"duration"`      // the window's seconds (ss_dur)
 	Attained  bool    `json:"attained"`
 	Slope     float64 `json:"slope_value"` // the last slope computed (bytes/s or IOPS per second)
 	Deviation float64 `json:"deviation"`   // the last maximum deviation from the mean
 	Criterion float64 `json:"criterion"`   // the last criterion value, compared with Limit
 	// BW and IOPSData are the window's samples (bytes/s, IOPS), in the
-	// order fio's JSON prints them; Duration each, zero where no sample
-	// came yet.
+	// order fio's JSON prints them: one a second (fio 3.33) or one a
+	// check interval (fio 3.42), zero where no sample came yet. LatData
+	// are the mean completion latencies (ns), with Lat only.
 	BW       []uint64 `json:"bw"`
 	IOPSData []uint64 `json:"iops_data"`
+	LatData  []uint64 `json:"lat_data,omitempty"`
 }
 
 // BWMean is the mean of the window's bandwidth samples, rounded down, as
@@ -188,15 +191,21 @@ func (s *SteadyState) BWMean() uint64 { return meanOf(s.BW, s.Duration) }
 // IOPSMean is the mean of the window's IOPS samples, rounded down.
 func (s *SteadyState) IOPSMean() uint64 { return meanOf(s.IOPSData, s.Duration) }
 
-func meanOf(v []uint64, n int) uint64 {
-	if n <= 0 {
+// LatMean is the mean of the window's latency samples (ns), rounded down,
+// as fio 3.42's steadystate_lat_mean.
+func (s *SteadyState) LatMean() uint64 { return meanOf(s.LatData, s.Duration) }
+
+// meanOf is fio's steadystate_data_mean: the sum of the window's samples
+// over their number, 0 without a duration.
+func meanOf(v []uint64, dur int) uint64 {
+	if dur <= 0 || len(v) == 0 {
 		return 0
 	}
 	var sum uint64
 	for _, x := range v {
 		sum += x
 	}
-	return sum / uint64(n)
+	return sum / uint64(len(v))
 }
 
 // IOStats are the figures of a JobResult counted per I/O, submit or

@@ -431,8 +431,15 @@ func (l *loop) publish() {
 	if l.prog == nil {
 		return
 	}
+	var clatSum float64
+	var clatN uint64
 	for d := 0; d < 3; d++ {
 		l.prog.Bytes[d].Store(l.bytesDone[d])
 		l.prog.IOs[d].Store(l.iosDone[d])
+		c := &l.res.Dirs[d].Clat
+		clatSum += c.Mean * float64(c.N)
+		clatN += c.N
 	}
+	l.prog.ClatSum.Store(math.Float64bits(clatSum))
+	l.prog.ClatN.Store(clatN)
 }

@@ -2,6 +2,8 @@ package run
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"time"
 
 	"github.com/gofio/gofio/internal/steady"
@@ -22,11 +24,21 @@ var errSteadyGroup = errors.New("job rejected: steadystate options must be consi
 
 // checkSteadyGroups refuses, as fio's td_steadystate_init, jobs of one
 // reporting group (one group_id) whose steadystate options differ, one of
-// them having none included.
+// them having none included; and as fio 3.42's fixup_options, a check
+// interval that differs between two jobs of the run, or that a job's
+// duration does not suit (SteadyState.Check).
 func checkSteadyGroups(runs []*jobRun) error {
 	first := map[int]*jobfile.Job{}
 	for _, jr := range runs {
 		j := jr.job
+		if msg := j.SteadyState.Check(); msg != "" {
+			return &jobfile.Error{File: j.File, Line: j.Line, Option: "steadystate_check_interval", Msg: msg}
+		}
+		if f := runs[0].job; f.SteadyState.Interval != j.SteadyState.Interval {
+			return &jobfile.Error{File: j.File, Line: j.Line, Option: "steadystate_check_interval",
+				Msg: fmt.Sprintf("fio: conflicting ss_check_interval: %d and %d, must be globally equal",
+					f.SteadyState.Interval.Microseconds(), j.SteadyState.Interval.Microseconds())}
+		}
 		f, ok := first[j.GroupID]
 		if !ok {
 			first[j.GroupID] = j
@@ -95,6 +107,7 @@ func (u *steadyUnit) tick(now int64, c []steady.Counters) {
 			k.IOs += jr.prog.IOs[d].Load()
 			k.Bytes += jr.prog.Bytes[d].Load()
 		}
+		k.ClatSum, k.ClatN = math.Float64frombits(jr.prog.ClatSum.Load()), jr.prog.ClatN.Load()
 		k.Running = !jr.snap.ended.Load()
 		c = append(c, k)
 	}
@@ -109,10 +122,11 @@ func (u *steadyUnit) tick(now int64, c []steady.Counters) {
 }
 
 // watchSteady runs the group's steady-state checks once a second (fio's
-// STEADYSTATE_MSEC) from start until done is closed, then gives each job
-// its unit's outcome.
+// STEADYSTATE_MSEC), or once every fio 3.42 steadystate_check_interval,
+// which checkSteadyGroups made the same for every job, from start until
+// done is closed, then gives each job its unit's outcome.
 func watchSteady(units []*steadyUnit, start time.Time, done <-chan struct{}) {
-	t := time.NewTicker(time.Second)
+	t := time.NewTicker(steady.Period(units[0].jobs[0].job.SteadyState))
 	defer t.Stop()
 	var c []steady.Counters
 	for {

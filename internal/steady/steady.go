@@ -1,8 +1,9 @@
 // Package steady is fio's steady-state detection (steadystate.c): once a
-// second the I/O rate of a job, or of its reporting group, goes into a
-// window of steadystate_duration samples, and the job ends when the
-// window's slope, or its largest deviation from its mean, falls below the
-// limit.
+// second (fio 3.33), or once every steadystate_check_interval (fio 3.42),
+// the I/O rate of a job, or of its reporting group, and with fio 3.42's
+// lat criteria its mean completion latency, goes into a window of
+// steadystate_duration's samples, and the job ends when the window's
+// slope, or its largest deviation from its mean, falls below the limit.
 //
 // The package is pure: the caller passes the time and the counters, so
 // tests feed samples and never sleep. Its arithmetic is fio's, integer
@@ -11,6 +12,8 @@
 package steady
 
 import (
+	"time"
+
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
 )
@@ -23,6 +26,7 @@ type Window struct {
 	dur        int
 	head, tail int
 	iops, bw   []uint64
+	lat        []uint64 // mean completion latency, ns (lat criteria)
 	full       bool
 	attained   bool
 
@@ -34,12 +38,13 @@ type Window struct {
 // NewWindow returns an empty window for the criterion cfg; cfg.On() must
 // hold.
 func NewWindow(cfg jobfile.SteadyState) *Window {
-	n := cfg.Seconds()
+	n := cfg.Samples()
 	return &Window{
 		cfg:    cfg,
 		dur:    n,
 		iops:   make([]uint64, n),
 		bw:     make([]uint64, n),
+		lat:    make([]uint64, n),
 		sumX:   uint64(n * (n - 1) / 2),
 		sumXSq: uint64((n - 1) * n * (2*n - 1) / 6),
 	}
@@ -48,24 +53,28 @@ func NewWindow(cfg jobfile.SteadyState) *Window {
 // Attained reports whether steady state was reached.
 func (w *Window) Attained() bool { return w.attained }
 
-// Add takes one sample, IOPS and bytes per second over the last second,
-// and reports whether steady state is attained with it. Once attained the
-// window takes no more samples.
-func (w *Window) Add(iops, bw uint64) bool {
+// Add takes one sample, IOPS, bytes per second and the mean completion
+// latency in ns over the last period, and reports whether steady state is
+// attained with it. Once attained the window takes no more samples.
+func (w *Window) Add(iops, bw, lat uint64) bool {
 	if w.attained {
 		return true
 	}
+	w.iops[w.tail], w.bw[w.tail], w.lat[w.tail] = iops, bw, lat
 	var ok bool
 	if w.cfg.Slope {
-		ok = w.addSlope(iops, bw)
+		ok = w.addSlope()
 	} else {
-		ok = w.addDeviation(iops, bw)
+		ok = w.addDeviation()
 	}
 	if ok {
 		w.attained = true
 		return true
 	}
 	w.tail = (w.tail + 1) % w.dur
+	// fio 3.42's deviation moves head when tail meets it, fio 3.33's
+	// when tail is at or before it: after tail wraps, tail meets head
+	// each time, so the two are one rule.
 	if w.tail <= w.head {
 		w.head = (w.head + 1) % w.dur
 	}
@@ -74,8 +83,11 @@ func (w *Window) Add(iops, bw uint64) bool {
 
 // y returns the metric the criterion reads from sample i.
 func (w *Window) y(i int) uint64 {
-	if w.cfg.IOPS {
+	switch {
+	case w.cfg.IOPS:
 		return w.iops[i]
+	case w.cfg.Lat:
+		return w.lat[i]
 	}
 	return w.bw[i]
 }
@@ -87,8 +99,7 @@ func (w *Window) fullNow() bool { return w.full || w.tail-w.head == w.dur-1 }
 // addSlope is fio's steadystate_slope: the least-squares slope of the
 // window (samples taken as equally spaced), as a percentage of the mean
 // when the limit is one.
-func (w *Window) addSlope(iops, bw uint64) bool {
-	w.iops[w.tail], w.bw[w.tail] = iops, bw
+func (w *Window) addSlope() bool {
 	if !w.fullNow() {
 		return false
 	}
@@ -131,8 +142,7 @@ func (w *Window) addSlope(iops, bw uint64) bool {
 // addDeviation is fio's steadystate_deviation: the largest distance of a
 // sample from the window's mean, as a percentage of the mean when the
 // limit is one.
-func (w *Window) addDeviation(iops, bw uint64) bool {
-	w.iops[w.tail], w.bw[w.tail] = iops, bw
+func (w *Window) addDeviation() bool {
 	if !w.fullNow() {
 		return false
 	}
@@ -174,10 +184,13 @@ func (w *Window) addDeviation(iops, bw uint64) bool {
 // not yet full, and the one before head otherwise (fio's stat.c order).
 func (w *Window) Result() *report.SteadyState {
 	r := &report.SteadyState{
-		IOPS: w.cfg.IOPS, BySlope: w.cfg.Slope, Pct: w.cfg.Pct, Limit: w.cfg.Limit,
-		Duration: w.dur, Attained: w.attained,
+		IOPS: w.cfg.IOPS, Lat: w.cfg.Lat, BySlope: w.cfg.Slope, Pct: w.cfg.Pct, Limit: w.cfg.Limit,
+		Duration: w.cfg.Seconds(), Attained: w.attained,
 		Slope: w.slope, Deviation: w.deviation, Criterion: w.criterion,
 		BW: make([]uint64, w.dur), IOPSData: make([]uint64, w.dur),
+	}
+	if w.cfg.Lat {
+		r.LatData = make([]uint64, w.dur)
 	}
 	j := w.head
 	if !w.attained && w.full {
@@ -186,22 +199,32 @@ func (w *Window) Result() *report.SteadyState {
 	for l := 0; l < w.dur; l++ {
 		k := (j + l) % w.dur
 		r.BW[l], r.IOPSData[l] = w.bw[k], w.iops[k]
+		if r.LatData != nil {
+			r.LatData[l] = w.lat[k]
+		}
 	}
 	return r
 }
 
 // Counters are one job's completed I/Os and bytes (reads, writes and
-// trims together) at a tick, and whether the job is running.
+// trims together) at a tick, and whether the job is running. For the lat
+// criteria, ClatSum is the sum of its completion latencies (ns) as fio
+// 3.42 takes it, each direction's mean times its samples, and ClatN the
+// samples.
 type Counters struct {
 	IOs, Bytes uint64
+	ClatSum    float64
+	ClatN      uint64
 	Running    bool
 }
 
 // member is one job's state between ticks (fio's prev_time, prev_iops,
-// prev_bytes and FIO_SS_RAMP_OVER).
+// prev_bytes, prev_lat_sum, prev_lat_samples and FIO_SS_RAMP_OVER).
 type member struct {
 	epoch, prevTime    int64
 	prevIOs, prevBytes uint64
+	prevClatSum        float64
+	prevClatN          uint64
 	rampOver           bool
 }
 
@@ -210,7 +233,7 @@ type member struct {
 // up; the last job's window holds the samples, as in fio.
 type Group struct {
 	win     *Window
-	ramp    int64
+	ramp    int64 // steadystate_ramp_time plus one check interval, ns
 	members []member
 }
 
@@ -218,7 +241,7 @@ type Group struct {
 // (ns) the epoch of job i: when it started, or when its ramp_time ended,
 // where fio moves a job's epoch and its steady-state clock with it.
 func NewGroup(cfg jobfile.SteadyState, epochs []int64) *Group {
-	g := &Group{win: NewWindow(cfg), ramp: int64(cfg.Ramp), members: make([]member, len(epochs))}
+	g := &Group{win: NewWindow(cfg), ramp: int64(cfg.Ramp + Period(cfg)), members: make([]member, len(epochs))}
 	for i, e := range epochs {
 		g.members[i] = member{epoch: e, prevTime: e, rampOver: cfg.Ramp == 0}
 	}
@@ -228,42 +251,64 @@ func NewGroup(cfg jobfile.SteadyState, epochs []int64) *Group {
 // Window returns the group's window.
 func (g *Group) Window() *Window { return g.win }
 
+// Period returns how often the check runs: one second (fio 3.33's
+// STEADYSTATE_MSEC), or fio 3.42's steadystate_check_interval.
+func Period(cfg jobfile.SteadyState) time.Duration {
+	if cfg.Newer() {
+		return cfg.Interval
+	}
+	return time.Second
+}
+
 // Tick is fio's steadystate_check at now (ns) for the group's jobs, c[i]
 // the counters of job i: each running job whose steadystate_ramp_time
-// (plus one second) since its epoch is over adds its IOPS and bandwidth since the last
-// tick, in fio's integer arithmetic, and the sum goes into the window. It
-// reports whether steady state is attained. A job that is not running is
-// left out; when the last one is not running (it holds fio's window), no
-// sample is taken. Counters that went down (ramp_time's reset) count
-// from zero.
+// (plus one check period) since its epoch is over adds its IOPS and
+// bandwidth since the last tick, in fio's integer arithmetic, and its
+// completion latencies, and the sums go into the window, latency as their
+// mean. It reports whether steady state is attained. A job that is not
+// running is left out; when the last one is not running (it holds fio's
+// window), no sample is taken. Counters that went down (ramp_time's
+// reset) count from zero.
+//
+// Each rate is the bytes or I/Os since the last tick over the time since
+// it, as fio 3.33 computes it; fio 3.42 multiplies by that time over the
+// interval squared instead, which gives a late tick a higher rate rather
+// than a lower one (jobfile/DIFFERENCES.md).
 func (g *Group) Tick(now int64, c []Counters) bool {
 	if g.win.attained {
 		return true
 	}
-	var bw, iops uint64
+	var bw, iops, clatN uint64
+	var clatSum float64
 	over := 0
 	for i := range g.members {
 		m := &g.members[i]
 		if !c[i].Running {
 			continue
 		}
-		if !m.rampOver && now-m.epoch >= g.ramp+1e9 {
+		if !m.rampOver && now-m.epoch >= g.ramp {
 			m.rampOver = true
 		}
 		ms := uint64((now - m.prevTime) / 1e6)
 		m.prevTime = now
 		if m.rampOver && ms > 0 {
-			if c[i].Bytes < m.prevBytes || c[i].IOs < m.prevIOs {
-				m.prevBytes, m.prevIOs = 0, 0
+			if c[i].Bytes < m.prevBytes || c[i].IOs < m.prevIOs || c[i].ClatN < m.prevClatN {
+				m.prevBytes, m.prevIOs, m.prevClatSum, m.prevClatN = 0, 0, 0, 0
 			}
 			bw += 1000 * (c[i].Bytes - m.prevBytes) / ms
 			iops += 1000 * (c[i].IOs - m.prevIOs) / ms
+			clatSum += c[i].ClatSum - m.prevClatSum
+			clatN += c[i].ClatN - m.prevClatN
 			over++
 		}
-		m.prevIOs, m.prevBytes = c[i].IOs, c[i].Bytes
+		m.prevIOs, m.prevBytes, m.prevClatSum, m.prevClatN = c[i].IOs, c[i].Bytes, c[i].ClatSum, c[i].ClatN
 	}
 	if over == 0 || !c[len(c)-1].Running {
 		return false
 	}
-	return g.win.Add(iops, bw)
+	var lat uint64
+	if clatN > 0 {
+		lat = uint64(clatSum / float64(clatN))
+	}
+	return g.win.Add(iops, bw, lat)
 }

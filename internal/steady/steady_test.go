@@ -18,7 +18,7 @@ func cfg(iops, slope, pct bool, limit float64, secs int) jobfile.SteadyState {
 func TestSlopeConstant(t *testing.T) {
 	w := NewWindow(cfg(true, true, true, 0.01, 5))
 	for i := 1; i <= 5; i++ {
-		got := w.Add(1000, 4096000)
+		got := w.Add(1000, 4096000, 0)
 		if got != (i == 5) {
 			t.Fatalf("sample %d: attained %v", i, got)
 		}
@@ -35,7 +35,7 @@ func TestSlopeConstant(t *testing.T) {
 func TestSlopeLinear(t *testing.T) {
 	w := NewWindow(cfg(true, true, true, 1, 4))
 	for i := 0; i < 9; i++ {
-		if w.Add(uint64(100+10*i), 0) {
+		if w.Add(uint64(100+10*i), 0, 0) {
 			t.Fatalf("sample %d attained", i)
 		}
 		if i < 3 {
@@ -56,7 +56,7 @@ func TestSlopeLinear(t *testing.T) {
 	// A falling rate: the criterion is negative, its size is compared.
 	w = NewWindow(cfg(false, true, false, 3, 3))
 	for i, want := range []bool{false, false, true} {
-		if got := w.Add(0, uint64(1000-2*i)); got != want {
+		if got := w.Add(0, uint64(1000-2*i), 0); got != want {
 			t.Fatalf("bw sample %d: %v, want %v", i, got, want)
 		}
 	}
@@ -70,11 +70,11 @@ func TestSlopeLinear(t *testing.T) {
 func TestDeviation(t *testing.T) {
 	w := NewWindow(cfg(true, false, true, 10, 5))
 	for _, v := range []uint64{100, 100, 100, 100} {
-		if w.Add(v, 0) {
+		if w.Add(v, 0, 0) {
 			t.Fatal("attained before the window is full")
 		}
 	}
-	if !w.Add(110, 0) {
+	if !w.Add(110, 0, 0) {
 		t.Fatalf("deviation 8 of mean 102 is under 10%%: criterion %v", w.criterion)
 	}
 	if w.deviation != 8 || math.Abs(w.criterion-800.0/102) > 1e-12 {
@@ -83,7 +83,7 @@ func TestDeviation(t *testing.T) {
 
 	w = NewWindow(cfg(false, false, false, 0, 3)) // never attained
 	for _, v := range []uint64{1, 2, 3, 4, 5} {
-		w.Add(v*10, v*1000)
+		w.Add(v*10, v*1000, 0)
 	}
 	r := w.Result()
 	if r.Attained || !reflect.DeepEqual(r.BW, []uint64{3000, 4000, 5000}) || !reflect.DeepEqual(r.IOPSData, []uint64{30, 40, 50}) {
@@ -95,8 +95,8 @@ func TestDeviation(t *testing.T) {
 
 	// Not full: head is the oldest, the empty samples come last.
 	w = NewWindow(cfg(true, false, false, 5, 4))
-	w.Add(7, 70)
-	w.Add(8, 80)
+	w.Add(7, 70, 0)
+	w.Add(8, 80, 0)
 	if r := w.Result(); !reflect.DeepEqual(r.IOPSData, []uint64{7, 8, 0, 0}) || r.IOPSMean() != 3 {
 		t.Errorf("partial window %v, mean %d", r.IOPSData, r.IOPSMean())
 	}
@@ -181,7 +181,7 @@ func TestNoNaN(t *testing.T) {
 	} {
 		w := NewWindow(c.cfg)
 		for _, v := range c.samples {
-			if w.Add(v, v) {
+			if w.Add(v, v, 0) {
 				t.Errorf("%s: attained, where fio's NaN never is", c.name)
 			}
 		}
@@ -191,5 +191,44 @@ func TestNoNaN(t *testing.T) {
 				t.Errorf("%s: a figure is %v", c.name, f)
 			}
 		}
+	}
+}
+
+// TestLatInterval checks fio 3.42's steady state: a check interval of 2 s
+// over a duration of 6 s gives a window of 3 samples, the ramp ends one
+// interval after steadystate_ramp_time, and the lat criterion judges the
+// mean completion latency of each period, the group's latency sum over
+// its samples, truncated to whole nanoseconds as fio's lat_data.
+func TestLatInterval(t *testing.T) {
+	const s = int64(time.Second)
+	c := jobfile.SteadyState{Lat: true, Pct: true, Limit: 10, Duration: 6 * time.Second, Interval: 2 * time.Second, IntervalSet: true, Ramp: time.Second}
+	if c.Samples() != 3 || Period(c) != 2*time.Second {
+		t.Fatalf("samples %d, period %v; want 3 and 2s", c.Samples(), Period(c))
+	}
+	g := NewGroup(c, []int64{0, 0})
+	var sum0, sum1 float64
+	var n0, n1 uint64
+	tick := func(now int64, lat0, lat1 float64, k0, k1 uint64) bool {
+		sum0, n0, sum1, n1 = sum0+lat0*float64(k0), n0+k0, sum1+lat1*float64(k1), n1+k1
+		return g.Tick(now, []Counters{{IOs: n0, ClatSum: sum0, ClatN: n0, Running: true}, {IOs: n1, ClatSum: sum1, ClatN: n1, Running: true}})
+	}
+	if tick(2*s, 1000, 3000, 10, 10) || g.win.tail != 0 {
+		t.Fatal("a sample at 2 s: the ramp ends one interval after steadystate_ramp_time, at 3 s")
+	}
+	// 1000 I/Os at 1000.5 ns and 3000 at 2000 ns: (1000500+6000000)/4000.
+	tick(4*s, 1000.5, 2000, 1000, 3000)
+	if got := g.win.lat[0]; got != 1750 {
+		t.Errorf("lat sample %d, want 1750 (the group's mean, truncated)", got)
+	}
+	tick(6*s, 1900, 1600, 1000, 1000)
+	if tick(8*s, 1750, 1750, 500, 500) != true {
+		t.Errorf("not attained: samples %v, criterion %.3f%% (deviations under 10%% of the mean)", g.win.lat, g.win.criterion)
+	}
+	r := g.win.Result()
+	if r.Duration != 6 || !r.Lat || !reflect.DeepEqual(r.LatData, []uint64{1750, 1750, 1750}) || r.LatMean() != 1750 {
+		t.Errorf("result duration %d lat %v %v mean %d; want 6 s and three samples of 1750", r.Duration, r.Lat, r.LatData, r.LatMean())
+	}
+	if got := (jobfile.SteadyState{IOPS: true, Duration: 3 * time.Second, Interval: time.Second}).Samples(); got != 3 {
+		t.Errorf("fio 3.33's window: %d samples, want 3", got)
 	}
 }
