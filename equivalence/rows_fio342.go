@@ -61,6 +61,12 @@ var fio342Rows = []Row{
 	{Name: "fio342/steadystate-iops-interval", Ref: "fio 3.42 steadystate=iops with ss_interval: the check interval fio 3.35 added, on IOPS", Since: "3.35",
 		Args:     args(null, "--rw=read", "--bs=4k", "--size=100g", "--time_based", "--runtime=60", "--ss=iops:200%", "--ss_dur=2", "--ss_interval=1"),
 		NoCounts: true, Exact: []string{"steadystate.ss", "steadystate.duration", "steadystate.attained"}},
+	{Name: "fio342/dircreate", Ref: "fio 3.42 dircreate: one mkdir per file, timed as its completion latency", Since: "3.37",
+		Args: []string{"--ioengine=dircreate", "--nrfiles=32", "--filesize=4k"}, Exact: syncDepth},
+	{Name: "fio342/dirstat-statx", Ref: "fio 3.42 dirstat with stat_type=statx: the directories made untimed, one statx each", Since: "3.37",
+		Args: []string{"--ioengine=dirstat", "--nrfiles=32", "--filesize=8k", "--bs=4k", "--stat_type=statx"}, Exact: syncDepth},
+	{Name: "fio342/dirdelete", Ref: "fio 3.42 dirdelete: the directories made untimed, one rmdir each", Since: "3.37",
+		Args: []string{"--ioengine=dirdelete", "--nrfiles=32", "--filesize=4k"}, Exact: syncDepth},
 	{Name: "fio342/log-window-max", Ref: "fio 3.42 log_window_value=max (fio 3.33's log_max_value=1): the latency logs' windows", Since: "3.37",
 		Args: args(psync, "--rw=randread", "--bs=4k", "--size=1m", "--write_lat_log=l", "--log_avg_msec=1000", "--log_window_value=max"), Exact: syncDepth},
 }

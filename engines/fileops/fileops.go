@@ -1,6 +1,6 @@
 // Package fileops is gofio's file and directory metadata engines, fio's
 // engines/fileoperations.c: filecreate, filestat and filedelete (fio 3.33),
-// and dircreate, dirstat and dirdelete (added to fio after 3.33). They
+// and dircreate, dirstat and dirdelete (fio 3.37). They
 // move no data. The first request on each file performs the operation on
 // its path: open(O_CREAT|O_RDWR, 0600) and close for filecreate, stat,
 // lstat or statx (stat_type) for filestat, unlink for filedelete, mkdir,

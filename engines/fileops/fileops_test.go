@@ -68,6 +68,11 @@ func TestKinds(t *testing.T) {
 	check("filestat statx", FileStat, "statx", 4096, true)
 	check("filedelete", FileDelete, "", 4096, false)
 	check("dircreate", DirCreate, "", 4096, true)
+	// Mode 0700, as fio's set-up of dirstat and dirdelete makes them;
+	// fio 3.42's dircreate passes S_IFDIR as the mode and makes 0000.
+	if st, err := os.Stat(paths[0]); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("dircreate: %v, %v; want a directory of mode 0700", st.Mode(), err)
+	}
 	check("dirstat", DirStat, "statx", 4096, true)
 	check("dirdelete", DirDelete, "", 4096, false)
 	check("dirstat makes its directories", DirStat, "stat", 4096, true)

@@ -34,13 +34,13 @@ func Spec(k Kind) engines.Spec {
 	case FileDelete:
 		info = jobfile.EngineInfo{Name: "filedelete", Help: "File delete engine", Alters: "removes its files"}
 	case DirCreate:
-		info = jobfile.EngineInfo{Name: "dircreate", Help: "Directory creation engine (fio 3.34+)", Diskless: true, SizedByFile: true,
+		info = jobfile.EngineInfo{Name: "dircreate", Help: "Directory creation engine (fio 3.37+)", Diskless: true, SizedByFile: true,
 			Alters: "creates directories"}
 	case DirStat:
-		info = jobfile.EngineInfo{Name: "dirstat", Help: "Directory stat engine (fio 3.34+)", Diskless: true, SizedByFile: true,
+		info = jobfile.EngineInfo{Name: "dirstat", Help: "Directory stat engine (fio 3.37+)", Diskless: true, SizedByFile: true,
 			NewOptions: newOptions, Options: []jobfile.OptionSpec{statTypeOption()}}
 	case DirDelete:
-		info = jobfile.EngineInfo{Name: "dirdelete", Help: "Directory delete engine (fio 3.34+)", Diskless: true, SizedByFile: true,
+		info = jobfile.EngineInfo{Name: "dirdelete", Help: "Directory delete engine (fio 3.37+)", Diskless: true, SizedByFile: true,
 			Alters: "removes directories"}
 	}
 	return engines.Spec{EngineInfo: info, Open: Opener(k)}
