@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -24,17 +25,22 @@ func openLoopJob(t *testing.T, x *faultfs.FS, iops int, process string, runtime 
 // TestOpenLoopMD1 checks open_loop=1 against queueing theory on a target
 // of known service time: a FUSE file whose every read sleeps 2 ms, read
 // by psync (one server) at Poisson intended times. That is an M/D/1
-// queue, whose mean wait is rho/(2 mu (1-rho)). The service time is
-// measured first, by a closed-loop run, and the rate set for rho = 0.4;
-// with the service time the open-loop run measures (fio's lat: its mean
-// and spread) the Pollaczek-Khinchine formula lambda E[S^2]/(2(1-rho))
-// gives the M/D/1 wait for a fixed service time and allows for the
-// little spread the kernel and the FUSE server add. The measured wait,
-// response latency less service latency, must be within 30% of it:
-// about 1,200 I/Os at rho 0.4 leave a standard error of about 8% of the
-// mean wait, and the loop's own wake-up delay, counted in the wait, adds
-// a few percent. No I/O is dropped, and the share of I/Os that found the
-// target busy (late) is rho, within 0.1.
+// queue. The service time is measured first, by a closed-loop run, and
+// the rate set for rho = 0.4. Two checks:
+//   - Poisson arrivals see the server busy a share rho of the time
+//     (PASTA), whatever the service times: the share of I/Os counted late
+//     must be rho within 0.1. This holds on a loaded machine too.
+//   - The mean wait, response latency less service latency, must be
+//     within 30% of the Pollaczek-Khinchine value lambda E[S^2]/(2(1-rho))
+//     for the service time's measured mean and spread, which is M/D/1's
+//     rho/(2 mu (1-rho)) for a fixed service time: about 1,200 I/Os at rho
+//     0.4 leave a standard error of about 8% of the mean wait, and the
+//     loop's own wake-up delay, counted in the wait, adds a few percent.
+//     Where the machine is too loaded for a sleep of 2 ms to take a fixed
+//     time (the service's squared coefficient of variation above 0.1:
+//     rare stalls of tens of ms then make the mean wait), the test logs
+//     the figures instead; internal/openloop's TestMD1Wait checks the
+//     formula within 5% on a simulated server.
 func TestOpenLoopMD1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 6 s of timed I/O")
@@ -43,14 +49,11 @@ func TestOpenLoopMD1(t *testing.T) {
 	x.Delay(faultfs.Read, 2*time.Millisecond, 1)
 	probe := parseJobs(t, t.TempDir(), fmt.Sprintf("[probe]\nioengine=psync\nfilename=%s\nrw=randread\nsize=4m\ntime_based=1\nruntime=500ms\n", x.Path()))
 	service := mustRun(t, probe, Options{}).Jobs[0].Dirs[jobfile.DirRead].Lat.Mean
-	if service > 3e6 {
-		t.Skipf("a read that sleeps 2 ms took %.2f ms on average: the machine is too loaded to make a fixed service time", service/1e6)
-	}
 	iops := int(0.4 / (service / 1e9))
 	r := openLoopJob(t, x, iops, "poisson", 6*time.Second)
 	ds, ol := &r.Dirs[jobfile.DirRead], &r.OpenLoop.Dirs[jobfile.DirRead]
-	if ol.Response.N != ds.Lat.N || ol.Response.N < 400 {
-		t.Fatalf("%d response samples for %d I/Os: want one per I/O, at least 400", ol.Response.N, ds.Lat.N)
+	if ol.Response.N != ds.Lat.N || ol.Response.N < 200 {
+		t.Fatalf("%d response samples for %d I/Os: want one per I/O, at least 200", ol.Response.N, ds.Lat.N)
 	}
 	s := ds.Lat.Mean                                      // E[S], ns
 	s2 := ds.Lat.Stddev()*ds.Lat.Stddev() + s*s           // E[S^2]
@@ -62,17 +65,18 @@ func TestOpenLoopMD1(t *testing.T) {
 	late := float64(ol.Late) / float64(ds.TotalIOs)
 	t.Logf("probe %.3f ms; service %.3f ms (stdev %.3f), %.1f IOPS, rho %.3f: mean wait %.3f ms, Pollaczek-Khinchine %.3f ms, M/D/1 %.3f ms; late %.3f",
 		service/1e6, s/1e6, ds.Lat.Stddev()/1e6, lambda, rho, wait/1e6, pk/1e6, md1/1e6, late)
-	if cv2 := s2/(s*s) - 1; cv2 > 0.1 {
-		t.Skipf("the service time spread (stdev %.2f ms of %.2f ms) is too wide for M/D/1 here: the machine is too loaded to make a fixed service time", ds.Lat.Stddev()/1e6, s/1e6)
-	}
 	if rho >= 0.9 {
 		t.Fatalf("rho %.2f: the service time moved from the probe's %.2f ms to %.2f ms", rho, service/1e6, s/1e6)
 	}
-	if math.Abs(wait-pk)/pk > 0.3 {
-		t.Errorf("mean wait %.3f ms, queueing theory gives %.3f ms (M/D/1 %.3f ms)", wait/1e6, pk/1e6, md1/1e6)
-	}
 	if math.Abs(late-rho) > 0.1 {
 		t.Errorf("%.3f of the I/Os found the target busy, want rho %.3f", late, rho)
+	}
+	if cv2 := s2/(s*s) - 1; cv2 > 0.1 {
+		t.Logf("mean wait not checked: the service time's spread (stdev %.2f ms of %.2f ms) is too wide for a fixed service time on this loaded machine", ds.Lat.Stddev()/1e6, s/1e6)
+		return
+	}
+	if math.Abs(wait-pk)/pk > 0.3 {
+		t.Errorf("mean wait %.3f ms, queueing theory gives %.3f ms (M/D/1 %.3f ms)", wait/1e6, pk/1e6, md1/1e6)
 	}
 }
 
@@ -123,5 +127,27 @@ func TestOpenLoopDepth(t *testing.T) {
 	if ol.Late < ds.TotalIOs/2 || ol.Response.Mean < 5*ds.Lat.Mean {
 		t.Errorf("%d of %d I/Os late, response %.1f ms, service %.2f ms: want most late and the response 5 times the service",
 			ol.Late, ds.TotalIOs, ol.Response.Mean/1e6, ds.Lat.Mean/1e6)
+	}
+}
+
+// TestZeroAllocsOpenLoop: the open-loop path (the timetable, its waits
+// and the response latency) allocates nothing per I/O either: a run of
+// 16k I/Os at 400,000 IOPS allocates no more than one of 1k.
+func TestZeroAllocsOpenLoop(t *testing.T) {
+	for _, depth := range []int{1, 8} {
+		allocs := func(n uint64) float64 {
+			return testing.AllocsPerRun(3, func() {
+				j := nullJob(t, n, depth, true)
+				j.OpenLoop, j.RateIOPS = true, [jobfile.NumDirs]uint64{400000, 400000, 400000}
+				if _, err := Run(context.Background(), []*jobfile.Job{j}, Options{}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		small, big := allocs(1<<10), allocs(1<<14)
+		t.Logf("depth %d: %.0f allocs for 1k I/Os, %.0f for 16k", depth, small, big)
+		if big > small+16 {
+			t.Errorf("depth %d: %.0f allocs for 16k I/Os vs %.0f for 1k: the open-loop path allocates", depth, big, small)
+		}
 	}
 }
