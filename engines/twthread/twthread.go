@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -82,7 +83,6 @@ type Engine struct {
 	watch Watch
 	call  atomic.Int64 // start of the goroutine's engine call, 0 when in none
 	stuck atomic.Bool  // stop gave up on the goroutine, asleep in the kernel
-	timer *time.Timer  // the job side's ReapTimeout wait, made on first use
 	// Job side asks: cancelReq per slot, cancelAsk when any is set.
 	cancelReq []atomic.Bool
 	cancelAsk atomic.Bool
@@ -109,56 +109,63 @@ const (
 	slotInRing        // submitted to the real engine
 )
 
-// parker puts a goroutine to sleep until another wakes it, without a lost
-// wake-up: the sleeper stores asleep and re-checks for work before it
-// blocks; the waker publishes work and then loads asleep.
+// parker puts a thread to sleep until another wakes it, on a futex,
+// without a lost wake-up: the sleeper stores asleep, reads seq and
+// re-checks for work before it waits on seq; the waker publishes work,
+// then, when the sleeper is asleep, bumps seq and wakes it. Both sides run
+// on locked OS threads: a futex is one wake-up of the sleeping thread
+// itself, where a channel takes Go's scheduler two thread hand-offs (a
+// spinning M steals the goroutine and hands its P to the locked M).
 type parker struct {
 	asleep atomic.Uint32
-	ch     chan struct{}
+	seq    atomic.Uint32
 }
-
-func newParker() parker { return parker{ch: make(chan struct{}, 1)} }
 
 func (p *parker) wake() {
 	if p.asleep.Load() == 1 {
-		select {
-		case p.ch <- struct{}{}:
-		default:
-		}
+		p.kick()
 	}
 }
 
-// park sleeps unless ready reports work.
-func (p *parker) park(ready func() bool) {
+// kick wakes the sleeper whether or not it is asleep.
+func (p *parker) kick() {
+	p.seq.Add(1)
+	futex(&p.seq, futexWakePrivate, 1, nil)
+}
+
+// park sleeps unless ready reports work. It may return without work (a
+// signal); callers check again.
+func (p *parker) park(ready func() bool) { p.parkFor(ready, 0) }
+
+// parkFor is park bounded by d (unbounded for 0).
+func (p *parker) parkFor(ready func() bool, d time.Duration) {
 	p.asleep.Store(1)
+	seq := p.seq.Load()
 	if !ready() {
-		<-p.ch
+		var ts *unix.Timespec
+		if d > 0 {
+			t := unix.NsecToTimespec(int64(d))
+			ts = &t
+		}
+		futex(&p.seq, futexWaitPrivate, seq, ts)
 	}
 	p.asleep.Store(0)
 }
 
-// parkFor is park bounded by d, on the timer *tm (made on first use and
-// left stopped and drained).
-func (p *parker) parkFor(ready func() bool, d time.Duration, tm **time.Timer) {
-	p.asleep.Store(1)
-	if !ready() {
-		if *tm == nil {
-			*tm = time.NewTimer(d)
-		} else {
-			(*tm).Reset(d)
-		}
-		select {
-		case <-p.ch:
-		case <-(*tm).C:
-		}
-		if !(*tm).Stop() {
-			select {
-			case <-(*tm).C:
-			default:
-			}
-		}
-	}
-	p.asleep.Store(0)
+// The futex operations (linux/futex.h: FUTEX_WAIT or FUTEX_WAKE with
+// FUTEX_PRIVATE_FLAG), which x/sys/unix does not name.
+const (
+	futexWaitPrivate = 0 | 128
+	futexWakePrivate = 1 | 128
+)
+
+// futex is futex(2) on word: FUTEX_WAIT returns when the word no longer
+// holds val, when woken, on a signal or at the timeout; FUTEX_WAKE wakes
+// up to val sleepers. Its errors (EAGAIN, EINTR, ETIMEDOUT) all mean
+// "look again", which every caller does.
+func futex(word *atomic.Uint32, op int, val uint32, ts *unix.Timespec) {
+	_, _, _ = unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(word)), uintptr(op), uintptr(val),
+		uintptr(unsafe.Pointer(ts)), 0, 0)
 }
 
 // osYield gives the thread's CPU to another runnable thread
@@ -219,8 +226,6 @@ func startTW(open engines.Opener, s engines.Setup, now func() int64, watch Watch
 		pending:  make([]uint32, n),
 		taken:    sched.NewList(),
 		subl:     sched.NewList(),
-		twPark:   newParker(),
-		jobPark:  newParker(),
 		stopped:  make(chan struct{}),
 		closeCh:  make(chan struct{}),
 		closed:   make(chan struct{}),
@@ -577,7 +582,7 @@ func (t *Engine) ReapTimeout(out []engines.Completion, min int, d time.Duration)
 				osYield()
 				continue
 			}
-			t.jobPark.parkFor(func() bool { return !t.done.Empty() || t.failed() != nil }, time.Duration(deadline-now), &t.timer)
+			t.jobPark.parkFor(func() bool { return !t.done.Empty() || t.failed() != nil }, time.Duration(deadline-now))
 			continue
 		}
 		n += t.takeInto(out[n:])
@@ -617,10 +622,7 @@ func (t *Engine) stop() bool {
 		return false
 	}
 	t.quit.Store(true)
-	select {
-	case t.twPark.ch <- struct{}{}:
-	default:
-	}
+	t.twPark.kick()
 	if !t.watch.On {
 		<-t.stopped
 		return true
