@@ -26,7 +26,7 @@ shm=/dev/shm/gofio-capacity-$$
 vda=/var/tmp/gofio-capacity-$$
 trap 'rm -f "$shm" "$vda"' EXIT
 go build -o "$OUT/gofio" "$root"
-sweep=(--sweep iodepth=1,4,16,64,256,1024 --slo 'p99<=2ms' --set runtime="$RUNTIME" --output-format=json)
+sweep=(--sweep 'iodepth=1,4,16,64,256,1024' --slo 'p99<=2ms' --set runtime="$RUNTIME" --output-format=json)
 curve() { # NAME FILE SIZE
 	"$OUT/gofio" "${sweep[@]}" --set filename="$2" --set size="$3" --capacity-plot "$root/docs/capacity-$1.svg" \
 		--output="$OUT/$1.json" "$root/examples/randread.fio" >"$OUT/$1.txt" 2>&1
