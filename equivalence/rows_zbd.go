@@ -26,6 +26,8 @@ func zbdJob(opts ...string) string {
 var zbdRows = []Row{
 	{Name: "zbd/seq-write", Ref: "zonemode=zbd on a file: sequential writes at the write pointers, zonecapacity below the zone size",
 		JobFile: zbdJob("rw=write", "size=8m", "zonecapacity=960k"), Exact: syncDepth, Check: zbdSame(1 << 20)},
+	{Name: "zbd/seq-write-unaligned-bs", Ref: "zonemode=zbd with 12k blocks in 1 MiB zones: each zone is full 4k before its end, so 4 MiB takes 342 writes, two of them after a reset",
+		JobFile: zbdJob("rw=write", "bs=12k", "size=4m"), Exact: syncDepth, Check: zbdSame(1 << 20)},
 	{Name: "zbd/randwrite-max-open", Ref: "fio examples/zbd-rand-write.fio: random writes at the write pointers of at most 4 open zones, full zones reset",
 		JobFile: zbdJob("rw=randwrite", "max_open_zones=4"), Exact: syncDepth, Check: zbdSame(1 << 20)},
 	{Name: "zbd/z-suffix", Ref: "the z suffix: offset=3z size=6z io_size=4z, job_max_open_zones",

@@ -110,6 +110,10 @@ type EngineInfo struct {
 // Runs reports whether gofio runs the engine.
 func (e EngineInfo) Runs() bool { return e.Refused == "" }
 
+// Async reports whether fio's engine completes I/O after queueing it
+// (fio's engines without FIO_SYNCIO): those with a commit hook.
+func (e EngineInfo) Async() bool { return e.Commit }
+
 // engineTable lists the registered engines, in registration order.
 var engineTable []EngineInfo
 

@@ -55,12 +55,17 @@ func fixupVerifyInterval(j *Job) {
 // mode with more than one open file is dropped; zonerange defaults to
 // zonesize. Values given as a count of zones (the z suffix) become bytes
 // as fio's zbd_recalc_options_with_zone_granularity makes them: count
-// times the zone size, and nothing without a zone size.
+// times the zone size, and nothing without a zone size. fio 3.42's
+// write_zone_remainder with zonemode=zbd turns norandommap on when the job
+// does not set it.
 func fixupZones(j *Job) {
 	z := &j.Zones
 	if z.Mode == "" {
 		z.Mode = "none"
 		z.SizeWithoutMode = z.Size > 0
+	}
+	if z.Mode == "zbd" && j.WriteZoneRemainder && !j.Given("norandommap") {
+		j.NoRandomMap = true
 	}
 	if z.Mode == "strided" && j.OpenFiles > 1 {
 		z.Mode = "none"
@@ -91,6 +96,8 @@ func checkZones(j *Job, explicit bool) (option, msg string) {
 		return "zonemode=none", "--zonemode=none and --zonesize are not compatible"
 	case z.Mode == "zbd" && !j.CreateSerialize:
 		return "create_serialize=0", "--zonemode=zbd and --create_serialize=0 are not compatible"
+	case z.Mode == "zbd" && j.WriteZoneRemainder && !j.NoRandomMap:
+		return "norandommap=0", "fio: write_zone_remainder=1 requires norandommap=1"
 	case z.Mode == "strided" && z.Size == 0:
 		return "zonemode=strided", "--zonesize must be specified when using --zonemode=strided"
 	}

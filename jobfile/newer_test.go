@@ -49,6 +49,8 @@ func TestNewerOptionValues(t *testing.T) {
 		{"log_issue_time=1\n", func(j *Job) any { return j.LogIssueTime }, true},
 		{"job_start_clock_id=1\n", func(j *Job) any { return j.JobStartClock }, 1},
 		{"ss_interval=500ms\n", func(j *Job) any { return j.SteadyState.Interval }, 500 * time.Millisecond},
+		{"zonemode=zbd\nzonesize=1m\nwrite_zone_remainder=1\n", func(j *Job) any { return [2]bool{j.WriteZoneRemainder, j.NoRandomMap} }, [2]bool{true, true}},
+		{"write_zone_remainder=1\n", func(j *Job) any { return j.NoRandomMap }, false},
 		{"steadystate_check_interval=3\n", func(j *Job) any { return j.SteadyState.Interval }, 3 * time.Second},
 	}
 	for _, c := range cases {
@@ -65,6 +67,7 @@ func TestNewerOptionErrors(t *testing.T) {
 		"dataplacement=zns\n", "plid_select=first\n", "plids=4-1\n", "plids=0-200\n", "plids=70000\n",
 		"priohint=1024\n", "log_window_value=2\n", "log_max_value=min\n", "ss_interval=x\n",
 		"rw=trimwrite\nnum_range=2\n", "rw=randtrim\nnum_range=2\n",
+		"zonemode=zbd\nzonesize=1m\nwrite_zone_remainder=1\nnorandommap=0\n",
 	} {
 		if _, err := Parse(Input{Files: []string{writeJob(t, "j.fio", "[j]\nsize=1m\n"+body)}, Host: &testHost}); err == nil {
 			t.Errorf("%q: parsed, want an error", body)

@@ -24,6 +24,9 @@ func planZones(runs []*jobRun, warn io.Writer) error {
 		if j.Zones.Mode != "zbd" || jr.failed != nil || jr.replay != nil {
 			continue
 		}
+		if err := zbd.CheckJob(j); err != nil {
+			return fmt.Errorf("%s: zonemode=zbd: %w", j.Name, err)
+		}
 		cfg := zbd.NewConfig(j)
 		zj := zbd.NewJob(cfg)
 		for _, t := range jr.targets {

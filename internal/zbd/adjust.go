@@ -163,7 +163,7 @@ func (j *Job) adjustWrite(f *file, base uint64, zi uint32, off, n, minBS uint64)
 	if j.cfg.ResetFrequency != 0 && float64(d.wpSwd) >= float64(f.size)*j.cfg.ResetThreshold && j.decWriteCnt(d) {
 		z.resetZone = true
 	}
-	if z.resetZone || z.full(minBS) {
+	if z.resetZone || j.writeFull(z, minBS) {
 		// The writes already issued to the zone complete first.
 		j.wait(d)
 		z.resetZone = false
@@ -180,17 +180,36 @@ func (j *Job) adjustWrite(f *file, base uint64, zi uint32, off, n, minBS uint64)
 		j.fail(syscall.EINVAL, "invalid WP value")
 		return 0, 0, false
 	}
-	l := min(n, z.capEnd()-off) / minBS * minBS
-	switch {
-	case l == n:
-	case l >= minBS:
-		n = l
-	default:
+	if n = j.writeLen(z, off, n, minBS); n == 0 {
 		j.unlockZone(d, zi)
 		j.fail(syscall.EIO, "zone remainder %d smaller than min block size %d", z.capEnd()-off, minBS)
 		return 0, 0, false
 	}
 	return off, n, true
+}
+
+// writeFull is fio 3.42's zbd_zone_full for writes: fewer than minBS
+// bytes left, or with write_zone_remainder none.
+func (j *Job) writeFull(z *zone, minBS uint64) bool {
+	if j.cfg.WriteRemainder {
+		return z.wp >= z.capEnd()
+	}
+	return z.full(minBS)
+}
+
+// writeLen is the length of a write of n bytes at the write pointer off
+// of zone z, as fio's zbd_adjust_block shortens it: to what the zone has
+// left, in whole blocks of minBS; with write_zone_remainder, what is left
+// when it is no more than a block. 0 when nothing fits.
+func (j *Job) writeLen(z *zone, off, n, minBS uint64) uint64 {
+	l := min(n, z.capEnd()-off)
+	if j.cfg.WriteRemainder && l <= minBS {
+		return l
+	}
+	if l = l / minBS * minBS; l < minBS && l != n {
+		return 0
+	}
+	return l
 }
 
 // decWriteCnt is fio's zbd_dec_and_reset_write_cnt: true on the write
@@ -247,7 +266,7 @@ func (j *Job) closeZone(d *Device, zi uint32) {
 func (j *Job) openZone(f *file, zi uint32) bool {
 	d := f.dev
 	z := &d.zones[zi]
-	if j.cfg.Verify && z.full(j.cfg.MinBS[jobfile.DirWrite]) {
+	if j.cfg.Verify && j.writeFull(z, j.cfg.MinBS[jobfile.DirWrite]) {
 		return false
 	}
 	if d.maxOpen == 0 {
@@ -296,7 +315,7 @@ func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool)
 	if !ok {
 		return 0, false
 	}
-	if examine && d.zones[zi].wp+minBS <= d.zones[zi].capEnd() {
+	if examine && !j.writeFull(&d.zones[zi], minBS) {
 		return zi, true
 	}
 	// Zone zi is full (or nothing is open): open another, once the
@@ -337,7 +356,7 @@ func (j *Job) convertToOpenZone(f *file, base, off, minBS uint64) (uint32, bool)
 				j.takeZone(d, o)
 			}
 			zi = o
-			if d.zones[o].wp+minBS <= d.zones[o].capEnd() {
+			if !j.writeFull(&d.zones[o], minBS) {
 				return o, true
 			}
 		}

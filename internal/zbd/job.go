@@ -17,6 +17,11 @@ type Config struct {
 	ReadBeyondWP bool                    // read_beyond_wp
 	JobMaxOpen   uint32                  // job_max_open_zones
 	ZoneSkip     uint64                  // zoneskip (sequential jobs)
+	// WriteRemainder is fio 3.42's write_zone_remainder: the end of a
+	// zone that a block no longer fits is written with a shorter write,
+	// and a zone is full only when nothing is left, instead of when less
+	// than a block is.
+	WriteRemainder bool
 	// ResetThreshold and ResetFrequency are zone_reset_threshold and
 	// zone_reset_frequency.
 	ResetThreshold, ResetFrequency float64
@@ -33,6 +38,7 @@ func NewConfig(j *jobfile.Job) Config {
 		ReadBeyondWP:   j.Zones.ReadBeyondWP,
 		JobMaxOpen:     uint32(j.Zones.JobMaxOpen),
 		ZoneSkip:       j.Zones.Skip,
+		WriteRemainder: j.WriteZoneRemainder,
 		ResetThreshold: j.Zones.ResetThreshold,
 		ResetFrequency: j.Zones.ResetFrequency,
 	}
@@ -40,6 +46,24 @@ func NewConfig(j *jobfile.Job) Config {
 		c.MinBS[d] = j.BSMin(jobfile.Dir(d))
 	}
 	return c
+}
+
+// CheckJob refuses, as fio 3.42's zbd_setup_files, a writing job whose
+// recover_zbd_write_error it cannot honour: without continue_on_error, or
+// with verify on an asynchronous engine. On gofio's emulated zones the
+// option has no other effect: a failed write leaves the write pointer
+// where it was, and no device holds another one to read back.
+func CheckJob(j *jobfile.Job) error {
+	if !j.RecoverZBDWriteError || !j.RW.HasWrite() {
+		return nil
+	}
+	if j.ContinueOnError == jobfile.ContinueNone {
+		return fmt.Errorf("recover_zbd_write_error works only when continue_on_error is set")
+	}
+	if j.Verify != "" && j.Verify != "0" && j.Engine().Async() {
+		return fmt.Errorf("recover_zbd_write_error for async IO engines does not support verify")
+	}
+	return nil
 }
 
 // Error is a zoned I/O that fails the job, with fio's errno and message.

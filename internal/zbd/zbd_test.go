@@ -1,6 +1,7 @@
 package zbd
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -250,5 +251,58 @@ func TestSetupSequential(t *testing.T) {
 	k.Setup(0, jobfile.DirWrite, &last, &base, 0, &zb)
 	if base != 0 || last != 0 {
 		t.Errorf("zoneskip past the end: base %d, next %d; want the start, 0", base, last)
+	}
+}
+
+// TestWriteRemainder checks fio 3.42's write_zone_remainder: with 48 KiB
+// blocks a 1 MiB zone takes 21 of them, and its last 16 KiB go in one
+// shorter write, after which the zone is full and the next write resets
+// it; without the option the zone is full with 16 KiB left, as fio 3.33.
+func TestWriteRemainder(t *testing.T) {
+	for _, remainder := range []bool{false, true} {
+		c := Config{Write: true, WriteRemainder: remainder, MinBS: [jobfile.NumDirs]uint64{48 * kib, 48 * kib, 48 * kib}}
+		d, j := newTest(t, 1, 0, c)
+		var lens []uint64
+		for k := 0; k < 23; k++ {
+			off, n, ok := issue(j, jobfile.DirWrite, 0, 48*kib)
+			if !ok {
+				t.Fatalf("remainder %v: write %d refused", remainder, k)
+			}
+			if k >= 21 {
+				lens = append(lens, off, n)
+			}
+		}
+		want := []uint64{0, 48 * kib, 48 * kib, 48 * kib} // reset at the 22nd write, without the option
+		if remainder {
+			want = []uint64{1008 * kib, 16 * kib, 0, 48 * kib} // the 16 KiB remainder, then the reset
+		}
+		if !slices.Equal(lens, want) || j.Resets != 1 {
+			t.Errorf("remainder %v: writes 22 and 23 (offset, length) %v, resets %d; want %v and 1", remainder, lens, j.Resets, want)
+		}
+		_ = d
+	}
+}
+
+// TestCheckJob checks fio 3.42's refusals of recover_zbd_write_error: a
+// writing job needs continue_on_error, and not verify on an asynchronous
+// engine.
+func TestCheckJob(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rw=write"}, "works only when continue_on_error is set"},
+		{[]string{"--rw=write", "--continue_on_error=all", "--ioengine=io_uring", "--verify=crc32c"}, "async IO engines does not support verify"},
+		{[]string{"--rw=write", "--continue_on_error=all", "--verify=crc32c"}, ""},
+		{[]string{"--rw=read"}, ""},
+	} {
+		jobs, err := jobfile.Parse(jobfile.Input{CmdLine: append([]string{"--name=j", "--size=1m", "--zonemode=zbd", "--zonesize=1m", "--recover_zbd_write_error=1"}, c.args...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = CheckJob(jobs[0])
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
 	}
 }
