@@ -201,7 +201,7 @@ var fio342Differences = map[string]string{
 	"verify/norandommap-loops-psync":               fio342Seeds + "the counts; fio 3.40 also changed verify with norandommap (4f1101e6)",
 	"verify/norandommap-loops-uring":               fio342Seeds + "the counts; fio 3.40 also changed verify with norandommap (4f1101e6)",
 	"zbd/io-size-beyond-size":                      fio342Seeds + "the zones written and reset (11 against 9)",
-	"zbd/seq-write-unaligned-bs":                   "fio 3.42 finishes a zone with less than a block left (zbd_finish_zone) and stops after the fourth: 340 writes, no reset, where fio 3.33 issues 342",
+	"zbd/seq-write-unaligned-bs":                   "fio 3.42 finishes a zone with less than a block left (zbd_finish_zone) and stops after the fourth: 340 writes, no reset, where fio 3.33 makes 342",
 	"zbd/randrw":                                   fio342Seeds + "the zones written and reset",
 	"zbd/randwrite-max-open":                       fio342Seeds + "the zones written and reset",
 	"zbd/reset-threshold":                          fio342Seeds + "the zones written and reset (48 against 50)",
