@@ -65,7 +65,7 @@ func (l *loop) complete(it sched.Item, now int64) bool {
 			l.lastWasSync = true
 		}
 		if l.sfr != nil {
-			l.sfr.synced(int(s.file))
+			l.sfr.Synced(int(s.file))
 		}
 		if acct {
 			v := uint64(now - s.start)
@@ -157,7 +157,7 @@ func (l *loop) transferred(s *slot, si uint32, now int64, acct bool) bool {
 		}
 	}
 	if l.sfr != nil && s.op == engines.OpWrite {
-		l.sfr.wrote(int(s.file), s.off, uint64(got))
+		l.sfr.Wrote(int(s.file), s.off, uint64(got))
 	}
 	l.thinkTime.thinkDone++
 	if l.latTarget.search != nil {

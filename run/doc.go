@@ -87,5 +87,5 @@
 // Verify (verify.go) writes fio's headers through internal/verify and, with
 // do_verify=1, reads every block of the last pass back and checks it.
 // Result.Disks holds the /sys/block deltas of the disks under the targets
-// (disks.go).
+// (target.Disks).
 package run

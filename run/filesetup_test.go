@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gofio/gofio/internal/blockdev"
-	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -80,21 +78,5 @@ func TestCreateOnlyAndOnOpen(t *testing.T) {
 	}
 	if st, err := os.Stat(b); err != nil || st.Size() != 0 || st.Mode().Perm() != 0o600 {
 		t.Errorf("create_on_open's file: %v, %v; want empty, mode 0600 (fio's open)", st, err)
-	}
-}
-
-// TestDiskUtilOff checks disk_util=0: the job's disks are not sampled.
-func TestDiskUtilOff(t *testing.T) {
-	dir := t.TempDir()
-	if _, ok := blockdev.DiskFor(dir); !ok {
-		t.Skip("the test's directory is on no disk here")
-	}
-	for _, on := range []bool{true, false} {
-		j := testJob(dir, "d", jobfile.RWWrite, "psync")
-		j.NoDiskUtil = !on
-		ds := startDisks([]*jobRun{{job: j, targets: []*target.Target{{Path: j.Filenames[0]}}}})
-		if got := len(ds.samplers) > 0; got != on {
-			t.Errorf("disk_util=%v: sampled %d disks", on, len(ds.samplers))
-		}
 	}
 }

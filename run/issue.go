@@ -220,7 +220,7 @@ func (l *loop) countIssued(si uint32, next *nextIO) {
 	}
 	setRequest(&l.req, op, file, off, buf)
 	if op == engines.OpSyncFileRange {
-		l.req.Offset, l.req.SyncLen = l.sfr.span(file)
+		l.req.Offset, l.req.SyncLen = l.sfr.Span(file)
 	}
 	if op == engines.OpTrim && l.zones != nil {
 		l.req.ZoneReset = true

@@ -365,7 +365,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		l.hasRead, l.hasWrite = gen.RW.HasRead(), gen.RW.HasWrite()
 	}
 	if l.sfrEvery > 0 {
-		l.sfr = newSyncRanges(len(jr.targets))
+		l.sfr = target.NewSyncRanges(len(jr.targets))
 	}
 	l.locks = target.NewFileLocks(jr.job, jr.targets, jr.lockSection, &e.locks)
 	l.pass.passSize = target.PassBytes(jr.targets)
@@ -445,7 +445,7 @@ func (jr *jobRun) execute(e *env, p *prepared) {
 	}
 	res.Start = time.Now()
 	jr.started = true
-	blocks, je := blockInfos(j, jr.targets)
+	blocks, je := target.BlockInfos(j, jr.targets)
 	if je != nil {
 		failJob(e, jr, je)
 		return

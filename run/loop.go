@@ -172,7 +172,7 @@ type loop struct {
 	syncQueuedLast bool
 	// sfr holds each file's writes since its last sync, which
 	// sync_file_range= syncs; nil without it.
-	sfr syncRanges
+	sfr target.SyncRanges
 	// locks are lockfile='s locks (lockfile.go); nil without it.
 	locks                      *target.FileLocks
 	nextIssue                  [jobfile.NumDirs]int64

@@ -2,12 +2,9 @@ package run
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -109,7 +106,10 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 			<-statusExited
 		}()
 	}
-	disks := startDisks(runs)
+	var disks target.Disks
+	for _, jr := range runs {
+		disks.Add(jr.job, jr.targets)
+	}
 	// genesis is fio's genesis time: JSON "elapsed" counts from here, so
 	// it takes in startdelay, ramp_time and the wait between groups.
 	genesis := time.Now()
@@ -122,7 +122,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 		e.countIOJobs(g)
 		runGroup(e, g)
 	}
-	res.Disks = disks.stop()
+	res.Disks = disks.Stop()
 	res.Elapsed = time.Since(genesis)
 	if e.startErr != nil {
 		return nil, e.startErr
@@ -212,11 +212,11 @@ func planJob(jobs []*jobfile.Job, i int, opts *Options, laidOut map[string]uint6
 			replayLog, ts, merged, err = verifylog.PlanReplay(j, opts.Warn, opts.CheckMountedWrite)
 		}
 	} else {
-		ts, failed, err = planJobTargets(j, i+1, opts.CheckMountedWrite, laidOut)
+		ts, failed, err = target.PlanJob(j, i+1, opts.CheckMountedWrite, laidOut)
 	}
 	replan := false
 	if err != nil {
-		if j.IOLog.Read != "" || j.CreateSerialize || !madeByEarlierJob(jobs[:i], j) {
+		if j.IOLog.Read != "" || j.CreateSerialize || !target.MadeByEarlier(jobs[:i], j) {
 			return nil, err
 		}
 		// With create_serialize=0 fio sets a job's files up when the
@@ -294,35 +294,11 @@ func checkJob(j *jobfile.Job) error {
 	return target.CheckUnlinkEachLoop(j)
 }
 
-// madeByEarlierJob reports whether every file of job j that does not exist
-// yet is a file an earlier job writes: with create_serialize=0, j's targets
-// are then planned when its group starts.
-func madeByEarlierJob(earlier []*jobfile.Job, j *jobfile.Job) bool {
-	if j.Engine().Diskless {
-		return false
-	}
-	missing := 0
-	for _, name := range target.Names(j) {
-		if _, err := os.Stat(name); err == nil {
-			continue
-		}
-		missing++
-		found := false
-		for _, p := range earlier {
-			found = found || p.RW.HasWrite() && !p.Engine().Diskless && slices.Contains(target.Names(p), name)
-		}
-		if !found {
-			return false
-		}
-	}
-	return missing > 0
-}
-
 // replanTargets plans the targets of job jr at the start of its group,
 // after the earlier groups made its files; a failure fails the job.
 func replanTargets(e *env, jr *jobRun) {
 	j := jr.job
-	ts, failed, err := planJobTargets(j, jr.index+1, e.opts.CheckMountedWrite, nil)
+	ts, failed, err := target.PlanJob(j, jr.index+1, e.opts.CheckMountedWrite, nil)
 	switch {
 	case err != nil:
 		jr.failed = &joberr.Error{Job: j.Name, Op: "set up files", Fn: "setup_files", Errno: unix.ENOENT, Err: err}
@@ -383,61 +359,6 @@ func planVerify(j *jobfile.Job, index int) (*verify.Verifier, error) {
 	}
 	v.Thread = uint16(index)
 	return v, nil
-}
-
-// planJobTargets resolves job j's targets and checks what can be checked
-// before any job starts: O_DIRECT alignment and the offset generator's
-// block rules. An input error comes back as err; a target that cannot be
-// examined now comes back as failed, to end the job when its group
-// starts, with ts nil.
-func planJobTargets(j *jobfile.Job, thread int, mounted func(string) error, laidOut map[string]uint64) (ts []*target.Target, failed *joberr.Error, err error) {
-	ts, err = target.Plan(j, thread, mounted, laidOut)
-	if errors.As(err, &failed) {
-		return nil, failed, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if j.Direct && !j.Engine().Diskless {
-		for _, t := range ts {
-			je, err := checkPlannedDirect(j, t)
-			if err != nil {
-				return nil, nil, err
-			}
-			if je != nil {
-				return nil, je, nil
-			}
-		}
-	}
-	regions := make([]iogen.Region, len(ts))
-	for i, t := range ts {
-		regions[i] = t.Region
-	}
-	if err := iogen.CheckOffsets(j, regions); err != nil {
-		return nil, nil, err
-	}
-	return ts, nil, nil
-}
-
-// checkPlannedDirect checks the O_DIRECT alignment of a target before
-// anything is laid out or opened for writing: an existing file or device
-// through a read-only open, a file still to be created through its
-// directory (newFileAlign), so that a bad bs writes nothing. A target that
-// cannot be opened or examined fails only its job (je).
-func checkPlannedDirect(j *jobfile.Job, t *target.Target) (je *joberr.Error, err error) {
-	if !t.Exists {
-		return nil, target.CheckDirect(j, t, target.NewFileAlign(filepath.Dir(t.Path)))
-	}
-	fd, err := unix.Open(t.Path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return target.Fail(j.Name, t, "open", "open("+t.Path+")", unix.EIO, err), nil
-	}
-	defer unix.Close(fd)
-	a, err := target.DIOAlign(fd, t.Block)
-	if err != nil {
-		return target.Fail(j.Name, t, "O_DIRECT alignment", "statx", unix.EIO, err), nil
-	}
-	return nil, target.CheckDirect(j, t, a)
 }
 
 // groups splits the jobs where one waits for the previous ones: stonewall
@@ -599,8 +520,13 @@ func reserveProcs(n int) bool {
 // files count too, as in fio). stopped says the run was stopped during
 // the layout: nothing is opened then.
 func openJobTargets(e *env, jr *jobRun, fill []byte) (stopped bool, je *joberr.Error) {
-	if stopped, je := layoutJob(e, jr, fill); stopped || je != nil {
-		return stopped, je
+	if jr.replay == nil {
+		// fio neither sizes nor lays out a replay's files.
+		lo := target.Layout{Job: jr.job, Targets: jr.targets, Fill: fill, Bufs: jr.bufs, Stop: e.stop,
+			Info: e.opts.Info, Warnf: e.warnf, Notes: &jr.res.EngineNotes}
+		if stopped, je := lo.Run(); stopped || je != nil {
+			return stopped, je
+		}
 	}
 	for _, t := range jr.targets {
 		if je := target.Open(jr.job, t, jr.rw(), e.opts.fadvise, e.fadviseHintFailed); je != nil {
@@ -620,24 +546,7 @@ func closeTargets(e *env, jr *jobRun) {
 		return
 	}
 	jr.closed = true
-	for _, t := range jr.targets {
-		if t.FD >= 0 && jr.job.FsyncOnClose && jr.job.RW.HasWrite() && !t.Char {
-			// fio's put_file: fsync_on_close syncs a writing job's
-			// file before it closes it.
-			if err := unix.Fsync(t.FD); err != nil {
-				e.warnf("gofio: job %s: %s: fsync_on_close: %v\n", jr.job.Name, t.Label, err)
-			}
-		}
-		if t.FD >= 0 {
-			unix.Close(t.FD)
-			t.FD = -1
-		}
-		if jr.job.Unlink && t.Created {
-			if err := os.Remove(t.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				e.warnf("gofio: job %s: %s: unlink: %v\n", jr.job.Name, t.Label, err)
-			}
-		}
-	}
+	target.Close(jr.job, jr.targets, e.warnf)
 	jr.prog.OpenFiles.Store(0)
 }
 

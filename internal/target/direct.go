@@ -16,13 +16,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// DIOAlign returns the O_DIRECT alignment of the open fd: the logical
+// dioAlign returns the O_DIRECT alignment of the open fd: the logical
 // block size of a block device, or statx's dio_offset_align for a file (0
 // when the filesystem has no O_DIRECT). A filesystem that does not report
 // STATX_DIOALIGN (tmpfs, which takes any alignment, among them) gets 512,
 // the sector size every device accepts, so that a job that passes here
 // also runs on a real disk.
-func DIOAlign(fd int, block bool) (uint64, error) {
+func dioAlign(fd int, block bool) (uint64, error) {
 	if block {
 		v, err := blockdev.LogicalBlockSize(fd)
 		if err != nil {
@@ -40,15 +40,15 @@ func DIOAlign(fd int, block bool) (uint64, error) {
 	return uint64(stx.Dio_offset_align), nil
 }
 
-// NewFileAlign returns the O_DIRECT alignment a file not yet created in
+// newFileAlign returns the O_DIRECT alignment a file not yet created in
 // dir will have, without creating it: statx of an unnamed O_TMPFILE in
 // dir (never linked into the directory, gone on close), or, where the
 // filesystem has no O_TMPFILE, the logical block size of the disk under
 // dir, or 512.
-func NewFileAlign(dir string) uint64 {
+func newFileAlign(dir string) uint64 {
 	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
 	if err == nil {
-		a, err := DIOAlign(fd, false)
+		a, err := dioAlign(fd, false)
 		unix.Close(fd)
 		if err == nil {
 			return a
@@ -65,9 +65,9 @@ func NewFileAlign(dir string) uint64 {
 	return 512
 }
 
-// CheckDirect refuses a direct=1 job whose sizes or offsets are not
+// checkDirect refuses a direct=1 job whose sizes or offsets are not
 // multiples of the target's O_DIRECT alignment.
-func CheckDirect(j *jobfile.Job, t *Target, align uint64) error {
+func checkDirect(j *jobfile.Job, t *Target, align uint64) error {
 	if err := directProblem(j, t, align); err != nil {
 		return BadTarget(j, t, "%w", err)
 	}

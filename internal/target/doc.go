@@ -3,9 +3,12 @@
 // what they are and how large (Plan: regular file, block or character
 // device, real size, the job's region on each), the checks made before
 // anything is written (a missing device under /dev, zonemode=zbd targets,
-// O_DIRECT alignment, free space, unlink_each_loop), their layout
-// (LayOut, CreateEmpty), opening (Open: flags, O_DIRECT, fadvise_hint,
-// write_hint), pre_read, fallocate= and lockfile='s locks.
+// O_DIRECT alignment, free space, unlink_each_loop; PlanJob), their
+// layout (Layout, CreateEmpty), opening (Open: flags, O_DIRECT,
+// fadvise_hint, write_hint), pre_read, fallocate=, lockfile='s locks,
+// sync_file_range='s spans (SyncRanges), unlink_each_loop's reopening,
+// end_fsync and end_syncfs, closing and unlink=, the disks under them
+// (Disks, fio's disk_util) and block_error_percentiles' blocks.
 //
 // Its rules: it plans before it writes, so that bad input is refused with
 // nothing created; a failure on one target is a *joberr.Error that ends

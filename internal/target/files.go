@@ -440,7 +440,7 @@ func Open(j *jobfile.Job, t *Target, rw jobfile.RW, fadvise Fadvise, hintFailed 
 		t.Created = true
 	}
 	if direct {
-		a, err := DIOAlign(fd, t.Block)
+		a, err := dioAlign(fd, t.Block)
 		if err != nil {
 			return Fail(j.Name, t, "O_DIRECT alignment", "statx", unix.EIO, err)
 		}

@@ -49,14 +49,14 @@ func LayoutLine(name string, n int, total uint64) string {
 	return fmt.Sprintf("%s: Laying out IO file%s (%d file%s / %s%dMiB)\n", name, s, n, s, tot, total>>20)
 }
 
-// layout creates or extends one file, and the directories it lacks, so that
+// layOut creates or extends one file, and the directories it lacks, so that
 // the job's region exists. A reading job gets the missing part filled with
 // data from the job's buffer generator gen, in fio's max_bs[write] pieces;
 // a writing job gets a sparse extension. Nothing is ever truncated,
 // and a file that existed when the run was planned is never created again.
 // done says the file now has its size; it is false with a nil error when
 // stop was set before the layout finished (checked before each write).
-func LayOut(j *jobfile.Job, t *Target, fill []byte, gen *iogen.Buffers, stop *atomic.Bool, warn func(format string, args ...any)) (done bool, je *joberr.Error) {
+func layOut(j *jobfile.Job, t *Target, fill []byte, gen *iogen.Buffers, stop *atomic.Bool, warn func(format string, args ...any)) (done bool, je *joberr.Error) {
 	need := t.Region.Base + t.Region.Size
 	flags := unix.O_RDWR | unix.O_CLOEXEC
 	if !t.Exists {

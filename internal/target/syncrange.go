@@ -1,4 +1,4 @@
-package run
+package target
 
 // unwritten marks a file with no write completed since its last sync, as
 // fio's -1ULL first_write and last_write.
@@ -8,28 +8,28 @@ const unwritten = ^uint64(0)
 // sync: fio's first_write and last_write.
 type writeSpan struct{ first, last uint64 }
 
-// syncRanges are the spans sync_file_range= syncs, one per file. The
+// SyncRanges are the spans sync_file_range= syncs, one per file. The
 // loop keeps them only for a job with sync_file_range (nil otherwise), so
 // other jobs pay nothing at their write completions.
-type syncRanges []writeSpan
+type SyncRanges []writeSpan
 
-// newSyncRanges returns the spans of n files, none written yet.
-func newSyncRanges(n int) syncRanges {
-	r := make(syncRanges, n)
+// NewSyncRanges returns the spans of n files, none written yet.
+func NewSyncRanges(n int) SyncRanges {
+	r := make(SyncRanges, n)
 	r.resetAll()
 	return r
 }
 
 // resetAll marks every file unwritten.
-func (r syncRanges) resetAll() {
+func (r SyncRanges) resetAll() {
 	for i := range r {
 		r[i] = writeSpan{unwritten, unwritten}
 	}
 }
 
-// wrote widens file's span by a completed write of n bytes at off, as
+// Wrote widens file's span by a completed write of n bytes at off, as
 // fio's file_log_write_comp.
-func (r syncRanges) wrote(file int, off, n uint64) {
+func (r SyncRanges) Wrote(file int, off, n uint64) {
 	s := &r[file]
 	if s.first == unwritten || off < s.first {
 		s.first = off
@@ -39,14 +39,14 @@ func (r syncRanges) wrote(file int, off, n uint64) {
 	}
 }
 
-// synced marks file unwritten: any sync of it completed, as in fio's
+// Synced marks file unwritten: any sync of it completed, as in fio's
 // io_completed.
-func (r syncRanges) synced(file int) { r[file] = writeSpan{unwritten, unwritten} }
+func (r SyncRanges) Synced(file int) { r[file] = writeSpan{unwritten, unwritten} }
 
-// span returns the offset and length a sync_file_range of file covers:
+// Span returns the offset and length a sync_file_range of file covers:
 // fio's first_write and last_write - first_write, length 0 when nothing
 // was written since the last sync.
-func (r syncRanges) span(file int) (off, n uint64) {
+func (r SyncRanges) Span(file int) (off, n uint64) {
 	s := r[file]
 	return s.first, s.last - s.first
 }
