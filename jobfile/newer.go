@@ -83,6 +83,9 @@ type SPRandom struct {
 	Regions   int     // spr_num_regions
 	OP        float64 // spr_op: over-provisioning ratio, in (0, 1)
 	CacheSize uint64  // spr_cs: the device's cache in bytes
+	// SetGenerator and SetNoRandomMap say sprandom set
+	// random_generator=lfsr and norandommap=1, which the job left out.
+	SetGenerator, SetNoRandomMap bool
 }
 
 // newerDefaults sets the defaults of fio's newer options in j.
@@ -113,7 +116,8 @@ var newerOptions = []OptionSpec{
 		Note: "above 1 only with ioengine=io_uring_cmd on an NVMe namespace, which gofio refuses (multi-range DSM)",
 		intp: func(j *Job) *int { return &j.NumRange }},
 	{Name: "sprandom", Type: TypeBool, Default: "0", Min: 0, Max: 1, Parent: "rw", Since: "3.41",
-		Help: "Set up Sandisk Pseudo Random Preconditioning", NotRun: true,
+		Help:  "Set up Sandisk Pseudo Random Preconditioning",
+		Note:  "random writes over the file's physical size (size times 1+spr_op) that leave its regions with the invalid blocks of steady state, as fio 3.42; sets random_generator=lfsr and norandommap=1 unless the job sets them",
 		boolp: func(j *Job) *bool { return &j.SPRandom.On }},
 	{Name: "spr_num_regions", Type: TypeInt, Default: "100", Min: 0, Max: Unbounded, Parent: "sprandom", Since: "3.41",
 		Help: "Number of regions for sprandom", intp: func(j *Job) *int { return &j.SPRandom.Regions }},
@@ -311,10 +315,66 @@ func checkNewer(j *Job) (option, msg string) {
 	return "", ""
 }
 
+// fixupSPRandom applies fio 3.42's fixup_options to a sprandom job: it
+// sets random_generator=lfsr and norandommap=1 when the job leaves them
+// out (SPRandomNotes says so when it runs, as fio does). spRandomError
+// refuses what fio refuses when the job starts.
+func fixupSPRandom(j *Job) {
+	s := &j.SPRandom
+	if !s.On || !j.RW.HasWrite() || !j.RW.IsRandom() {
+		return
+	}
+	if !j.Given("random_generator") {
+		j.RandomGenerator, s.SetGenerator = "lfsr", true
+	}
+	if !j.Given("norandommap") {
+		j.NoRandomMap, s.SetNoRandomMap = true, true
+	}
+}
+
+// SPRandomNotes returns fio's notes on what sprandom set for the job.
+func (j *Job) SPRandomNotes() []string {
+	var out []string
+	if j.SPRandom.SetGenerator {
+		out = append(out, "fio: sprandom sets random_generator=lfsr")
+	}
+	if j.SPRandom.SetNoRandomMap {
+		out = append(out, "fio: sprandom sets norandommap=1")
+	}
+	return out
+}
+
+// spRandomError returns fio 3.42's refusal of a sprandom job when it
+// starts (fixup_options, setup_files, sprandom_init), which its
+// --parse-only does not make: one that does not write at random, another
+// random_generator or norandommap=0, more than one file, a write block
+// size that is not a power of two, no region.
+func (j *Job) spRandomError() (option, msg string) {
+	if !j.SPRandom.On {
+		return "", ""
+	}
+	switch bs := j.BS[DirWrite]; {
+	case !j.RW.HasWrite() || !j.RW.IsRandom():
+		return "sprandom", "fio: sprandom requires random write, random_generator=lfsr, norandommap=1"
+	case j.RandomGenerator != "lfsr":
+		return "random_generator", "fio: sprandom requires random_generator=lfsr"
+	case !j.NoRandomMap:
+		return "norandommap", "fio: sprandom requires norandommap=1"
+	case j.NrFiles != 1:
+		return "nrfiles", "fio: SPRandom supports only one file"
+	case bs&(bs-1) != 0:
+		return "bs", fmt.Sprintf("fio: sprandom: bs [%d] should be power of 2", bs)
+	case j.SPRandom.Regions == 0:
+		return "spr_num_regions", "fio: requires at least one region"
+	}
+	return "", ""
+}
+
 // hardwareError returns an *Error when the job needs hardware gofio does
 // not drive: NVMe data placement or multi-range trims, which fio sends
 // only through io_uring_cmd to an NVMe namespace, or what its engine's
-// options need (EngineInfo.Needs).
+// options need (EngineInfo.Needs); or when fio 3.42 refuses its sprandom
+// set-up as the job starts.
 func (j *Job) hardwareError() error {
 	refuse := func(option, msg string) error {
 		e := &Error{File: j.File, Line: j.Line, Option: option, Msg: msg}
@@ -341,6 +401,9 @@ func (j *Job) hardwareError() error {
 	}
 	if (j.LogWindowBoth || j.LogIssueTime) && j.LogStoreCompressed {
 		return refuse("log_store_compressed", "gofio does not store logs with log_window_value=both's or log_issue_time's column compressed yet; write them as text")
+	}
+	if option, msg := j.spRandomError(); msg != "" {
+		return refuse(option, msg)
 	}
 	if j.NumRange > 1 && j.RW.HasTrim() {
 		return refuse("num_range", "multi-range trims need ioengine=io_uring_cmd on an NVMe namespace (Dataset Management); gofio does not send them")

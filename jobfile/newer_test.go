@@ -49,6 +49,9 @@ func TestNewerOptionValues(t *testing.T) {
 		{"log_issue_time=1\n", func(j *Job) any { return j.LogIssueTime }, true},
 		{"job_start_clock_id=1\n", func(j *Job) any { return j.JobStartClock }, 1},
 		{"ss_interval=500ms\n", func(j *Job) any { return j.SteadyState.Interval }, 500 * time.Millisecond},
+		{"rw=randwrite\nsprandom=1\n", func(j *Job) any { return []any{j.RandomGenerator, j.NoRandomMap, j.SPRandomNotes()} },
+			[]any{"lfsr", true, []string{"fio: sprandom sets random_generator=lfsr", "fio: sprandom sets norandommap=1"}}},
+		{"rw=randrw\nsprandom=1\nrandom_generator=lfsr\nnorandommap=1\n", func(j *Job) any { return j.SPRandomNotes() }, []string(nil)},
 		{"zonemode=zbd\nzonesize=1m\nwrite_zone_remainder=1\n", func(j *Job) any { return [2]bool{j.WriteZoneRemainder, j.NoRandomMap} }, [2]bool{true, true}},
 		{"write_zone_remainder=1\n", func(j *Job) any { return j.NoRandomMap }, false},
 		{"steadystate_check_interval=3\n", func(j *Job) any { return j.SteadyState.Interval }, 3 * time.Second},
@@ -90,6 +93,12 @@ func TestNewerHardwareRefused(t *testing.T) {
 		{"dp_scheme=/nonexistent/scheme\n", "dp_scheme", "lstat"},
 		{"dp_scheme=" + filepath.Dir(scheme) + "\n", "dp_scheme", "is not a file"},
 		{"log_window_value=both\nlog_store_compressed=1\n", "log_store_compressed", "both"},
+		{"sprandom=1\n", "sprandom", "requires random write"},
+		{"rw=randwrite\nsprandom=1\nrandom_generator=tausworthe\n", "random_generator", "requires random_generator=lfsr"},
+		{"rw=randwrite\nsprandom=1\nnorandommap=0\n", "norandommap", "requires norandommap=1"},
+		{"rw=randwrite\nsprandom=1\nnrfiles=2\n", "nrfiles", "supports only one file"},
+		{"rw=randwrite\nsprandom=1\nbs=12k\n", "bs", "bs [12288] should be power of 2"},
+		{"rw=randwrite\nsprandom=1\nspr_num_regions=0\n", "spr_num_regions", "at least one region"},
 		{"log_issue_time=1\nlog_store_compressed=1\n", "log_store_compressed", "log_issue_time"},
 	}
 	for _, c := range cases {

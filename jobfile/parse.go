@@ -451,6 +451,7 @@ func Parse(in Input) ([]*Job, error) {
 		if err := fixupRuntime(j, src.own, in); err != nil {
 			return nil, err
 		}
+		fixupSPRandom(j)
 		if err := multipleWriters(j, src.own, in); err != nil {
 			return nil, err
 		}

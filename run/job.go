@@ -368,7 +368,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 		l.sfr = target.NewSyncRanges(len(jr.targets))
 	}
 	l.locks = target.NewFileLocks(jr.job, jr.targets, jr.lockSection, &e.locks)
-	l.pass.passSize = target.PassBytes(jr.targets)
+	l.pass.passSize, l.pass.ioSize = target.PassBytes(jr.targets), target.IOSize(j, jr.targets)
 	if l.pass.passSize == 0 {
 		l.invalidate = false
 	}
@@ -424,7 +424,7 @@ func (jr *jobRun) runIO(e *env, l *loop) (verifyOnly, verifiedLast bool) {
 		// after all of them: with loops=N a writing job's blocks are
 		// read back N times, and io_size= past size= loops while its
 		// writes and reads fall short of it.
-		l.pass.verifyEachPass = l.verify.wlog != nil && !j.TimeBased && (l.loops > 1 || j.IOSize > l.pass.passSize)
+		l.pass.verifyEachPass = l.verify.wlog != nil && !j.TimeBased && (l.loops > 1 || l.pass.ioSize > l.pass.passSize)
 		l.run()
 		l.stopKernelStages()
 		l.stopKernelLocks()

@@ -261,6 +261,7 @@ type loopPass struct {
 	passNr      uint64 // the loop (pass over the files) running, from 1
 	passSize    uint64 // bytes in one pass over every region
 	passBytes   uint64 // bytes issued in the current pass
+	ioSize      uint64 // fio's o->io_size: io_size=, or sprandom's physical size (target.IOSize)
 	// verifyEachPass ends each pass over the files at its end, so that
 	// the verify phase runs after every loop, as fio's thread_main.
 	verifyEachPass bool

@@ -14,7 +14,7 @@ func (l *loop) timeBased() bool { return l.job.TimeBased }
 // until fewer bytes than its largest block are left. The verify reads
 // count, as in fio's io_bytes.
 func (l *loop) ioSizeLeft() bool {
-	s, done := l.job.IOSize, l.issued
+	s, done := l.pass.ioSize, l.issued
 	if l.verify.wlog != nil {
 		done += l.verify.wlog.ReadBack
 	}
@@ -34,7 +34,7 @@ func (l *loop) verifyPasses(verify func() bool) (verifiedLast bool) {
 			l.nextPass()
 			continue
 		}
-		if l.job.IOSize <= l.pass.passSize {
+		if l.pass.ioSize <= l.pass.passSize {
 			return false
 		}
 		if !verify() || !l.ioSizeLeft() {

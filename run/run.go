@@ -187,6 +187,11 @@ func planJob(jobs []*jobfile.Job, i int, opts *Options, laidOut map[string]uint6
 	if err := checkJob(j); err != nil {
 		return nil, err
 	}
+	if opts.Warn != nil {
+		for _, n := range j.SPRandomNotes() {
+			fmt.Fprintln(opts.Warn, n) // fio's log_info, on stdout
+		}
+	}
 	if _, err := iogen.NewCmdprio(j, i+1); err != nil {
 		// fio finds these when the engine starts; gofio before
 		// anything is written.

@@ -126,6 +126,8 @@ const (
 	SeedPoisson3
 	SeedPrioCmds
 	SeedDedupeWorkingSet
+	SeedFDP      // fio 3.34's FIO_RAND_FDP_OFF
+	SeedSPRandom // fio 3.41's FIO_RAND_SPRANDOM_OFF
 	nrSeeds
 )
 
@@ -150,7 +152,9 @@ type Seeds struct {
 // randseed the seeds are random, as fio reads them from the OS. fio seeds
 // before it turns randrepeat off for randseed=, so with randrepeat=1 (the
 // default) the offset seed is FIO_RANDSEED times the thread number even
-// when randseed= is set.
+// when randseed= is set; fio 3.35 and later, and so a sprandom job, keep
+// the chain's seed instead. The chain's first seeds are fio 3.33's, and
+// it goes on to fio 3.42's later ones (SeedFDP, SeedSPRandom).
 func NewSeeds(j *jobfile.Job, thread int) Seeds {
 	fs := Seeds{
 		Repeatable: j.RandRepeat && !j.RandSeedSet,
@@ -176,7 +180,9 @@ func NewSeeds(j *jobfile.Job, thread int) Seeds {
 		seed *= 0x9e370001
 	}
 	fs.allRandRepeat(j)
-	if j.RandRepeat {
+	if j.RandRepeat && !j.SPRandom.On {
+		// fio 3.35 dropped this: a sprandom job (fio 3.41's) keeps
+		// the chain's seed, as fio 3.42 does for every job.
 		fs.Seed[SeedBlock] = fioRandSeed * fs.thread
 	}
 	return fs

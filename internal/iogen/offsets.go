@@ -2,6 +2,7 @@ package iogen
 
 import (
 	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/internal/sprandom"
 	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -120,6 +121,11 @@ type Offsets struct {
 	// zbd is zonemode=zbd's zone state, nil without: it moves each I/O
 	// to where the zones let it go (SetZones).
 	zbd *zbd.Job
+
+	// spr is sprandom's generator of the writes' blocks, nil without;
+	// sprDone says it is spent, which ends the job (fio's td->done).
+	spr     *sprandom.Gen
+	sprDone bool
 }
 
 // fileServiceShift is fio's FIO_FSERVICE_SHIFT: a non-uniform file draw
@@ -399,6 +405,14 @@ func (g *Offsets) randBlock(r *Region, d jobfile.Dir) (uint64, bool) {
 }
 
 func (g *Offsets) randOffset(r *Region, d jobfile.Dir) (b uint64, ok bool) {
+	if g.spr != nil && d == jobfile.DirWrite {
+		// fio's __get_next_rand_offset_sprandom, on the file's LFSR.
+		if !g.sprDone {
+			b, ok = g.spr.Next(&r.lfsr)
+			g.sprDone = !ok
+		}
+		return b, ok
+	}
 	if r.hasDist {
 		return r.dist.Next(), true
 	}

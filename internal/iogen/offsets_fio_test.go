@@ -429,3 +429,34 @@ func testJob(dir, name string, rw jobfile.RW, engine string) *jobfile.Job {
 		ClatPercentiles:         true,
 	}
 }
+
+// TestSPRandomFio checks sprandom's writes against fio 3.42's: a 1 MiB
+// file in 4 KiB blocks, 10 regions, the default seeds (fio 3.42's, which
+// keep the chain's offset seed): the first blocks fio's --debug=sprandom
+// printed, 286 writes in all, and nothing after the job's end, even after
+// a new loop.
+func TestSPRandomFio(t *testing.T) {
+	jobs, err := jobfile.Parse(jobfile.Input{CmdLine: []string{"--name=j", "--rw=randwrite", "--size=1m", "--sprandom=1", "--spr_num_regions=10"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := jobs[0]
+	g, err := iogen.NewOffsets(j, []iogen.Region{{Size: j.Size, End: j.Size}}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []uint64
+	for {
+		_, _, off, _, ok := g.Fill()
+		if !ok {
+			break
+		}
+		blocks = append(blocks, off/4096)
+	}
+	if want := []uint64{228, 98, 33, 152, 92, 62, 15, 224}; len(blocks) != 286 || !equal(blocks[:8], want) {
+		t.Errorf("%d writes starting %v; fio 3.42: 286 starting %v", len(blocks), blocks[:min(8, len(blocks))], want)
+	}
+	if g.NewPass(); func() bool { _, _, _, _, ok := g.Fill(); return ok }() {
+		t.Error("a new loop wrote again; fio's sprandom ends the job")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/gofio/gofio/internal/fiorand"
+	"github.com/gofio/gofio/internal/sprandom"
 	"github.com/gofio/gofio/internal/zbd"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -90,6 +91,11 @@ func NewOffsets(j *jobfile.Job, regions []Region, seed uint64, thread int) (*Off
 	if err := g.initRegions(j, thread); err != nil {
 		return nil, err
 	}
+	if j.SPRandom.On {
+		if err := g.initSPRandom(j); err != nil {
+			return nil, fmt.Errorf("%s: %w", j.Name, err)
+		}
+	}
 	g.reseed()
 	g.resetFiles()
 	g.simpleRand = g.isSimpleRand()
@@ -140,6 +146,22 @@ func (g *Offsets) initRegions(j *jobfile.Job, thread int) error {
 		}
 	}
 	return nil
+}
+
+// initSPRandom sets up sprandom's writes over the job's one file, as fio's
+// sprandom_init: over the smaller of the file's size and its region, in
+// blocks of the write bs, on the file's LFSR (jobfile sets
+// random_generator=lfsr for sprandom).
+func (g *Offsets) initSPRandom(j *jobfile.Job) error {
+	if len(g.Files) != 1 || !g.Files[0].hasLfsr {
+		return fmt.Errorf("sprandom needs one file (fio: SPRandom supports only one file) and random_generator=lfsr")
+	}
+	r := &g.Files[0]
+	s := j.SPRandom
+	gen, err := sprandom.New(sprandom.Config{OP: s.OP, Regions: uint32(s.Regions), CacheSize: s.CacheSize},
+		min64(r.Size, r.End), j.BS[jobfile.DirWrite], g.seeds.Seed[fiorand.SeedSPRandom])
+	g.spr = gen
+	return err
 }
 
 // setBlockSizes takes the job's block sizes per direction: the bounds,

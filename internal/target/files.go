@@ -15,6 +15,7 @@ import (
 	"github.com/gofio/gofio/internal/fiorand"
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/joberr"
+	"github.com/gofio/gofio/internal/sprandom"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -388,18 +389,29 @@ func PassBytes(ts []*Target) uint64 {
 	return n
 }
 
+// IOSize is fio's o->io_size for job j on its targets: io_size=, or with
+// sprandom the file's physical size, its over-provisioning included, to
+// which fio's sprandom_init sets it; 0 for neither.
+func IOSize(j *jobfile.Job, ts []*Target) uint64 {
+	if j.SPRandom.On && len(ts) == 1 {
+		r := ts[0].Region
+		return sprandom.PhysicalSize(j.SPRandom.OP, min(r.Size, r.End), j.BS[jobfile.DirWrite])
+	}
+	return j.IOSize
+}
+
 // BytesPerPass returns the bytes one pass of job j moves over its targets:
 // io_size= when set, else one pass over their regions, capped at size=
 // (which with filesize= can be less than the files hold), as fio's
-// setup_files sets o->size.
+// setup_files sets o->size; with sprandom, the file's physical size.
 // fillDeviceSize is the size of a fill_device job without size= (fio's
 // size=-1), split over its files: far more than any filesystem holds, and
 // small enough that loops= times it does not overflow.
 const fillDeviceSize = 1 << 52
 
 func BytesPerPass(j *jobfile.Job, ts []*Target) uint64 {
-	if j.IOSize > 0 {
-		return j.IOSize
+	if s := IOSize(j, ts); s > 0 {
+		return s
 	}
 	if n := PassBytes(ts); j.Size == 0 || j.Size > n {
 		return n
