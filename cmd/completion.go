@@ -98,8 +98,12 @@ func fishCompletion() (string, error) {
 		return "", fmt.Errorf("completion fish: %w", err)
 	}
 	var names []string
-	for _, o := range jobfile.OptionTable() {
-		names = append(names, o.Name)
+	seen := map[string]bool{}
+	for _, o := range jobfile.AllOptions() {
+		if !seen[o.Name] {
+			seen[o.Name] = true
+			names = append(names, o.Name)
+		}
 	}
 	s += fmt.Sprintf("complete -c gofio -l cmdhelp -x -a '%s'\n", "all "+strings.Join(names, " "))
 	return s, nil

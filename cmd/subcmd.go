@@ -141,8 +141,8 @@ func (st *State) subcommand(ctx context.Context, args []string) int {
 // completions returns the completion candidates for the words typed after
 // "gofio"; the last word is the one being completed. It completes the
 // subcommands as the first word, the shells after "completion", gofio's
-// flags and every fio job option after "-" or "--" (with "=" when the
-// option takes a value), and option names after --cmdhelp=. Anything else
+// flags and every fio job and engine option after "-" or "--" (with "="
+// when the option takes a value), and option names after --cmdhelp=. Anything else
 // is left to the shell's file completion.
 func completions(words []string) []string {
 	cur := ""
@@ -162,7 +162,7 @@ func completions(words []string) []string {
 		}
 	case strings.HasPrefix(cur, "--cmdhelp="):
 		add("--cmdhelp=all")
-		for _, o := range jobfile.OptionTable() {
+		for _, o := range jobfile.AllOptions() {
 			add("--cmdhelp=" + o.Name)
 		}
 	case strings.HasPrefix(cur, "-"):
@@ -176,7 +176,7 @@ func completions(words []string) []string {
 			}
 			add(name)
 		}
-		for _, o := range jobfile.OptionTable() {
+		for _, o := range jobfile.AllOptions() {
 			if o.Type == jobfile.TypeFlag && o.Name != "name" {
 				add("--" + o.Name)
 			} else {

@@ -45,6 +45,11 @@ func TestCompletions(t *testing.T) {
 		{[]string{"--dire"}, []string{"--direct=", "--directory="}, nil},
 		{[]string{"--outp"}, []string{"--output=", "--output-format="}, nil},
 		{[]string{"--parse"}, []string{"--parse-only"}, []string{"--parse-only="}},
+		// Engine options, their engines' packages' included.
+		{[]string{"--user"}, []string{"--userspace_reap"}, nil},
+		{[]string{"--readf"}, []string{"--readfua="}, nil},
+		{[]string{"--libaio_"}, []string{"--libaio_vectored="}, nil},
+		{[]string{"--cmdhelp=apptag"}, []string{"--cmdhelp=apptag", "--cmdhelp=apptag_mask"}, nil},
 		{[]string{"completion", "f"}, []string{"fish"}, []string{"bash"}},
 		{[]string{"job.fio", "x"}, nil, []string{"version"}},
 	}

@@ -63,6 +63,11 @@ func (o OptionSpec) WithInt(field func(*Job) *int) OptionSpec { o.intp = field; 
 // error is reported at the option's file and line.
 func (o OptionSpec) WithSet(set func(j *Job, v string) error) OptionSpec { o.custom = set; return o }
 
+// AllOptions returns every job and engine option spec: the option table's
+// first, then the registered engines' in engine table order (a name
+// several engines share comes once per engine).
+func AllOptions() []*OptionSpec { return allOptions() }
+
 // allOptions returns every job and engine option spec, the option table's
 // first, then the registered engines' in engine table order.
 func allOptions() []*OptionSpec {
