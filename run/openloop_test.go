@@ -39,8 +39,9 @@ func openLoopJob(t *testing.T, x *faultfs.FS, iops int, process string, runtime 
 //     Where the machine is too loaded for a sleep of 2 ms to take a fixed
 //     time (the service's squared coefficient of variation above 0.1:
 //     rare stalls of tens of ms then make the mean wait), the test logs
-//     the figures instead; internal/openloop's TestMD1Wait checks the
-//     formula within 5% on a simulated server.
+//     the figures instead. TestOpenLoopMD1Exact checks the loop against
+//     M/D/1 on every machine, with an injected engine of exact service
+//     time on a fake clock.
 func TestOpenLoopMD1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 6 s of timed I/O")
