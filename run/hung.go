@@ -233,14 +233,7 @@ func (l *loop) timedOut(s *slot, age time.Duration, note string) {
 // been asleep in one engine call past hangGrace while an I/O is older than
 // io_timeout. It returns when done is closed.
 func watchHangs(e *env, jobs []*jobRun, done <-chan struct{}) {
-	t := time.NewTicker(hangTick)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-		}
+	every(hangTick, done, func() {
 		for _, jr := range jobs {
 			h := jr.hang
 			if h == nil {
@@ -261,7 +254,7 @@ func watchHangs(e *env, jobs []*jobRun, done <-chan struct{}) {
 				h.takeOver(e, si, time.Duration(age))
 			}
 		}
-	}
+	})
 }
 
 // takeOver ends a job whose thread is stuck in the kernel, on the

@@ -18,6 +18,7 @@ import (
 	"github.com/gofio/gofio/internal/iogen"
 	"github.com/gofio/gofio/internal/iolog"
 	"github.com/gofio/gofio/internal/joberr"
+	"github.com/gofio/gofio/internal/steady"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/internal/verifylog"
@@ -160,7 +161,7 @@ func plan(jobs []*jobfile.Job, opts *Options) ([]*jobRun, error) {
 	if err := planZones(runs, opts.Warn); err != nil {
 		return nil, err
 	}
-	if err := checkSteadyGroups(runs); err != nil {
+	if err := steady.CheckGroups(jobs); err != nil {
 		return nil, err
 	}
 	if err := target.CheckSpace(plannedTargets(runs)); err != nil {
@@ -483,11 +484,11 @@ func runGroup(e *env, g []*jobRun) {
 		defer close(done)
 		go watchHangs(e, watched, done)
 	}
-	if units := steadyUnits(runnable, 0); len(units) > 0 {
+	if units := steady.Units(steadyJobs(runnable), 0); len(units) > 0 {
 		done, exited := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(exited)
-			watchSteady(units, time.Now(), done)
+			steady.Watch(units, time.Now(), done)
 		}()
 		defer func() {
 			close(done)

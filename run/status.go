@@ -25,7 +25,7 @@ type jobSnapshot struct {
 	mu    sync.Mutex
 	res   *report.JobResult // the latest copy, nil before the first
 	// steady is the job's steady-state window as of the last check
-	// (run/steady.go), nil without steadystate.
+	// (steady.Watch), nil without steadystate.
 	steady atomic.Pointer[report.SteadyState]
 }
 
@@ -56,14 +56,7 @@ func (l *loop) snapshot() {
 // statusLoop calls opts.OnStatus every opts.StatusInterval with the
 // cumulative results so far, until done is closed.
 func statusLoop(opts *Options, runs []*jobRun, base report.Result, genesis time.Time, done <-chan struct{}) {
-	t := time.NewTicker(opts.StatusInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-		}
+	every(opts.StatusInterval, done, func() {
 		for _, jr := range runs {
 			if !jr.snap.ended.Load() {
 				jr.snap.want.Store(true)
@@ -102,7 +95,7 @@ func statusLoop(opts *Options, runs []*jobRun, base report.Result, genesis time.
 		if len(r.Jobs) > 0 {
 			opts.OnStatus(&r)
 		}
-	}
+	})
 }
 
 // withOldestIO returns res, or under io_timeout, once the job's oldest I/O
@@ -117,4 +110,19 @@ func withOldestIO(res *report.JobResult, p *report.Progress) *report.JobResult {
 	c := *res
 	c.EngineNotes = append(slices.Clone(res.EngineNotes), fmt.Sprintf("oldest I/O in flight: %.1fs", age.Seconds()))
 	return &c
+}
+
+// every calls f every period until done is closed: the run's watchers'
+// loop (status, hung I/O).
+func every(period time.Duration, done <-chan struct{}, f func()) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+		f()
+	}
 }

@@ -5,10 +5,12 @@
 // steadystate_duration's samples, and the job ends when the window's
 // slope, or its largest deviation from its mean, falls below the limit.
 //
-// The package is pure: the caller passes the time and the counters, so
-// tests feed samples and never sleep. Its arithmetic is fio's, integer
-// rates and all, so that a window of the same samples gives the same
-// verdict and the same JSON figures.
+// Window and Group are pure: the caller passes the time and the counters,
+// so tests feed samples and never sleep. Their arithmetic is fio's,
+// integer rates and all, so that a window of the same samples gives the
+// same verdict and the same JSON figures. Units and Watch run them for a
+// run group: the jobs' reporting units (CheckGroups refuses units fio
+// refuses), checked on a ticker over the counters each job publishes.
 package steady
 
 import (
@@ -96,10 +98,11 @@ func (w *Window) y(i int) uint64 {
 // fio's test: the buffer was full before, or tail - head == dur - 1.
 func (w *Window) fullNow() bool { return w.full || w.tail-w.head == w.dur-1 }
 
-// addSlope is fio's steadystate_slope: the least-squares slope of the
-// window (samples taken as equally spaced), as a percentage of the mean
-// when the limit is one.
-func (w *Window) addSlope() bool {
+// slide keeps the window's running sums as the sample just stored
+// enters it, as both of fio's criteria do: the sum of the samples, and
+// with xy (the slope's) the sum of each sample times its position. It
+// reports false while the window is not yet full.
+func (w *Window) slide(xy bool) bool {
 	if !w.fullNow() {
 		return false
 	}
@@ -107,16 +110,30 @@ func (w *Window) addSlope() bool {
 		w.sumY = 0
 		for i := 0; i < w.dur; i++ {
 			w.sumY += w.y(i)
-			w.sumXY += uint64(i) * w.y((w.head+i)%w.dur)
+			if xy {
+				w.sumXY += uint64(i) * w.y((w.head+i)%w.dur)
+			}
 		}
 		w.full = true
 	} else {
 		nv := w.y(w.tail)
 		w.sumY -= w.oldestY
 		w.sumY += nv
-		w.sumXY = w.sumXY - w.sumY + uint64(w.dur)*nv
+		if xy {
+			w.sumXY = w.sumXY - w.sumY + uint64(w.dur)*nv
+		}
 	}
 	w.oldestY = w.y(w.head)
+	return true
+}
+
+// addSlope is fio's steadystate_slope: the least-squares slope of the
+// window (samples taken as equally spaced), as a percentage of the mean
+// when the limit is one.
+func (w *Window) addSlope() bool {
+	if !w.slide(true) {
+		return false
+	}
 	n := float64(w.dur)
 	den := float64(w.sumXSq) - float64(w.sumX)*float64(w.sumX)/n
 	if den == 0 || (w.cfg.Pct && w.sumY/uint64(w.dur) == 0) {
@@ -143,20 +160,9 @@ func (w *Window) addSlope() bool {
 // sample from the window's mean, as a percentage of the mean when the
 // limit is one.
 func (w *Window) addDeviation() bool {
-	if !w.fullNow() {
+	if !w.slide(false) {
 		return false
 	}
-	if !w.full {
-		w.sumY = 0
-		for i := 0; i < w.dur; i++ {
-			w.sumY += w.y(i)
-		}
-		w.full = true
-	} else {
-		w.sumY -= w.oldestY
-		w.sumY += w.y(w.tail)
-	}
-	w.oldestY = w.y(w.head)
 	mean := float64(w.sumY) / float64(w.dur)
 	w.deviation = 0
 	for i := 0; i < w.dur; i++ {
