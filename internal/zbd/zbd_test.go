@@ -261,7 +261,7 @@ func TestSetupSequential(t *testing.T) {
 func TestWriteRemainder(t *testing.T) {
 	for _, remainder := range []bool{false, true} {
 		c := Config{Write: true, WriteRemainder: remainder, MinBS: [jobfile.NumDirs]uint64{48 * kib, 48 * kib, 48 * kib}}
-		d, j := newTest(t, 1, 0, c)
+		_, j := newTest(t, 1, 0, c)
 		var lens []uint64
 		for k := 0; k < 23; k++ {
 			off, n, ok := issue(j, jobfile.DirWrite, 0, 48*kib)
@@ -279,7 +279,6 @@ func TestWriteRemainder(t *testing.T) {
 		if !slices.Equal(lens, want) || j.Resets != 1 {
 			t.Errorf("remainder %v: writes 22 and 23 (offset, length) %v, resets %d; want %v and 1", remainder, lens, j.Resets, want)
 		}
-		_ = d
 	}
 }
 
