@@ -77,7 +77,7 @@ func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job
 	var eta *report.ETA
 	stop := make(chan struct{})
 	done := make(chan struct{})
-	var agg *run.AggBandwidth
+	var agg *report.AggBandwidth
 	aggDone := make(chan struct{})
 	wantETA := etaWanted(st, cfg) && len(jobs) > 0
 	if wantETA || len(header) > 0 || cfg.BandwidthLog {
@@ -86,7 +86,7 @@ func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job
 				st.logf("%v", err)
 			}
 			if cfg.BandwidthLog {
-				agg = &run.AggBandwidth{}
+				agg = &report.AggBandwidth{}
 				go agg.Run(ps, time.Now(), stop, aggDone)
 			}
 			if !wantETA {

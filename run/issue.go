@@ -133,7 +133,7 @@ func (l *loop) chooseIO(si uint32, now int64, next *nextIO) bool {
 		return false
 	}
 	if l.replay != nil {
-		if op, d, file, off, n, ok = l.replayNext(); !ok {
+		if op, d, file, off, n, ok = l.replay.Next(); !ok {
 			l.stopIssue = true
 			return false
 		}
@@ -141,7 +141,7 @@ func (l *loop) chooseIO(si uint32, now int64, next *nextIO) bool {
 			l.lastWasSync = l.syncAtQueue
 		}
 		now = l.clock()
-		l.replay.lastIssue = now
+		l.replay.LastIssue = now
 	} else if sync, ok := l.syncDue(); ok {
 		op, d, file = sync, jobfile.DirWrite, l.gen.SyncFile()
 		// fio's libaio has completed the sync by now.

@@ -358,10 +358,11 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	}
 	l.setOpenLoop(e.opts.now == nil)
 	if jr.replay != nil {
-		l.replay = &replay{log: jr.replay, genesis: l.clock()}
+		genesis := l.clock()
 		if e.opts.now == nil {
-			l.replay.genesis -= int64(time.Since(e.progStart))
+			genesis -= int64(time.Since(e.progStart))
 		}
+		l.replay = verifylog.NewReplay(jr.replay, genesis, l.clock, l.replaySleep)
 		l.hasRead, l.hasWrite = gen.RW.HasRead(), gen.RW.HasWrite()
 	}
 	if l.sfrEvery > 0 {

@@ -194,8 +194,8 @@ type loop struct {
 	sample func(d jobfile.Dir, slat, clat, lat int64) // Options.sample
 	logs   *verifylog.JobLogger                       // nil without write_*_log
 
-	replay *replay      // read_iolog=: the log replayed in place of gen; nil without
-	iolog  *iologWriter // write_iolog=: nil without
+	replay *verifylog.Replay      // read_iolog=: the log replayed in place of gen; nil without
+	iolog  *verifylog.IOLogWriter // write_iolog=: nil without
 }
 
 // loopVerify is the loop's verify state (verify.go, trimverify.go,

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -50,27 +49,11 @@ import (
 //     a synchronous engine after all its loops=, as fio's do_io counts no
 //     bytes issued for it, and on an engine that queues once it queued
 //     fio's total_bytes of writes and verify_backlog reads
-//     (verifylog.Log.passCap). Overlapping writes in flight at the same time
+//     (verifylog.PassCap). Overlapping writes in flight at the same time
 //     may tear, as in fio.
 //   - A mismatch names the file, offset, expected and found values (on
 //     Warn, and as the job's error, EILSEQ like fio's), and ends the job
 //     unless continue_on_error is verify or all, which counts it instead.
-
-// passCap is fio's do_io total_bytes for job j with pass bytes in each of
-// its loops passes (verifylog.Log.passCap).
-func passCap(j *jobfile.Job, pass, loops uint64) uint64 {
-	c := pass
-	if j.RW.IsRandom() && j.NoRandomMap {
-		c = max(c, j.IOSize)
-	}
-	if j.VerifyBacklog > 0 {
-		c += pass
-	}
-	if j.RW == jobfile.RWTrimWrite || j.RW == jobfile.RWRandTrimWrite {
-		c += cmp.Or(j.IOSize, pass) * loops
-	}
-	return c
-}
 
 // passCapped says whether the pass has queued its passCap, and ends its
 // issuing then.
@@ -95,7 +78,7 @@ func (l *loop) setupVerify(j *jobfile.Job, v *verify.Verifier, regions []iogen.R
 		l.verify.wlog = verifylog.New(regions, l.gen.MinBS[jobfile.DirWrite], verifylog.Sorted(j))
 		l.verify.wlog.Rollover = j.TimeBased
 		if !l.syncIO && !j.TimeBased {
-			l.verify.wlog.PassCap = passCap(j, l.verify.wlog.Pass, l.loops)
+			l.verify.wlog.PassCap = verifylog.PassCap(j, l.verify.wlog.Pass, l.loops)
 		}
 		if l.verify.wlog.Sorts || j.VerifyBacklog > 0 {
 			l.verify.wlog.Flying = make([]verifylog.FlyingWrite, len(l.slots))
@@ -255,7 +238,7 @@ func (l *loop) runVerify() {
 	}
 	l.verify.verifying, l.verify.verified, l.verify.checkReads, l.stopIssue = true, true, true, false
 	if len(l.verify.wlog.Ents) > 0 {
-		l.closeIOLogFiles(now) // fio closes the files after writing and opens them again to verify
+		l.iolog.CloseFiles(now) // fio closes the files after writing and opens them again to verify
 	}
 	l.verify.vNext = 0
 	if l.prog != nil {

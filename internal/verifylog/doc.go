@@ -1,8 +1,10 @@
 // Package verifylog holds what a job logs and reads back, apart from the
 // event loop that drives it: the verify log (Log), trim verify's list
 // (TrimList), the verify_state_save file (State), the write_*_log and
-// write_hist_log samples (JobLogger), and the planning of a read_iolog=
-// replay (PlanReplay, merge_blktrace_file's MergeTraces).
+// write_hist_log samples (JobLogger), the write_iolog= writer
+// (IOLogWriter), the planning and pacing of a read_iolog= replay
+// (PlanReplay, Replay, merge_blktrace_file's MergeTraces), and the job's
+// verifier (NewVerifier).
 //
 // Log is what a verifying job wrote, as fio 3.33's io_hist keeps it
 // (iolog.c's log_io_piece): for a random job with a random map a list in

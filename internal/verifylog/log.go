@@ -1,6 +1,7 @@
 package verifylog
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/gofio/gofio/internal/iogen"
@@ -128,6 +129,22 @@ func Sorted(j *jobfile.Job) bool {
 }
 
 // Add logs a completed write that the log did not see issued (verify_only's
+// PassCap is fio's do_io total_bytes for job j with pass bytes in each of
+// its loops passes (Log.PassCap).
+func PassCap(j *jobfile.Job, pass, loops uint64) uint64 {
+	c := pass
+	if j.RW.IsRandom() && j.NoRandomMap {
+		c = max(c, j.IOSize)
+	}
+	if j.VerifyBacklog > 0 {
+		c += pass
+	}
+	if j.RW == jobfile.RWTrimWrite || j.RW == jobfile.RWRandTrimWrite {
+		c += cmp.Or(j.IOSize, pass) * loops
+	}
+	return c
+}
+
 // replay).
 func (w *Log) Add(file int32, off uint64, n uint32) {
 	seq := w.Seq
