@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -144,18 +143,7 @@ type prepared struct {
 	depth  int
 	syncIO bool
 	tid    int
-	pinned bool
-	niced  bool // nice= changed the thread's nice value
-	// oldName is the thread's name before comm= renamed it ("": not
-	// renamed), given back when the job ends: the thread may be the
-	// process's main one, which the runtime never ends.
-	oldName string
-	// credsSet: uid= or gid= changed the thread's credentials.
-	credsSet bool
-	// cgroupSet: cgroup= or cgroup_weight= moved the thread; cgroup is
-	// where, left when the job ends.
-	cgroupSet bool
-	cgroup    *placement.CgroupJoin
+	placed placement.Placed // what placement.Place changed of the thread
 	// abandoned: io_timeout left requests with the kernel, which may still
 	// write into the buffers; they stay mapped (and the engine open, when
 	// the job's thread never came back) until the process exits.
@@ -163,26 +151,6 @@ type prepared struct {
 	// keepBufs: the job's thread closed the engine but requests it could
 	// not cancel may still write into the buffers, which stay mapped.
 	keepBufs bool
-}
-
-// allowedCPUs returns the CPUs job number index (0-based, over the whole
-// run) may use: all of cpus_allowed, or with cpus_allowed_policy=split the
-// one at position index modulo their count, in ascending order, as fio's
-// fio_cpus_split picks it for thread_number - 1. A gtod_cpu= CPU is not
-// among them, as in fio.
-func allowedCPUs(j *jobfile.Job, index int) []int {
-	cpus := j.CPUsAllowed
-	if j.GtodCPU != 0 && len(cpus) > 0 {
-		// fio's thread_main takes gtod_cpu out of the job's cpumask.
-		cpus = slices.DeleteFunc(slices.Clone(cpus), func(c int) bool { return c == j.GtodCPU })
-	}
-	if j.CPUsAllowedPolicy != "split" || len(cpus) == 0 {
-		return cpus
-	}
-	cpus = slices.Clone(cpus)
-	slices.Sort(cpus)
-	cpus = slices.Compact(cpus)
-	return cpus[index%len(cpus) : index%len(cpus)+1]
 }
 
 // prepare locks the goroutine to its thread, pins it, maps the buffers and
@@ -195,7 +163,7 @@ func (jr *jobRun) prepare(e *env) (*prepared, *joberr.Error) {
 		e.warnf("gofio: job %s: zoneskip=%d%% runs as in fio 3.33, which reads it as a skip of 2^64-%d bytes: each zone starts %d bytes before the end of the zone range before it\n",
 			j.Name, j.Zones.SkipPercent, j.Zones.SkipPercent+1, j.Zones.SkipPercent+1)
 	}
-	if je := jr.placeThread(e, p); je != nil {
+	if je := placement.Place(j, jr.index, jr.targets, jr.rw(), e.warnf, &p.placed); je != nil {
 		return p, je
 	}
 	maxBS := verifylog.ReplayMaxBS(j, jr.replay)
@@ -628,7 +596,7 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	p, je := jr.prepare(e)
 	// A thread whose affinity, nice value or credentials changed is not handed back to
 	// the Go scheduler: the goroutine exits locked and the runtime ends it.
-	if !p.pinned && !p.niced && !p.credsSet && !p.cgroupSet {
+	if pl := &p.placed; !pl.Pinned && !pl.Niced && !pl.CredsSet && !pl.CgroupSet {
 		defer runtime.UnlockOSThread()
 	}
 	if je != nil {
@@ -652,13 +620,13 @@ func (jr *jobRun) goroutine(e *env, ready chan<- struct{}, start <-chan struct{}
 	}
 	e.exitAll(jr, e.group)
 	e.ioJobDone(jr, e.group)
-	p.cgroup.Leave()
+	p.placed.Cgroup.Leave()
 	if err := p.release(); err != nil {
 		e.warnf("gofio: job %s: ioengine=%s: close: %v\n", jr.job.Name, jr.job.IOEngine, err)
 	}
 	closeTargets(e, jr)
-	if p.oldName != "" {
-		if err := placement.NameThread(p.oldName); err != nil {
+	if p.placed.OldName != "" {
+		if err := placement.NameThread(p.placed.OldName); err != nil {
 			e.warnf("gofio: job %s: comm: %v\n", jr.job.Name, err)
 		}
 	}

@@ -25,39 +25,55 @@ func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *joberr.Error {
 	if mode == jobfile.TracerOff {
 		return nil
 	}
-	tids := []int{p.tid}
-	switch {
-	case l.tw != nil:
-		tids = append(tids, l.tw.TID())
-	case j.SQThreadPoll && j.IOEngine == "io_uring":
-		// The SQ thread's own io-wq workers are named after it.
-		if sq := placement.SQPollThread(l.eng, p.tid); sq != 0 {
-			tids = append(tids, sq)
-		}
-	}
+	// The SQ thread's own io-wq workers are named after it.
+	tids, _ := tracedThreads(j, p, l)
 	kl, err := lockbpf.Open(lockbpf.Config{Pid: os.Getpid(), Tids: tids, Euid: os.Geteuid()})
 	if err != nil {
 		res := lockbpf.Unavailability(err)
-		if mode == jobfile.TracerRequired {
-			return tracerRequired(j.Name, "kernel_locks", "kernel locks", res.Reason, err)
+		je := e.tracerUnavailable(j, mode, "kernel_locks", "kernel locks", res.Reason, err)
+		if je == nil {
+			jr.res.KernelLocks = res
 		}
-		jr.res.KernelLocks = res
-		e.warnf("note: %s: kernel locks unavailable: %s\n", j.Name, res.Reason)
-		return nil
+		return je
 	}
 	l.klock = kl
 	return nil
 }
 
-// tracerRequired is the error that fails a job whose kernel tracer
-// (option, e.g. kernel_locks) is required but cannot run, for reason (err
-// as Open returned it): EPERM when privilege is what lacks, else ENOTSUP.
-func tracerRequired(job, option, what, reason string, err error) *joberr.Error {
-	errno := unix.ENOTSUP
-	if errors.Is(err, unix.EPERM) || os.Geteuid() != 0 {
-		errno = unix.EPERM
+// tracedThreads returns the threads a job's kernel tracer follows: the
+// job's own, and the SQ thread that submits for it, gofio's stand-in
+// (tw_thread) or the kernel's (sqthread_poll); noSQ says the kernel's
+// was not found.
+func tracedThreads(j *jobfile.Job, p *prepared, l *loop) (tids []int, noSQ bool) {
+	tids = []int{p.tid}
+	switch {
+	case l.tw != nil:
+		tids = append(tids, l.tw.TID())
+	case j.KernelSQPoll():
+		sq := placement.SQPollThread(l.eng, p.tid)
+		if sq == 0 {
+			return tids, true
+		}
+		tids = append(tids, sq)
 	}
-	return &joberr.Error{Job: job, Where: option + "=required", Op: what, Fn: option, Errno: errno, Err: errors.New(reason)}
+	return tids, false
+}
+
+// tracerUnavailable settles a job's kernel tracer (option, e.g.
+// kernel_locks; what, e.g. "kernel locks") that cannot run for reason
+// (err as its Open returned it): with option=required it fails the job,
+// with EPERM when privilege is what lacks, else ENOTSUP; otherwise a note
+// says why, and the job runs untraced (nil).
+func (e *env) tracerUnavailable(j *jobfile.Job, mode jobfile.TracerMode, option, what, reason string, err error) *joberr.Error {
+	if mode == jobfile.TracerRequired {
+		errno := unix.ENOTSUP
+		if errors.Is(err, unix.EPERM) || os.Geteuid() != 0 {
+			errno = unix.EPERM
+		}
+		return &joberr.Error{Job: j.Name, Where: option + "=required", Op: what, Fn: option, Errno: errno, Err: errors.New(reason)}
+	}
+	e.warnf("note: %s: %s unavailable: %s\n", j.Name, what, reason)
+	return nil
 }
 
 // stopKernelLocks stops the job's lock-contention tracer and puts its

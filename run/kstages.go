@@ -7,7 +7,6 @@ import (
 
 	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/ktrace"
-	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -38,20 +37,10 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error 
 	if why := kernelStagesBlocker(j, l, jr.targets); why != "" {
 		err = &ktrace.Unavailable{Reason: why}
 	} else {
-		tids := []int{p.tid}
-		switch {
-		case l.tw != nil:
-			// gofio's stand-in SQ thread (tw_thread) submits.
-			tids = append(tids, l.tw.TID())
-		case j.SQThreadPoll:
-			// The kernel's SQ thread submits.
-			sq := placement.SQPollThread(l.eng, p.tid)
-			if sq == 0 {
-				err = &ktrace.Unavailable{Reason: "sqthread_poll: the kernel's SQ thread (iou-sqp-" + strconv.Itoa(p.tid) + ") was not found"}
-			}
-			tids = append(tids, sq)
-		}
-		if err == nil {
+		tids, noSQ := tracedThreads(j, p, l)
+		if noSQ {
+			err = &ktrace.Unavailable{Reason: "sqthread_poll: the kernel's SQ thread (iou-sqp-" + strconv.Itoa(p.tid) + ") was not found"}
+		} else {
 			paths := make([]string, len(jr.targets))
 			for i, tg := range jr.targets {
 				paths[i] = tg.Path
@@ -62,12 +51,11 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error 
 	}
 	if err != nil {
 		ks := ktrace.Unavailability(err)
-		if mode == jobfile.TracerRequired {
-			return tracerRequired(j.Name, "kernel_stages", "kernel stages", ks.Reason, err)
+		je := e.tracerUnavailable(j, mode, "kernel_stages", "kernel stages", ks.Reason, err)
+		if je == nil {
+			jr.res.KernelStages = ks
 		}
-		jr.res.KernelStages = ks
-		e.warnf("note: %s: kernel stages unavailable: %s\n", j.Name, ks.Reason)
-		return nil
+		return je
 	}
 	l.kt = kt
 	// The stages meet gofio's own stamps: read the kernel's clock

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/jobfile"
+	"github.com/gofio/gofio/report"
 	"golang.org/x/sys/unix"
 )
 
@@ -87,5 +88,20 @@ func (l *loop) setLogEpoch() {
 	}
 	if unix.ClockGettime(int32(l.job.LogEpochClock), &ts) == nil {
 		l.res.Logs.EpochMsec = uint64(ts.Sec)*1000 + uint64(ts.Nsec)/1000000
+	}
+}
+
+// initPrios sets up the per-priority stats of the directions that use
+// cmdprio, as fio's init_ts_clat_prio.
+func (l *loop) initPrios() {
+	for d, prios := range l.cmdprio.Prios {
+		if len(prios) == 0 {
+			continue
+		}
+		ps := make([]report.PrioStat, len(prios))
+		for i, p := range prios {
+			ps[i].IOPrio = p
+		}
+		l.res.Dirs[d].Prios = ps
 	}
 }

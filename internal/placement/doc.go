@@ -4,7 +4,10 @@
 // uid= and gid= (and the access check they imply), lockmem=; and what the
 // thread and its io_uring helpers used (the job's thread CPU report).
 //
+// Place applies them in fio's order (credentials, cgroup, access check,
+// ioprio, comm=, nice, ioscheduler=, CPUs) and says what it changed
+// (Placed), for the job's end to undo.
+//
 // Its rules: each call acts on the calling OS thread, which the run core
-// has locked; it imports nothing of the run core, which calls it in fio's
-// order from run/placement.go.
+// has locked; it imports nothing of the run core.
 package placement
