@@ -4,7 +4,8 @@
 // grows back unnoticed. It has no code of its own.
 //
 // The rules: no non-test Go file over MaxFileLines lines, no function or
-// method of a non-test file over MaxFuncLines lines, and no issue
+// method of a non-test file over MaxFuncLines lines, package run's
+// non-test files at most MaxRunLines lines together, and no issue
 // tracker number (the word issue and a number) in Go source or its
 // comments: the tracker's history belongs in commit messages.
 package lint

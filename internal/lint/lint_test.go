@@ -21,6 +21,10 @@ const (
 	// MaxFuncLines is the most lines a function may span, from its func
 	// keyword to its closing brace.
 	MaxFuncLines = 100
+	// MaxRunLines is the most lines the non-test Go files of package run
+	// may have together: run is the event loop and job orchestration
+	// only, and what is not goes to a package of its own.
+	MaxRunLines = 6500
 )
 
 // goFiles returns the repository's Go files, relative to its root,
@@ -82,6 +86,29 @@ func TestSizeLimits(t *testing.T) {
 				t.Errorf("%s:%d: %s is %d lines, more than %d", rel, from, funcName(fn), n, MaxFuncLines)
 			}
 		}
+	}
+}
+
+// TestRunSize fails when package run's non-test Go files have more than
+// MaxRunLines lines together (as wc -l counts them).
+func TestRunSize(t *testing.T) {
+	total, files := 0, 0
+	for _, rel := range goFiles(t) {
+		if filepath.Dir(rel) != "run" || strings.HasSuffix(rel, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(repoRoot, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += strings.Count(string(b), "\n")
+		files++
+	}
+	if files == 0 {
+		t.Fatal("no non-test Go file in run/")
+	}
+	if total > MaxRunLines {
+		t.Errorf("run/: %d non-test lines in %d files, more than %d: move what is not the event loop or job orchestration to a package of its own (docs/architecture.md)", total, files, MaxRunLines)
 	}
 }
 
