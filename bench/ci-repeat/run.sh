@@ -14,6 +14,7 @@ commit=$(git -C "$repo" rev-parse "${2:-HEAD}")
 HOG_ON=${HOG_ON:-3}
 HOG_OFF=${HOG_OFF:-5}
 OUT=${OUT:-$(mktemp -d /tmp/gofio-ci-repeat-XXXXXX)}
+mkdir -p "$OUT"
 work=$(mktemp -d /tmp/gofio-ci-clone-XXXXXX)
 hogpid=
 stop_hog() {
