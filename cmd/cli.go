@@ -125,6 +125,7 @@ func flagTable() []flagSpec {
 			optional: true, bare: "1"},
 		{Flag: &cli.StringFlag{Name: "kernel-locks", Usage: "measure the kernel lock contention of each job's threads (its own, SQPOLL, io-wq workers) per I/O and by site with BPF on the lock tracepoints, in every job without kernel_locks=; `MODE` 1 (or bare): where tracing can run, required: fail the job where it cannot"},
 			optional: true, bare: "1"},
+		{Flag: &cli.BoolFlag{Name: "kernel-trace-cost", Usage: "measure what --kernel-stages and --kernel-locks cost: the CPU time of their BPF programs per I/O, with the kernel's BPF statistics on while they trace (they add two clock reads to every BPF program run on the machine, so they are off unless asked for)"}},
 		{Flag: &cli.StringFlag{Name: "io-timeout", Usage: "end a job with ETIMEDOUT when an I/O is outstanding longer than `TIME` (every job without io_timeout=; bare numbers are seconds)"}},
 		{Flag: &cli.StringFlag{Name: "gate-metric", Value: report.GateAvg, Usage: "the per-repeat figure the statistics compare: avg, p99, iops, or a kernel stage's mean (enter, submit, queue, device, ktw, reap; with --kernel-stages)"}},
 		{Flag: &cli.StringFlag{Name: "fio-release", Value: "3.33", Usage: "write the output as fio `RELEASE` does: 3.33 (the default) or 3.42 (job_start, latency_target_ns/latency_window_us, priority hints, zone resets as fio 3.42 reports them)"}},
@@ -238,6 +239,7 @@ func configFrom(c *cli.Context, sp *splitArgs) (*Config, error) {
 			return nil, fmt.Errorf("invalid --kernel-locks %q (valid: 0, 1, required)", v)
 		}
 	}
+	cfg.KernelTraceCost = c.Bool("kernel-trace-cost")
 	if cfg.Budget, err = flagTime(c, "budget", 0); err != nil {
 		return nil, err
 	}

@@ -93,6 +93,9 @@ type Config struct {
 	IOTimeout      time.Duration      // --io-timeout; 0 = off (hung.go in run)
 	KernelStages   jobfile.TracerMode // --kernel-stages: 0 (not given), 1 or required
 	KernelLocks    jobfile.TracerMode // --kernel-locks: 0 (not given), 1 or required
+	// KernelTraceCost is --kernel-trace-cost: the kernel tracers measure
+	// their programs' run time.
+	KernelTraceCost bool
 
 	// Fleet runs and fallbacks.
 	StartAt        time.Time // --start-at; zero when not given

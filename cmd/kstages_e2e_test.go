@@ -13,14 +13,16 @@ import (
 // TestKernelStagesOutput runs examples/randread.fio with --kernel-stages on
 // a loop device it makes: the normal output prints the join and the six
 // stages on their own "gofio kstage" lines, with at least 99% of the I/Os
-// joined, and the JSON carries gofio.kernel_stages. Root only.
+// joined, and the JSON carries gofio.kernel_stages; with
+// --kernel-trace-cost, the programs' CPU time per I/O and a note of it.
+// Root only.
 func TestKernelStagesOutput(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("kernel stages need root (BPF on tracepoints) and a loop device; skipping")
 	}
 	dev := loopdev.New(t, 64<<20)
 	out := filepath.Join(t.TempDir(), "out.json")
-	code, stdout, stderr := runCmd(t, "--kernel-stages=required", "examples/randread.fio", "--set", "filename="+dev.Path,
+	code, stdout, stderr := runCmd(t, "--kernel-stages=required", "--kernel-trace-cost", "examples/randread.fio", "--set", "filename="+dev.Path,
 		"--set", "runtime=1", "--output-format=normal,json", "--output", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -55,6 +57,7 @@ func TestKernelStagesOutput(t *testing.T) {
 					Available bool                       `json:"available"`
 					JoinRate  float64                    `json:"join_rate"`
 					Stages    map[string]json.RawMessage `json:"stages_ns"`
+					CostPerIO float64                    `json:"bpf_ns_per_io"`
 				} `json:"kernel_stages"`
 				Notes []string `json:"engine_notes"`
 			} `json:"gofio"`
@@ -64,7 +67,7 @@ func TestKernelStagesOutput(t *testing.T) {
 		t.Fatalf("%v in\n%s", err, js)
 	}
 	ks := doc.Jobs[0].Gofio.KS
-	if !ks.Available || ks.JoinRate < 0.99 || len(ks.Stages) != 6 {
+	if !ks.Available || ks.JoinRate < 0.99 || len(ks.Stages) != 6 || ks.CostPerIO <= 0 {
 		t.Fatalf("kernel_stages: %+v", ks)
 	}
 	if !strings.Contains(strings.Join(doc.Jobs[0].Gofio.Notes, "\n"), "kernel stages: tracing cost") {

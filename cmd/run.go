@@ -103,6 +103,7 @@ func runWithETA(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job
 	opts.IOTimeout = cfg.IOTimeout
 	opts.KernelStages = cfg.KernelStages
 	opts.KernelLocks = cfg.KernelLocks
+	opts.KernelTraceCost = cfg.KernelTraceCost
 	if cfg.StatusInterval > 0 {
 		var mu sync.Mutex
 		opts.StatusInterval = cfg.StatusInterval

@@ -28,8 +28,9 @@ const KLockTopSites = 5
 //	 "subsystems": [{"subsystem": "io-wq", "sites": 3, "count": N, "wait_ns": N}, ...],
 //	 "sites": [{"site": "io_wq_enqueue", "subsystem": "io-wq", "count": N, "wait_ns": N, "spin_ns": N}, ...]}
 //
-// wait_share is spin_ns / cpu_ns. Unavailable, it is {"available": false,
-// "reason": "..."}.
+// wait_share is spin_ns / cpu_ns; the bpf_ keys, the tracing's cost, are
+// there only when it was measured (--kernel-trace-cost). Unavailable, it is
+// {"available": false, "reason": "..."}.
 func kernelLocksJSON(l *klock.Locks) *jsonObject {
 	o := &jsonObject{}
 	o.addBool("available", l.Available)
@@ -50,9 +51,11 @@ func kernelLocksJSON(l *klock.Locks) *jsonObject {
 	o.addInt("ios", l.IOs)
 	o.addInt("threads", uint64(l.Threads))
 	o.addInt("lost_events", l.LostEvents)
-	o.addInt("bpf_run_ns", l.BPFRunNs)
-	o.addInt("bpf_runs", l.BPFRuns)
-	o.addFloat("bpf_ns_per_io", l.BPFNsPerIO())
+	if l.BPFRuns > 0 {
+		o.addInt("bpf_run_ns", l.BPFRunNs)
+		o.addInt("bpf_runs", l.BPFRuns)
+		o.addFloat("bpf_ns_per_io", l.BPFNsPerIO())
+	}
 	subs := jsonArray{}
 	for _, t := range l.BySubsystem() {
 		s := &jsonObject{}

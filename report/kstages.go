@@ -21,7 +21,9 @@ const KernelStagesJSONKey = "kernel_stages"
 //	               "device": STAT, "tw": STAT, "reap": STAT}}
 //
 // where STAT is the shape of fio's clat_ns (min, max, mean, stddev, N,
-// percentile). Unavailable, it is {"available": false, "reason": "..."}.
+// percentile); the bpf_ keys, the tracing's cost, only when it was
+// measured (--kernel-trace-cost). Unavailable, it is {"available": false,
+// "reason": "..."}.
 func kernelStagesJSON(k *kstage.KernelStages, plist []float64) *jsonObject {
 	o := &jsonObject{}
 	o.addBool("available", k.Available)
@@ -39,9 +41,11 @@ func kernelStagesJSON(k *kstage.KernelStages, plist []float64) *jsonObject {
 	o.add("unjoined", u)
 	o.addInt("in_flight", k.InFlight)
 	o.addInt("lost_events", k.LostEvents)
-	o.addInt("bpf_run_ns", k.BPFRunNs)
-	o.addInt("bpf_runs", k.BPFRuns)
-	o.addFloat("bpf_ns_per_io", k.BPFNsPerIO())
+	if k.BPFRuns > 0 {
+		o.addInt("bpf_run_ns", k.BPFRunNs)
+		o.addInt("bpf_runs", k.BPFRuns)
+		o.addFloat("bpf_ns_per_io", k.BPFNsPerIO())
+	}
 	st := &jsonObject{}
 	for s := range k.Stages {
 		st.add(kstage.Stage(s).String(), statJSON(k.Stages[s], &k.Hists[s], true, plist, false))

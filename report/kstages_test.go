@@ -123,3 +123,21 @@ func TestKernelStagesState(t *testing.T) {
 	}
 
 }
+
+// TestTraceCostOnlyMeasured: the kernel tracers' cost (bpf_run_ns,
+// bpf_runs, bpf_ns_per_io) is in their JSON only when it was measured
+// (--kernel-trace-cost): a missing figure is not a free tracer.
+func TestTraceCostOnlyMeasured(t *testing.T) {
+	k := sampleKernelStages()
+	l := sampleKernelLocks()
+	k.BPFRunNs, k.BPFRuns, l.BPFRunNs, l.BPFRuns = 0, 0, 0, 0
+	for name, o := range map[string]*jsonObject{"kernel_stages": kernelStagesJSON(k, []float64{50}), "kernel_locks": kernelLocksJSON(l)} {
+		var buf bytes.Buffer
+		w := bufio.NewWriter(&buf)
+		printJSON(w, o, 0)
+		w.Flush()
+		if strings.Contains(buf.String(), `"bpf_`) {
+			t.Errorf("%s without the cost measured:\n%s", name, buf.String())
+		}
+	}
+}

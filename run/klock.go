@@ -27,7 +27,7 @@ func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *joberr.Error {
 	}
 	// The SQ thread's own io-wq workers are named after it.
 	tids, _ := tracedThreads(j, p, l)
-	kl, err := lockbpf.Open(lockbpf.Config{Pid: os.Getpid(), Tids: tids, Euid: os.Geteuid()})
+	kl, err := lockbpf.Open(lockbpf.Config{Pid: os.Getpid(), Tids: tids, Euid: os.Geteuid(), Stats: e.opts.KernelTraceCost})
 	if err != nil {
 		res := lockbpf.Unavailability(err)
 		je := e.tracerUnavailable(j, mode, "kernel_locks", "kernel locks", res.Reason, err)
@@ -78,7 +78,7 @@ func (e *env) tracerUnavailable(j *jobfile.Job, mode jobfile.TracerMode, option,
 
 // stopKernelLocks stops the job's lock-contention tracer and puts its
 // figures, per I/O of the job so far, in the result, with a note of what
-// the tracing cost.
+// the tracing cost when it was measured (--kernel-trace-cost).
 func (l *loop) stopKernelLocks() {
 	if l.klock == nil {
 		return

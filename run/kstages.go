@@ -46,7 +46,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error 
 				paths[i] = tg.Path
 			}
 			kt, err = ktrace.Open(ktrace.Config{Targets: paths, Tids: tids, Slots: len(l.slots), Euid: os.Geteuid(),
-				OnJoin: e.opts.kstage, TracefsOnly: e.opts.kstagesTracefs})
+				OnJoin: e.opts.kstage, TracefsOnly: e.opts.kstagesTracefs, Stats: e.opts.KernelTraceCost})
 		}
 	}
 	if err != nil {
@@ -64,8 +64,9 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error 
 	return nil
 }
 
-// stopKernelStages stops the job's tracer and puts its stages and a note
-// of what the tracing cost in the result.
+// stopKernelStages stops the job's tracer and puts its stages in the
+// result, with a note of what the tracing cost when it was measured
+// (--kernel-trace-cost).
 func (l *loop) stopKernelStages() {
 	if l.kt == nil {
 		return
@@ -73,7 +74,7 @@ func (l *loop) stopKernelStages() {
 	ks := l.kt.Close()
 	l.kt = nil
 	l.res.KernelStages = ks
-	if ks.Traced == 0 {
+	if ks.Traced == 0 || ks.BPFRuns == 0 {
 		return
 	}
 	l.res.EngineNotes = append(l.res.EngineNotes, fmt.Sprintf(

@@ -75,6 +75,11 @@ func checkStagesAddUp(t *testing.T, jobs []*jobfile.Job, tracefs bool) {
 	if ks.JoinRate() < 0.99 || ks.Joined != uint64(len(got)) {
 		t.Fatalf("joined %d of %d traced (%d seen), unjoined %v", ks.Joined, ks.Traced, len(got), ks.Unjoined)
 	}
+	// The tracing's cost is measured only when asked for
+	// (--kernel-trace-cost).
+	if ks.BPFRuns != 0 || strings.Contains(strings.Join(res.Jobs[0].EngineNotes, "\n"), "tracing cost") {
+		t.Fatalf("the cost was measured unasked: %d runs, notes %q", ks.BPFRuns, res.Jobs[0].EngineNotes)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	for i, g := range got {

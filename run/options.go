@@ -26,6 +26,10 @@ type Options struct {
 	// KernelLocks is --kernel-locks: the kernel_locks of every job that
 	// leaves it at 0.
 	KernelLocks jobfile.TracerMode
+	// KernelTraceCost is --kernel-trace-cost: the kernel tracers measure
+	// their BPF programs' run time (the kernel's BPF statistics, which
+	// slow every BPF program on the machine while they are on).
+	KernelTraceCost bool
 	// Warn receives fio-style warning lines ("note: ...", I/O error
 	// lines, engine fallbacks). Nil discards them.
 	Warn io.Writer

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/kstage"
+	"github.com/gofio/gofio/internal/tracepoint"
 )
 
 // The join's rules are tested on the programs themselves: built as raw
@@ -21,7 +22,8 @@ import (
 
 // Test record layouts.
 var (
-	testUring = uringFields{req: ref{Off: 16, Size: 8}, userData: ref{Off: 24, Size: 8}, opcode: ref{Off: 32, Size: 1}}
+	testUring = uringFields{req: ref{Off: 16, Size: 8}, userData: ref{Off: 24, Size: 8}, opcode: ref{Off: 32, Size: 1},
+		ctx: ref{Off: 40, Size: 8}}
 	testBlock = blockFields{dev: ref{Off: 16, Size: 4}, sector: ref{Off: 24, Size: 8}}
 	testTPs   = &tracepoints{submitName: "submit", sub: testUring, cqe: testUring,
 		bio: testBlock, issue: testBlock, done: testBlock, requeue: testBlock}
@@ -35,6 +37,8 @@ const (
 	testDisk  = 7 << 20
 	testPart  = 7<<20 | 1
 	otherDisk = 8 << 20
+	testRing  = 0xf000
+	otherRing = 0xe000
 )
 
 type rig struct {
@@ -74,7 +78,7 @@ func newRig(t *testing.T, slots int) *rig {
 	}
 	r.sh.onJoin = func(rp Reap, _ *[kstage.NumStages]uint64) { r.joins = append(r.joins, rp) }
 	for _, s := range g.programs(testTPs) {
-		p, err := load(s, ebpf.RawTracepoint)
+		p, err := tracepoint.LoadType(ebpf.RawTracepoint, s.what, s.name, s.ins)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,14 +112,16 @@ func (r *rig) run(p int, ts uint64, tid uint32, words ...uint64) {
 	}
 }
 
-func (r *rig) submit(ts uint64, tid uint32, ud, req uint64) { r.run(pSubmit, ts, tid, req, ud, opRead) }
+func (r *rig) submit(ts uint64, tid uint32, ud, req uint64) {
+	r.run(pSubmit, ts, tid, req, ud, opRead, testRing)
+}
 func (r *rig) bio(ts uint64, tid uint32, dev uint32, sector uint64) {
 	r.run(pBio, ts, tid, uint64(dev), sector)
 }
 func (r *rig) block(p int, ts uint64, dev uint32, sector uint64) {
 	r.run(p, ts, 0, uint64(dev), sector)
 }
-func (r *rig) complete(ts, ud, req uint64) { r.run(pComplete, ts, 0, req, ud) }
+func (r *rig) complete(ts, ud, req uint64) { r.run(pComplete, ts, 0, req, ud, 0, testRing) }
 
 // simple runs one I/O through every event, 1 µs apart from base, and
 // returns its start and end stamps.
@@ -230,8 +236,9 @@ func TestJoinUnjoined(t *testing.T) {
 	r.bio(4100, testSQTid, testDisk, 40)
 	r.block(pIssue, 4200, testDisk, 40)
 	r.complete(4400, 3, 0xb3)
-	// A completion of another ring's request with the same user data,
-	// and block events of a disk not traced, change nothing.
+	// A completion of another request with the same user data, on this
+	// ring or another, and block events of a disk not traced, change
+	// nothing.
 	r.submit(5000, testTid, 4, 0xb4)
 	r.bio(5100, testTid, testPart, 48) // a partition's bio: its disk's key
 	r.block(pIssue, 5200, otherDisk, 48)
@@ -239,6 +246,7 @@ func TestJoinUnjoined(t *testing.T) {
 	r.block(pDone, 5300, otherDisk, 48)
 	r.block(pDone, 5310, testDisk, 48)
 	r.complete(5350, 4, 0xdead)
+	r.run(pComplete, 5360, 0, 0xb4, 4, 0, otherRing)
 	r.complete(5400, 4, 0xb4)
 	for ud := range uint64(5) {
 		r.sh.reap(ud, 0, 10000)
@@ -368,6 +376,7 @@ func TestJoinRandom(t *testing.T) {
 		ts = t3 + 10_000
 	}
 	r.sh.settle()
+	r.emptyBuckets()
 	if r.st.Joined != n/depth*depth || r.st.Traced != r.st.Joined || r.st.LostEvents != 0 {
 		t.Fatalf("joined %d of %d, unjoined %v, lost events %d", r.st.Joined, r.st.Traced, r.st.Unjoined, r.st.LostEvents)
 	}
@@ -375,5 +384,72 @@ func TestJoinRandom(t *testing.T) {
 		if want := sum[s] / float64(r.st.Joined); r.st.Stages[s].Mean-want > 1e-6 || want-r.st.Stages[s].Mean > 1e-6 {
 			t.Fatalf("stage %s mean %v, want %v", kstage.Stage(s), r.st.Stages[s].Mean, want)
 		}
+	}
+}
+
+// emptyBuckets fails unless every bucket's chain is empty (every request
+// left its bucket when it completed or was lost).
+func (r *rig) emptyBuckets() {
+	r.t.Helper()
+	var head uint32
+	for b := range uint32(buckets(int(r.g.slots))) {
+		if err := r.g.m.heads.Lookup(b, &head); err != nil || head != 0 {
+			r.t.Fatalf("bucket %d: head %d, %v", b, head, err)
+		}
+	}
+}
+
+// TestJoinSharedBucket: requests to different sectors whose keys share a
+// bucket are told apart by their keys, and each leaves the bucket's chain
+// when it completes, the middle one first, or when its completion is lost.
+func TestJoinSharedBucket(t *testing.T) {
+	r := newRig(t, 8)
+	n := buckets(8)
+	want := bucketOf(1<<48|8, n)
+	var sectors []uint64
+	for s := uint64(16); len(sectors) < 5; s += 8 {
+		if bucketOf(1<<48|s, n) == want {
+			sectors = append(sectors, s)
+		}
+	}
+	// Queued 0, 1, 2: the chain 2 -> 1 -> 0.
+	for i := range uint64(3) {
+		r.submit(1000+i*10, testTid, i, 0xa0+i)
+		r.bio(1001+i*10, testTid, testDisk, sectors[i])
+	}
+	// 1, the middle one, completes first, and its slot takes a request
+	// to another bucket, still in flight while 0 and 2 are found.
+	r.block(pIssue, 2001, testDisk, sectors[1])
+	r.block(pDone, 3001, testDisk, sectors[1])
+	r.complete(4001, 1, 0xa1)
+	r.sh.reap(1, 900, 5000)
+	r.submit(5001, testTid, 1, 0xa5)
+	r.bio(5002, testTid, testDisk, 8)
+	for _, i := range []uint64{2, 0} {
+		r.block(pIssue, 6000+i, testDisk, sectors[i])
+		r.block(pDone, 7000+i, testDisk, sectors[i])
+	}
+	r.complete(8000, 0, 0xa0)
+	r.complete(8002, 2, 0xa2)
+	r.sh.reap(0, 900, 9000)
+	r.sh.reap(2, 900, 9000)
+	r.block(pIssue, 9001, testDisk, 8)
+	r.block(pDone, 10001, testDisk, 8)
+	r.complete(11001, 1, 0xa5)
+	r.sh.reap(1, 5000, 12000)
+	// 3's completion is lost: its slot is submitted again, and 4 queued
+	// to the bucket after it joins.
+	r.submit(20000, testTid, 3, 0xa3)
+	r.bio(20001, testTid, testDisk, sectors[3])
+	start, end := r.simple(21000, 3, 0xa6, sectors[4])
+	r.sh.reap(3, start, end)
+	r.emptyBuckets()
+	r.sh.settle()
+	if r.st.Joined != 5 || r.st.Traced != 6 || r.st.Unjoined[kstage.LossLost] != 1 {
+		t.Fatalf("joined %d of %d: %v", r.st.Joined, r.st.Traced, r.st.Unjoined)
+	}
+	// Every device time is 1000.
+	if got := r.st.Stages[kstage.Device]; got.Min != 1000 || got.Max != 1000 {
+		t.Fatalf("device stage %+v", got)
 	}
 }

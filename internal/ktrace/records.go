@@ -12,20 +12,21 @@ import (
 
 // record is one slot's I/O as the programs join it (bpf.go's rec*
 // offsets): its request, its stamps (bpf_ktime_get_ns), its sector key, a
-// state word (state | bios << 8) and the request queued before it to the
-// same sector.
+// state word (state | bios << 8) and the requests queued before and after
+// it to its key's bucket.
 type record struct {
 	Req, Submit, Bio, Issue, Done, CQE, Key uint64
-	State, Prev                             uint32
+	State, Prev, Next, _                    uint32
 }
 
 // counters are what the programs count apart from the records (bpf.go's
 // cnt* offsets): the cutoff stamp before which nothing is traced (the end
 // of ramp_time, written by the job), records a new submission found
 // still in flight (their completion was never seen) or completed and not
-// taken by a reap, and sector keys the key map had no room for.
+// taken by a reap, and the job's ring (the kernel's pointer to it, named
+// by its first traced submission).
 type counters struct {
-	Cutoff, Lost, Unreaped, KeyFull uint64
+	Cutoff, Lost, Unreaped, Ring uint64
 }
 
 func init() {
@@ -137,7 +138,6 @@ func (s *shared) load() counters {
 		Cutoff:   atomic.LoadUint64(&s.cnt.Cutoff),
 		Lost:     atomic.LoadUint64(&s.cnt.Lost),
 		Unreaped: atomic.LoadUint64(&s.cnt.Unreaped),
-		KeyFull:  atomic.LoadUint64(&s.cnt.KeyFull),
 	}
 }
 
@@ -151,7 +151,6 @@ func (s *shared) settle() {
 	k.Unjoined[kstage.LossLost] += lost
 	k.Unjoined[kstage.LossUnreaped] += unreaped
 	k.Traced += lost + unreaped
-	k.LostEvents += c.KeyFull - s.base.KeyFull
 	for i := range s.recs {
 		r := &s.recs[i]
 		if atomic.LoadUint32(&r.State)&0xff == stateInFlight && r.Submit >= c.Cutoff {
@@ -179,6 +178,6 @@ const (
 )
 
 func (r *record) String() string {
-	return fmt.Sprintf("req %#x submit %d bio %d issue %d done %d cqe %d key %#x state %#x prev %d",
-		r.Req, r.Submit, r.Bio, r.Issue, r.Done, r.CQE, r.Key, r.State, r.Prev)
+	return fmt.Sprintf("req %#x submit %d bio %d issue %d done %d cqe %d key %#x state %#x prev %d next %d",
+		r.Req, r.Submit, r.Bio, r.Issue, r.Done, r.CQE, r.Key, r.State, r.Prev, r.Next)
 }

@@ -17,7 +17,8 @@ func TestFindTracepoints(t *testing.T) {
 	}
 	if tp.submitName != "io_uring_submit_req" || flat(tp.sub.req) != (Field{Offset: 16, Size: 8}) || flat(tp.sub.userData) != (Field{Offset: 24, Size: 8}) ||
 		flat(tp.sub.opcode) != (Field{Offset: 32, Size: 1}) || flat(tp.cqe.userData) != (Field{Offset: 24, Size: 8}) || flat(tp.bio.sector) != (Field{Offset: 16, Size: 8}) ||
-		flat(tp.done.sector) != (Field{Offset: 16, Size: 8}) || flat(tp.requeue.dev) != (Field{Offset: 8, Size: 4}) {
+		flat(tp.done.sector) != (Field{Offset: 16, Size: 8}) || flat(tp.requeue.dev) != (Field{Offset: 8, Size: 4}) ||
+		flat(tp.sub.ctx) != (Field{Offset: 8, Size: 8}) || flat(tp.cqe.ctx) != (Field{Offset: 8, Size: 8}) {
 		t.Fatalf("layouts: %+v", tp)
 	}
 	old := fakeTracefs(t, "io_uring_submit_sqe", `name: io_uring_submit_sqe

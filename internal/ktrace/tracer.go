@@ -3,12 +3,11 @@ package ktrace
 import (
 	"errors"
 	"fmt"
-	"io"
+	"math/bits"
 	"os"
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/btf"
-	"github.com/cilium/ebpf/link"
 
 	"github.com/gofio/gofio/internal/kstage"
 	"github.com/gofio/gofio/internal/tracepoint"
@@ -37,6 +36,10 @@ type Config struct {
 	// classic tracepoints even where the kernel has BTF (tests of that
 	// path).
 	TracefsOnly bool
+	// Stats measures the programs' run time, the tracing's cost, with the
+	// kernel's BPF statistics (tracepoint.Programs.Stats): only when asked
+	// for, since they slow every BPF program on the machine.
+	Stats bool
 	// OnJoin, when set, sees every joined I/O on the goroutine that calls
 	// Reap (tests).
 	OnJoin func(r Reap, d *[kstage.NumStages]uint64)
@@ -52,9 +55,7 @@ const maxDevices = 64
 // goroutine.
 type Tracer struct {
 	m     *maps
-	progs []*ebpf.Program
-	links []link.Link
-	stats io.Closer
+	progs tracepoint.Programs
 	sh    *shared
 	st    kstage.KernelStages
 }
@@ -78,10 +79,11 @@ type tracepoints struct {
 	bio, issue blockFields
 	done       blockFields
 	requeue    blockFields
-	// raw says the programs attach as raw tracepoints, reading the
-	// events' arguments (kernel BTF's layout, rawTracepoints), not the
-	// records tracefs describes.
-	raw bool
+	// kind says how the programs attach: as BTF-typed raw tracepoints,
+	// reading the events' arguments (kernel BTF's layout,
+	// rawTracepoints), or as classic ones, reading the records tracefs
+	// describes.
+	kind tracepoint.Kind
 }
 
 // want is Format.Want as a ref.
@@ -109,6 +111,9 @@ func findTracepoints(tracefs string) (*tracepoints, error) {
 	}
 	var err error
 	uring := func(f Format, event string) (u uringFields) {
+		if u.ctx, err = want(f, event, "ctx", 8); err != nil {
+			return
+		}
 		if u.req, err = want(f, event, "req", 8); err != nil {
 			return
 		}
@@ -236,7 +241,7 @@ func newGen(slots int, tids []int, devs []device) (*gen, error) {
 	if err != nil {
 		return nil, unavailable("BPF map refused: %v", err)
 	}
-	g := &gen{m: m, slots: int32(slots), devs: devs}
+	g := &gen{m: m, slots: int32(slots), bits: bits.TrailingZeros(uint(buckets(slots))), devs: devs}
 	for _, t := range tids {
 		g.tids = append(g.tids, uint32(t))
 	}
@@ -253,35 +258,18 @@ func (t *Tracer) start(cfg Config, tp *tracepoints, devs []device) error {
 		return err
 	}
 	t.sh.onJoin = cfg.OnJoin
+	t.progs.Stats = cfg.Stats
 	specs := g.programs(tp)
-	typ := ebpf.TracePoint
-	if tp.raw {
-		typ = ebpf.RawTracepoint
-	}
-	for _, s := range specs {
-		p, err := load(s, typ)
-		if err != nil {
+	progs := make([]*ebpf.Program, len(specs))
+	for i, s := range specs {
+		if progs[i], err = t.progs.Load(s.event, s.what, s.name, s.ins); err != nil {
 			return err
 		}
-		t.progs = append(t.progs, p)
 	}
-	// The programs' run time is the tracing's cost; without the kernel's
-	// BPF statistics it reads 0.
-	if s, err := ebpf.EnableStats(0 /* BPF_STATS_RUN_TIME */); err == nil {
-		t.stats = s
-	}
-	for i, p := range t.progs {
-		var l link.Link
-		var err error
-		if tp.raw {
-			l, err = link.AttachRawTracepoint(link.RawTracepointOptions{Name: specs[i].event, Program: p})
-		} else {
-			l, err = link.Tracepoint(specs[i].group, specs[i].event, p, nil)
+	for i, s := range specs {
+		if err := t.progs.Attach(s.event, progs[i]); err != nil {
+			return err
 		}
-		if err != nil {
-			return unavailable("attaching to tracepoint %s:%s: %v", specs[i].group, specs[i].event, err)
-		}
-		t.links = append(t.links, l)
 	}
 	return nil
 }
@@ -298,37 +286,19 @@ func (t *Tracer) Reset(at int64) { t.sh.reset(at) }
 
 // Close stops tracing and returns the job's kernel stages.
 func (t *Tracer) Close() *kstage.KernelStages {
-	for _, l := range t.links {
-		l.Close()
-	}
-	t.links = nil
+	t.progs.Detach()
 	t.sh.settle()
-	for _, p := range t.progs {
-		// A program the kernel skipped (another ran on the CPU) is an
-		// event lost; run time and count need the BPF statistics.
-		if s, err := p.Stats(); err == nil {
-			t.st.LostEvents += s.RecursionMisses
-			if t.stats != nil {
-				t.st.BPFRunNs += uint64(s.Runtime)
-				t.st.BPFRuns += s.RunCount
-			}
-		}
-	}
+	// A program the kernel skipped (it ran already on the CPU) is an
+	// event lost; run time and count need the BPF statistics.
+	t.st.LostEvents += t.progs.Misses()
+	t.st.BPFRunNs, t.st.BPFRuns = t.progs.RunStats()
 	t.release()
 	st := t.st
 	return &st
 }
 
 func (t *Tracer) release() {
-	for _, l := range t.links {
-		l.Close()
-	}
-	for _, p := range t.progs {
-		p.Close()
-	}
-	if t.stats != nil {
-		t.stats.Close()
-	}
+	t.progs.Close()
 	if t.sh != nil {
 		t.sh.unmap()
 	}

@@ -53,6 +53,10 @@ type Config struct {
 	// Symbols returns the kernel's symbols (/proc/kallsyms, read once a
 	// process, when nil).
 	Symbols func() (*klock.Symbols, error)
+	// Stats measures the programs' run time, the tracing's cost, with the
+	// kernel's BPF statistics (tracepoint.Programs.Stats): only when asked
+	// for, since they slow every BPF program on the machine.
+	Stats bool
 }
 
 func (c *Config) defaults() {
@@ -133,6 +137,7 @@ func Open(cfg Config) (*Tracer, error) {
 		return nil, err
 	}
 	t := &Tracer{cfg: cfg, comms: commsOf(cfg.Tids)}
+	t.progs.Stats = cfg.Stats
 	if err := t.start(lockAddr, flags, endAddr); err != nil {
 		t.release()
 		return nil, err
@@ -171,19 +176,21 @@ func (t *Tracer) start(lockAddr, flags, endAddr tracepoint.Field) error {
 			return tracepoint.Unavailablef("BPF map update: %v", err)
 		}
 	}
-	begin, err := t.progs.Load("contention_begin", "gofio_lbegin", beginProgram(t.m, t.cfg.Pid, lockAddr, flags))
+	beginEv := tracepoint.Event{Group: "lock", Name: "contention_begin"}
+	endEv := tracepoint.Event{Group: "lock", Name: "contention_end"}
+	begin, err := t.progs.Load(beginEv, "contention_begin", "gofio_lbegin", beginProgram(t.m, t.cfg.Pid, lockAddr, flags))
 	if err != nil {
 		return err
 	}
-	end, err := t.progs.Load("contention_end", "gofio_lend", endProgram(t.m, t.cfg.Pid, endAddr))
+	end, err := t.progs.Load(endEv, "contention_end", "gofio_lend", endProgram(t.m, t.cfg.Pid, endAddr))
 	if err != nil {
 		return err
 	}
 	// The end first, so that no wait begins that its end would miss.
-	if err := t.progs.Attach("lock", "contention_end", end); err != nil {
+	if err := t.progs.Attach(endEv, end); err != nil {
 		return err
 	}
-	return t.progs.Attach("lock", "contention_begin", begin)
+	return t.progs.Attach(beginEv, begin)
 }
 
 // Reset starts the counts again: the end of ramp_time. It reads the
