@@ -1,73 +1,43 @@
 #!/bin/bash
-# bench/kstage-cost/run.sh: what --kernel-stages costs in IOPS.
+# bench/kstage-cost/run.sh: what --kernel-stages costs in IOPS and in CPU.
 #
 # It runs the patch's job (examples/randread.fio: 4 KiB random reads,
 # O_DIRECT, kernel SQPOLL) on a loop device it makes (backing file on
-# /dev/shm), with kernel stages off and on, in alternating pairs (off-on,
-# then on-off, ...) so that drift and other load on the machine fall on both
-# sides alike, for each case: the job as it is at iodepth 1 and 32, and
-# without SQPOLL (the kernel's default task-run flags) at iodepth 32. It
-# prints a Markdown section for bench/results.md: per case the median IOPS
-# off and on, the median and range of the per-pair on/off ratios, the CPU
-# time of the BPF programs per I/O from the run's JSON (they join the I/Os
-# in the kernel; the job reads each one's record) and the join rate. Root
-# only (loop device, BPF).
+# /dev/shm), with kernel stages off and on in alternating pairs, for each
+# case: the job as it is at iodepth 1 and 32, and without SQPOLL (the
+# kernel's default task-run flags) at iodepth 32; then a few runs with
+# --kernel-trace-cost (bench/onoff/lib.sh). It prints a Markdown section
+# for bench/results.md: per case the median IOPS off and on, the median
+# on/off ratio of the pairs with its 95% interval and range, the load,
+# and from the cost runs the CPU time of the BPF programs per I/O, their
+# runs per I/O (5 are the I/O's own; the rest are other processes' events
+# the programs leave) and the join rate. Root only (loop device, BPF).
 #
-#   bench/kstage-cost/run.sh            # PAIRS=5 RUNTIME=3s
+#   bench/kstage-cost/run.sh     # PAIRS=5 COST_RUNS=3 RUNTIME=3s NICE=0 CASES=
 set -euo pipefail
-PAIRS=${PAIRS:-5}
-RUNTIME=${RUNTIME:-3s}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d /dev/shm/gofio-kstage-cost-XXXXXX)
+# shellcheck source=bench/onoff/lib.sh
+. "$(dirname "$0")/../onoff/lib.sh"
 loop=
-cleanup() { [ -n "$loop" ] && losetup -d "$loop"; rm -rf "$work"; }
-trap cleanup EXIT
-go build -o "$work/gofio" "$root"
+onoff_cleanup_hook() { if [ -n "$loop" ]; then losetup -d "$loop"; fi; }
+onoff_setup kstage-cost
 truncate -s 1G "$work/backing"
 loop=$(losetup -f --show "$work/backing")
-cases=("sqpoll qd1|--set iodepth=1" "sqpoll qd32|--set iodepth=32" "no sqpoll qd32|--set iodepth=32 --set sqpoll=0")
-field() { python3 -c 'import json,sys
-j=json.load(open(sys.argv[1]))["jobs"][0]
-k=j["gofio"].get("kernel_stages")
-if sys.argv[2]=="iops": print(j["read"]["iops"])
-elif sys.argv[2]=="cost": print(k["bpf_ns_per_io"]/1000 if k and k["available"] else "")
-elif sys.argv[2]=="join": print(100*k["join_rate"] if k and k["available"] else "")' "$1" "$2"; }
-stats() { python3 -c 'import sys,statistics as s
-off=[float(x) for x in sys.argv[1].split()]; on=[float(x) for x in sys.argv[2].split()]
-r=[b/a for a,b in zip(off,on)]
-print("%.0f | %.0f | %.3f | %.3f-%.3f" % (s.median(off), s.median(on), s.median(r), min(r), max(r)))' "$1" "$2"; }
-med() { python3 -c 'import sys,statistics as s; print("%.2f" % s.median(float(x) for x in sys.argv[1:]))' "$@"; }
+onoff_cost_hook() {
+	cost+=("$(onoff_json "$1" kernel_stages 'k["bpf_ns_per_io"]/1000')")
+	runs+=("$(onoff_json "$1" kernel_stages 'k["bpf_runs"]/k["traced"]')")
+	join+=("$(onoff_json "$1" kernel_stages '100*k["join_rate"]')")
+}
 
-echo "## kernel stages: IOPS with --kernel-stages on against off (bench/kstage-cost/run.sh)"
-echo
-echo "Run on $(date -u '+%Y-%m-%d %H:%M UTC'), kernel $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, with \`PAIRS=$PAIRS RUNTIME=$RUNTIME\`."
-echo "The job: \`gofio examples/randread.fio --set filename=$loop --set runtime=$RUNTIME\` plus the case's options, on a 1 GiB loop device backed by /dev/shm; off and on alternate (off-on, on-off, ...)."
-echo
-echo "| case | IOPS off (median) | IOPS on (median) | on/off (median) | on/off (min-max) | BPF programs CPU per I/O (us) | joined (%) |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-for c in "${cases[@]}"; do
-	name=${c%%|*}
+onoff_header "kernel stages: IOPS with --kernel-stages on against off (bench/kstage-cost/run.sh)" \
+	"\`gofio examples/randread.fio --set filename=$loop --set runtime=$RUNTIME\` plus the case's options, on a 1 GiB loop device backed by /dev/shm"
+echo "| case | IOPS off (median) | IOPS on (median) | on/off (median) | on/off, 95% interval of the median | on/off (min-max) | load (1 min, min-max) | BPF programs CPU per I/O (us) | program runs per I/O | joined (%) |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for c in "sqpoll qd1|--set iodepth=1" "sqpoll qd32|--set iodepth=32" "no sqpoll qd32|--set iodepth=32 --set sqpoll=0"; do
 	read -r -a extra <<<"${c#*|}"
-	off=() on=() cost=() join=()
-	for i in $(seq 1 "$PAIRS"); do
-		order=(off on)
-		[ $((i % 2)) -eq 0 ] && order=(on off)
-		for side in "${order[@]}"; do
-			flag=()
-			[ "$side" = on ] && flag=(--kernel-stages=required)
-			out="$work/$side.json"
-			"$work/gofio" "${flag[@]}" "$root/examples/randread.fio" --set filename="$loop" --set runtime="$RUNTIME" \
-				"${extra[@]}" --output-format=json --output "$out" 2>/dev/null
-			if [ "$side" = on ]; then
-				on+=("$(field "$out" iops)")
-				cost+=("$(field "$out" cost)")
-				join+=("$(field "$out" join)")
-			else
-				off+=("$(field "$out" iops)")
-			fi
-		done
-	done
-	echo "| $name | $(stats "${off[*]}" "${on[*]}") | $(med "${cost[@]}") | $(med "${join[@]}") |"
+	cost=() runs=() join=()
+	onoff_case "${c%%|*}" --kernel-stages=required "$root/examples/randread.fio" --set filename="$loop" \
+		--set runtime="$RUNTIME" "${extra[@]}" || continue
+	echo "| ${c%%|*} | $(onoff_ratio) | $(onoff_med 2 "${cost[@]}") | $(onoff_med 1 "${runs[@]}") | $(onoff_med 2 "${join[@]}") |"
 done
 echo
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
