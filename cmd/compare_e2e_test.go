@@ -174,7 +174,7 @@ func TestFailIfSlowerGate(t *testing.T) {
 	}{
 		// +100% at every depth: beyond 5%, and beyond noise.
 		{"slower trips", "--compare", 200, 100, "5", "5", ExitSlower,
-			"priority (tw_priority=1) slower than fifo (tw_priority=0) by more than 5% beyond noise (avg: the 99% family-wise interval beyond no change and the estimate beyond 5%) at iodepth=1 (+100.00% [+100.00%, +100.00%] after 12 rounds), iodepth=8 (+100.00%"},
+			"priority (tw_priority=1) slower than fifo (tw_priority=0) by more than 5% beyond noise (avg: the 99% family-wise bound beyond no change and the estimate beyond 5%) at iodepth=1 (+100.00% [+100.00%, +100.00%] after 12 rounds), iodepth=8 (+100.00%"},
 		// +100% is within a 150% allowance.
 		{"slower within threshold", "--compare", 200, 100, "150", "5", ExitOK, ""},
 		// Priority faster: never a failure, even at 0%.

@@ -108,12 +108,16 @@ func JudgeTogether(c *report.Comparison, d Design) {
 	}
 	d.Rows, d.Gated = len(c.Rows), false
 	n := d.LookRounds()[0]
+	var judged []*report.ComparisonRow
 	for i := range c.Rows {
-		row := &c.Rows[i]
-		if row.Stats == nil || row.Verdict == report.VerdictNoResult {
-			continue
+		if row := &c.Rows[i]; row.Stats != nil && row.Verdict != report.VerdictNoResult {
+			judged = append(judged, row)
 		}
-		s := JudgeRounds(roundValues(&row.New, n, d.GateMetric), roundValues(&row.Old, n, d.GateMetric), d, 1)
-		row.Stats, row.Verdict = &s, s.Verdict
 	}
+	stepDown(Open{Slower: d.Rows, Faster: d.Rows}, len(judged), func(i int, open Open) string {
+		row := judged[i]
+		s := JudgeRounds(roundValues(&row.New, n, d.GateMetric), roundValues(&row.Old, n, d.GateMetric), d, 1, open)
+		row.Stats, row.Verdict = &s, s.Verdict
+		return s.Verdict
+	})
 }

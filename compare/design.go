@@ -13,20 +13,27 @@ import (
 // look decides. docs/ci.md explains the choices.
 
 // Looks is the most looks the sequential rule of a gated comparison takes
-// at a row. Every look spends an equal share of FamilyAlpha (Bonferroni
-// over looks, valid whatever the dependence between them).
+// at a row.
 const Looks = 6
 
 // lookGrowth is the factor between the rounds of successive looks.
 const lookGrowth = 1.5
 
 // EquivalenceBeta bounds, per row, the chance that a row slower or faster
-// by the threshold or more reads VerdictSame: the equivalence boundary of
-// the sequential rule is a futility boundary, spending EquivalenceBeta
-// evenly over the looks. It costs no false alarms (a row read the same
-// stops, it never fails), only power, so it is set by the power the gate
+// by the threshold or more reads VerdictSame, over all its looks: each of
+// the two one-sided tests of the equivalence (TOST) spends it over the
+// looks, so that a row decided at a single look would be decided by a
+// 90% interval within ± the threshold. A wrong "same" is a miss, not a
+// false alarm: a row read the same stops and never fails, so the rate
+// bounds what the rule loses in power, and is set by the power the gate
 // promises rather than by FamilyAlpha.
 const EquivalenceBeta = 0.05
+
+// DefaultSpending is the error-spending function of every boundary of
+// the sequential rule: Lan and DeMets' Pocock type, which lets the early
+// looks decide and narrows every look from the third on against
+// splitting the error evenly over the looks (docs/ci.md has the figures).
+var DefaultSpending = PocockSpending
 
 // DefaultBudget is the default of --budget: the time all rows of a gated
 // comparison may take together.
@@ -52,7 +59,17 @@ type Design struct {
 	// Budget is the time the rounds of all rows may take together (gated
 	// only; 0 is no limit).
 	Budget time.Duration
+	// Spending spends each boundary's error over the looks; the zero
+	// value is DefaultSpending.
+	Spending Spending
 }
+
+// Open is where Holm's step-down over the rows stands, family by family:
+// the rows read slower form one family and the rows read faster another,
+// each judged at FamilyAlpha, and a row's share of a family's error is
+// FamilyAlpha over the rows whose hypothesis in it (not slower, not
+// faster) is not yet rejected. A zero count is every row.
+type Open struct{ Slower, Faster int }
 
 // looks returns the number of looks: Looks when gated, one otherwise.
 func (d Design) looks() int {
@@ -62,28 +79,61 @@ func (d Design) looks() int {
 	return 1
 }
 
-// Tail returns the one-sided error level of every interval that decides
-// faster or slower: half of FamilyAlpha split evenly over the rows and the
-// looks (Bonferroni), so that all of them hold together with probability
-// at least 1 - FamilyAlpha.
-func (d Design) Tail() float64 {
-	return FamilyAlpha / 2 / float64(max(1, d.Rows)*d.looks())
+// spending returns d.Spending, or DefaultSpending.
+func (d Design) spending() Spending {
+	if d.Spending.spend == nil {
+		return DefaultSpending
+	}
+	return d.Spending
 }
 
-// EquivalenceTail returns the one-sided error level of the interval that
-// decides the same: EquivalenceBeta split over the looks.
-func (d Design) EquivalenceTail() float64 { return EquivalenceBeta / float64(d.looks()) }
+// firstTail returns the one-sided level the first look needs an interval
+// at, at least: FamilyAlpha split evenly over the rows and looks, which
+// every spending function used spends at least at the first look.
+func (d Design) firstTail() float64 {
+	return FamilyAlpha / float64(max(1, d.Rows)*d.looks())
+}
+
+// Levels returns the nominal one-sided levels of a row's look (1-based)
+// at rounds rounds: slower and faster, the tails of the interval's two
+// ends that decide them, from the row's share of each family's
+// FamilyAlpha (Holm, open) spent over the looks; eq, the tail of each of
+// the equivalence's two one-sided tests, EquivalenceBeta spent over the
+// looks (gated only). The looks are the design's (LookRounds) up to
+// look-1, then rounds: a row the budget stopped between looks is judged
+// once more at the rounds it ran. Ungated, the single look spends all.
+func (d Design) Levels(look, rounds int, open Open) (slower, faster, eq float64) {
+	share := func(n int) float64 {
+		if n <= 0 {
+			n = d.Rows
+		}
+		return FamilyAlpha / float64(max(1, n))
+	}
+	if !d.Gated {
+		return share(open.Slower), share(open.Faster), 0
+	}
+	planned := d.LookRounds()
+	last := float64(planned[len(planned)-1])
+	ts := make([]float64, 0, look)
+	for _, n := range planned[:look-1] {
+		ts = append(ts, float64(n)/last)
+	}
+	ts = append(ts, math.Min(1, float64(rounds)/last))
+	sp := d.spending()
+	k := look - 1
+	return sp.Nominal(share(open.Slower), ts)[k], sp.Nominal(share(open.Faster), ts)[k], sp.Nominal(EquivalenceBeta, ts)[k]
+}
 
 // LookRounds returns the round counts at which a row is judged. Ungated:
 // MinRounds, once. Gated: the first look comes at MinRounds or at the
-// fewest rounds whose interval can exclude no change at Tail, whichever is
-// more, rounded up to an even count (whole ABBA pairs); each later look at
+// fewest rounds whose interval can exclude no change at FamilyAlpha split
+// evenly over the rows and looks, whichever is more, rounded up to an even count (whole ABBA pairs); each later look at
 // lookGrowth times the one before, again even.
 func (d Design) LookRounds() []int {
 	if !d.Gated {
 		return []int{max(1, d.MinRounds)}
 	}
-	n := even(max(d.MinRounds, minSignedRankRounds(d.Tail())))
+	n := even(max(d.MinRounds, minSignedRankRounds(d.firstTail())))
 	out := []int{n}
 	for len(out) < Looks {
 		n = even(max(n+2, int(math.Ceil(float64(n)*lookGrowth))))
@@ -98,22 +148,24 @@ func even(n int) int { return n + n%2 }
 // JudgeRounds judges one row of a comparison in rounds from the paired
 // per-round values of the gate metric (newVals[i] and oldVals[i] ran in
 // round i) at look (1-based; 0 for rounds that reached no look, which get
-// no interval). The differences are the log ratios new/old of each round
-// (the relative differences against the old median when a value is not
-// positive); the statistics are the Wilcoxon signed-rank test and its
-// Hodges–Lehmann estimate and interval. The interval reported (LoPct,
-// HiPct) is the family-wise one, at d.Tail() a side.
+// no interval), with open the rows still open in each family (Holm). The
+// differences are the log ratios new/old of each round (the relative
+// differences against the old median when a value is not positive); the
+// statistics are the Wilcoxon signed-rank test and its Hodges–Lehmann
+// estimate and interval. The interval reported (LoPct, HiPct) is the one
+// whose ends decide faster and slower, at the levels d.Levels gives.
 //
 // With u and l the thresholds +T% and -T% (T = ThresholdPct gated, 0
 // ungated), the rule reads, for differences oriented so that up is higher:
-// the row is higher when the family-wise interval lies above 0 and the
-// estimate above u, lower when it lies below 0 and the estimate below l,
-// and, gated, the same when the equivalence interval (d.EquivalenceTail()
-// a side) lies within (l, u). Higher is slower for a latency and faster
-// for IOPS. Otherwise it is undecided: VerdictInconclusive gated (the
-// caller gives it more rounds while it can), VerdictNoEvidence ungated,
-// VerdictTooFew when no interval exists at this many rounds.
-func JudgeRounds(newVals, oldVals []float64, d Design, look int) report.RowStats {
+// the row is higher when the interval's lower end lies above 0 and the
+// estimate above u, lower when its upper end lies below 0 and the estimate
+// below l, and, gated, the same when the equivalence interval (the two
+// one-sided tests at d.Levels' eq) lies within (l, u). Higher is slower
+// for a latency and faster for IOPS. Otherwise it is undecided:
+// VerdictInconclusive gated (the caller gives it more rounds while it
+// can), VerdictNoEvidence ungated, VerdictTooFew when no interval exists
+// at this many rounds.
+func JudgeRounds(newVals, oldVals []float64, d Design, look int, open Open) report.RowStats {
 	n := min(len(newVals), len(oldVals))
 	newVals, oldVals = newVals[:n], oldVals[:n]
 	s := report.RowStats{
@@ -133,46 +185,71 @@ func JudgeRounds(newVals, oldVals []float64, d Design, look int) report.RowStats
 		return s
 	}
 	w := newWalsh(diffs)
-	k, keq := 0, 0
+	var lv levels
 	if look > 0 {
-		k = signedRankCritical(n, d.Tail())
-		keq = signedRankCritical(n, d.EquivalenceTail())
+		lv = d.lookLevels(look, n, open)
 	}
-	hl, lo, hi := w.estimate(k)
-	s.DeltaPct, s.LoPct, s.HiPct = toPct(hl), toPct(lo), toPct(hi)
-	if d.Gated {
-		_, lo, hi = w.estimate(keq)
-		s.EqLoPct, s.EqHiPct = toPct(lo), toPct(hi)
+	a := w.averages()
+	s.DeltaPct = toPct(median(a))
+	if lv.klo > 0 && lv.khi > 0 {
+		s.LoPct, s.HiPct = toPct(a[lv.klo-1]), toPct(a[len(a)-lv.khi])
+	}
+	if d.Gated && lv.keq > 0 {
+		s.EqLoPct, s.EqHiPct = toPct(a[lv.keq-1]), toPct(a[len(a)-lv.keq])
 	}
 	s.P = w.pValue()
-	s.PAdj = math.Min(1, s.P*float64(max(1, d.Rows)*d.looks()))
-	if k == 0 {
+	s.PAdj = 1
+	if look > 0 {
+		s.PAdj = math.Min(1, math.Min(w.oneSidedP(true)*FamilyAlpha/lv.lo, w.oneSidedP(false)*FamilyAlpha/lv.hi))
+	}
+	if lv.klo == 0 && lv.khi == 0 {
 		return s
 	}
-	s.Confidence = 1 - 2*signedRankLowerTail(n, float64(k-1))
-	s.Verdict = w.verdict(k, keq, fromPct, d)
+	s.Confidence = 1 - signedRankLowerTail(n, float64(lv.klo-1)) - signedRankLowerTail(n, float64(lv.khi-1))
+	s.Verdict = w.verdict(lv, fromPct, d)
 	return s
 }
 
-// verdict decides a row from its sorted differences w, the critical
-// counts k of the family-wise interval (k > 0) and keq of the equivalence
-// interval, as JudgeRounds describes, with fromPct mapping a percent
-// change to the differences' scale.
-func (w walsh) verdict(k, keq int, fromPct func(float64) float64, d Design) string {
+// levels are the nominal one-sided levels of one look at a row, by the
+// end of the interval they cut (lo: the lower end, which decides higher;
+// hi: the upper end, which decides lower; eq: both ends of the
+// equivalence interval), with the signed-rank critical counts they give
+// (0: no interval at that level from so few rounds).
+type levels struct {
+	lo, hi, eq    float64
+	klo, khi, keq int
+}
+
+// lookLevels returns the levels of a row's look (1-based) at n rounds
+// (Levels), by the end of the interval they cut.
+func (d Design) lookLevels(look, n int, open Open) levels {
+	slower, faster, eq := d.Levels(look, n, open)
+	lv := levels{lo: slower, hi: faster, eq: eq} // a latency: up is slower
+	if report.HigherIsBetter(d.GateMetric) {
+		lv.lo, lv.hi = faster, slower
+	}
+	lv.klo, lv.khi, lv.keq = signedRankCritical(n, lv.lo), signedRankCritical(n, lv.hi), signedRankCritical(n, eq)
+	return lv
+}
+
+// verdict decides a row from its sorted differences w at the levels lv,
+// as JudgeRounds describes, with fromPct mapping a percent change to the
+// differences' scale.
+func (w walsh) verdict(lv levels, fromPct func(float64) float64, d Design) string {
 	t := 0.0
 	if d.Gated {
 		t = d.ThresholdPct
 	}
 	u, l := fromPct(t), fromPct(-t)
-	higher := w.lowerAbove(0, k) && w.centreAbove(u)
-	lower := w.upperBelow(0, k) && w.centreBelow(l)
+	higher := w.lowerAbove(0, lv.klo) && w.centreAbove(u)
+	lower := w.upperBelow(0, lv.khi) && w.centreBelow(l)
 	switch {
 	case higher != lower:
 		if higher != report.HigherIsBetter(d.GateMetric) {
 			return report.VerdictSlower
 		}
 		return report.VerdictFaster
-	case d.Gated && w.lowerAbove(l, keq) && w.upperBelow(u, keq):
+	case d.Gated && w.lowerAbove(l, lv.keq) && w.upperBelow(u, lv.keq):
 		return report.VerdictSame
 	case d.Gated:
 		return report.VerdictInconclusive

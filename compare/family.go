@@ -3,13 +3,15 @@ package compare
 import (
 	"math"
 	"sort"
+
+	"github.com/gofio/gofio/report"
 )
 
 // FamilyAlpha is the family-wise error level at which the rows of one
-// comparison are judged together: the chance that a comparison of two
-// identical sides reads faster or slower at any row, over every row and
-// every look of the sequential rule, is at most FamilyAlpha, and the
-// chance that it reads slower (fails --fail-if-slower) at most half of it.
+// comparison in rounds are judged together: the chance that a comparison
+// of two identical sides reads slower (fails --fail-if-slower) at any
+// row, over every row and every look of the sequential rule, is at most
+// FamilyAlpha, and so is the chance that it reads faster at any row.
 const FamilyAlpha = 0.01
 
 // Holm returns which of the hypotheses with p-values ps the Holm–Bonferroni
@@ -51,4 +53,37 @@ func HolmAdjust(ps []float64) []float64 {
 		out[i] = run
 	}
 	return out
+}
+
+// stepDown runs Holm's step-down procedure over n rows judged at one look
+// of the sequential rule, in the graphical form Maurer and Bretz (2013)
+// give for group-sequential designs: judge(i, open) judges row i with
+// open the rows whose hypothesis is still open in each family, and
+// returns its verdict; while rows are read slower or faster, each such
+// row's share of its family's error passes to the rows still open, and
+// every row not yet read slower or faster is judged again. open is where
+// the families stood before the look; stepDown returns where they stand
+// after it.
+func stepDown(open Open, n int, judge func(i int, open Open) string) Open {
+	rejected := make([]bool, n)
+	for {
+		next := open
+		for i := range n {
+			if rejected[i] {
+				continue
+			}
+			switch judge(i, open) {
+			case report.VerdictSlower:
+				rejected[i] = true
+				next.Slower--
+			case report.VerdictFaster:
+				rejected[i] = true
+				next.Faster--
+			}
+		}
+		if next == open {
+			return open
+		}
+		open = next
+	}
 }

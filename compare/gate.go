@@ -105,7 +105,7 @@ type SlowerError struct {
 
 // Error lists every row that failed, e.g. "priority (tw_priority=1) slower
 // than fifo (tw_priority=0) by more than 5% beyond noise (avg: the 99%
-// family-wise interval above no change and the estimate above +5%) at
+// family-wise bound beyond no change and the estimate beyond 5%) at
 // iodepth=8 (+7.10% [+6.02%, +8.31%] after 16 rounds)".
 func (e *SlowerError) Error() string {
 	var b strings.Builder
@@ -117,7 +117,7 @@ func (e *SlowerError) Error() string {
 	}
 	switch {
 	case first != nil && first.Paired:
-		fmt.Fprintf(&b, "%s slower than %s by more than %g%% beyond noise (%s: the %g%% family-wise interval beyond no change and the estimate beyond %g%%) at ",
+		fmt.Fprintf(&b, "%s slower than %s by more than %g%% beyond noise (%s: the %g%% family-wise bound beyond no change and the estimate beyond %g%%) at ",
 			e.New, e.Old, e.Pct, metric, (1-FamilyAlpha)*100, e.Pct)
 	default:
 		bound, drift := e.Pct, ""

@@ -95,12 +95,17 @@ func JudgeKLock(c *report.Comparison) {
 // as the gate metric is (JudgeRounds: the signed-rank test of the rounds'
 // log ratios, the rows together), once, ungated: the locks never gate.
 func judgeKLockRounds(c *report.Comparison, d Design) {
+	var measured []*report.ComparisonRow
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		r.KLockStats = nil
-		if !r.New.KLock.Measured() || !r.Old.KLock.Measured() {
-			continue
+		if r.New.KLock.Measured() && r.Old.KLock.Measured() {
+			measured = append(measured, r)
 		}
+	}
+	dk := Design{Rows: d.Rows, GateMetric: report.KLockMetric}
+	stepDown(Open{Slower: d.Rows, Faster: d.Rows}, len(measured), func(i int, open Open) string {
+		r := measured[i]
 		old := make(map[int]float64, len(r.Old.KLock.Repeats))
 		for _, o := range r.Old.KLock.Repeats {
 			old[o.Repeat] = o.WaitNsPerIO
@@ -111,7 +116,9 @@ func judgeKLockRounds(c *report.Comparison, d Design) {
 				nv, ov = append(nv, n.WaitNsPerIO), append(ov, o)
 			}
 		}
-		s := JudgeRounds(nv, ov, Design{Rows: d.Rows, MinRounds: len(nv), GateMetric: report.KLockMetric}, 1)
+		dk.MinRounds = len(nv)
+		s := JudgeRounds(nv, ov, dk, 1, open)
 		r.KLockStats = &s
-	}
+		return s.Verdict
+	})
 }

@@ -32,6 +32,8 @@ type roundRow struct {
 	rounds  int      // rounds run
 	spent   time.Duration
 	stats   *report.RowStats // at the last look it reached
+	looked  int              // the looks it was judged at
+	lastAt  int              // the rounds of its last look
 	verdict string           // "" while undecided
 	starved bool             // the budget stopped it before its next look
 }
@@ -46,6 +48,7 @@ type roundRun struct {
 	index    int // the next run's Point.Index
 	upTo     int // the most rounds a row may run
 	starved  bool
+	open     Open // Holm's step-down over the rows (Open)
 }
 
 // Run runs the rows of sweeps (one row without a sweep) under ab in rounds
@@ -60,7 +63,8 @@ func (rs *Rounds) Run(ctx context.Context, sweeps []Sweep, ab *AB, run RunFunc, 
 	d.Rows = len(templates) / 2
 	rs.Design = d
 	looks := d.LookRounds()
-	rr := &roundRun{rs: rs, b: newBuilder(templates, ab), run: run, onResult: onResult, start: rs.now(), upTo: looks[len(looks)-1]}
+	rr := &roundRun{rs: rs, b: newBuilder(templates, ab), run: run, onResult: onResult, start: rs.now(), upTo: looks[len(looks)-1],
+		open: Open{Slower: d.Rows, Faster: d.Rows}}
 	rr.b.c.Repeat = d.MinRounds
 	rng := rs.Rand
 	if rng == nil {
@@ -80,11 +84,25 @@ func (rs *Rounds) Run(ctx context.Context, sweeps []Sweep, ab *AB, run RunFunc, 
 		if err = rr.phase(ctx, rows, target); err != nil {
 			break
 		}
+		var at []lookAt
 		for _, r := range rows {
 			if r.verdict == "" && r.rounds >= target {
-				rr.judge(r, li+1)
+				at = append(at, lookAt{r, li + 1, target})
 			}
 		}
+		rr.look(at)
+	}
+	if err == nil && d.Gated {
+		// A row the budget stopped between looks is judged once more at
+		// the rounds it ran (the spending function allows a look at any
+		// information fraction), so that no round it ran goes unjudged.
+		var extra []lookAt
+		for _, r := range rows {
+			if r.verdict == "" && r.looked < len(looks) && r.rounds > r.lastAt && r.rounds%2 == 0 {
+				extra = append(extra, lookAt{r, r.looked + 1, r.rounds})
+			}
+		}
+		rr.look(extra)
 	}
 	return rr.finish(rows, looks), err
 }
@@ -187,30 +205,47 @@ func (rr *roundRun) pair(ctx context.Context, r *roundRow, target int) error {
 	return nil
 }
 
-// judge judges r at look, from its first rounds up to the look's count:
-// no result when both sides ran the same schedule, else JudgeRounds; a
-// decided row is done.
-func (rr *roundRun) judge(r *roundRow, look int) {
+// lookAt is one undecided row's next look (1-based) and the rounds it is
+// judged from.
+type lookAt struct {
+	r            *roundRow
+	look, rounds int
+}
+
+// look judges the rows of at together: Holm's step-down over them
+// (stepDown), with the rows decided slower or faster at earlier looks
+// counted out of their families.
+func (rr *roundRun) look(at []lookAt) {
+	rr.open = stepDown(rr.open, len(at), func(i int, open Open) string {
+		return rr.judge(at[i].r, at[i].look, at[i].rounds, open)
+	})
+}
+
+// judge judges r at look, from its first rounds rounds, with open the
+// rows still open in each family: no result when both sides ran the same
+// schedule, else JudgeRounds; a decided row is done. It returns the
+// row's verdict ("" while undecided).
+func (rr *roundRun) judge(r *roundRow, look, rounds int, open Open) string {
 	ri, ok := rr.b.rows[r.index]
 	if !ok {
-		return
+		return ""
 	}
 	rr.b.summarize(ri)
 	row := &rr.b.c.Rows[ri]
 	d := rr.rs.Design
 	if _, stage := report.StageGateMetric(d.GateMetric); stage && (!row.New.HasRepeatStages() || !row.Old.HasRepeatStages()) {
 		r.verdict = report.VerdictNoResult // a stage gate judges only rows traced on both sides
-		return
+		return r.verdict
 	}
-	n := d.LookRounds()[look-1]
-	s := JudgeRounds(roundValues(&row.New, n, d.GateMetric), roundValues(&row.Old, n, d.GateMetric), d, look)
-	r.stats = &s
+	s := JudgeRounds(roundValues(&row.New, rounds, d.GateMetric), roundValues(&row.Old, rounds, d.GateMetric), d, look, open)
+	r.stats, r.looked, r.lastAt = &s, look, rounds
 	switch {
 	case rr.b.c.SameSchedule(row):
 		r.verdict = report.VerdictNoResult
 	case s.Verdict != report.VerdictInconclusive || !d.Gated:
 		r.verdict = s.Verdict
 	}
+	return r.verdict
 }
 
 // roundValues returns the gate metric of a side's first n rounds, in
@@ -234,7 +269,7 @@ func (rr *roundRun) finish(rows []*roundRow, looks []int) *report.Comparison {
 	c := rr.b.finish()
 	c.Paired, c.Gated, c.GateMetric = true, d.Gated, d.GateMetric
 	c.ThresholdPct, c.FamilyAlpha = d.ThresholdPct, FamilyAlpha
-	c.Design = &report.DesignInfo{MinRounds: looks[0], Looks: looks, IntervalRounds: minSignedRankRounds(d.Tail()), Budget: d.Budget.Seconds(),
+	c.Design = &report.DesignInfo{MinRounds: looks[0], Looks: looks, IntervalRounds: minSignedRankRounds(d.firstTail()), Budget: d.Budget.Seconds(),
 		Elapsed: rr.rs.now().Sub(rr.start).Seconds(), BudgetSpent: rr.starved}
 	if !d.Gated {
 		c.Design.Budget = 0
@@ -246,7 +281,7 @@ func (rr *roundRun) finish(rows []*roundRow, looks []int) *report.Comparison {
 		}
 		row := &c.Rows[ri]
 		if r.stats == nil {
-			s := JudgeRounds(roundValues(&row.New, r.rounds, d.GateMetric), roundValues(&row.Old, r.rounds, d.GateMetric), d, 0)
+			s := JudgeRounds(roundValues(&row.New, r.rounds, d.GateMetric), roundValues(&row.Old, r.rounds, d.GateMetric), d, 0, Open{})
 			r.stats = &s
 		}
 		row.Stats, row.Verdict = r.stats, r.verdict

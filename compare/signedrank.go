@@ -204,6 +204,18 @@ func (w walsh) estimate(k int) (hl, lo, hi float64) {
 	return hl, lo, hi
 }
 
+// oneSidedP returns the one-sided signed-rank p-value of centre 0 against
+// a centre above 0 (higher) or below it: the null chance of as few Walsh
+// averages at or below 0 (at or above it), so that it is at most a tail
+// exactly when the interval's end cut at that tail excludes 0.
+func (w walsh) oneSidedP(higher bool) float64 {
+	c := w.countAtMost(0, false)
+	if !higher {
+		c = w.pairs() - w.countAtMost(0, true)
+	}
+	return signedRankLowerTail(len(w), float64(c))
+}
+
 // pValue returns the two-sided signed-rank p-value of centre 0, with T+
 // counted as the positive Walsh averages plus half the zero ones.
 func (w walsh) pValue() float64 {

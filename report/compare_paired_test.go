@@ -39,7 +39,7 @@ func TestPairedComparisonGolden(t *testing.T) {
 	}
 	cmpGolden(t, "compare_paired.txt", b.Bytes())
 	out := b.String()
-	for _, want := range []string{"99% CI", "  rounds  ", "rounds of both sides (ABBA)", "gated at 5% (--fail-if-slower); the 6 rows are judged together, looked at after 16, 24, 36, 54, 82, 124 rounds"} {
+	for _, want := range []string{"98% CI", "  rounds  ", "rounds of both sides (ABBA)", "gated at 5% (--fail-if-slower); the 6 rows are judged together, looked at after 16, 24, 36, 54, 82, 124 rounds"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q", want)
 		}

@@ -396,11 +396,12 @@ func cmpMetricLine(c *Comparison) string {
 	return fmt.Sprintf("new, old = median of the %s avg %s in usec", per, lat)
 }
 
-// cmpCILabel heads the interval column with its confidence, the smallest
-// over the rows (each row's is at least 95%).
+// cmpCILabel heads the interval column with its confidence: for rounds
+// the family-wise one (each end at FamilyAlpha, so both at twice it),
+// else the smallest over the rows (each row's is at least 95%).
 func cmpCILabel(c *Comparison) string {
 	if c.Paired && c.FamilyAlpha > 0 {
-		return fmt.Sprintf("%s%% CI", strconv.FormatFloat((1-c.FamilyAlpha)*100, 'f', -1, 64))
+		return fmt.Sprintf("%s%% CI", strconv.FormatFloat((1-2*c.FamilyAlpha)*100, 'f', -1, 64))
 	}
 	conf := math.Inf(1)
 	for _, r := range c.Rows {

@@ -301,8 +301,10 @@ type RowStats struct {
 	// the interval the Wilcoxon signed-rank one, P the signed-rank test's.
 	Paired bool
 	// PAdj is P adjusted for the rows judged together and the looks of
-	// the sequential rule (Bonferroni): the row differs beyond noise when
-	// it is below the comparison's FamilyAlpha. Equal to P when unadjusted.
+	// the sequential rule (for rounds: the smaller one-sided p-value
+	// scaled by FamilyAlpha over the level the row's look spends on that
+	// side): the row differs beyond noise when it is at most the
+	// comparison's FamilyAlpha. Equal to P when unadjusted.
 	PAdj float64
 	// Look is the 1-based look of the sequential rule the statistics are
 	// from; 0 when there was none.
@@ -501,10 +503,10 @@ const StatsRule = "new, old, p99 and IOPS are medians of the per-repeat values; 
 // words; the writers add the gate's threshold and design (cmpGateRule).
 const PairedStatsRule = "a round is one run of each side back to back, in ABBA order from a random start; " +
 	"new, old, p99 and IOPS are medians of the per-round values; Δ% is the Hodges-Lehmann estimate of the rounds' ratio new/old; " +
-	"CI: its Wilcoxon signed-rank interval, holding for every row and look together with the confidence shown; " +
-	"p: the signed-rank p-value, Bonferroni-adjusted for the rows and looks; " +
+	"CI: its Wilcoxon signed-rank interval, each end holding for every row and look together at 1% (the rows by Holm's step-down, the looks by Pocock-type error spending); " +
+	"p: the signed-rank p-value adjusted for the rows and looks, below 0.01 where the CI excludes no change; " +
 	"faster or slower: the CI excludes no change and Δ% lies beyond the threshold; " +
-	"same: the row's equivalence interval lies within ± the threshold; inconclusive: neither when the looks or the budget ran out; " +
+	"same: the row's equivalence interval (two one-sided 5% tests, spent over the looks) lies within ± the threshold; inconclusive: neither when the looks or the budget ran out; " +
 	"no result: both sides ran the same schedule or a side did not run, never gated; " +
 	"ungated, ~ is no evidence of a difference and too few repeats fewer rounds than any interval at this level needs"
 
