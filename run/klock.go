@@ -7,9 +7,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/klock/lockbpf"
-	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -50,8 +50,13 @@ func tracedThreads(j *jobfile.Job, p *prepared, l *loop) (tids []int, noSQ bool)
 	case l.tw != nil:
 		tids = append(tids, l.tw.TID())
 	case j.KernelSQPoll():
-		sq := placement.SQPollThread(l.eng, p.tid)
-		if sq == 0 {
+		// The ring's own answer (its fdinfo), not a thread's name.
+		s, ok := l.eng.(engines.SQThreader)
+		if !ok {
+			return tids, true
+		}
+		sq := s.SQThread()
+		if sq == 0 || sq == p.tid {
 			return tids, true
 		}
 		tids = append(tids, sq)

@@ -8,7 +8,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/report"
 )
 
@@ -56,35 +55,6 @@ func IOThreads(tid int) []report.ThreadCPU {
 		out = append(out, report.ThreadCPU{Kind: kind, TID: th.id, Name: th.name, Sys: schedstatRuntime(th.id)})
 	}
 	return out
-}
-
-// SQPollThread returns the thread id of the kernel's SQPOLL thread working
-// for the job thread tid on the ring of eng, 0 when there is none: the
-// engine's own answer (engines.SQThreader, the ring's fdinfo) where it has
-// one, else the thread named iou-sqp-TID. Both wait for the thread to run,
-// up to 2 s (at load 25 on 2 vCPUs, 100 ms missed it): until it first
-// does, the ring's fdinfo names the thread that made the ring (tid itself)
-// and the SQ thread bears that thread's name. A running SQ thread is found
-// at once.
-func SQPollThread(eng engines.Engine, tid int) int {
-	s, ok := eng.(engines.SQThreader)
-	for deadline := time.Now().Add(2 * time.Second); ; {
-		if ok {
-			if sq := s.SQThread(); sq > 0 && sq != tid {
-				return sq
-			}
-		} else {
-			for _, th := range IOThreads(tid) {
-				if th.Kind == "sqpoll" {
-					return th.TID
-				}
-			}
-		}
-		if time.Now().After(deadline) {
-			return 0
-		}
-		time.Sleep(time.Millisecond)
-	}
 }
 
 // schedstatRuntime returns the on-CPU time of thread tid.

@@ -7,18 +7,20 @@ import (
 	"time"
 )
 
-// SQPollTID returns the thread id of the kernel's SQPOLL thread for this
-// ring (named iou-sqp-<SetupTID> in /proc/self/task), or 0 when the ring
-// has none or it was not found. The new thread names itself once it first
-// runs, which on a loaded machine can take a while, so SQPollTID looks for
-// up to 2 s. Rings created by the same thread have threads of the same
-// name; the first one found is returned.
+// SQPollTID returns the thread id of the kernel's SQPOLL thread serving
+// this ring, as the ring's /proc/self/fdinfo gives it ("SqThread:"), or 0
+// when the ring has none or its thread did not run within 2 s. Until the
+// new thread first runs, fdinfo names the thread that made the ring, so
+// SQPollTID waits for another (on a loaded machine that can take a while:
+// at load 25 on 2 vCPUs 100 ms missed it); the thread's name (iou-sqp-TID)
+// is no proof, since an earlier ring's thread still exiting on a reused
+// creator bears it too. A running thread is found at once.
 func (r *Ring) SQPollTID() int {
 	if r.flags&SetupSQPoll == 0 {
 		return 0
 	}
 	for deadline := time.Now().Add(2 * time.Second); ; {
-		if tid := findTask("iou-sqp-" + strconv.Itoa(r.setupTID)); tid != 0 {
+		if tid := r.fdinfoSQThread(); tid > 0 && tid != r.setupTID {
 			return tid
 		}
 		if time.Now().After(deadline) {
@@ -28,19 +30,18 @@ func (r *Ring) SQPollTID() int {
 	}
 }
 
-// findTask returns the id of the first thread of this process named want.
-func findTask(want string) int {
-	ents, err := os.ReadDir("/proc/self/task")
+// fdinfoSQThread reads the ring's SQ thread from its fdinfo, 0 without.
+func (r *Ring) fdinfoSQThread() int {
+	b, err := os.ReadFile("/proc/self/fdinfo/" + strconv.Itoa(r.fd))
 	if err != nil {
 		return 0
 	}
-	for _, e := range ents {
-		comm, err := os.ReadFile("/proc/self/task/" + e.Name() + "/comm")
-		if err != nil {
-			continue
-		}
-		if strings.TrimSpace(string(comm)) == want {
-			tid, _ := strconv.Atoi(e.Name())
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "SqThread:"); ok {
+			tid, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || tid < 0 {
+				return 0
+			}
 			return tid
 		}
 	}

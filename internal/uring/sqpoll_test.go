@@ -1,10 +1,14 @@
 package uring
 
 import (
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // reapSpin consumes n CQEs by peeking only (no enter), as an SQPOLL user
@@ -113,5 +117,30 @@ func TestSQPollAffinity(t *testing.T) {
 	r := newTestRing(t, 4, &Params{Flags: SetupSQPoll | SetupSQAff, SQThreadCPU: 0, SQThreadIdle: 10})
 	if got := strings.Join(FlagNames(r.Flags()), "|"); got != "SQPOLL|SQ_AFF" {
 		t.Fatalf("flags %s", got)
+	}
+}
+
+// TestSQPollTIDTwoRings: two SQPOLL rings made by one thread have two SQ
+// threads of the same name (iou-sqp-TID); SQPollTID tells them apart
+// (from each ring's fdinfo), and each is a thread of this process by that
+// name. A name would also find an earlier ring's thread still exiting on
+// a thread reused.
+func TestSQPollTIDTwoRings(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	a := newTestRing(t, 4, &Params{Flags: SetupSQPoll, SQThreadIdle: 10})
+	b := newTestRing(t, 4, &Params{Flags: SetupSQPoll, SQThreadIdle: 10})
+	ta, tb := a.SQPollTID(), b.SQPollTID()
+	if ta == 0 || tb == 0 || ta == tb || ta == unix.Gettid() {
+		t.Fatalf("SQ threads %d and %d (this thread %d)", ta, tb, unix.Gettid())
+	}
+	for _, tid := range []int{ta, tb} {
+		comm, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/comm")
+		if want := "iou-sqp-" + strconv.Itoa(unix.Gettid()); err != nil || strings.TrimSpace(string(comm)) != want {
+			t.Errorf("thread %d: %q, %v; want %s", tid, comm, err, want)
+		}
+	}
+	if tid := newTestRing(t, 4, nil).SQPollTID(); tid != 0 {
+		t.Errorf("a ring without SQPOLL: %d", tid)
 	}
 }
