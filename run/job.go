@@ -24,6 +24,7 @@ import (
 	"github.com/gofio/gofio/internal/lattarget"
 	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/internal/target"
+	"github.com/gofio/gofio/internal/threadsleep"
 	"github.com/gofio/gofio/internal/verify"
 	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/internal/zbd"
@@ -324,7 +325,7 @@ func (jr *jobRun) newEventLoop(e *env, p *prepared) (*loop, error) {
 	if jr.zones != nil {
 		jr.zones.SetQuiesce(l.quiesceZones, !l.syncIO)
 	}
-	l.setOpenLoop(e.opts.now == nil)
+	l.setOpenLoop()
 	if jr.replay != nil {
 		genesis := l.clock()
 		if e.opts.now == nil {
@@ -409,6 +410,7 @@ func (jr *jobRun) runIO(e *env, l *loop) (verifyOnly, verifiedLast bool) {
 func (jr *jobRun) execute(e *env, p *prepared) {
 	j := jr.job
 	res := jr.res
+	defer threadsleep.Precise()() // the job's waits on its locked thread
 	if j.StartDelay > 0 {
 		sleepStop(e, j.StartDelay)
 	}

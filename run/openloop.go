@@ -7,7 +7,6 @@ import (
 	"github.com/gofio/gofio/internal/openloop"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/sched"
-	"golang.org/x/sys/unix"
 )
 
 // This file is the run loop's side of open_loop=1 (internal/openloop):
@@ -26,37 +25,18 @@ const openLoopPoll = 50 * time.Microsecond
 
 // setOpenLoop gives an open-loop job's loop its timetable (none for
 // fio's closed loop) and readies it, on the job's thread: its figures go
-// into the job's result, an engine that can wait for
-// completions with a time limit waits so between intended times, and on
-// the real clock the loop sleeps with clock_nanosleep and a timer slack
-// of 1 us. time.Sleep on a thread locked to its goroutine woke 0.9 ms
-// late at the median (load 32 on 2 vCPUs), nanosleep with the default
-// 50 us slack 63 us, with 1 us slack 16 us: each of those is time an I/O
-// due meanwhile waits, in its response latency.
-func (l *loop) setOpenLoop(realClock bool) {
+// into the job's result, and an engine that can wait for completions with
+// a time limit waits so between intended times. Between them the loop
+// sleeps as every job does (internal/threadsleep: clock_nanosleep at 1 us
+// timer slack); each moment it wakes late is time an I/O due meanwhile
+// waits, in its response latency.
+func (l *loop) setOpenLoop() {
 	if l.open = openloop.New(l.job, l.depth); l.open == nil {
 		return
 	}
 	l.res.OpenLoop = l.open.Stats
 	if tr, ok := l.eng.(engines.TimedReaper); ok && tr.CanReapTimeout() && l.timed == nil {
 		l.timed = tr
-	}
-	if realClock {
-		_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1000, 0, 0, 0) // best effort: the default slack otherwise
-		l.sleep = preciseSleep
-	}
-}
-
-// preciseSleep sleeps d on CLOCK_MONOTONIC to an absolute end, so that a
-// signal (the runtime's preemption) does not stretch it.
-func preciseSleep(d time.Duration) {
-	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) != nil {
-		time.Sleep(d)
-		return
-	}
-	end := unix.NsecToTimespec(unix.TimespecToNsec(ts) + int64(d))
-	for unix.ClockNanosleep(unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME, &end, nil) == unix.EINTR {
 	}
 }
 

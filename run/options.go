@@ -69,8 +69,10 @@ type Options struct {
 	// reap batch and once per task-work item that does not run straight
 	// after a harvest (see the package doc).
 	now func() int64
-	// sleep waits for d; nil means time.Sleep. Used by startdelay and
-	// rate_iops.
+	// sleep waits for d; nil means threadsleep.Sleep (clock_nanosleep,
+	// which a job's thread does with a timer slack of 1 us). Used by
+	// --start-at, startdelay, rate= and rate_iops=, thinktime, read_iolog
+	// delays and open_loop's intended times.
 	sleep func(d time.Duration)
 	// beforeVerify, if set, is called on the job's goroutine between the
 	// write phase and the verify phase of a job with verify= and

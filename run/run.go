@@ -20,6 +20,7 @@ import (
 	"github.com/gofio/gofio/internal/joberr"
 	"github.com/gofio/gofio/internal/steady"
 	"github.com/gofio/gofio/internal/target"
+	"github.com/gofio/gofio/internal/threadsleep"
 	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/jobfile"
 	"github.com/gofio/gofio/report"
@@ -52,7 +53,7 @@ func Run(ctx context.Context, jobs []*jobfile.Job, opts Options) (*report.Result
 		opts.Engines = DefaultEngines()
 	}
 	if opts.sleep == nil {
-		opts.sleep = time.Sleep
+		opts.sleep = threadsleep.Sleep
 	}
 	if opts.CheckMountedWrite == nil {
 		opts.CheckMountedWrite = blockdev.CheckMountedWrite
