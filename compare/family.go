@@ -87,3 +87,25 @@ func stepDown(open Open, n int, judge func(i int, open Open) string) Open {
 		open = next
 	}
 }
+
+// adjustTogether judges rows' statistics together, as Judge and JudgeKLock
+// do: each that is not too few gets its Holm-adjusted p-value over those
+// (PAdj), and a faster or slower verdict whose adjusted p-value is not
+// below Alpha becomes no evidence.
+func adjustTogether(stats []*report.RowStats) {
+	var ps []float64
+	var judged []*report.RowStats
+	for _, s := range stats {
+		if s.Verdict != report.VerdictTooFew {
+			ps = append(ps, s.P)
+			judged = append(judged, s)
+		}
+	}
+	for i, p := range HolmAdjust(ps) {
+		s := judged[i]
+		s.PAdj = p
+		if p >= Alpha && (s.Verdict == report.VerdictFaster || s.Verdict == report.VerdictSlower) {
+			s.Verdict = report.VerdictNoEvidence
+		}
+	}
+}

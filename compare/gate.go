@@ -21,7 +21,6 @@ func Judge(c *report.Comparison, gateMetric string) {
 	}
 	c.GateMetric = gateMetric
 	c.FamilyAlpha = Alpha
-	var ps []float64
 	var judged []*report.RowStats
 	for i := range c.Rows {
 		r := &c.Rows[i]
@@ -34,18 +33,9 @@ func Judge(c *report.Comparison, gateMetric string) {
 		}
 		s := Analyze(r.New.Values(gateMetric), r.Old.Values(gateMetric), gateMetric)
 		r.Stats = &s
-		if s.Verdict != report.VerdictTooFew {
-			ps = append(ps, s.P)
-			judged = append(judged, r.Stats)
-		}
+		judged = append(judged, r.Stats)
 	}
-	for i, p := range HolmAdjust(ps) {
-		s := judged[i]
-		s.PAdj = p
-		if p >= Alpha && (s.Verdict == report.VerdictFaster || s.Verdict == report.VerdictSlower) {
-			s.Verdict = report.VerdictNoEvidence
-		}
-	}
+	adjustTogether(judged)
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		r.Verdict = c.RowVerdict(r)

@@ -65,7 +65,6 @@ func (ks klockSides) side(key [2]int) *report.KLockSide {
 // together, a verdict of more or less contention needing its
 // Holm-adjusted p-value below Alpha. Other rows get none.
 func JudgeKLock(c *report.Comparison) {
-	var ps []float64
 	var judged []*report.RowStats
 	for i := range c.Rows {
 		r := &c.Rows[i]
@@ -75,18 +74,9 @@ func JudgeKLock(c *report.Comparison) {
 		}
 		s := Analyze(r.New.KLock.WaitValues(), r.Old.KLock.WaitValues(), report.KLockMetric)
 		r.KLockStats = &s
-		if s.Verdict != report.VerdictTooFew {
-			ps = append(ps, s.P)
-			judged = append(judged, r.KLockStats)
-		}
+		judged = append(judged, r.KLockStats)
 	}
-	for i, p := range HolmAdjust(ps) {
-		s := judged[i]
-		s.PAdj = p
-		if p >= Alpha && (s.Verdict == report.VerdictFaster || s.Verdict == report.VerdictSlower) {
-			s.Verdict = report.VerdictNoEvidence
-		}
-	}
+	adjustTogether(judged)
 }
 
 // judgeKLockRounds gives every row of a comparison in rounds where both

@@ -171,6 +171,29 @@ func rampInFlight(depth, bs float64) func(fio, gofio []*Outcome) []string {
 	}
 }
 
+// seqDiffs compares, for run number run, fio's sequence f of what with
+// gofio's g, whose items are each an item ("I/O", "line"): a line saying
+// how many each has when the counts differ, and one at the first item
+// where they differ (counted from 1), if any.
+func seqDiffs[T comparable](run int, what, item string, f, g []T) []string {
+	var diffs []string
+	if len(f) != len(g) {
+		diffs = append(diffs, fmt.Sprintf("run %d: %s: fio has %d %ss, gofio %d", run, what, len(f), item, len(g)))
+	}
+	show := func(v T) string {
+		if s, ok := any(v).(string); ok {
+			return strconv.Quote(s)
+		}
+		return fmt.Sprint(v)
+	}
+	for k := 0; k < len(f) && k < len(g); k++ {
+		if f[k] != g[k] {
+			return append(diffs, fmt.Sprintf("run %d: %s: %s %d: fio %s, gofio %s", run, what, item, k+1, show(f[k]), show(g[k])))
+		}
+	}
+	return diffs
+}
+
 // sameOffsets returns a Check that both programs issued the same offset
 // sequence (the log's offset column), for rows where fio's generators
 // and seeds make it exact.
@@ -186,15 +209,7 @@ func sameOffsets(log string) func(fio, gofio []*Outcome) []string {
 			if err != nil {
 				return []string{err.Error()}
 			}
-			if len(f) != len(g) {
-				diffs = append(diffs, fmt.Sprintf("run %d: fio logged %d offsets, gofio %d", i, len(f), len(g)))
-			}
-			for k := 0; k < len(f) && k < len(g); k++ {
-				if f[k] != g[k] {
-					diffs = append(diffs, fmt.Sprintf("run %d: I/O %d at %d in fio, %d in gofio", i, k, f[k], g[k]))
-					break
-				}
-			}
+			diffs = append(diffs, seqDiffs(i, log+" offsets", "I/O", f, g)...)
 		}
 		return diffs
 	}

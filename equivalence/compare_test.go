@@ -258,3 +258,21 @@ func TestFio342DifferencesNameRows(t *testing.T) {
 		t.Error("newerRelease: want 3.42 for fio-3.42 only")
 	}
 }
+
+// TestSeqDiffs checks the sequence comparison the per-I/O checks share:
+// the counts when they differ, and the first item that differs, counted
+// from 1 and quoted when it is a line.
+func TestSeqDiffs(t *testing.T) {
+	if d := seqDiffs(0, "l_lat.1.log offsets", "I/O", []uint64{0, 4096}, []uint64{0, 4096}); len(d) != 0 {
+		t.Errorf("equal sequences: %q", d)
+	}
+	got := seqDiffs(2, "l_lat.1.log offsets", "I/O", []uint64{0, 4096, 8192}, []uint64{0, 8192})
+	want := []string{"run 2: l_lat.1.log offsets: fio has 3 I/Os, gofio 2", "run 2: l_lat.1.log offsets: I/O 2: fio 4096, gofio 8192"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	got = seqDiffs(0, "io.log", "line", []string{"a.dat add", "a.dat open"}, []string{"a.dat add", "a.dat  open"})
+	if want := []string{`run 0: io.log: line 2: fio "a.dat open", gofio "a.dat  open"`}; !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

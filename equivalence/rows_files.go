@@ -68,15 +68,7 @@ func sameIologIO(names ...string) func(fio, gofio []*Outcome) []string {
 				if len(f) == 0 {
 					diffs = append(diffs, fmt.Sprintf("run %d: fio's %s has no I/O", i, name))
 				}
-				if len(f) != len(g) {
-					diffs = append(diffs, fmt.Sprintf("run %d: %s: fio logged %d I/Os, gofio %d", i, name, len(f), len(g)))
-				}
-				for k := 0; k < len(f) && k < len(g); k++ {
-					if f[k] != g[k] {
-						diffs = append(diffs, fmt.Sprintf("run %d: %s I/O %d: fio %q, gofio %q", i, name, k+1, f[k], g[k]))
-						break
-					}
-				}
+				diffs = append(diffs, seqDiffs(i, name, "I/O", f, g)...)
 			}
 		}
 		return diffs

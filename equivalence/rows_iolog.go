@@ -53,15 +53,7 @@ func sameIolog(name string) func(fio, gofio []*Outcome) []string {
 			if len(f) < 3 {
 				diffs = append(diffs, fmt.Sprintf("run %d: fio's %s has %d lines", i, name, len(f)))
 			}
-			if len(f) != len(g) {
-				diffs = append(diffs, fmt.Sprintf("run %d: %s: fio wrote %d lines, gofio %d", i, name, len(f), len(g)))
-			}
-			for k := 0; k < len(f) && k < len(g); k++ {
-				if f[k] != g[k] {
-					diffs = append(diffs, fmt.Sprintf("run %d: %s line %d: fio %q, gofio %q", i, name, k+1, f[k], g[k]))
-					break
-				}
-			}
+			diffs = append(diffs, seqDiffs(i, name, "line", f, g)...)
 		}
 		return diffs
 	}

@@ -39,15 +39,7 @@ func sameIOs(log string) func(fio, gofio []*Outcome) []string {
 			if err != nil {
 				return []string{err.Error()}
 			}
-			if len(f) != len(g) {
-				diffs = append(diffs, fmt.Sprintf("run %d: fio logged %d I/Os, gofio %d", i, len(f), len(g)))
-			}
-			for k := 0; k < len(f) && k < len(g); k++ {
-				if f[k] != g[k] {
-					diffs = append(diffs, fmt.Sprintf("run %d: I/O %d is %q in fio, %q in gofio (direction, bs, offset)", i, k, f[k], g[k]))
-					break
-				}
-			}
+			diffs = append(diffs, seqDiffs(i, log+" (direction, bs, offset)", "I/O", f, g)...)
 		}
 		return diffs
 	}

@@ -200,15 +200,7 @@ func zbdSameWrites(zoneSize uint64) func(fio, gofio []*Outcome) []string {
 			if err1 != nil || err2 != nil {
 				return []string{fmt.Sprint(err1, err2)}
 			}
-			if len(f) != len(g) {
-				diffs = append(diffs, fmt.Sprintf("run %d: fio logged %d writes, gofio %d", i, len(f), len(g)))
-			}
-			for k := 0; k < len(f) && k < len(g); k++ {
-				if f[k] != g[k] {
-					diffs = append(diffs, fmt.Sprintf("run %d: write %d at %d in fio, %d in gofio", i, k, f[k], g[k]))
-					break
-				}
-			}
+			diffs = append(diffs, seqDiffs(i, log+" writes", "write", f, g)...)
 		}
 		return diffs
 	}

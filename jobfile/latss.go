@@ -86,17 +86,21 @@ func (s SteadyState) On() bool { return s.Seconds() > 0 }
 // Name returns the criterion as fio names it: iops, iops_slope, bw,
 // bw_slope, lat or lat_slope.
 func (s SteadyState) Name() string {
-	n := "bw"
+	if s.Slope {
+		return s.Metric() + "_slope"
+	}
+	return s.Metric()
+}
+
+// Metric returns what the criterion reads: iops, bw or lat.
+func (s SteadyState) Metric() string {
 	switch {
 	case s.IOPS:
-		n = "iops"
+		return "iops"
 	case s.Lat:
-		n = "lat"
+		return "lat"
 	}
-	if s.Slope {
-		n += "_slope"
-	}
-	return n
+	return "bw"
 }
 
 // steadyChoices are steadystate='s criteria, as fio 3.42's --cmdhelp

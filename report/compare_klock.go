@@ -154,13 +154,7 @@ func writeKLockMarkdown(b *strings.Builder, c *Comparison) {
 		fmt.Fprintf(b, "%s\n\n", mdEsc(cmpKLockUnavailable(c)))
 		return
 	}
-	h := cmpKLockHeader(c)
-	b.WriteString("| " + strings.Join(mdEscAll(h), " | ") + " |\n")
-	b.WriteString("|" + strings.Repeat(" ---: |", len(h)) + "\n")
-	for _, r := range cmpKLockRows(c) {
-		b.WriteString("| " + strings.Join(mdEscAll(r), " | ") + " |\n")
-	}
-	b.WriteString("\n")
+	mdTable(b, cmpKLockHeader(c), cmpKLockRows(c))
 }
 
 // klockCells is one side's lock table cells.

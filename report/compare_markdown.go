@@ -43,13 +43,7 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 	if c.HasKStages() && !kstagesMeasuredAny(c) {
 		fmt.Fprintf(&b, "%s\n\n", mdEsc(cmpKStagesUnavailable(c)))
 	} else if c.HasKStages() {
-		h := cmpKStagesHeader(c)
-		b.WriteString("| " + strings.Join(mdEscAll(h), " | ") + " |\n")
-		b.WriteString("|" + strings.Repeat(" ---: |", len(h)) + "\n")
-		for _, r := range cmpKStagesRows(c) {
-			b.WriteString("| " + strings.Join(mdEscAll(r), " | ") + " |\n")
-		}
-		b.WriteString("\n")
+		mdTable(&b, cmpKStagesHeader(c), cmpKStagesRows(c))
 	}
 	for _, l := range cmpKStageDeltaLines(c) {
 		fmt.Fprintf(&b, "- %s\n", mdEsc(l))
@@ -99,6 +93,17 @@ func cmpCount(c *Comparison, verdict string) int {
 func mdEsc(s string) string { return mdEscaper.Replace(s) }
 
 var mdEscaper = strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "<", "&lt;", ">", "&gt;", "~", "\\~")
+
+// mdTable writes a right-aligned Markdown table of header and rows, its
+// cells escaped, and a blank line after it.
+func mdTable(b *strings.Builder, header []string, rows [][]string) {
+	b.WriteString("| " + strings.Join(mdEscAll(header), " | ") + " |\n")
+	b.WriteString("|" + strings.Repeat(" ---: |", len(header)) + "\n")
+	for _, r := range rows {
+		b.WriteString("| " + strings.Join(mdEscAll(r), " | ") + " |\n")
+	}
+	b.WriteString("\n")
+}
 
 func mdEscAll(ss []string) []string {
 	out := make([]string, len(ss))

@@ -478,13 +478,7 @@ func steadyStateJSON(s *SteadyState) *jsonObject {
 // slope criterion, dev for a deviation one ("_slope" and "" in JSON,
 // " slope" and " mean dev" in the normal output).
 func steadyName(s *SteadyState, slope, dev string) string {
-	n := "bw"
-	switch {
-	case s.IOPS:
-		n = "iops"
-	case s.Lat:
-		n = "lat"
-	}
+	n := jobfile.SteadyState{IOPS: s.IOPS, Lat: s.Lat}.Metric()
 	if s.BySlope {
 		return n + slope
 	}

@@ -30,11 +30,7 @@ func (jr *jobRun) startKernelLocks(e *env, p *prepared, l *loop) *joberr.Error {
 	kl, err := lockbpf.Open(lockbpf.Config{Pid: os.Getpid(), Tids: tids, Euid: os.Geteuid(), Stats: e.opts.KernelTraceCost})
 	if err != nil {
 		res := lockbpf.Unavailability(err)
-		je := e.tracerUnavailable(j, mode, "kernel_locks", "kernel locks", res.Reason, err)
-		if je == nil {
-			jr.res.KernelLocks = res
-		}
-		return je
+		return tracerUnavailable(e, j, mode, "kernel_locks", "kernel locks", res.Reason, err, &jr.res.KernelLocks, res)
 	}
 	l.klock = kl
 	return nil
@@ -67,9 +63,10 @@ func tracedThreads(j *jobfile.Job, p *prepared, l *loop) (tids []int, noSQ bool)
 // tracerUnavailable settles a job's kernel tracer (option, e.g.
 // kernel_locks; what, e.g. "kernel locks") that cannot run for reason
 // (err as its Open returned it): with option=required it fails the job,
-// with EPERM when privilege is what lacks, else ENOTSUP; otherwise a note
-// says why, and the job runs untraced (nil).
-func (e *env) tracerUnavailable(j *jobfile.Job, mode jobfile.TracerMode, option, what, reason string, err error) *joberr.Error {
+// with EPERM when privilege is what lacks, else ENOTSUP; otherwise the
+// result's record of the tracer (rec) takes unavailable, the tracer's
+// record of why, a note says why, and the job runs untraced (nil).
+func tracerUnavailable[R any](e *env, j *jobfile.Job, mode jobfile.TracerMode, option, what, reason string, err error, rec *R, unavailable R) *joberr.Error {
 	if mode == jobfile.TracerRequired {
 		errno := unix.ENOTSUP
 		if errors.Is(err, unix.EPERM) || os.Geteuid() != 0 {
@@ -77,6 +74,7 @@ func (e *env) tracerUnavailable(j *jobfile.Job, mode jobfile.TracerMode, option,
 		}
 		return &joberr.Error{Job: j.Name, Where: option + "=required", Op: what, Fn: option, Errno: errno, Err: errors.New(reason)}
 	}
+	*rec = unavailable
 	e.warnf("note: %s: %s unavailable: %s\n", j.Name, what, reason)
 	return nil
 }

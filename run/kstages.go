@@ -51,11 +51,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error 
 	}
 	if err != nil {
 		ks := ktrace.Unavailability(err)
-		je := e.tracerUnavailable(j, mode, "kernel_stages", "kernel stages", ks.Reason, err)
-		if je == nil {
-			jr.res.KernelStages = ks
-		}
-		return je
+		return tracerUnavailable(e, j, mode, "kernel_stages", "kernel stages", ks.Reason, err, &jr.res.KernelStages, ks)
 	}
 	l.kt = kt
 	// The stages meet gofio's own stamps: read the kernel's clock

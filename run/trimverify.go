@@ -105,11 +105,8 @@ func (l *loop) issueLogged(si uint32, now int64) {
 			return
 		}
 	}
-	if l.flowHeld(si) {
-		return
-	}
 	var next nextIO
-	if !l.chooseIO(si, now, &next) {
+	if l.flowHeld(si) || !l.chooseIO(si, now, &next) {
 		return
 	}
 	if next.op == engines.OpWrite {

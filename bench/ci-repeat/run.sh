@@ -16,24 +16,9 @@ HOG_OFF=${HOG_OFF:-5}
 OUT=${OUT:-$(mktemp -d /tmp/gofio-ci-repeat-XXXXXX)}
 mkdir -p "$OUT"
 work=$(mktemp -d /tmp/gofio-ci-clone-XXXXXX)
-hogpid=
-stop_hog() {
-	if [ -n "$hogpid" ]; then
-		kill -- -"$hogpid" 2>/dev/null || true
-		wait "$hogpid" 2>/dev/null || true
-		hogpid=
-	fi
-}
+# shellcheck source=bench/hog.sh
+. "$repo/bench/hog.sh"
 trap 'stop_hog; rm -rf "$work"' EXIT
-start_hog() {
-	setsid bash -c '
-		while :; do
-			for _ in $(seq "$(nproc)"); do timeout "$1" bash -c "while :; do :; done" & done
-			wait
-			sleep $((RANDOM % $2 + 1))
-		done' hog "$HOG_ON" "$HOG_OFF" &
-	hogpid=$!
-}
 load() { cut -d' ' -f1 /proc/loadavg; }
 echo "| run | hog | exit | wall | load before, after | step start times (s) |" >"$OUT/table.md"
 echo "| ---: | --- | ---: | ---: | --- | --- |" >>"$OUT/table.md"

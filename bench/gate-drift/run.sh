@@ -78,24 +78,23 @@ echo "| diff | exit | baseline verdict | Δ% IOPS | CI | p | row verdict | load 
 echo "| --- | ---: | --- | ---: | --- | ---: | --- | ---: |"
 sleep "$GAP"
 "$g" "${job[@]}" "${common[@]}" --drift "$D" --output "$work/run0.json" 2>/dev/null
-fails=0
-base=0
-for i in $(seq 1 "$PAIRS"); do
+# diff_run runs diff i against run$base after GAP seconds, sets rc to its
+# exit code and prints its table row, named $1.
+diff_run() {
 	sleep "$GAP"
 	set +e
 	"$g" "${job[@]}" "${common[@]}" --baseline "$work/run$base.json" --fail-if-slower "$PCT" \
 		--output "$work/run$i.json" >"$work/out$i.txt" 2>&1
 	rc=$?
 	set -e
-	echo "| run$i vs run$base | $rc | $(baseline_field "$work/run$i.json") | $(cut -d' ' -f1 /proc/loadavg) |"
+	echo "| $1 vs run$base | $rc | $(baseline_field "$work/run$i.json") | $(cut -d' ' -f1 /proc/loadavg) |"
+}
+fails=0
+base=0
+for i in $(seq 1 "$PAIRS"); do
+	diff_run "run$i"
 	if [ "$rc" -eq 101 ] && [ "$CONFIRM" = 1 ]; then
-		sleep "$GAP"
-		set +e
-		"$g" "${job[@]}" "${common[@]}" --baseline "$work/run$base.json" --fail-if-slower "$PCT" \
-			--output "$work/run$i.json" >"$work/out$i.txt" 2>&1
-		rc=$?
-		set -e
-		echo "| run$i (confirming) vs run$base | $rc | $(baseline_field "$work/run$i.json") | $(cut -d' ' -f1 /proc/loadavg) |"
+		diff_run "run$i (confirming)"
 	fi
 	if [ "$rc" -ne 0 ]; then
 		fails=$((fails + 1))

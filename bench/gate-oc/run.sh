@@ -35,27 +35,9 @@ HOG_OFF=${HOG_OFF:-4}
 OUT=${OUT:-$(mktemp -d /tmp/gofio-gate-oc-XXXXXX)}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /dev/shm/gofio-gate-oc-XXXXXX)
-hogpid=
-stop_hog() {
-	if [ -n "$hogpid" ]; then
-		kill -- -"$hogpid" 2>/dev/null || true
-		wait "$hogpid" 2>/dev/null || true
-		hogpid=
-	fi
-}
+# shellcheck source=bench/hog.sh
+. "$root/bench/hog.sh"
 trap 'stop_hog; rm -rf "$work"' EXIT
-# start_hog runs, in a process group of its own, one busy loop per CPU for
-# HOG_ON seconds, then sleeps 1 to HOG_OFF seconds, until stopped.
-start_hog() {
-	setsid bash -c '
-		n=$(nproc)
-		while :; do
-			for _ in $(seq "$n"); do timeout "$1" bash -c "while :; do :; done" & done
-			wait
-			sleep $((RANDOM % $2 + 1))
-		done' hog "$HOG_ON" "$HOG_OFF" &
-	hogpid=$!
-}
 mkdir -p "$OUT"
 go build -o "$work/gofio" "$root"
 g="$work/gofio"
