@@ -16,7 +16,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/fiorand"
-	"github.com/gofio/gofio/internal/placement"
 	"github.com/gofio/gofio/internal/target"
 	"github.com/gofio/gofio/jobfile"
 )
@@ -333,27 +332,6 @@ func TestRateIOPSMin(t *testing.T) {
 	}
 	if j := res.Jobs[0]; j.Error != int(unix.EIO) || !strings.Contains(j.ErrorText, "check_min_rate") || j.Elapsed > 10*time.Second {
 		t.Errorf("error %d %q after %v, want EIO from check_min_rate within a few seconds", j.Error, j.ErrorText, j.Elapsed)
-	}
-}
-
-// TestMemPolicy checks numa_mem_policy on a buffer: node 0 (which every
-// Linux machine has) binds; a node the machine lacks is refused by name.
-func TestMemPolicy(t *testing.T) {
-	mem, err := unix.Mmap(-1, 0, 1<<20, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_POPULATE)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Munmap(mem)
-	if _, err := os.Stat("/sys/devices/system/node/node0"); err != nil {
-		t.Skip("no NUMA information in /sys on this machine")
-	}
-	for _, spec := range []string{"bind:0", "prefer:0", "interleave:0", "local", "default"} {
-		if err := placement.MemPolicy(spec, mem); err != nil {
-			t.Errorf("%s: %v", spec, err)
-		}
-	}
-	if err := placement.MemPolicy("bind:1000", mem); err == nil || !strings.Contains(err.Error(), "no NUMA node 1000") {
-		t.Errorf("bind:1000: %v", err)
 	}
 }
 

@@ -12,8 +12,6 @@ import (
 
 	"github.com/gofio/gofio/engines"
 	"github.com/gofio/gofio/engines/psync"
-	"github.com/gofio/gofio/internal/iogen"
-	"github.com/gofio/gofio/internal/verifylog"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -286,36 +284,5 @@ func TestShortIOWithVerify(t *testing.T) {
 			t.Errorf("%s: writes %d (short %d, %d bytes), reads %d (short %d, %d bytes); want 16 of each, all short, 256 KiB",
 				rw, wr.TotalIOs, wr.ShortIOs, wr.IOBytes, rd.TotalIOs, rd.ShortIOs, rd.IOBytes)
 		}
-	}
-}
-
-// TestWriteLogKeepsLastOverlap checks the write log's dedupe: per file
-// and offset order, and where blocks overlap only the latest survives.
-func TestWriteLogKeepsLastOverlap(t *testing.T) {
-	w := verifylog.New([]iogen.Region{{Size: 1 << 20}, {Size: 1 << 20}}, 4096, true)
-	adds := []struct {
-		file int32
-		off  uint64
-		n    uint32
-	}{
-		{0, 8192, 4096},  // rewritten by the next write
-		{0, 8192, 4096},  // overwritten by the 16k write that follows
-		{0, 0, 16384},    // covers both; partly overwritten by the next
-		{0, 12288, 4096}, // latest over 12288: kept, the 16k block dropped
-		{1, 0, 4096},     // another file: kept
-		{0, 65536, 8192}, // partly overwritten by the next: dropped
-		{0, 69632, 4096}, // kept
-	}
-	for _, a := range adds {
-		w.Add(a.file, a.off, a.n)
-	}
-	w.Finish()
-	var got []string
-	for _, e := range w.Ents {
-		got = append(got, fmt.Sprintf("%d:%d+%d", e.File, e.Off, e.N))
-	}
-	want := "0:12288+4096 0:69632+4096 1:0+4096"
-	if strings.Join(got, " ") != want {
-		t.Fatalf("log %v, want %s", got, want)
 	}
 }

@@ -100,3 +100,34 @@ func TestWriteLogFirstInFlight(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteLogKeepsLastOverlap checks the write log's dedupe: per file
+// and offset order, and where blocks overlap only the latest survives.
+func TestWriteLogKeepsLastOverlap(t *testing.T) {
+	w := New([]iogen.Region{{Size: 1 << 20}, {Size: 1 << 20}}, 4096, true)
+	adds := []struct {
+		file int32
+		off  uint64
+		n    uint32
+	}{
+		{0, 8192, 4096},  // rewritten by the next write
+		{0, 8192, 4096},  // overwritten by the 16k write that follows
+		{0, 0, 16384},    // covers both; partly overwritten by the next
+		{0, 12288, 4096}, // latest over 12288: kept, the 16k block dropped
+		{1, 0, 4096},     // another file: kept
+		{0, 65536, 8192}, // partly overwritten by the next: dropped
+		{0, 69632, 4096}, // kept
+	}
+	for _, a := range adds {
+		w.Add(a.file, a.off, a.n)
+	}
+	w.Finish()
+	var got []string
+	for _, e := range w.Ents {
+		got = append(got, fmt.Sprintf("%d:%d+%d", e.File, e.Off, e.N))
+	}
+	want := "0:12288+4096 0:69632+4096 1:0+4096"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("log %v, want %s", got, want)
+	}
+}
