@@ -30,6 +30,9 @@ ffffffff8110a000 T vm_mmap_pgoff
 ffffffff8110b000 T io_schedule
 ffffffff8110c000 t lock_timer_base
 ffffffff8110c100 T mod_timer
+ffffffff8110d000 T bpf_trace_run2
+ffffffff8110d100 t __bpf_trace_contention_begin
+ffffffffc0004000 t bpf_prog_6deef7357e7b4530_gofio_lbegin	[bpf]
 ffffffff82000000 D some_data
 ffffffffc0002000 t lo_rw_aio	[loop]
 ffffffffc0001000 t loop_queue_rq	[loop]
@@ -57,7 +60,7 @@ func TestLookup(t *testing.T) {
 		{0xffffffff81105800, "io_wq_enqueue.cold", ""},
 		{0xffffffffc0001234, "loop_queue_rq", "loop"},
 		{0xffffffffc0002010, "lo_rw_aio", "loop"},
-		{0xffffffff82000010, "mod_timer", ""}, // some_data is not text
+		{0xffffffff82000010, "__bpf_trace_contention_begin", ""}, // some_data is not text
 		{0x1000, "", ""},
 	} {
 		if n, m := s.Lookup(tt.pc); n != tt.name || m != tt.mod {
@@ -99,6 +102,8 @@ func TestSiteOf(t *testing.T) {
 		{"lock_ helper", []uint64{0xffffffff81100010, 0xffffffff8110c010, 0xffffffff8110c110}, "mod_timer", ""},
 		{"module", []uint64{0xffffffff81100010, 0xffffffff81101010, 0xffffffffc0001010}, "loop_queue_rq", "loop"},
 		{"only primitives", []uint64{0xffffffff81100010, 0xffffffff81101010, 0, 0}, "_raw_spin_lock_irqsave", ""},
+		{"from the program up", []uint64{0xffffffffc0004010, 0xffffffff8110d010, 0xffffffff8110d110, 0xffffffff81100410,
+			0xffffffff81101110, 0xffffffff81106010}, "io_worker_handle_work", ""},
 		{"empty", []uint64{0, 0, 0}, UnknownSite, ""},
 		{"unresolvable", []uint64{0x10}, UnknownSite, ""},
 	} {

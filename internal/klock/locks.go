@@ -65,8 +65,9 @@ type Locks struct {
 	// Sites are the contention sites, the most waited on first.
 	Sites []Site `json:"sites,omitempty"`
 	// LostEvents counts contentions that went uncounted: their start
-	// found the tracer's table of waiting tasks full, or their site's
-	// counter could not be made.
+	// found the tracer's table of waiting tasks full, their site's counter
+	// could not be made, or the kernel skipped a program for them (it ran
+	// already on the CPU).
 	LostEvents uint64 `json:"lost_events"`
 	// BPFRunNs and BPFRuns are the tracer's programs' run time and run
 	// count (0 without the kernel's BPF statistics): the tracing's cost.

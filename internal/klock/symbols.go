@@ -129,9 +129,30 @@ func LockPrimitive(name string) bool {
 	return strings.HasPrefix(name, "lock_")
 }
 
+// tracerPrefixes name the kernel's functions that run a tracepoint's BPF
+// program, and the program itself: a stack taken in the program may start
+// with them, under the lock primitive that fired the tracepoint.
+var tracerPrefixes = []string{"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_", "trace_call_bpf",
+	"perf_trace_", "__perf_trace_"}
+
+// tracerFrame reports whether function name (in module) runs the tracer's
+// program or is the program.
+func tracerFrame(name, module string) bool {
+	if module == "bpf" {
+		return true
+	}
+	for _, p := range tracerPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // SiteOf returns the site of a contention's kernel stack (innermost frame
-// first): its first function that is not a lock primitive, with its
-// module. An empty or unresolvable stack is UnknownSite.
+// first): its first function that is neither the tracer's (tracerFrame)
+// nor a lock primitive, with its module. An empty or unresolvable stack is
+// UnknownSite.
 func (s *Symbols) SiteOf(stack []uint64) (name, module string) {
 	last := ""
 	for _, pc := range stack {
@@ -139,7 +160,7 @@ func (s *Symbols) SiteOf(stack []uint64) (name, module string) {
 			break
 		}
 		fn, mod := s.Lookup(pc)
-		if fn == "" {
+		if fn == "" || tracerFrame(fn, mod) {
 			continue
 		}
 		if !LockPrimitive(fn) {

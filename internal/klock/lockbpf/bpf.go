@@ -1,7 +1,9 @@
 package lockbpf
 
 import (
+	"encoding/binary"
 	"fmt"
+	"strconv"
 	"unsafe"
 
 	"github.com/cilium/ebpf"
@@ -49,8 +51,6 @@ const (
 
 // maps are the BPF maps the two programs share.
 type maps struct {
-	tids  *ebpf.Map // u32 tid -> u8: the job thread, its SQ thread
-	comms *ebpf.Map // [16]byte comm -> u8: "iou-wrk-TID", "iou-sqp-TID" of those tids
 	wait  *ebpf.Map // waitKey -> waitVal: contentions begun, not yet ended
 	sites *ebpf.Map // stack -> siteVal
 	lost  *ebpf.Map // array[numLost] u64
@@ -86,8 +86,6 @@ func newMaps() (*maps, error) {
 		dst  **ebpf.Map
 		spec ebpf.MapSpec
 	}{
-		{&m.tids, ebpf.MapSpec{Name: "gofio_ltid", Type: ebpf.Hash, KeySize: 4, ValueSize: 1, MaxEntries: 64}},
-		{&m.comms, ebpf.MapSpec{Name: "gofio_lcomm", Type: ebpf.Hash, KeySize: 16, ValueSize: 1, MaxEntries: 256}},
 		{&m.wait, ebpf.MapSpec{Name: "gofio_lwait", Type: ebpf.Hash, KeySize: uint32(unsafe.Sizeof(waitKey{})),
 			ValueSize: uint32(unsafe.Sizeof(waitVal{})), MaxEntries: waitEntries}},
 		{&m.sites, ebpf.MapSpec{Name: "gofio_lsite", Type: ebpf.Hash, KeySize: uint32(unsafe.Sizeof(stack{})),
@@ -105,7 +103,7 @@ func newMaps() (*maps, error) {
 }
 
 func (m *maps) close() {
-	for _, x := range []*ebpf.Map{m.tids, m.comms, m.wait, m.sites, m.lost} {
+	for _, x := range []*ebpf.Map{m.wait, m.sites, m.lost} {
 		if x != nil {
 			x.Close()
 		}
@@ -114,7 +112,6 @@ func (m *maps) close() {
 
 // Stack slots (offsets from the frame pointer) of the programs.
 const (
-	slotTid   = -8   // u32 tid, the tids key
 	slotComm  = -32  // [16]byte comm
 	slotKey   = -48  // waitKey
 	slotVal   = -128 // waitVal (80 bytes)
@@ -177,24 +174,69 @@ func exit() asm.Instructions {
 	}
 }
 
-// beginProgram is lock:contention_begin: for a traced thread, the first
-// begin of a wait on a lock records the time and the stack; a later one
-// for the same lock without LCB_F_SPIN (a mutex's spinning turned to
-// sleep) records when the task went to sleep.
-func beginProgram(m *maps, pid int, lockAddr, flags tracepoint.Field) asm.Instructions {
-	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
-	ins = append(ins, ownProcess(pid)...)
-	ins = append(ins, asm.StoreMem(asm.RFP, slotTid, asm.R7, asm.Word))
-	ins = append(ins, tracepoint.Lookup(m.tids, slotTid)...)
+// threads are the tasks a tracer follows in its process, as its begin
+// program tells them: by thread id, and by name (comm, 16 bytes, as two
+// little-endian words) the kernel threads that work for those threads.
+type threads struct {
+	tids  []int
+	comms [][2]uint64
+}
+
+// threadsOf returns the threads tids and their io-wq workers and SQPOLL
+// threads (iou-wrk-TID, iou-sqp-TID).
+func threadsOf(tids []int) threads {
+	th := threads{tids: tids}
+	for _, tid := range tids {
+		for _, prefix := range commPrefixes {
+			var b [16]byte
+			copy(b[:15], prefix+strconv.Itoa(tid))
+			th.comms = append(th.comms, [2]uint64{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])})
+		}
+	}
+	return th
+}
+
+// commPrefixes name the kernel threads that work for a thread: its io-wq
+// workers and its SQPOLL thread, followed by its id.
+var commPrefixes = []string{"iou-wrk-", "iou-sqp-"}
+
+// traced jumps to "traced" for one of th's tasks (pid_tgid in R7) and
+// exits for any other: the ids are compared first, then the task's name,
+// constants all (no map is looked up).
+func traced(th threads) asm.Instructions {
+	ins := asm.Instructions{asm.Mov.Reg32(asm.R1, asm.R7)}
+	for _, tid := range th.tids {
+		ins = append(ins, asm.JEq.Imm32(asm.R1, int32(tid), "traced"))
+	}
 	ins = append(ins,
-		asm.JNE.Imm(asm.R0, 0, "traced"),
 		asm.Mov.Reg(asm.R1, asm.RFP),
 		asm.Add.Imm(asm.R1, slotComm),
 		asm.Mov.Imm(asm.R2, 16),
 		asm.FnGetCurrentComm.Call(),
-	)
-	ins = append(ins, tracepoint.Lookup(m.comms, slotComm)...)
-	ins = append(ins, asm.JEq.Imm(asm.R0, 0, "exit"))
+		asm.LoadMem(asm.R1, asm.RFP, slotComm, asm.DWord),
+		asm.LoadMem(asm.R2, asm.RFP, slotComm+8, asm.DWord))
+	for i, c := range th.comms {
+		next := "comm_" + strconv.Itoa(i)
+		ins = append(ins,
+			asm.LoadImm(asm.R3, int64(c[0]), asm.DWord),
+			asm.JNE.Reg(asm.R1, asm.R3, next),
+			asm.LoadImm(asm.R3, int64(c[1]), asm.DWord),
+			asm.JEq.Reg(asm.R2, asm.R3, "traced"),
+			asm.Mov.Reg(asm.R0, asm.R0).WithSymbol(next))
+	}
+	return append(ins, asm.Ja.Label("exit"))
+}
+
+// beginProgram is lock:contention_begin: for a traced thread, the first
+// begin of a wait on a lock records the time and the stack (its first
+// skip frames, the tracer's own, left out); a later one for the same lock
+// without LCB_F_SPIN (a mutex's spinning turned to sleep) records when the
+// task went to sleep.
+func beginProgram(m *maps, pid int, th threads, l layout) asm.Instructions {
+	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
+	ins = append(ins, ownProcess(pid)...)
+	ins = append(ins, traced(th)...)
+	lockAddr, flags := l.lockAddr, l.flags
 	key := waitKeyOf(lockAddr)
 	key[0] = key[0].WithSymbol("traced")
 	ins = append(ins, key...)
@@ -218,7 +260,7 @@ func beginProgram(m *maps, pid int, lockAddr, flags tracepoint.Field) asm.Instru
 		asm.Mov.Reg(asm.R2, asm.RFP),
 		asm.Add.Imm(asm.R2, slotVal+valStack),
 		asm.Mov.Imm(asm.R3, int32(unsafe.Sizeof(stack{}))),
-		asm.Mov.Imm(asm.R4, 0),
+		asm.Mov.Imm(asm.R4, int32(l.skip)), // BPF_F_SKIP_FIELD_MASK
 		asm.FnGetStack.Call(),
 		asm.FnKtimeGetNs.Call(),
 		asm.StoreMem(asm.RFP, slotVal+valStart, asm.R0, asm.DWord),
@@ -267,10 +309,10 @@ func siteOf(m *maps) asm.Instructions {
 
 // endProgram is lock:contention_end: a traced wait ends, and its time and
 // spinning part are added to its stack's counters.
-func endProgram(m *maps, pid int, lockAddr tracepoint.Field) asm.Instructions {
+func endProgram(m *maps, pid int, l layout) asm.Instructions {
 	ins := asm.Instructions{asm.Mov.Reg(asm.R6, asm.R1)}
 	ins = append(ins, ownProcess(pid)...)
-	ins = append(ins, waitKeyOf(lockAddr)...)
+	ins = append(ins, waitKeyOf(l.endAddr)...)
 	ins = append(ins, tracepoint.Lookup(m.wait, slotKey)...)
 	ins = append(ins,
 		asm.JEq.Imm(asm.R0, 0, "exit"),

@@ -1,12 +1,14 @@
 // Package lockbpf measures a job's kernel lock contention (klock.Locks)
 // with two BPF programs, built with cilium/ebpf's asm package at run time,
 // on the kernel's lock:contention_begin and lock:contention_end
-// tracepoints.
+// tracepoints: BTF-typed raw tracepoints where the kernel's BTF has them,
+// else classic ones (layout says which).
 //
 // The programs keep only the job's threads: its own thread and the SQ
 // thread it names (by thread id), and the kernel's io-wq workers and
 // SQPOLL thread that work for them (by name: iou-wrk-TID, iou-sqp-TID,
-// whose TID is the thread they work for), all in gofio's own process. At
+// whose TID is the thread they work for), all in gofio's own process,
+// compared with constants in the programs before anything else. At
 // a begin they keep the time and the kernel stack, per task and lock; at
 // the end they add the wait, and its part before the task went to sleep,
 // to the stack's counters in a BPF hash map. Nothing is sent to user
@@ -27,6 +29,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/cilium/ebpf/btf"
 
 	"github.com/gofio/gofio/internal/klock"
 	"github.com/gofio/gofio/internal/tracepoint"
@@ -57,6 +61,10 @@ type Config struct {
 	// kernel's BPF statistics (tracepoint.Programs.Stats): only when asked
 	// for, since they slow every BPF program on the machine.
 	Stats bool
+	// TracefsOnly reads the events' layouts from tracefs and attaches
+	// classic tracepoints even where the kernel's BTF has the events
+	// (tests of that path).
+	TracefsOnly bool
 }
 
 func (c *Config) defaults() {
@@ -93,32 +101,77 @@ type Tracer struct {
 	// base are the counters at the start of the measured span (ramp_time's
 	// end): per stack, lost, and per thread's CPU time.
 	base struct {
-		sites map[stack]siteVal
-		lost  [numLost]uint64
-		cpu   map[int]uint64
+		sites  map[stack]siteVal
+		lost   [numLost]uint64
+		misses uint64
+		cpu    map[int]uint64
 	}
 }
 
-// events finds the two tracepoints and the fields the programs read.
-func events(tracefs string) (lockAddr, flags, endAddr tracepoint.Field, err error) {
+// layout is where the programs find the lock tracepoints' values and how
+// they attach.
+type layout struct {
+	kind            tracepoint.Kind
+	lockAddr, flags tracepoint.Field // contention_begin's lock and flags
+	endAddr         tracepoint.Field // contention_end's lock
+	// skip is how many frames of a contention's stack are the tracer's own
+	// (the program, the kernel's function that runs it), left out.
+	skip int
+}
+
+// btfLayout is the layout of the lock tracepoints as BTF-typed raw
+// tracepoints, where the kernel's BTF has them: the programs read the
+// events' arguments (lock, flags; lock, ret) as they are, where a classic
+// tracepoint first formats its record, for every contention of the
+// machine, and skips the program whenever any BPF program runs on the
+// CPU. A stack starts with the program and bpf_trace_run2.
+func btfLayout() (layout, bool) {
+	spec, err := btf.LoadKernelSpec()
+	if err != nil {
+		return layout{}, false
+	}
+	for _, name := range []string{"btf_trace_contention_begin", "btf_trace_contention_end"} {
+		var td *btf.Typedef
+		if spec.TypeByName(name, &td) != nil {
+			return layout{}, false
+		}
+	}
+	arg := func(i int, size int) tracepoint.Field { return tracepoint.Field{Offset: 8 * i, Size: size} }
+	return layout{kind: tracepoint.BTF, lockAddr: arg(0, 8), flags: arg(1, 4), endAddr: arg(0, 8), skip: 2}, true
+}
+
+// events finds the two tracepoints and the fields the programs read: as
+// BTF-typed raw tracepoints where the kernel has them (btfLayout), else as
+// classic ones under tracefs, found or mounted.
+func events(cfg Config) (layout, error) {
+	if !cfg.TracefsOnly {
+		if l, ok := btfLayout(); ok {
+			return l, nil
+		}
+	}
+	tracefs, err := tracepoint.Mount(cfg.Mountinfo, cfg.MountAt)
+	if err != nil {
+		return layout{}, err
+	}
+	l := layout{kind: tracepoint.Classic}
 	begin, err := tracepoint.ReadFormat(tracefs, "lock", "contention_begin")
 	if err != nil {
-		return lockAddr, flags, endAddr, tracepoint.Unavailablef(
+		return l, tracepoint.Unavailablef(
 			"no lock tracepoints: lock:contention_begin is missing from %s (Linux 5.19 or later has it): %v", tracefs, err)
 	}
 	end, err := tracepoint.ReadFormat(tracefs, "lock", "contention_end")
 	if err != nil {
-		return lockAddr, flags, endAddr, tracepoint.Unavailablef(
+		return l, tracepoint.Unavailablef(
 			"no lock tracepoints: lock:contention_end is missing from %s: %v", tracefs, err)
 	}
-	if lockAddr, err = begin.Want("contention_begin", "lock_addr", 8); err != nil {
-		return
+	if l.lockAddr, err = begin.Want("contention_begin", "lock_addr", 8); err != nil {
+		return l, err
 	}
-	if flags, err = begin.Want("contention_begin", "flags", 4); err != nil {
-		return
+	if l.flags, err = begin.Want("contention_begin", "flags", 4); err != nil {
+		return l, err
 	}
-	endAddr, err = end.Want("contention_end", "lock_addr", 8)
-	return
+	l.endAddr, err = end.Want("contention_end", "lock_addr", 8)
+	return l, err
 }
 
 // Open starts tracing. An *tracepoint.Unavailable error says why lock
@@ -128,17 +181,13 @@ func Open(cfg Config) (*Tracer, error) {
 	if cfg.Euid != 0 {
 		return nil, tracepoint.Unavailablef("not root: tracing needs root (BPF programs on tracepoints)")
 	}
-	tracefs, err := tracepoint.Mount(cfg.Mountinfo, cfg.MountAt)
-	if err != nil {
-		return nil, err
-	}
-	lockAddr, flags, endAddr, err := events(tracefs)
+	l, err := events(cfg)
 	if err != nil {
 		return nil, err
 	}
 	t := &Tracer{cfg: cfg, comms: commsOf(cfg.Tids)}
 	t.progs.Stats = cfg.Stats
-	if err := t.start(lockAddr, flags, endAddr); err != nil {
+	if err := t.start(l); err != nil {
 		t.release()
 		return nil, err
 	}
@@ -151,38 +200,25 @@ func Open(cfg Config) (*Tracer, error) {
 func commsOf(tids []int) map[string]bool {
 	comms := make(map[string]bool, 2*len(tids))
 	for _, tid := range tids {
-		for _, prefix := range []string{"iou-wrk-", "iou-sqp-"} {
+		for _, prefix := range commPrefixes {
 			comms[prefix+strconv.Itoa(tid)] = true
 		}
 	}
 	return comms
 }
 
-func (t *Tracer) start(lockAddr, flags, endAddr tracepoint.Field) error {
+func (t *Tracer) start(l layout) error {
 	var err error
 	if t.m, err = newMaps(); err != nil {
 		return tracepoint.Unavailablef("BPF map refused: %v", err)
 	}
-	one := uint8(1)
-	for _, tid := range t.cfg.Tids {
-		if err := t.m.tids.Put(uint32(tid), one); err != nil {
-			return tracepoint.Unavailablef("BPF map update: %v", err)
-		}
-	}
-	for c := range t.comms {
-		var key [16]byte
-		copy(key[:15], c)
-		if err := t.m.comms.Put(key, one); err != nil {
-			return tracepoint.Unavailablef("BPF map update: %v", err)
-		}
-	}
-	beginEv := tracepoint.Event{Group: "lock", Name: "contention_begin"}
-	endEv := tracepoint.Event{Group: "lock", Name: "contention_end"}
-	begin, err := t.progs.Load(beginEv, "contention_begin", "gofio_lbegin", beginProgram(t.m, t.cfg.Pid, lockAddr, flags))
+	beginEv := tracepoint.Event{Group: "lock", Name: "contention_begin", Kind: l.kind}
+	endEv := tracepoint.Event{Group: "lock", Name: "contention_end", Kind: l.kind}
+	begin, err := t.progs.Load(beginEv, "contention_begin", "gofio_lbegin", beginProgram(t.m, t.cfg.Pid, threadsOf(t.cfg.Tids), l))
 	if err != nil {
 		return err
 	}
-	end, err := t.progs.Load(endEv, "contention_end", "gofio_lend", endProgram(t.m, t.cfg.Pid, endAddr))
+	end, err := t.progs.Load(endEv, "contention_end", "gofio_lend", endProgram(t.m, t.cfg.Pid, l))
 	if err != nil {
 		return err
 	}
@@ -198,6 +234,7 @@ func (t *Tracer) start(lockAddr, flags, endAddr tracepoint.Field) error {
 func (t *Tracer) Reset() {
 	t.base.sites = t.readSites()
 	t.base.lost = t.readLost()
+	t.base.misses = t.progs.Misses()
 	t.base.cpu = t.threadsCPU()
 }
 
@@ -272,6 +309,9 @@ func (t *Tracer) Close(ios uint64) *klock.Locks {
 	for i := range lost {
 		res.LostEvents += lost[i] - t.base.lost[i]
 	}
+	// A program the kernel skipped (it ran already on the CPU: a
+	// contention inside the tracer's own maps) lost its event.
+	res.LostEvents += t.progs.Misses() - t.base.misses
 	syms, symErr := t.cfg.Symbols()
 	for k, v := range t.readSites() {
 		b := t.base.sites[k]

@@ -49,14 +49,22 @@ func contend(t *testing.T, n int, d time.Duration, start <-chan struct{}) (tids 
 
 // TestContention traces threads that contend on their process's
 // mmap_lock and finds their contentions, wait, CPU time and sites, none
-// of them a lock primitive. Root only.
+// of them a lock primitive or the tracer's own frame: with BTF-typed raw
+// tracepoints, and with the classic ones that serve without BTF. Root
+// only.
 func TestContention(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("loading BPF programs needs root; skipping")
 	}
+	for _, tracefs := range []bool{false, true} {
+		t.Run(map[bool]string{false: "btf", true: "tracefs"}[tracefs], func(t *testing.T) { checkContention(t, tracefs) })
+	}
+}
+
+func checkContention(t *testing.T, tracefsOnly bool) {
 	start := make(chan struct{})
 	tids, done := contend(t, 4, 300*time.Millisecond, start)
-	tr, err := Open(Config{Pid: os.Getpid(), Tids: tids[:3], Euid: 0})
+	tr, err := Open(Config{Pid: os.Getpid(), Tids: tids[:3], Euid: 0, TracefsOnly: tracefsOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +80,8 @@ func TestContention(t *testing.T) {
 	}
 	var sum uint64
 	for _, s := range l.Sites {
-		if klock.LockPrimitive(s.Name) || s.Name == "" {
-			t.Errorf("site %q is a lock primitive", s.Name)
+		if klock.LockPrimitive(s.Name) || s.Name == "" || strings.HasPrefix(s.Name, "bpf_") {
+			t.Errorf("site %q is a lock primitive or the tracer's", s.Name)
 		}
 		sum += s.Count
 	}

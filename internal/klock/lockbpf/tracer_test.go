@@ -73,13 +73,13 @@ func TestUnavailable(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"not root", Config{Euid: 1000, Mountinfo: fakeTracefs(t, beginFormat, endFormat)}, "not root: tracing needs root"},
-		{"no tracefs", Config{Mountinfo: filepath.Join(t.TempDir(), "absent")}, "no tracefs: open "},
-		{"no lock tracepoints", Config{Mountinfo: fakeTracefs(t, "", "")},
+		{"not root", Config{Euid: 1000, TracefsOnly: true, Mountinfo: fakeTracefs(t, beginFormat, endFormat)}, "not root: tracing needs root"},
+		{"no tracefs", Config{TracefsOnly: true, Mountinfo: filepath.Join(t.TempDir(), "absent")}, "no tracefs: open "},
+		{"no lock tracepoints", Config{TracefsOnly: true, Mountinfo: fakeTracefs(t, "", "")},
 			"no lock tracepoints: lock:contention_begin is missing from "},
-		{"no contention_end", Config{Mountinfo: fakeTracefs(t, beginFormat, "")},
+		{"no contention_end", Config{TracefsOnly: true, Mountinfo: fakeTracefs(t, beginFormat, "")},
 			"no lock tracepoints: lock:contention_end is missing from "},
-		{"missing field", Config{Mountinfo: fakeTracefs(t, strings.Replace(beginFormat, "int flags;", "int lcb_flags;", 1), endFormat)},
+		{"missing field", Config{TracefsOnly: true, Mountinfo: fakeTracefs(t, strings.Replace(beginFormat, "int flags;", "int lcb_flags;", 1), endFormat)},
 			"tracepoint contention_begin has no field flags on this kernel"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,7 +111,7 @@ func TestBPFRefused(t *testing.T) {
 		t.Skip("loading BPF programs needs root; skipping")
 	}
 	mi := fakeTracefs(t, strings.Replace(beginFormat, "lock_addr;\toffset:8;", "lock_addr;\toffset:65536;", 1), endFormat)
-	tr, err := Open(Config{Pid: os.Getpid(), Tids: []int{os.Getpid()}, Mountinfo: mi})
+	tr, err := Open(Config{Pid: os.Getpid(), Tids: []int{os.Getpid()}, TracefsOnly: true, Mountinfo: mi})
 	if err == nil {
 		tr.Close(0)
 		t.Fatal("Open succeeded")
