@@ -34,20 +34,16 @@ type capacityFlags struct {
 	floorPct float64 // the floor in percent of the reference; 0 when unset
 }
 
-// checkCapacityFlags parses --slo and checks the flags that need it.
+// checkCapacityFlags parses --slo, --capacity-plot and
+// --fail-if-capacity-below. Whether the run has an objective for the two
+// others is requireSLO's to say, once the job file's slo= is known;
+// gofio diff takes the objective from the saved runs.
 func checkCapacityFlags(cf *capacityFlags) error {
-	if cf.SLO == "" {
-		switch {
-		case cf.Plot != "":
-			return errors.New("--capacity-plot needs --slo: it draws the capacity under an objective")
-		case cf.Below != "":
-			return errors.New("--fail-if-capacity-below needs --slo: the capacity is the highest IOPS that meets an objective")
+	if cf.SLO != "" {
+		var err error
+		if cf.slo, err = capacity.ParseSLO(cf.SLO); err != nil {
+			return err
 		}
-		return nil
-	}
-	var err error
-	if cf.slo, err = capacity.ParseSLO(cf.SLO); err != nil {
-		return err
 	}
 	if cf.Plot != "" && !strings.HasSuffix(cf.Plot, ".svg") {
 		return fmt.Errorf("--capacity-plot %q: want a .svg file name", cf.Plot)
@@ -69,6 +65,28 @@ func checkCapacityFlags(cf *capacityFlags) error {
 	}
 	cf.floor = n
 	return nil
+}
+
+// requireSLO refuses --capacity-plot and --fail-if-capacity-below in a
+// run without an objective (--slo, or slo= in the job file).
+func requireSLO(cf *capacityFlags) error {
+	switch {
+	case cf.SLO != "":
+	case cf.Plot != "":
+		return errors.New("--capacity-plot needs --slo (or slo= in the job file's [global]): it draws the capacity under an objective")
+	case cf.Below != "":
+		return errors.New("--fail-if-capacity-below needs --slo (or slo= in the job file's [global]): the capacity is the highest IOPS that meets an objective")
+	}
+	return nil
+}
+
+// sloError is err about --slo, placed at slo= in the job file when the
+// file gave the objective.
+func sloError(cfg *Config, err error) error {
+	if o, ok := cfg.RunOptionsAt["slo"]; ok {
+		return atOption(o, err)
+	}
+	return err
 }
 
 // parseIOPS reads a positive number of I/Os a second with an optional k
@@ -127,7 +145,7 @@ func prepareCapacity(cfg *Config, p *comparisonPlan, sweeps []compare.Sweep, job
 	case cf.SLO == "" && !fractions:
 		return nil, sweeps, nil
 	case cf.SLO != "" && sw.Key != "iodepth" && sw.Key != "rate_iops" && sw.Key != "rate" || len(sweeps) > 1:
-		return nil, nil, errors.New("--slo needs one --sweep over iodepth (a list, or auto) or over rate_iops or rate (a list, or percentages of the maximum rate, 10%..100%)")
+		return nil, nil, sloError(cfg, errors.New("--slo needs one --sweep over iodepth (a list, or auto) or over rate_iops or rate (a list, or percentages of the maximum rate, 10%..100%)"))
 	}
 	cr := &capacityRun{flags: cf, key: sw.Key, search: "list"}
 	switch {
@@ -430,18 +448,24 @@ func (cr *capacityRun) report() *report.Capacity {
 	return cr.result
 }
 
-// writeLines writes the capacity's lines after the verdicts: on stdout,
-// or on stderr where stdout carries JSON.
+// writeLines writes the capacity's lines after the verdicts.
 func (cr *capacityRun) writeLines(st *State, cfg *Config) {
-	if cr == nil || cr.result == nil {
-		return
+	if cr != nil && cr.result != nil {
+		writeCapacityLines(st, cfg, []*report.Capacity{cr.result})
 	}
+}
+
+// writeCapacityLines writes capacities' lines: on stdout, or on stderr
+// where stdout carries JSON.
+func writeCapacityLines(st *State, cfg *Config, caps []*report.Capacity) {
 	w := st.Stdout
 	if cfg.Output == "" && (hasFormat(cfg, "json") || hasFormat(cfg, "json+")) {
 		w = st.Stderr
 	}
-	if err := report.WriteCapacity(w, cr.result); err != nil {
-		st.logf("%v", err)
+	for _, c := range caps {
+		if err := report.WriteCapacity(w, c); err != nil {
+			st.logf("%v", err)
+		}
 	}
 }
 
@@ -455,9 +479,21 @@ func (cr *capacityRun) writeFiles(cfg *Config, cmp *report.Comparison) error {
 
 // exit is the gate's exit code: ExitSlower when it failed.
 func (cr *capacityRun) exit(st *State) int {
-	if cr == nil || cr.result == nil || cr.result.Gate == nil || cr.result.Gate.Verdict != report.GateFail {
+	if cr == nil || cr.result == nil {
 		return ExitOK
 	}
-	st.logf("--fail-if-capacity-below: %s", cr.result.Gate.Words(cr.result))
-	return ExitSlower
+	return capacityExit(st, []*report.Capacity{cr.result})
+}
+
+// capacityExit is --fail-if-capacity-below's exit code over capacities:
+// ExitSlower when its gate failed any, each failure said on stderr.
+func capacityExit(st *State, caps []*report.Capacity) int {
+	code := ExitOK
+	for _, c := range caps {
+		if c.Gate != nil && c.Gate.Verdict == report.GateFail {
+			st.logf("--fail-if-capacity-below: %s", c.Gate.Words(c))
+			code = ExitSlower
+		}
+	}
+	return code
 }

@@ -110,7 +110,7 @@ func flagTable() []flagSpec {
 		{Flag: &cli.Float64Flag{Name: "fail-if-slower", Value: -1, Usage: "exit 101 if new is slower than old by more than `PCT` beyond noise (the rows judged together at a 1% family-wise level), 102 if a row stays undecided (docs/ci.md)"}},
 		{Flag: &cli.StringFlag{Name: "slo", Usage: "the latency objective `STAT<=LIMIT` (p99<=2ms; avg, p50, p90, p99, p99.9, p99.99) of a --sweep over iodepth (a list, or auto) or rate_iops (a list, or 10%..100% of the maximum): the capacity, the highest IOPS that meets it, and the knee (docs/capacity.md)"}},
 		{Flag: &cli.StringFlag{Name: "capacity-plot", Usage: "draw p50 and p99 latency against IOPS with the knee and the --slo objective into `FILE.svg`"}},
-		{Flag: &cli.StringFlag{Name: "fail-if-capacity-below", Usage: "exit 101 when the --slo capacity is below `N` IOPS (150k), or below N% of the --baseline's or --history's (90%)"}},
+		{Flag: &cli.StringFlag{Name: "fail-if-capacity-below", Usage: "exit 101 when the --slo capacity is below `N` IOPS (150k), or below N% of the --baseline's or --history's, or of gofio diff's old run's (90%)"}},
 		{Flag: &cli.StringFlag{Name: "budget", Value: "15m", Usage: "the `TIME` the rounds of a gated --compare may take, all rows together; undecided rows then read inconclusive (0: no limit)"}},
 		{Flag: &cli.StringFlag{Name: "baseline", Usage: "compare this run with a saved one (`OLD.json`, from --output-format=json) point by point; --fail-if-slower gates it too"}},
 		{Flag: &cli.StringFlag{Name: "history", Usage: "judge this run against the saved runs of the same jobs on this runner in `DIR` (gofio history); --fail-if-slower gates it too"}},

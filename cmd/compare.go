@@ -88,20 +88,20 @@ func judgeDiff(cfg *Config, d *report.Comparison, old *compare.Saved) {
 	compare.SetGate(d, cfg.FailIfSlower)
 }
 
-// applyRunOptions takes compare=, sweep=, repeat= and fail_if_slower= from
-// the job files' [global] where the command line did not give --compare,
-// --sweep, --repeat or --fail-if-slower: a job file can carry its own
-// sweep and gate. Every job must agree on them.
+// applyRunOptions takes compare=, sweep=, repeat=, fail_if_slower= and
+// slo= from the job files' [global] where the command line did not give
+// --compare, --sweep, --repeat, --fail-if-slower or --slo: a job file can
+// carry its own sweep, objective and gate. Every job must agree on them.
 func applyRunOptions(cfg *Config, jobs []*jobfile.Job) error {
 	if len(jobs) == 0 {
 		spec, err := compare.ParseSpec(cfg.Compare, cfg.Sweeps, canonicalOption)
 		cfg.Spec = spec
-		return err
+		return cmp.Or(err, requireSLO(&cfg.Capacity))
 	}
 	ro := jobs[0].Run
 	for _, j := range jobs[1:] {
 		if !reflect.DeepEqual(j.Run, ro) {
-			return fmt.Errorf("%s and %s: jobs disagree on compare=, sweep=, repeat= or fail_if_slower=; give them once, in the first file's [global]",
+			return fmt.Errorf("%s and %s: jobs disagree on compare=, sweep=, repeat=, fail_if_slower= or slo=; give them once, in the first file's [global]",
 				jobs[0].Name, j.Name)
 		}
 	}
@@ -137,7 +137,14 @@ func applyRunOptions(cfg *Config, jobs []*jobfile.Job) error {
 		cfg.FailIfSlower = ro.FailIfSlower
 		cfg.tookRunOption(jobs[0], "fail_if_slower")
 	}
-	return nil
+	if cfg.Capacity.SLO == "" && ro.SLO != "" {
+		cfg.Capacity.SLO = ro.SLO
+		cfg.tookRunOption(jobs[0], "slo")
+		if err := checkCapacityFlags(&cfg.Capacity); err != nil {
+			return runOptionError(jobs[0], "slo", err)
+		}
+	}
+	return requireSLO(&cfg.Capacity)
 }
 
 // tookRunOption records where j's job file gave the run option name=.

@@ -33,7 +33,7 @@ func minRepeats(c *report.Comparison) int {
 // point by point with the same statistics, reports and gate as --compare.
 func runDiff(st *State, cfg *Config) int {
 	if len(cfg.JobFiles) != 2 || len(cfg.JobOptions) > 0 {
-		return st.fail(errors.New("usage: gofio diff [--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops|STAGE] [--allow-different-jobs] [--allow-runner-change FIELDS] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"))
+		return st.fail(errors.New("usage: gofio diff " + diffUsage))
 	}
 	old, err := compare.ReadSaved(cfg.JobFiles[0])
 	if err != nil {
@@ -64,6 +64,10 @@ func runDiff(st *State, cfg *Config) int {
 		noDrift = true
 	}
 	judgeDiff(cfg, d, old)
+	caps, err := diffCapacities(st, cfg)
+	if err != nil {
+		return st.fail(err)
+	}
 	out, closeOut, err := openOutput(st, cfg)
 	if err != nil {
 		return st.fail(err)
@@ -71,14 +75,19 @@ func runDiff(st *State, cfg *Config) int {
 	defer closeOut()
 	cmps := []titled{{cfg.JobFiles[0] + " -> " + cfg.JobFiles[1], d, true, rc, noDrift}}
 	var errs []error
-	errs = append(errs, writeComparisons(cfg, out, comparisons{cmps: cmps, json: func(w io.Writer, _ bool) error { return report.WriteCompareJSON(w, d) }}))
-	errs = append(errs, writeComparisonFiles(st, cfg, cmps, cur.Info))
+	errs = append(errs, writeComparisons(cfg, out, comparisons{cmps: cmps, json: func(w io.Writer, _ bool) error { return report.WriteDiffJSON(w, d, caps) }}))
+	errs = append(errs, writeComparisonFiles(st, cfg, cmps, cur.Info), writeCapacityDiffPlot(cfg, caps, d))
 	if err := errors.Join(errs...); err != nil {
 		return st.fail(err)
 	}
 	writeVerdicts(st, cfg, cmps)
-	return gate(st, cfg, cmps)
+	writeCapacityLines(st, cfg, caps)
+	return worseExit(gate(st, cfg, cmps), capacityExit(st, caps))
 }
+
+// diffUsage is gofio diff's arguments.
+const diffUsage = "[--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops|STAGE] [--allow-different-jobs] [--allow-runner-change FIELDS] " +
+	"[--slo OBJECTIVE] [--fail-if-capacity-below N|N%] [--capacity-plot FILE.svg] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json"
 
 // drift is gofio drift RUN.json...: the between-run drift of same-setting
 // runs (compare.DriftPct), row by row, and the --drift it recommends; or,

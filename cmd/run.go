@@ -25,7 +25,7 @@ func execute(ctx context.Context, st *State, cfg *Config, jobs []*jobfile.Job, i
 		return executeCompare(ctx, st, cfg, jobs, in)
 	}
 	if cfg.Capacity.SLO != "" {
-		return st.fail(errors.New("--slo needs a --sweep over iodepth or rate_iops: the capacity is the highest IOPS of the sweep's points that meets the objective"))
+		return st.fail(sloError(cfg, errors.New("--slo needs a --sweep over iodepth or rate_iops: the capacity is the highest IOPS of the sweep's points that meets the objective")))
 	}
 	if cfg.FailIfSlower >= 0 || cfg.Plot != "" || cfg.CompareCSV != "" || cfg.JSONDir != "" {
 		err := errors.New("--fail-if-slower, --plot, --compare-csv and --json-dir need --compare, --sweep, --repeat or --baseline: a plain run has nothing to compare")

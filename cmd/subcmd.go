@@ -95,7 +95,7 @@ func (st *State) subcommands() []*cli.Command {
 			// --help, the man page and completion, and runs it the same way.
 			Name:            diffCmd,
 			Usage:           "compare two saved runs point by point, with the statistics, reports and gate of --compare (docs/ci.md)",
-			ArgsUsage:       "[--fail-if-slower PCT] [--drift PCT] [--gate-metric avg|p99|iops|STAGE] [--allow-different-jobs] [--allow-runner-change FIELDS] [--output-format compare|markdown|json] [--junit FILE] OLD.json NEW.json",
+			ArgsUsage:       diffUsage,
 			SkipFlagParsing: true,
 			Action: func(c *cli.Context) error {
 				if code := st.command(c.Context, append([]string{"gofio", diffCmd}, c.Args().Slice()...)); code != ExitOK {

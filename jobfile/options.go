@@ -482,7 +482,7 @@ var optionTable = withFioOptions([]OptionSpec{
 	{Name: "space_check", Type: TypeBool, Default: "1", Min: 0, Max: 1, Gofio: true, Neg: true,
 		Help:  "Refuse a job, before anything is written, whose files to create or extend do not fit the free space of their filesystem (0: lay them out anyway, as fio)",
 		boolp: func(j *Job) *bool { return &j.NoSpaceCheck }},
-	runOptionSpecs[0], runOptionSpecs[1], runOptionSpecs[2], runOptionSpecs[3],
+	runOptionSpecs[0], runOptionSpecs[1], runOptionSpecs[2], runOptionSpecs[3], runOptionSpecs[4],
 
 	// io_uring engine options (fio's engines/io_uring.c).
 	{Name: "hipri", Type: TypeFlag, Engine: "io_uring", Help: "Use polled IO completions",

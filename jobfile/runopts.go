@@ -8,10 +8,11 @@ import (
 
 // RunOptions are gofio's options for how a job file is run as a whole,
 // which a job file may carry in [global] so that "gofio job.fio" runs its
-// own sweep and gate: compare=, sweep=, repeat= and fail_if_slower=. They
-// are gofio's own (fio rejects them); the command-line flags --compare,
-// --sweep, --repeat and --fail-if-slower override them. The front end
-// reads them from the parsed jobs; nothing in a single run uses them.
+// own sweep and gate: compare=, sweep=, repeat=, fail_if_slower= and slo=.
+// They are gofio's own (fio rejects them); the command-line flags
+// --compare, --sweep, --repeat, --fail-if-slower and --slo override them.
+// The front end reads them from the parsed jobs; nothing in a single run
+// uses them.
 type RunOptions struct {
 	Compare      string   // compare=KEY=A,B; "tw_priority=1,0" for a bare compare=1
 	Sweeps       []string // sweep=KEY=LIST [KEY=LIST ...], blank-separated
@@ -19,6 +20,10 @@ type RunOptions struct {
 	FailIfSlower float64  // fail_if_slower=PCT; meaningful when HasFailIfSlower
 	// HasFailIfSlower reports whether fail_if_slower= was given.
 	HasFailIfSlower bool
+	// SLO is slo=, the latency objective of a sweep's capacity
+	// ("p99<=2ms"), parsed with --slo's grammar by the command; "" when
+	// not set.
+	SLO string
 }
 
 // runOptionSpecs are the option table's entries for RunOptions, each
@@ -50,6 +55,12 @@ var runOptionSpecs = []OptionSpec{
 				return fmt.Errorf("want a percentage of 0 or more, e.g. fail_if_slower=5")
 			}
 			j.Run.FailIfSlower, j.Run.HasFailIfSlower = f, true
+			return nil
+		}},
+	{Name: "slo", Type: TypeString, Gofio: true, globalOnly: true,
+		Help: "gofio: the latency objective of a sweep's capacity, the highest IOPS that meets it (slo=p99<=2ms; avg, p50, p90, p99, p99.9, p99.99; [global] only; --slo overrides)",
+		custom: func(j *Job, v string) error {
+			j.Run.SLO = v // parsed with --slo's grammar by the command (capacity.ParseSLO)
 			return nil
 		}},
 }

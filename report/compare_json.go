@@ -303,11 +303,22 @@ func (j *ComparisonJSON) Comparison() *Comparison {
 
 // WriteCompareJSON writes {"gofio_compare": ...} alone, indented as fio
 // indents its JSON, for --output-format=compare with JSON wanted.
-func WriteCompareJSON(w io.Writer, c *Comparison) error {
+func WriteCompareJSON(w io.Writer, c *Comparison) error { return WriteDiffJSON(w, c, nil) }
+
+// WriteDiffJSON writes gofio diff's JSON: {"gofio_compare": ...} and,
+// where the two runs saved capacities, "gofio_capacity" (CapacityJSONKey,
+// before it: the keys are sorted): a list with one capacity per side both
+// runs measured, each a run's gofio_capacity object whose side is the new
+// run's and whose old is the old run's.
+func WriteDiffJSON(w io.Writer, c *Comparison, caps []*Capacity) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(map[string]any{CompareJSONKey: CompareJSON(c)}); err != nil {
+	doc := map[string]any{CompareJSONKey: CompareJSON(c)}
+	if len(caps) > 0 {
+		doc[CapacityJSONKey] = caps
+	}
+	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("compare json: %w", err)
 	}
 	return nil
