@@ -201,14 +201,15 @@ func historyRow(h *report.History, k string, meds []map[string]float64, opt Hist
 	}
 	row.N = len(base)
 	if len(base) > 0 {
-		row.Mean = math.Exp(stats.Mean(base))
-		row.DeltaPct = (row.New/row.Mean - 1) * 100
+		med, _ := medianMAD(base)
+		row.Median = math.Exp(med)
+		row.DeltaPct = (row.New/row.Median - 1) * 100
 	}
 	if len(base) < MinHistoryRuns {
 		return row
 	}
 	y := logs[len(logs)-1]
-	p := predict(base, y)
+	p := predictRobust(base, y)
 	row.DeltaPct, row.LoPct, row.HiPct, row.P = p.delta(), p.bound(-1, FamilyAlpha), p.bound(1, FamilyAlpha), p.twoSided()
 	gate := math.Max(opt.FailIfSlower, 0)
 	row.PGate = p.slowerBeyond(gate, report.HigherIsBetter(opt.GateMetric))
@@ -257,16 +258,21 @@ func HistoryFailed(h *report.History) []report.HistoryRow {
 	return out
 }
 
-// prediction is a new log figure y against a sample of earlier ones: their
-// mean and the standard error of y - mean, s·√(1+1/n), with n-1 degrees
-// of freedom.
+// prediction is a new log figure y against a sample of earlier ones: its
+// difference from their centre, the scale of that difference, and the
+// upper tail of the standardised difference under no change.
 type prediction struct {
-	diff, se, df float64
+	diff, se float64
+	tailOf   func(z float64) float64
 }
 
+// predict is the normal-theory prediction: the sample's mean, the
+// standard error of y - mean, s·√(1+1/n), and Student's t with n-1
+// degrees of freedom.
 func predict(xs []float64, y float64) prediction {
 	n := float64(len(xs))
-	return prediction{diff: y - stats.Mean(xs), se: stats.StdDev(xs) * math.Sqrt(1+1/n), df: n - 1}
+	t := stats.TDist{V: n - 1}
+	return prediction{diff: y - stats.Mean(xs), se: stats.StdDev(xs) * math.Sqrt(1+1/n), tailOf: func(z float64) float64 { return 1 - t.CDF(z) }}
 }
 
 // delta is the change in percent.
@@ -275,12 +281,23 @@ func (p prediction) delta() float64 { return math.Expm1(p.diff) * 100 }
 // bound is the lower (side -1) or upper (+1) end of the 1-alpha
 // prediction interval of the change, in percent.
 func (p prediction) bound(side, alpha float64) float64 {
-	t := stats.InvCDF(stats.TDist{V: p.df})(1 - alpha/2)
-	return math.Expm1(p.diff+side*t*p.se) * 100
+	lo, hi := 0.0, 1.0
+	for p.tailOf(hi) > alpha/2 && hi < 1e9 {
+		hi *= 2
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if p.tailOf(mid) > alpha/2 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Expm1(p.diff+side*hi*p.se) * 100
 }
 
-// tail is P(T > t) for Student's t with the prediction's degrees of
-// freedom; with no spread at all, 0 or 1 by the sign.
+// tail is the chance under no change of a standardised difference beyond
+// shift/se; with no spread at all, 0 or 1 by the sign.
 func (p prediction) tail(shift float64) float64 {
 	if p.se == 0 {
 		if shift > 0 {
@@ -288,7 +305,7 @@ func (p prediction) tail(shift float64) float64 {
 		}
 		return 1
 	}
-	return 1 - stats.TDist{V: p.df}.CDF(shift/p.se)
+	return p.tailOf(shift / p.se)
 }
 
 // twoSided is the p-value of "no change".

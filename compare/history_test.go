@@ -168,57 +168,102 @@ func TestHistoryRunnerChanged(t *testing.T) {
 }
 
 // TestHistoryFalseAlarms measures the history gate's operating
-// characteristics on simulated sweeps of 15 rows, 10 earlier runs each,
-// gated at 5% with the rows Holm-adjusted at FamilyAlpha: the share of
-// unchanged sweeps that fail, and of sweeps with one row 25% slower that
-// fail, with normal and heavy-tailed (Student's t, 3 degrees of freedom)
-// noise on the log medians at scales of 1%, 2% and 5%. The prediction test
-// is exact for normal noise, so it must stay within FamilyAlpha there;
-// heavy tails raise the rate (an outlier run reads as a slowdown), which
-// the docs state from this test's log: it must stay within 2% at a 1%
-// scale.
+// characteristics on simulated sweeps of 15 rows, gated at 5% with the
+// rows Holm-adjusted at FamilyAlpha: the share of unchanged sweeps that
+// fail, and of sweeps with one row 25% slower that fail, with normal and
+// heavy-tailed noise on the log medians (Student's t with 3 degrees of
+// freedom, the noise the rule is exact for) at scales of 1%, 2% and 5%
+// with 10 earlier runs, and 5 and 30 for t3 at 5%; and, beyond what the
+// rule is made for, t with 2 degrees of freedom (infinite variance) and 5%
+// of runs ten times as wide, at 2%. Normal and t3 noise must stay
+// within FamilyAlpha; the others are logged, and docs/ci.md states them.
 func TestHistoryFalseAlarms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulated sweeps")
+	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	const sweeps, rows, earlier = 2000, 15, 10
+	const sweeps, rows = 2000, 15
+	noises := map[string]func() float64{
+		"normal": rng.NormFloat64,
+		"t3":     func() float64 { return studentT(rng, 3) },
+		"t2":     func() float64 { return studentT(rng, 2) },
+		"outliers": func() float64 {
+			if rng.Float64() < 0.05 {
+				return 10 * rng.NormFloat64()
+			}
+			return rng.NormFloat64()
+		},
+	}
+	type config struct {
+		noise   string
+		scale   float64
+		earlier int
+	}
+	var configs []config
 	for _, noise := range []string{"normal", "t3"} {
 		for _, scale := range []float64{0.01, 0.02, 0.05} {
-			draw := func() float64 {
-				if noise == "t3" {
-					return scale * studentT(rng, 3)
-				}
-				return scale * rng.NormFloat64()
-			}
-			rate := func(shift float64) float64 {
-				fails := 0
-				for s := 0; s < sweeps; s++ {
-					h := &report.History{Alpha: FamilyAlpha, FailIfSlower: 5, GateMetric: report.GateAvg}
-					for r := 0; r < rows; r++ {
-						base := make([]float64, earlier)
-						for i := range base {
-							base[i] = draw()
-						}
-						y := draw()
-						if r == 0 {
-							y += math.Log1p(shift)
-						}
-						p := predict(base, y)
-						h.Rows = append(h.Rows, report.HistoryRow{Key: fmt.Sprint(r), P: p.twoSided(), PGate: p.slowerBeyond(5, false), DeltaPct: p.delta()})
+			configs = append(configs, config{noise, scale, 10})
+		}
+	}
+	configs = append(configs, config{"t3", 0.05, 5}, config{"t3", 0.05, 30}, config{"t2", 0.02, 10}, config{"outliers", 0.02, 10})
+	for _, c := range configs {
+		rate := func(shift float64) float64 {
+			fails := 0
+			for s := 0; s < sweeps; s++ {
+				h := &report.History{Alpha: FamilyAlpha, FailIfSlower: 5, GateMetric: report.GateAvg}
+				for r := 0; r < rows; r++ {
+					base := make([]float64, c.earlier)
+					for i := range base {
+						base[i] = c.scale * noises[c.noise]()
 					}
-					judgeHistory(h)
-					if len(HistoryFailed(h)) > 0 {
-						fails++
+					y := c.scale * noises[c.noise]()
+					if r == 0 {
+						y += math.Log1p(shift)
 					}
+					p := predictRobust(base, y)
+					h.Rows = append(h.Rows, report.HistoryRow{Key: fmt.Sprint(r), P: 1, PGate: p.slowerBeyond(5, false), DeltaPct: p.delta()})
 				}
-				return float64(fails) / sweeps
+				judgeHistory(h)
+				if len(HistoryFailed(h)) > 0 {
+					fails++
+				}
 			}
-			fa, power := rate(0), rate(0.25)
-			t.Logf("%s noise, scale %.0f%%: %.2f%% of unchanged sweeps failed; %.1f%% of sweeps with one row 25%% slower failed",
-				noise, scale*100, fa*100, power*100)
-			switch {
-			case noise == "normal" && fa > FamilyAlpha+0.005:
-				t.Errorf("normal noise, scale %g: false-alarm rate %.2f%%, want at most %g%%", scale, fa*100, FamilyAlpha*100)
-			case noise == "t3" && scale == 0.01 && fa > 0.02:
-				t.Errorf("t3 noise, scale 1%%: false-alarm rate %.2f%%, want at most 2%%", fa*100)
+			return float64(fails) / sweeps
+		}
+		fa, power := rate(0), rate(0.25)
+		t.Logf("%s noise, scale %.0f%%, %d earlier runs: %.2f%% of unchanged sweeps failed; %.1f%% of sweeps with one row 25%% slower failed",
+			c.noise, c.scale*100, c.earlier, fa*100, power*100)
+		if bound := FamilyAlpha + 3*math.Sqrt(FamilyAlpha*(1-FamilyAlpha)/sweeps); (c.noise == "normal" || c.noise == "t3") && fa > bound {
+			t.Errorf("%s noise, scale %g, %d runs: false-alarm rate %.2f%%, want at most %g%%", c.noise, c.scale, c.earlier, fa*100, FamilyAlpha*100)
+		}
+	}
+}
+
+func TestPredictRobustTail(t *testing.T) {
+	// The tail the rule computes is the statistic's own: Z drawn whole
+	// (history and new run) under t3 noise exceeds z as often.
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{5, 12} {
+		const draws = 200000
+		zs := []float64{1, 3, 6}
+		over := make([]int, len(zs))
+		xs := make([]float64, n)
+		for range draws {
+			for i := range xs {
+				xs[i] = studentT(rng, 3)
+			}
+			p := predictRobust(xs, studentT(rng, 3))
+			for i, z := range zs {
+				if p.diff >= z*p.se {
+					over[i]++
+				}
+			}
+		}
+		ref := robustReference(n)
+		for i, z := range zs {
+			got, want := float64(over[i])/draws, ref.tail(z)
+			if se := math.Sqrt(want * (1 - want) / draws); math.Abs(got-want) > 4*se+0.05*want {
+				t.Errorf("n %d: P(Z >= %g) = %.4f drawn, %.4f computed", n, z, got, want)
 			}
 		}
 	}

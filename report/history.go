@@ -60,12 +60,12 @@ type HistoryRow struct {
 	// where the row moved.
 	Changes []HistoryChange
 	// N is how many runs the new one was judged against (those since the
-	// last change point before it, at most History.Last); Mean their
-	// geometric mean.
-	N    int
-	Mean float64
-	New  float64
-	// DeltaPct is New against Mean; LoPct and HiPct its prediction
+	// last change point before it, at most History.Last); Median their
+	// median.
+	N      int
+	Median float64
+	New    float64
+	// DeltaPct is New against Median; LoPct and HiPct its prediction
 	// interval at 1 - Alpha; P the two-sided p-value of the prediction
 	// test and PGate the one-sided one of "slower by more than the gate",
 	// both Holm-adjusted over the rows.
@@ -109,7 +109,7 @@ func WriteHistoryTable(w io.Writer, h *History) error {
 			c := r.Changes[n-1]
 			last = fmt.Sprintf("run %d (%s) %+.1f%%", c.Run+1, c.Path, c.DeltaPct)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t%+.1f\t%s\t%s\t%s\t%s\t\n", r.Key, r.N, r.New, r.Mean, r.DeltaPct, interval, p, r.Verdict, last)
+		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t%+.1f\t%s\t%s\t%s\t%s\t\n", r.Key, r.N, r.New, r.Median, r.DeltaPct, interval, p, r.Verdict, last)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("history table: %w", err)
@@ -148,7 +148,7 @@ type historyRowJSON struct {
 	Medians  []*float64          `json:"medians"`
 	Changes  []historyChangeJSON `json:"change_points"`
 	N        int                 `json:"runs_judged_against"`
-	Mean     float64             `json:"history_mean"`
+	Median   float64             `json:"history_median"`
 	New      float64             `json:"new"`
 	DeltaPct float64             `json:"delta_pct"`
 	LoPct    float64             `json:"ci_lo_pct"`
@@ -181,7 +181,7 @@ func (h *History) MarshalJSON() ([]byte, error) {
 		j.Runs = append(j.Runs, rj)
 	}
 	for _, r := range h.Rows {
-		rj := historyRowJSON{Key: r.Key, Changes: []historyChangeJSON{}, N: r.N, Mean: cmpRound(r.Mean, 3), New: cmpRound(r.New, 3),
+		rj := historyRowJSON{Key: r.Key, Changes: []historyChangeJSON{}, N: r.N, Median: cmpRound(r.Median, 3), New: cmpRound(r.New, 3),
 			DeltaPct: cmpRound(r.DeltaPct, 2), LoPct: cmpRound(r.LoPct, 2), HiPct: cmpRound(r.HiPct, 2),
 			P: cmpRound(r.P, 6), PGate: cmpRound(r.PGate, 6), Verdict: r.Verdict}
 		for _, m := range r.Medians {
