@@ -579,7 +579,7 @@ func prepareComparison(cfg *Config, jobs []*jobfile.Job, in jobfile.Input) (*com
 	}
 	p.parsed = parsed
 	if ab != nil {
-		if err := checkBudget(p); err != nil {
+		if err := planBudget(p); err != nil {
 			return nil, err
 		}
 	}

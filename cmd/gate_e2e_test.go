@@ -126,3 +126,39 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
 }
+
+// TestGateLooksPlannedToBudget checks that a gated --compare of time-based
+// runs plans its looks to the --budget: one row of 1 s runs in 1 minute
+// is planned for 1.5 times the 30 rounds an even share gives it, the last
+// look at 46 rounds (45 rounded up to a pair), not at the default's 82.
+func TestGateLooksPlannedToBudget(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "r.json")
+	code, _, errs := runCmdWith(t, noisyEngine(), "--compare", "--fail-if-slower=5", "--budget=1m", "--name=gate", "--ioengine=null", "--size=1m",
+		"--time_based", "--runtime=1s", "--output-format=json", "--output="+js)
+	if code != ExitInconclusive {
+		t.Fatalf("exit %d, want %d: %s", code, ExitInconclusive, errs)
+	}
+	data, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Compare struct {
+			Design struct {
+				Looks []int `json:"looks"`
+			} `json:"design"`
+			Rows []struct {
+				Stats struct {
+					Rounds int `json:"rounds"`
+				} `json:"stats"`
+			} `json:"rows"`
+		} `json:"gofio_compare"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	looks := doc.Compare.Design.Looks
+	if len(looks) != compare.Looks || looks[len(looks)-1] != 46 || len(doc.Compare.Rows) != 1 || doc.Compare.Rows[0].Stats.Rounds != 46 {
+		t.Errorf("looks %v, rows %+v; want %d looks, the last and the row's rounds at 46", looks, doc.Compare.Rows, compare.Looks)
+	}
+}

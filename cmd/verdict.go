@@ -216,12 +216,15 @@ func gate(st *State, cfg *Config, cmps []titled) int {
 	return code
 }
 
-// checkBudget refuses, before any I/O, a gated --compare whose --budget
-// cannot cover the first look of every row: rows x rounds x 2 sides x the
-// longest time-based job's runtime and ramp_time. Such a run could only end
-// inconclusive.
-func checkBudget(p *comparisonPlan) error {
-	d := p.design
+// planBudget plans a gated --compare within its --budget, before any I/O:
+// it refuses one whose budget cannot cover the first look of every row
+// (rows x rounds x 2 sides x the longest time-based job's runtime and
+// ramp_time: such a run could only end inconclusive), and sets the most
+// rounds a row is planned for to what the budget gives it
+// (compare.PlanRounds), so that short runs are not stopped by the looks
+// long before the budget.
+func planBudget(p *comparisonPlan) error {
+	d := &p.design
 	if !d.Gated || d.Budget <= 0 {
 		return nil
 	}
@@ -233,6 +236,7 @@ func checkBudget(p *comparisonPlan) error {
 			}
 		}
 	}
+	d.MaxRounds = compare.PlanRounds(d.Budget, run, d.Rows)
 	first := d.LookRounds()[0]
 	need := time.Duration(d.Rows*first*2) * run
 	if need <= d.Budget {

@@ -62,6 +62,31 @@ type Design struct {
 	// Spending spends each boundary's error over the looks; the zero
 	// value is DefaultSpending.
 	Spending Spending
+	// MaxRounds, when set, is the most rounds a row is planned to run
+	// (gated): the rounds the budget can give a row (PlanRounds), the last
+	// look's, with the looks spaced evenly on a log scale up to it. 0 is
+	// Looks looks, each lookGrowth times the one before.
+	MaxRounds int
+}
+
+// maxPlannedRounds bounds Design.MaxRounds: beyond it a look's interval
+// narrows too little to be worth the planning.
+const maxPlannedRounds = 2000
+
+// budgetShare is how much more than an even share of the budget a row is
+// planned for: rows decided early leave their share to the others.
+const budgetShare = 1.5
+
+// PlanRounds returns the MaxRounds that a budget gives each of rows rows
+// whose rounds are two runs of run each (the longest time-based run):
+// budgetShare times the rounds of an even share of the budget, at most
+// maxPlannedRounds; 0 (the default looks) when either is unknown.
+func PlanRounds(budget, run time.Duration, rows int) int {
+	if budget <= 0 || run <= 0 || rows <= 0 {
+		return 0
+	}
+	n := budgetShare * budget.Seconds() / (float64(rows) * 2 * run.Seconds())
+	return int(math.Min(math.Round(n), maxPlannedRounds))
 }
 
 // Open is where Holm's step-down over the rows stands, family by family:
@@ -127,16 +152,23 @@ func (d Design) Levels(look, rounds int, open Open) (slower, faster, eq float64)
 // LookRounds returns the round counts at which a row is judged. Ungated:
 // MinRounds, once. Gated: the first look comes at MinRounds or at the
 // fewest rounds whose interval can exclude no change at FamilyAlpha split
-// evenly over the rows and looks, whichever is more, rounded up to an even count (whole ABBA pairs); each later look at
-// lookGrowth times the one before, again even.
+// evenly over the rows and looks, whichever is more, rounded up to an
+// even count (whole ABBA pairs); then up to Looks looks in all, each a
+// constant factor after the one before (lookGrowth, or the factor that
+// reaches MaxRounds at the last look), at least a pair apart, again even.
 func (d Design) LookRounds() []int {
 	if !d.Gated {
 		return []int{max(1, d.MinRounds)}
 	}
 	n := even(max(d.MinRounds, minSignedRankRounds(d.firstTail())))
 	out := []int{n}
-	for len(out) < Looks {
-		n = even(max(n+2, int(math.Ceil(float64(n)*lookGrowth))))
+	growth, last := lookGrowth, math.MaxInt
+	if d.MaxRounds > 0 {
+		last = max(n, even(d.MaxRounds))
+		growth = math.Pow(float64(last)/float64(n), 1/float64(Looks-1))
+	}
+	for len(out) < Looks && n < last {
+		n = min(last, even(max(n+2, int(math.Ceil(float64(n)*growth)))))
 		out = append(out, n)
 	}
 	return out

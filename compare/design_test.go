@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/gofio/gofio/report"
 )
@@ -36,6 +37,60 @@ func TestLookRounds(t *testing.T) {
 	}
 	if got, want := d.firstTail(), FamilyAlpha/(15*Looks); got != want {
 		t.Errorf("firstTail = %g, want %g", got, want)
+	}
+}
+
+func TestPlannedLooks(t *testing.T) {
+	// A budget of 2 minutes over 3 rows of 100 ms runs plans 300 rounds
+	// a row (1.5 times the even share); the looks reach it in 6 steps.
+	if got := PlanRounds(2*time.Minute, 100*time.Millisecond, 3); got != 300 {
+		t.Errorf("PlanRounds = %d, want 300", got)
+	}
+	if PlanRounds(0, time.Second, 3) != 0 || PlanRounds(time.Minute, 0, 3) != 0 || PlanRounds(time.Hour, time.Millisecond, 1) != maxPlannedRounds {
+		t.Errorf("PlanRounds without a budget, without a run time, or past its bound")
+	}
+	d := Design{Rows: 3, MinRounds: 5, Gated: true, ThresholdPct: 5, MaxRounds: 300}
+	looks := d.LookRounds()
+	if len(looks) != Looks || looks[0] != 12 || looks[Looks-1] != 300 {
+		t.Errorf("looks %v, want %d from 12 to 300", looks, Looks)
+	}
+	for i := 1; i < len(looks); i++ {
+		if looks[i]%2 != 0 || looks[i] < looks[i-1]+2 {
+			t.Errorf("looks %v: look %d not even or not a pair after the one before", looks, i+1)
+		}
+	}
+	// A budget short of the default's first looks: fewer looks, a pair
+	// apart, the last rounded up to a whole pair.
+	d.MaxRounds = 17
+	if got := d.LookRounds(); len(got) != 4 || got[3] != 18 {
+		t.Errorf("MaxRounds 17: looks %v, want [12 14 16 18]", got)
+	}
+	d.MaxRounds = 5
+	if got := d.LookRounds(); len(got) != 1 || got[0] != 12 {
+		t.Errorf("MaxRounds 5: looks %v, want the first look alone", got)
+	}
+	// Rows of noise 10% (log scale) within a budget of 166 rounds a row:
+	// the looks planned to the budget let the rows use it, where the
+	// default's last look (96 rounds) stops them long before.
+	if testing.Short() {
+		return
+	}
+	planned := Design{Rows: 3, MinRounds: 5, Gated: true, ThresholdPct: 5, GateMetric: report.GateAvg, MaxRounds: int(budgetShare * 166)}
+	same := map[bool]int{}
+	for _, plan := range []bool{false, true} {
+		d := planned
+		if !plan {
+			d.MaxRounds = 0
+		}
+		rng := rand.New(rand.NewPCG(17, 18))
+		for i := range 300 {
+			vs, _ := simSweep(rng, slowSweep(rng, i, 0.1, 1, false)[:3], d, 3*166)
+			same[plan] += count(vs, report.VerdictSame)
+		}
+		t.Logf("looks %v: %.1f%% of unchanged rows read the same", d.LookRounds(), 100*float64(same[plan])/900)
+	}
+	if same[true] < same[false]*3/2 {
+		t.Errorf("planned looks decided %d rows, the default %d", same[true], same[false])
 	}
 }
 
@@ -335,7 +390,8 @@ func count(vs []string, v string) int {
 func TestSequentialFalseAlarms(t *testing.T) {
 	// 10,000 A/A sweeps of 15 rows, heavy-tailed, drifting, with an
 	// intermittent hog, every other one within a budget of 30 rounds a
-	// row (rows stopped between looks, judged once more): the gate fails
+	// row (rows stopped between looks, judged once more; half of those
+	// with the looks planned to the budget): the gate fails
 	// (some row slower) in at most FamilyAlpha of them, and some row reads
 	// faster in at most FamilyAlpha, each within three standard errors of
 	// sampling.
@@ -353,6 +409,9 @@ func TestSequentialFalseAlarms(t *testing.T) {
 		budget := 0
 		if i%4 >= 2 {
 			budget = 15 * 30
+		}
+		if i%4 == 3 {
+			d.MaxRounds = int(budgetShare * 30) // looks planned to the budget
 		}
 		vs, _ := simSweep(rng, aaSweep(rng, i), d, budget)
 		if count(vs, report.VerdictSlower) > 0 {
