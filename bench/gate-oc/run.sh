@@ -21,13 +21,18 @@
 # ($OUT/sweeps.tsv); the script ends with a Markdown section for
 # bench/results.md. The hog and the scratch file are removed on exit.
 #
-#   bench/gate-oc/run.sh     # AA=50 SLOW=20 EFFECTS="10 25" DEPTHS=1,64,1024 RUNTIME=500ms BUDGET=2m PCT=5
+# RUNTIME=100ms and BUDGET=2m let an A/A sweep of depths 1, 64 and 1024
+# decide in a minute or two at load 5-7 on this project's VM (two
+# calibration sweeps: 3 rows the same in 73 s and 109 s; with 250 ms runs
+# at load 10, none of 2 decided in 2 minutes).
+#
+#   bench/gate-oc/run.sh     # AA=50 SLOW=20 EFFECTS="10 25" DEPTHS=1,64,1024 RUNTIME=100ms BUDGET=2m PCT=5
 set -euo pipefail
 AA=${AA:-50}
 SLOW=${SLOW:-20}
 EFFECTS=${EFFECTS:-"10 25"}
 DEPTHS=${DEPTHS:-1,64,1024}
-RUNTIME=${RUNTIME:-500ms}
+RUNTIME=${RUNTIME:-100ms}
 BUDGET=${BUDGET:-2m}
 PCT=${PCT:-5}
 HOG_ON=${HOG_ON:-2}
@@ -125,17 +130,37 @@ def line(group, label):
     walls = [int(r["wall_s"]) for r in group]
     loads = [float(r["load_before"]) for r in group] + [float(r["load_after"]) for r in group]
     first = sum(r["first_row"] == "slower" for r in group)
-    print("| %s | %d | %s | %d (%.0f%%, 95%% upper bound %.1f%%) | %d | %d / %d s | %.1f-%.1f |" % (
+    inc = codes.get("103", 0)
+    print("| %s | %d | %s | %d (%.0f%%, 95%% upper bound %.1f%%) | %d (%.0f%%) | %d (%.0f%%) | %d / %d s | %.1f-%.1f |" % (
         label, n, ", ".join("%s: %d" % kv for kv in sorted(codes.items())), fails, 100 * fails / n,
-        100 * upper95(fails, n), first, statistics.median(walls), max(walls), min(loads), max(loads)))
-print("| sweeps | n | exit codes | exit 101 | first depth slower | wall median / max | load |")
-print("|---|---|---|---|---|---|---|")
+        100 * upper95(fails, n), first, 100 * first / n, inc, 100 * inc / n, statistics.median(walls), max(walls), min(loads), max(loads)))
+print("| sweeps | n | exit codes | exit 101 | first depth slower | inconclusive (103) | wall median / max | load |")
+print("|---|---|---|---|---|---|---|---|")
 aa_rows = [r for r in rows if r["kind"] == "aa"]
 line([r for r in aa_rows if r["hog"] == "0"], "A/A")
 line([r for r in aa_rows if r["hog"] == "1"], "A/A beside the hog")
 line(aa_rows, "A/A, all")
 for e in effects.split():
     line([r for r in rows if r["kind"] == "slow" + e], "%s%% slower (rate_iops)" % e)
+print()
+print("| sweeps | rows by depth: verdicts (rounds median) |")
+print("|---|---|")
+def depths_line(group, label):
+    if not group:
+        return
+    cols = []
+    for d, name in enumerate(depths.split(",")):
+        vs, rs = {}, []
+        for r in group:
+            v, n = r["rows"].split(",")[d], r["rounds"].split(",")[d]
+            vs[v] = vs.get(v, 0) + 1
+            rs.append(int(n))
+        cols.append("%s: %s (%d)" % (name, ", ".join("%s %d" % kv for kv in sorted(vs.items())), statistics.median(rs)))
+    print("| %s | %s |" % (label, "; ".join(cols)))
+depths_line([r for r in aa_rows if r["hog"] == "0"], "A/A")
+depths_line([r for r in aa_rows if r["hog"] == "1"], "A/A beside the hog")
+for e in effects.split():
+    depths_line([r for r in rows if r["kind"] == "slow" + e], "%s%% slower" % e)
 print()
 print("Depths %s, runtime %s a run, --repeat 5 --fail-if-slower %s --budget %s; the rate caps are (100 - E)%% of the first depth's median IOPS measured before each batch (E%%:IOPS =%s)." % (depths, runtime, pct, budget, iops))
 PY
