@@ -347,7 +347,11 @@ func (l *loop) run() {
 }
 
 // drive runs task-work items until no slot has work left or the job
-// failed.
+// failed. It runs once per pass or phase, never per I/O: kept out of its
+// callers, so that profile-guided inlining spends its budget on the
+// per-I/O calls inside it (complete) rather than on drive itself.
+//
+//go:noinline
 func (l *loop) drive() {
 	l.reapFresh = false
 	for !l.fatal {
