@@ -153,24 +153,7 @@ func Jhash(key []byte, initval uint32) uint32 {
 		a += uint32(k[0])
 		b += uint32(k[4])
 		c += uint32(k[8])
-		a -= c
-		a ^= bits.RotateLeft32(c, 4)
-		c += b
-		b -= a
-		b ^= bits.RotateLeft32(a, 6)
-		a += c
-		c -= b
-		c ^= bits.RotateLeft32(b, 8)
-		b += a
-		a -= c
-		a ^= bits.RotateLeft32(c, 16)
-		c += b
-		b -= a
-		b ^= bits.RotateLeft32(a, 19)
-		a += c
-		c -= b
-		c ^= bits.RotateLeft32(b, 4)
-		b += a
+		a, b, c = jhashMix(a, b, c)
 		length -= 12
 		k = k[12:]
 	}
@@ -188,19 +171,31 @@ func Jhash(key []byte, initval uint32) uint32 {
 			a += v
 		}
 	}
-	c ^= b
-	c -= bits.RotateLeft32(b, 14)
-	a ^= c
-	a -= bits.RotateLeft32(c, 11)
-	b ^= a
-	b -= bits.RotateLeft32(a, 25)
-	c ^= b
-	c -= bits.RotateLeft32(b, 16)
-	a ^= c
-	a -= bits.RotateLeft32(c, 4)
-	b ^= a
-	b -= bits.RotateLeft32(a, 14)
-	c ^= b
-	c -= bits.RotateLeft32(b, 24)
-	return c
+	return jhashFinal(a, b, c)
+}
+
+// jhashMix is lookup3's mix: six steps with the rotations 4, 6, 8, 16,
+// 19 and 4, each taking c from a, xoring c's rotation into a and adding b
+// to c, then passing the roles on (a, b, c become b, c, a).
+func jhashMix(a, b, c uint32) (uint32, uint32, uint32) {
+	for _, r := range [...]int{4, 6, 8, 16, 19, 4} {
+		a -= c
+		a ^= bits.RotateLeft32(c, r)
+		c += b
+		a, b, c = b, c, a
+	}
+	return a, b, c
+}
+
+// jhashFinal is lookup3's final: seven steps with the rotations 14, 11,
+// 25, 16, 4, 14 and 24, each xoring b into c and taking b's rotation from
+// c, then passing the roles on (a, b, c become b, c, a). It returns the
+// last step's c, which the last pass of the roles left in b.
+func jhashFinal(a, b, c uint32) uint32 {
+	for _, r := range [...]int{14, 11, 25, 16, 4, 14, 24} {
+		c ^= b
+		c -= bits.RotateLeft32(b, r)
+		a, b, c = b, c, a
+	}
+	return b
 }
