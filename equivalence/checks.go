@@ -198,18 +198,25 @@ func seqDiffs[T comparable](run int, what, item string, f, g []T) []string {
 // sequence (the log's offset column), for rows where fio's generators
 // and seeds make it exact.
 func sameOffsets(log string) func(fio, gofio []*Outcome) []string {
+	return sameSeq(log, log+" offsets", "I/O", LogOffsets)
+}
+
+// sameSeq returns a Check that, in every run, read finds the same
+// sequence of items (what, each an item) in log of fio's outcome and of
+// gofio's: a read error ends the check with it.
+func sameSeq[T comparable](log, what, item string, read func(*Outcome, string) ([]T, error)) func(fio, gofio []*Outcome) []string {
 	return func(fio, gofio []*Outcome) []string {
 		var diffs []string
 		for i := range fio {
-			f, err := LogOffsets(fio[i], log)
+			f, err := read(fio[i], log)
 			if err != nil {
 				return []string{err.Error()}
 			}
-			g, err := LogOffsets(gofio[i], log)
+			g, err := read(gofio[i], log)
 			if err != nil {
 				return []string{err.Error()}
 			}
-			diffs = append(diffs, seqDiffs(i, log+" offsets", "I/O", f, g)...)
+			diffs = append(diffs, seqDiffs(i, what, item, f, g)...)
 		}
 		return diffs
 	}

@@ -15,6 +15,33 @@ func args(engine []string, opts ...string) []string {
 	return append(append([]string(nil), engine...), opts...)
 }
 
+// offsetsRow returns a row of a depth-1 synchronous job that logs every
+// I/O's offset (write_lat_log=l, log_offset=1): its depth maps are exact
+// and both programs must issue the same offsets (l_lat.1.log).
+func offsetsRow(name, ref string, engine []string, opts ...string) Row {
+	return Row{Name: name, Ref: ref, Args: append(args(engine, opts...), "--write_lat_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameOffsets("l_lat.1.log")}
+}
+
+// iosRow returns a row of a depth-1 synchronous job that logs every I/O
+// (write_bw_log=l, log_offset=1): its depth maps are exact and both
+// programs must log the same I/Os, direction, length and offset
+// (l_bw.1.log).
+func iosRow(name, ref string, engine []string, opts ...string) Row {
+	return Row{Name: name, Ref: ref, Args: append(args(engine, opts...), "--write_bw_log=l", "--log_offset=1"),
+		Exact: syncDepth, Check: sameIOs("l_bw.1.log")}
+}
+
+// distributionRow returns the row of random_distribution=dist, named
+// small/distribution-<name>. fio seeds a file's distribution from a hash
+// of its path: both programs run in one directory, and issue the same
+// offsets.
+func distributionRow(name, dist string) Row {
+	return Row{Name: "small/distribution-" + name, Ref: "same job, same numbers, smaller items (" + dist + " block coverage)",
+		Args:    append(args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution="+dist), "--write_lat_log=l", "--log_offset=1"),
+		SameDir: true, Check: sameOffsets("l_lat.1.log")}
+}
+
 // depthMaps are the job-relative paths of fio's depth distributions.
 var depthMaps = []string{"iodepth_level", "iodepth_submit", "iodepth_complete"}
 
@@ -182,30 +209,9 @@ var sameNumbersRows = []Row{
 		Args:  args(uringDirect, "--rw=randread", "--bs=4k", "--size=4m", "--iodepth=8", "--ramp_time=5"),
 		Exact: []string{"read.clat_ns.N", "read.lat_ns.N", "read.slat_ns.N"},
 	},
-	{
-		Name: "small/distribution-normal", Ref: "same job, same numbers, smaller items (normal:20 block coverage)",
-		// fio seeds a file's distribution from a hash of its path: both
-		// programs run in one directory, and issue the same offsets.
-		Args:    args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=normal:20", "--write_lat_log=l", "--log_offset=1"),
-		SameDir: true,
-		Check:   sameOffsets("l_lat.1.log"),
-	},
-	{
-		Name: "small/distribution-zipf", Ref: "same job, same numbers, smaller items (normal:20 block coverage)",
-		// fio seeds a file's distribution from a hash of its path: both
-		// programs run in one directory, and issue the same offsets.
-		Args:    args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=zipf:1.2", "--write_lat_log=l", "--log_offset=1"),
-		SameDir: true,
-		Check:   sameOffsets("l_lat.1.log"),
-	},
-	{
-		Name: "small/distribution-pareto", Ref: "same job, same numbers, smaller items (normal:20 block coverage)",
-		// fio seeds a file's distribution from a hash of its path: both
-		// programs run in one directory, and issue the same offsets.
-		Args:    args(psync, "--rw=randread", "--bs=4k", "--size=8m", "--random_distribution=pareto:0.9", "--write_lat_log=l", "--log_offset=1"),
-		SameDir: true,
-		Check:   sameOffsets("l_lat.1.log"),
-	},
+	distributionRow("normal", "normal:20"),
+	distributionRow("zipf", "zipf:1.2"),
+	distributionRow("pareto", "pareto:0.9"),
 	{
 		Name: "small/rate-iops-randrw", Ref: "same job, same numbers, smaller items (rate_iops on randrw)",
 		Args:     args(psync, "--rw=randrw", "--bs=4k", "--size=16m", "--rate_iops=1000,500", "--time_based", "--runtime=2"),

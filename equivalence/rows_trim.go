@@ -10,15 +10,9 @@ import (
 // I/Os, each trimwrite pair a trim and then a write of the same block
 // and length. The loop-device rows are TestTrim's.
 var trimOptionRows = []Row{
-	{Name: "trim/null-trimwrite-bsrange", Ref: "rw=trimwrite: the write of each pair as long as its trim (trims draw from the write seed)",
-		Args:  args(null, "--rw=trimwrite", "--bsrange=512-4k", "--filesize=1m", "--write_bw_log=l", "--log_offset=1"),
-		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
-	{Name: "trim/null-randtrimwrite-bs", Ref: "rw=randtrimwrite: trims take bs's third value, writes the trim's length",
-		Args:  args(null, "--rw=randtrimwrite", "--bs=4k,4k,8k", "--filesize=1m", "--write_bw_log=l", "--log_offset=1"),
-		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
-	{Name: "trim/null-randtrimwrite-norandommap", Ref: "rw=randtrimwrite with norandommap and bsrange",
-		Args:  args(null, "--rw=randtrimwrite", "--bsrange=1k-8k", "--norandommap", "--filesize=1m", "--write_bw_log=l", "--log_offset=1"),
-		Exact: syncDepth, Check: sameIOs("l_bw.1.log")},
+	iosRow("trim/null-trimwrite-bsrange", "rw=trimwrite: the write of each pair as long as its trim (trims draw from the write seed)", null, "--rw=trimwrite", "--bsrange=512-4k", "--filesize=1m"),
+	iosRow("trim/null-randtrimwrite-bs", "rw=randtrimwrite: trims take bs's third value, writes the trim's length", null, "--rw=randtrimwrite", "--bs=4k,4k,8k", "--filesize=1m"),
+	iosRow("trim/null-randtrimwrite-norandommap", "rw=randtrimwrite with norandommap and bsrange", null, "--rw=randtrimwrite", "--bsrange=1k-8k", "--norandommap", "--filesize=1m"),
 	{Name: "trim/null-randtrim-depth", Ref: "rw=randtrim at iodepth=8 on the null engine",
 		Args:  args(null, "--rw=randtrim", "--bs=4k", "--filesize=2m", "--iodepth=8", "--write_bw_log=l", "--log_offset=1"),
 		Check: sameIOs("l_bw.1.log")},
@@ -28,21 +22,7 @@ var trimOptionRows = []Row{
 // log, a per-I/O log written with log_offset=1: direction, block size
 // and offset, in order.
 func sameIOs(log string) func(fio, gofio []*Outcome) []string {
-	return func(fio, gofio []*Outcome) []string {
-		var diffs []string
-		for i := range fio {
-			f, err := logIOs(fio[i], log)
-			if err != nil {
-				return []string{err.Error()}
-			}
-			g, err := logIOs(gofio[i], log)
-			if err != nil {
-				return []string{err.Error()}
-			}
-			diffs = append(diffs, seqDiffs(i, log+" (direction, bs, offset)", "I/O", f, g)...)
-		}
-		return diffs
-	}
+	return sameSeq(log, log+" (direction, bs, offset)", "I/O", logIOs)
 }
 
 // logIOs returns the direction, block size and offset columns of each

@@ -192,18 +192,7 @@ func zbdSame(zoneSize uint64) func(fio, gofio []*Outcome) []string {
 // order it wrote them, gofio in offset order).
 func zbdSameWrites(zoneSize uint64) func(fio, gofio []*Outcome) []string {
 	const log = "l_lat.2.log"
-	return func(fio, gofio []*Outcome) []string {
-		var diffs []string
-		for i := range fio {
-			f, err1 := logWrites(fio[i], log)
-			g, err2 := logWrites(gofio[i], log)
-			if err1 != nil || err2 != nil {
-				return []string{fmt.Sprint(err1, err2)}
-			}
-			diffs = append(diffs, seqDiffs(i, log+" writes", "write", f, g)...)
-		}
-		return diffs
-	}
+	return sameSeq(log, log+" writes", "write", logWrites)
 }
 
 // logWrites returns the offsets of the writes in an I/O log, in order.
