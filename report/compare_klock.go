@@ -80,6 +80,15 @@ func NewKLockSide(l *klock.Locks, repeats []KLockRepeat) *KLockSide {
 // Measured reports whether s holds figures.
 func (s *KLockSide) Measured() bool { return s != nil && s.Available && len(s.Repeats) > 0 }
 
+// unavailable returns why s could not trace, and true, when it traced
+// nothing; false when it traced or s is nil.
+func (s *KLockSide) unavailable() (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	return s.Reason, !s.Available
+}
+
 // WaitValues are the per-repeat waits per I/O the verdict compares.
 func (s *KLockSide) WaitValues() []float64 {
 	out := make([]float64, len(s.Repeats))
@@ -92,12 +101,7 @@ func (s *KLockSide) WaitValues() []float64 {
 // HasKLock reports whether any side of any row has lock contention
 // (traced or unavailable): the writers then show the lock table.
 func (c *Comparison) HasKLock() bool {
-	for i := range c.Rows {
-		if c.Rows[i].New.KLock != nil || c.Rows[i].Old.KLock != nil {
-			return true
-		}
-	}
-	return false
+	return c.anyPairSide(func(s *ComparisonSide) bool { return s.KLock != nil })
 }
 
 // KLockRule says what the lock table holds.
@@ -195,25 +199,13 @@ func klockDeltaCells(n, o *KLockSide, st *RowStats) []string {
 
 // klockMeasuredAny reports whether any side measured contention.
 func klockMeasuredAny(c *Comparison) bool {
-	for i := range c.Rows {
-		if c.Rows[i].New.KLock.Measured() || c.Rows[i].Old.KLock.Measured() {
-			return true
-		}
-	}
-	return false
+	return c.anyPairSide(func(s *ComparisonSide) bool { return s.KLock.Measured() })
 }
 
 // cmpKLockUnavailable is the one line that replaces the lock table when
 // no side measured: why, each distinct reason once.
 func cmpKLockUnavailable(c *Comparison) string {
-	var reasons []string
-	for i := range c.Rows {
-		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
-			if k := s.KLock; s.Ran() && k != nil && !k.Available && !slices.Contains(reasons, k.Reason) {
-				reasons = append(reasons, k.Reason)
-			}
-		}
-	}
+	reasons := c.unavailableReasons(func(s *ComparisonSide) kernelTrace { return s.KLock })
 	return "kernel locks unavailable: " + strings.Join(reasons, "; ")
 }
 

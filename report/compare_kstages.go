@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +56,15 @@ func NewKStagesSide(k *kstage.KernelStages) *KStagesSide {
 // Measured reports whether s holds figures: available, with an I/O joined.
 func (s *KStagesSide) Measured() bool { return s != nil && s.Available && s.Joined > 0 }
 
+// unavailable returns why s could not trace, and true, when it traced
+// nothing; false when it traced or s is nil.
+func (s *KStagesSide) unavailable() (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	return s.Reason, !s.Available
+}
+
 // JoinRate is the fraction of traced I/Os joined, 0 with none.
 func (s *KStagesSide) JoinRate() float64 {
 	if s == nil || s.Traced == 0 {
@@ -78,12 +86,7 @@ func (s *KStagesSide) SumUs() float64 {
 // HasKStages reports whether any side of any row has kernel stages (traced
 // or unavailable): the writers then show the kernel columns.
 func (c *Comparison) HasKStages() bool {
-	for i := range c.Rows {
-		if c.Rows[i].New.KStages != nil || c.Rows[i].Old.KStages != nil {
-			return true
-		}
-	}
-	return false
+	return c.anyPairSide(func(s *ComparisonSide) bool { return s.KStages != nil })
 }
 
 // KTWRule says what the kernel's tw columns hold.
@@ -157,26 +160,14 @@ func kstageDeltaCells(n, o *KStagesSide) []string {
 
 // kstagesMeasuredAny reports whether any side that ran measured stages.
 func kstagesMeasuredAny(c *Comparison) bool {
-	for i := range c.Rows {
-		if c.Rows[i].New.KStages.Measured() || c.Rows[i].Old.KStages.Measured() {
-			return true
-		}
-	}
-	return false
+	return c.anyPairSide(func(s *ComparisonSide) bool { return s.KStages.Measured() })
 }
 
 // cmpKStagesUnavailable is the one line that replaces the stage table
 // when no side measured stages: why tracing could not run, each distinct
 // reason once.
 func cmpKStagesUnavailable(c *Comparison) string {
-	var reasons []string
-	for i := range c.Rows {
-		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
-			if k := s.KStages; s.Ran() && k != nil && !k.Available && !slices.Contains(reasons, k.Reason) {
-				reasons = append(reasons, k.Reason)
-			}
-		}
-	}
+	reasons := c.unavailableReasons(func(s *ComparisonSide) kernelTrace { return s.KStages })
 	if len(reasons) == 0 {
 		return "kernel stages: none joined"
 	}

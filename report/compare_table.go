@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,17 +172,15 @@ func cmpVerdictColumn(c *Comparison) int {
 // the tables need a column for it rather than one line.
 func cmpTaskRunVaries(c *Comparison) bool {
 	seen := ""
-	for i := range c.Rows {
-		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
-			switch {
-			case !s.Ran() || s.TaskRun == "":
-			case s.TaskRun == SQMixed:
-				return true
-			case seen == "":
-				seen = s.TaskRun
-			case seen != s.TaskRun:
-				return true
-			}
+	for s := range c.pairSides() {
+		switch {
+		case !s.Ran() || s.TaskRun == "":
+		case s.TaskRun == SQMixed:
+			return true
+		case seen == "":
+			seen = s.TaskRun
+		case seen != s.TaskRun:
+			return true
 		}
 	}
 	return false
@@ -193,14 +190,7 @@ func cmpTaskRunVaries(c *Comparison) bool {
 // line when every row and side ran the same mode, or as a legend of the
 // taskrun column's values. It is "" when no side knows its mode.
 func cmpTaskRunLine(c *Comparison) string {
-	var modes []string
-	for i := range c.Rows {
-		for _, s := range []*ComparisonSide{&c.Rows[i].New, &c.Rows[i].Old} {
-			if s.Ran() && s.TaskRun != "" && !slices.Contains(modes, s.TaskRun) {
-				modes = append(modes, s.TaskRun)
-			}
-		}
-	}
+	modes := c.pairSideValues(func(s *ComparisonSide) (string, bool) { return s.TaskRun, s.Ran() && s.TaskRun != "" })
 	switch len(modes) {
 	case 0:
 		return ""

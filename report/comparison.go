@@ -1,7 +1,9 @@
 package report
 
 import (
+	"iter"
 	"math"
+	"slices"
 
 	"github.com/gofio/gofio/sched"
 )
@@ -546,4 +548,57 @@ func MergeSQThread(a, b string) string {
 		return a
 	}
 	return SQMixed
+}
+
+// pairSides yields the New and then the Old side of every row, in row
+// order (not the kernel's reference).
+func (c *Comparison) pairSides() iter.Seq[*ComparisonSide] {
+	return func(yield func(*ComparisonSide) bool) {
+		for i := range c.Rows {
+			if !yield(&c.Rows[i].New) || !yield(&c.Rows[i].Old) {
+				return
+			}
+		}
+	}
+}
+
+// anyPairSide reports whether has holds for the New or the Old side of
+// any row.
+func (c *Comparison) anyPairSide(has func(*ComparisonSide) bool) bool {
+	for s := range c.pairSides() {
+		if has(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairSideValues returns the values value gives (with true) for the New
+// and Old sides of the rows, each distinct value once, in the order first
+// met.
+func (c *Comparison) pairSideValues(value func(*ComparisonSide) (string, bool)) []string {
+	var out []string
+	for s := range c.pairSides() {
+		if v, ok := value(s); ok && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// kernelTrace is a side's kernel tracer figures (*KStagesSide,
+// *KLockSide), a nil pointer where the side did not trace.
+type kernelTrace interface {
+	unavailable() (reason string, ok bool)
+}
+
+// unavailableReasons returns why the tracer trace picks out could not
+// trace on the New and Old sides that ran, each reason once.
+func (c *Comparison) unavailableReasons(trace func(*ComparisonSide) kernelTrace) []string {
+	return c.pairSideValues(func(s *ComparisonSide) (string, bool) {
+		if !s.Ran() {
+			return "", false
+		}
+		return trace(s).unavailable()
+	})
 }

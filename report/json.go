@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -60,39 +59,19 @@ func buildJSON(r *Result, plus bool) *jsonObject {
 		root.add("disk_util", disks)
 	}
 	if r.Run != nil {
-		raw, err := json.Marshal(r.Run)
-		if err != nil {
-			panic(fmt.Sprintf("report: run info json: %v", err))
-		}
-		root.add(RunJSONKey, jsonRaw(raw))
+		root.add(RunJSONKey, jsonRaw(mustMarshal("run info", r.Run)))
 	}
 	if r.Comparison != nil {
-		raw, err := json.Marshal(CompareJSON(r.Comparison))
-		if err != nil {
-			panic(fmt.Sprintf("report: comparison json: %v", err))
-		}
-		root.add(CompareJSONKey, jsonRaw(raw))
+		root.add(CompareJSONKey, jsonRaw(mustMarshal("comparison", CompareJSON(r.Comparison))))
 	}
 	if r.Baseline != nil {
-		raw, err := json.Marshal(r.Baseline)
-		if err != nil {
-			panic(fmt.Sprintf("report: baseline json: %v", err))
-		}
-		root.add(BaselineJSONKey, jsonRaw(raw))
+		root.add(BaselineJSONKey, jsonRaw(mustMarshal("baseline", r.Baseline)))
 	}
 	if r.History != nil {
-		raw, err := json.Marshal(r.History)
-		if err != nil {
-			panic(fmt.Sprintf("report: history json: %v", err))
-		}
-		root.add(HistoryJSONKey, jsonRaw(raw))
+		root.add(HistoryJSONKey, jsonRaw(mustMarshal("history", r.History)))
 	}
 	if r.Capacity != nil {
-		raw, err := json.Marshal(r.Capacity)
-		if err != nil {
-			panic(fmt.Sprintf("report: capacity json: %v", err))
-		}
-		root.add(CapacityJSONKey, jsonRaw(raw))
+		root.add(CapacityJSONKey, jsonRaw(mustMarshal("capacity", r.Capacity)))
 	}
 	return root
 }
@@ -396,11 +375,7 @@ func extrasJSON(r *Result, j *JobResult, plist []float64) *jsonObject {
 	if j.KernelLocks != nil {
 		o.add(KernelLocksJSONKey, kernelLocksJSON(j.KernelLocks))
 	}
-	raw, err := json.Marshal(StateOf(j))
-	if err != nil {
-		panic(fmt.Sprintf("report: job state json: %v", err))
-	}
-	o.add(StateJSONKey, jsonCompact(raw))
+	o.add(StateJSONKey, jsonCompact(mustMarshal("job state", StateOf(j))))
 	return o
 }
 

@@ -49,6 +49,16 @@ func (o *jsonObject) addSInt(k string, v int64)    { o.add(k, v) }
 func (o *jsonObject) addFloat(k string, v float64) { o.add(k, jsonFloat(v)) }
 func (o *jsonObject) addBool(k string, v bool)     { o.add(k, v) }
 
+// mustMarshal returns v as encoding/json writes it. The report's own types
+// always marshal, so an error is a bug: it panics, naming v by what.
+func mustMarshal(what string, v any) []byte {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("report: %s json: %v", what, err))
+	}
+	return raw
+}
+
 func writeIndent(w *bufio.Writer, level int) {
 	for i := 0; i < level; i++ {
 		w.WriteString("  ")

@@ -57,7 +57,7 @@ func WriteSVG(w io.Writer, c *Comparison) error {
 	rules := svgRuleLines(c)
 	extra := 12 * max(0, len(rules)-4) // the footer's lines beyond the four it has room for
 	height := svgH + extra
-	stages := svgHasStages(c)
+	stages := kstagesMeasuredAny(c)
 	if stages {
 		height += svgKPanelH
 	}

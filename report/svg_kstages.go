@@ -44,16 +44,6 @@ func svgLabelStep(c *Comparison, slot float64) int {
 var svgStageColors [kstage.NumStages]string = [...]string{kstage.Enter: "#9467bd", kstage.Submit: "#8c564b",
 	kstage.Queue: "#e377c2", kstage.Device: "#7f7f7f", kstage.TW: "#ff7f0e", kstage.Reap: "#17becf"}
 
-// svgHasStages reports whether any side has measured stages to draw.
-func svgHasStages(c *Comparison) bool {
-	for i := range c.Rows {
-		if c.Rows[i].New.KStages.Measured() || c.Rows[i].Old.KStages.Measured() {
-			return true
-		}
-	}
-	return false
-}
-
 // svgStagesPanel draws where the latency goes: per row one 100% stacked
 // bar per side (new solid, old paler to its right), enter at the bottom
 // and reap at the top, each segment its stage's share of the sum of the
