@@ -132,42 +132,60 @@ func BuildFloor(ctx context.Context, root, out string) error {
 	return nil
 }
 
-// floorFile returns the --filename= value of a case's args.
-func floorFile(args []string) string {
-	for _, a := range args {
+// caseFile returns the --filename= value of c's args, the file the tool
+// what ("floor", "t/io_uring") runs on; an error when there is none, or
+// when prog, the tool's path, is "" (unbuilt says why).
+func caseFile(c Case, what, prog, unbuilt string) (string, error) {
+	if prog == "" {
+		return "", errors.New(what + ": " + unbuilt)
+	}
+	var file string
+	for _, a := range c.Args {
 		if f, ok := strings.CutPrefix(a, "--filename="); ok {
-			return f
+			file = f
+			break
 		}
 	}
-	return ""
+	if file == "" {
+		return "", fmt.Errorf("%s: case %s has no --filename", what, c.Name)
+	}
+	return file, nil
 }
 
 // RunFloorCase runs the C floor's randread/depth=N loop for c, on the
 // file and for the runtime gofio's side of c uses, and returns its IOPS
 // as a Sample. The raw output is kept as LogDir/<case>.floor.<pair>.txt.
 func (r Runner) RunFloorCase(ctx context.Context, c Case, pair int) (Sample, error) {
-	if r.Floor == "" {
-		return Sample{}, errors.New("floor: uring_floor not built")
-	}
-	file := floorFile(c.Args)
-	if file == "" {
-		return Sample{}, fmt.Errorf("floor: case %s has no --filename", c.Name)
+	file, err := caseFile(c, "floor", r.Floor, "uring_floor not built")
+	if err != nil {
+		return Sample{}, err
 	}
 	args := []string{strconv.FormatFloat(r.Runtime.Seconds(), 'f', -1, 64), file,
 		fmt.Sprintf("randread/depth=%d", c.FloorDepth)}
-	r.Verbose("run floor %s %s", r.Floor, strings.Join(args, " "))
-	stdout, stderr, runErr := r.command(ctx, r.Floor, args)
-	base := filepath.Join(r.LogDir, fmt.Sprintf("%s.floor.%d", c.Name, pair))
-	if err := os.WriteFile(base+".txt", append(stdout.Bytes(), stderr.Bytes()...), 0o644); err != nil {
-		return Sample{}, fmt.Errorf("keep floor output: %w", err)
+	stdout, kept, err := r.runKept(ctx, "floor", r.Floor, args, fmt.Sprintf("%s.floor.%d.txt", c.Name, pair))
+	if err != nil {
+		return Sample{}, err
 	}
-	if runErr != nil {
-		return Sample{}, fmt.Errorf("floor: %w: %s", runErr, firstLine(stderr.String()))
-	}
-	for _, line := range strings.Split(stdout.String(), "\n") {
+	for _, line := range strings.Split(string(stdout), "\n") {
 		if d, v, ok := parseFloorLine(line); ok && d == c.FloorDepth {
 			return Sample{IOPS: v}, nil
 		}
 	}
-	return Sample{}, fmt.Errorf("floor: no depth=%d iops= line in %s.txt", c.FloorDepth, base)
+	return Sample{}, fmt.Errorf("floor: no depth=%d iops= line in %s", c.FloorDepth, kept)
+}
+
+// runKept runs prog, the tool what ("floor", "t/io_uring"), with args,
+// keeps its stdout and stderr as LogDir/name and returns its stdout and
+// that path. A run that fails is an error with stderr's first line.
+func (r Runner) runKept(ctx context.Context, what, prog string, args []string, name string) (stdout []byte, kept string, err error) {
+	r.Verbose("run %s %s %s", what, prog, strings.Join(args, " "))
+	out, errOut, runErr := r.command(ctx, prog, args)
+	kept = filepath.Join(r.LogDir, name)
+	if err := os.WriteFile(kept, append(out.Bytes(), errOut.Bytes()...), 0o644); err != nil {
+		return nil, "", fmt.Errorf("keep %s output: %w", what, err)
+	}
+	if runErr != nil {
+		return nil, "", fmt.Errorf("%s: %w: %s", what, runErr, firstLine(errOut.String()))
+	}
+	return out.Bytes(), kept, nil
 }

@@ -150,27 +150,19 @@ func runIn(ctx context.Context, dir, name string, args ...string) error {
 // reads and returns its mean IOPS as a Sample. The raw output is kept as
 // LogDir/<case>.t_io_uring.<pair>.txt.
 func (r Runner) RunPeakCase(ctx context.Context, c Case, pair int) (Sample, error) {
-	if r.Peak == "" {
-		return Sample{}, errors.New("t/io_uring: not built (give -fio-src)")
-	}
-	file := floorFile(c.Args)
-	if file == "" {
-		return Sample{}, fmt.Errorf("t/io_uring: case %s has no --filename", c.Name)
+	file, err := caseFile(c, "t/io_uring", r.Peak, "not built (give -fio-src)")
+	if err != nil {
+		return Sample{}, err
 	}
 	secs := int(math.Ceil(r.Runtime.Seconds()))
 	args := c.Peak.Args(file, secs, slices.Contains(c.Args, "--direct=1"))
-	r.Verbose("run t/io_uring %s %s", r.Peak, strings.Join(args, " "))
-	stdout, stderr, runErr := r.command(ctx, r.Peak, args)
-	base := filepath.Join(r.LogDir, fmt.Sprintf("%s.t_io_uring.%d", c.Name, pair))
-	if err := os.WriteFile(base+".txt", append(stdout.Bytes(), stderr.Bytes()...), 0o644); err != nil {
-		return Sample{}, fmt.Errorf("keep t/io_uring output: %w", err)
-	}
-	if runErr != nil {
-		return Sample{}, fmt.Errorf("t/io_uring: %w: %s", runErr, firstLine(stderr.String()))
-	}
-	v, err := ParsePeakIOPS(stdout.Bytes())
+	stdout, kept, err := r.runKept(ctx, "t/io_uring", r.Peak, args, fmt.Sprintf("%s.t_io_uring.%d.txt", c.Name, pair))
 	if err != nil {
-		return Sample{}, fmt.Errorf("%w (in %s.txt)", err, base)
+		return Sample{}, err
+	}
+	v, err := ParsePeakIOPS(stdout)
+	if err != nil {
+		return Sample{}, fmt.Errorf("%w (in %s)", err, kept)
 	}
 	return Sample{IOPS: v}, nil
 }

@@ -53,16 +53,7 @@ func ensureTime(ctx context.Context, log io.Writer) error {
 	if os.Geteuid() != 0 {
 		return errors.New("/usr/bin/time is missing and not root to apt-get install time")
 	}
-	fmt.Fprintln(log, "installing time with apt-get")
-	for _, args := range [][]string{{"apt-get", "update", "-qq"}, {"apt-get", "install", "-y", "-qq", "--no-install-recommends", "time"}} {
-		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		cmd.Stdout, cmd.Stderr = log, log
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%v: %w", args, err)
-		}
-	}
-	return nil
+	return aptInstall(ctx, log, "time")
 }
 
 // peakRSS runs bin with args under /usr/bin/time -v and returns its peak

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -31,19 +32,32 @@ func EnsurePackages(ctx context.Context, fioPath string, log io.Writer) error {
 	if os.Geteuid() != 0 {
 		return fmt.Errorf("missing %v and not root to apt-get install them", need)
 	}
-	fmt.Fprintf(log, "installing %v with apt-get\n", need)
-	env := append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+	return aptInstall(ctx, log, need...)
+}
+
+// aptInstall installs pkgs with apt-get (as root), its output to log.
+func aptInstall(ctx context.Context, log io.Writer, pkgs ...string) error {
+	fmt.Fprintf(log, "installing %s with apt-get\n", strings.Join(pkgs, " "))
 	for _, args := range [][]string{
-		{"apt-get", "update", "-qq"},
-		append([]string{"apt-get", "install", "-y", "-qq", "--no-install-recommends"}, need...),
+		{"update", "-qq"},
+		append([]string{"install", "-y", "-qq", "--no-install-recommends"}, pkgs...),
 	} {
-		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-		cmd.Env = env
-		cmd.Stdout = log
-		cmd.Stderr = log
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%v: %w", args, err)
+		if err := runLogged(ctx, log, "", []string{"DEBIAN_FRONTEND=noninteractive"}, "apt-get", args...); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// runLogged runs name with args in dir ("": this one) with env added to
+// the environment, its stdout and stderr to log.
+func runLogged(ctx context.Context, log io.Writer, dir string, env []string, name string, args ...string) error {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
 	}
 	return nil
 }
@@ -53,14 +67,7 @@ func BuildGofio(ctx context.Context, root, out string, log io.Writer) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return fmt.Errorf("build dir: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, ".")
-	cmd.Dir = root
-	cmd.Stdout = log
-	cmd.Stderr = log
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build -o %s .: %w", out, err)
-	}
-	return nil
+	return runLogged(ctx, log, root, nil, "go", "build", "-o", out, ".")
 }
 
 // FindModuleRoot walks up from dir to the directory holding go.mod.
