@@ -133,31 +133,31 @@ func (s sysfs) related(d devNum) map[devNum]string {
 	// Holders, recursively: a dm device on a partition of this disk is
 	// as much in use as the partition itself.
 	seen := map[string]bool{}
-	for len(base) > 0 {
-		cur := base[0]
-		base = base[1:]
-		for _, h := range links(cur, "holders") {
-			if seen[h] {
-				continue
-			}
-			seen[h] = true
-			add(h, "its holder "+filepath.Base(h)+" (on "+filepath.Base(cur)+")")
-			base = append(base, h)
-		}
-	}
+	walkLinks(base, "holders", seen, func(h, from string) {
+		add(h, "its holder "+filepath.Base(h)+" (on "+filepath.Base(from)+")")
+	})
 	// Slaves, recursively: writing to a dm device writes to what it sits on.
-	down := []string{dir}
-	for len(down) > 0 {
-		cur := down[0]
-		down = down[1:]
-		for _, sl := range links(cur, "slaves") {
-			if seen[sl] {
+	walkLinks([]string{dir}, "slaves", seen, func(sl, _ string) {
+		add(sl, "its slave "+filepath.Base(sl)+" (under "+name+")")
+	})
+	return out
+}
+
+// walkLinks follows the sysfs links kind ("holders", "slaves") of the
+// device directories in queue, breadth first, and calls found with each
+// device directory reached that seen does not hold yet, and the one it
+// was reached from, adding it to seen.
+func walkLinks(queue []string, kind string, seen map[string]bool, found func(dev, from string)) {
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, d := range links(cur, kind) {
+			if seen[d] {
 				continue
 			}
-			seen[sl] = true
-			add(sl, "its slave "+filepath.Base(sl)+" (under "+name+")")
-			down = append(down, sl)
+			seen[d] = true
+			found(d, cur)
+			queue = append(queue, d)
 		}
 	}
-	return out
 }
