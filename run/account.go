@@ -31,30 +31,21 @@ func batchBucket(n int) int {
 	return min(bits.Len(uint(n-1))-1, 6)
 }
 
-// lat1000Bucket maps a value below 1000 to fio's 2, 4, 10, 20, 50, 100,
-// 250, 500, 750, 1000 buckets (io_u_mark_lat_nsec/usec).
+// lat1000Edges are the lower edges of fio's buckets 1 to 9 for values
+// below 1000: 2, 4, 10, 20, 50, 100, 250, 500, 750 and 1000, bucket 0
+// below 2 (io_u_mark_lat_nsec/usec).
+var lat1000Edges = [...]uint64{2, 4, 10, 20, 50, 100, 250, 500, 750}
+
+// lat1000Bucket maps a value below 1000 to its bucket: the number of
+// lat1000Edges at or below it.
 func lat1000Bucket(v uint64) int {
-	switch {
-	case v >= 750:
-		return 9
-	case v >= 500:
-		return 8
-	case v >= 250:
-		return 7
-	case v >= 100:
-		return 6
-	case v >= 50:
-		return 5
-	case v >= 20:
-		return 4
-	case v >= 10:
-		return 3
-	case v >= 4:
-		return 2
-	case v >= 2:
-		return 1
+	n := 0
+	for _, e := range lat1000Edges {
+		if v >= e {
+			n++
+		}
 	}
-	return 0
+	return n
 }
 
 // lat1000Buckets is lat1000Bucket for every value below 1000, which
@@ -84,7 +75,7 @@ func markLatency(r *report.JobResult, ns uint64) {
 		case ms >= 1000:
 			r.LatMs[10]++
 		default:
-			r.LatMs[lat1000Bucket(ms)]++
+			r.LatMs[lat1000Buckets[ms]]++
 		}
 	}
 }
