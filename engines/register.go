@@ -48,3 +48,13 @@ func Openers() map[string]Opener {
 	}
 	return m
 }
+
+// OptionsOf returns job j's engine options, the *T its engine's
+// NewOptions made for it, or defaults() where j holds none of that type
+// (a job of another engine, or with none).
+func OptionsOf[T any](j *jobfile.Job, defaults func() *T) *T {
+	if o, ok := j.EngineConfig().(*T); ok {
+		return o
+	}
+	return defaults()
+}

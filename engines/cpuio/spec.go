@@ -22,12 +22,7 @@ type Options struct {
 func NewOptions() *Options { return &Options{CPUChunks: 50000, CPUMode: "noop"} }
 
 // optionsOf returns job j's cpuio options.
-func optionsOf(j *jobfile.Job) *Options {
-	if o, ok := j.EngineConfig().(*Options); ok {
-		return o
-	}
-	return NewOptions()
-}
+func optionsOf(j *jobfile.Job) *Options { return engines.OptionsOf(j, NewOptions) }
 
 // Spec is the cpuio ioengine: fio's help, its capabilities, its options,
 // its checks and its opener.

@@ -13,10 +13,7 @@ type Options struct {
 
 // optionsOf returns job j's e4defrag options.
 func optionsOf(j *jobfile.Job) *Options {
-	if o, ok := j.EngineConfig().(*Options); ok {
-		return o
-	}
-	return &Options{}
+	return engines.OptionsOf(j, func() *Options { return &Options{} })
 }
 
 // Spec is the e4defrag ioengine: fio's help, its capabilities, its options

@@ -17,12 +17,7 @@ type Options struct {
 func NewOptions() *Options { return &Options{GraceTime: 1, StdRedirect: true} }
 
 // optionsOf returns job j's exec options.
-func optionsOf(j *jobfile.Job) *Options {
-	if o, ok := j.EngineConfig().(*Options); ok {
-		return o
-	}
-	return NewOptions()
-}
+func optionsOf(j *jobfile.Job) *Options { return engines.OptionsOf(j, NewOptions) }
 
 // Spec is the exec ioengine: fio's help, its capabilities, its options and
 // its opener.

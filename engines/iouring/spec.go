@@ -36,12 +36,7 @@ func NewOptions() *Options {
 }
 
 // OptionsOf returns job j's io_uring options (io_uring_cmd's too).
-func OptionsOf(j *jobfile.Job) *Options {
-	if o, ok := j.EngineConfig().(*Options); ok {
-		return o
-	}
-	return NewOptions()
-}
+func OptionsOf(j *jobfile.Job) *Options { return engines.OptionsOf(j, NewOptions) }
 
 // Metadata reports whether the job asks for a separate metadata buffer
 // per I/O: fio's md_per_io_size, an unsigned int, is nonzero.

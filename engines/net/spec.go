@@ -25,12 +25,7 @@ type Options struct {
 func NewOptions() *Options { return &Options{Protocol: "tcp", TTL: 1} }
 
 // optionsOf returns job j's net options.
-func optionsOf(j *jobfile.Job) *Options {
-	if o, ok := j.EngineConfig().(*Options); ok {
-		return o
-	}
-	return NewOptions()
-}
+func optionsOf(j *jobfile.Job) *Options { return engines.OptionsOf(j, NewOptions) }
 
 func str(f func(o *Options) *string) func(j *jobfile.Job, v string) error {
 	return func(j *jobfile.Job, v string) error { *f(optionsOf(j)) = v; return nil }

@@ -15,10 +15,7 @@ func newOptions() any { return &Options{HipriPercentage: 100} }
 // optionsOf returns job j's pvsync2 options (their defaults on another
 // variant).
 func optionsOf(j *jobfile.Job) *Options {
-	if o, ok := j.EngineConfig().(*Options); ok {
-		return o
-	}
-	return newOptions().(*Options)
+	return engines.OptionsOf(j, func() *Options { return newOptions().(*Options) })
 }
 
 // Spec is variant v's ioengine: its name, fio's help, its options and its
