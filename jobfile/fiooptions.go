@@ -459,16 +459,7 @@ var fioOptions = []OptionSpec{
 		boolp: func(j *Job) *bool { return &j.SerializeOverlap }},
 	{Name: "offset_increment", Type: TypeSize, Default: "0", Parent: "offset", Help: "What is the increment from one offset to the next",
 		custom: func(j *Job, v string) error {
-			if nz, ok, err := parseZoneCount(v); ok || err != nil {
-				j.OffsetIncrement, j.OffsetIncrementPercent, j.Zones.Counts.OffsetIncrement = 0, 0, nz
-				return err
-			}
-			n, pct, err := parseSize(v, j.KBBase, true)
-			j.OffsetIncrement, j.OffsetIncrementPercent = n, pct
-			if pct > 0 {
-				j.Zones.Counts.OffsetIncrement = 0
-			}
-			return err
+			return setOffsetValue(j, v, &j.OffsetIncrement, &j.OffsetIncrementPercent, &j.Zones.Counts.OffsetIncrement)
 		}},
 
 	// fio's tiobench profile option: fio's parser knows it in every job.

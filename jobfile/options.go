@@ -208,16 +208,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		}},
 	{Name: "offset", Aliases: []string{"fileoffset"}, Type: TypeSize, Default: "0", Help: "Start IO from this offset",
 		custom: func(j *Job, v string) error {
-			if nz, ok, err := parseZoneCount(v); ok || err != nil {
-				j.Offset, j.OffsetPercent, j.Zones.Counts.Offset = 0, 0, nz
-				return err
-			}
-			n, pct, err := parseSize(v, j.KBBase, true)
-			j.Offset, j.OffsetPercent = n, pct
-			if pct > 0 {
-				j.Zones.Counts.Offset = 0
-			}
-			return err
+			return setOffsetValue(j, v, &j.Offset, &j.OffsetPercent, &j.Zones.Counts.Offset)
 		}},
 	{Name: "number_ios", Type: TypeStrVal, Default: "0", Help: "Force job completion after this number of IOs",
 		custom: func(j *Job, v string) error {

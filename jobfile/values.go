@@ -588,6 +588,22 @@ func setIOWQ(j *Job, v string) error {
 	return nil
 }
 
+// setOffsetValue sets offset= or offset_increment= from v: a count of
+// zones (fio's z suffix) into zones, with bytes and pct zero, or a size or
+// percentage into bytes and pct, where a percentage clears zones.
+func setOffsetValue(j *Job, v string, bytes *uint64, pct *int, zones *uint64) error {
+	if nz, ok, err := parseZoneCount(v); ok || err != nil {
+		*bytes, *pct, *zones = 0, 0, nz
+		return err
+	}
+	n, p, err := parseSize(v, j.KBBase, true)
+	*bytes, *pct = n, p
+	if p > 0 {
+		*zones = 0
+	}
+	return err
+}
+
 // parseZoneCount reads a value with fio's z suffix, a count of zones
 // (parse.c's FIO_OPT_STR_VAL_ZONE): ok reports whether s ends in z. As in
 // fio the count is decimal digits right before the z, kept to 32 bits; any
