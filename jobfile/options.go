@@ -496,14 +496,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		Note:  "alias sqpoll is gofio's (the patch's job file uses it; fio rejects it)",
 		boolp: func(j *Job) *bool { return &j.SQThreadPoll }},
 	{Name: "sqthread_poll_cpu", Type: TypeInt, Engine: "io_uring", Help: "What CPU to run SQ thread polling on",
-		custom: func(j *Job, v string) error {
-			n, _ := strconv.Atoi(v)
-			if n < 0 {
-				return fmt.Errorf("min value out of range: %d (0 min)", n)
-			}
-			j.SQThreadPollCPU = n
-			return nil
-		}},
+		custom: setNonNegative(func(j *Job) *int { return &j.SQThreadPollCPU })},
 	{Name: "nonvectored", Type: TypeInt, Default: "-1", Engine: "io_uring", Help: "Use non-vectored read/write commands",
 		custom: func(j *Job, v string) error {
 			n, _ := strconv.Atoi(v)
@@ -519,14 +512,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		Note:   uncachedNote,
 		custom: func(j *Job, v string) error { n, _ := strconv.Atoi(v); j.Uncached = n != 0; return nil }},
 	{Name: "force_async", Type: TypeInt, Engine: "io_uring", Help: "Set IOSQE_ASYNC every N requests",
-		custom: func(j *Job, v string) error {
-			n, _ := strconv.Atoi(v)
-			if n < 0 {
-				return fmt.Errorf("min value out of range: %d (0 min)", n)
-			}
-			j.ForceAsync = n
-			return nil
-		}},
+		custom: setNonNegative(func(j *Job) *int { return &j.ForceAsync })},
 	{Name: "cmd_type", Type: TypeChoice, Default: "nvme", Engine: "io_uring", Help: "Specify uring-cmd type",
 		Choices: []Choice{{"nvme", "Issue nvme-uring-cmd"}},
 		Note:    "io_uring_cmd's command set (fio 3.33 knows nvme only); io_uring, whose option table fio's io_uring_cmd shares, accepts it and ignores it, as fio",

@@ -588,6 +588,20 @@ func setIOWQ(j *Job, v string) error {
 	return nil
 }
 
+// setNonNegative returns a setter of the int field of a job that field
+// picks: v read as a decimal integer (0 when it is not one), refused below
+// 0 as fio's minval=0 refuses it.
+func setNonNegative(field func(*Job) *int) func(*Job, string) error {
+	return func(j *Job, v string) error {
+		n, _ := strconv.Atoi(v)
+		if n < 0 {
+			return fmt.Errorf("min value out of range: %d (0 min)", n)
+		}
+		*field(j) = n
+		return nil
+	}
+}
+
 // setOffsetValue sets offset= or offset_increment= from v: a count of
 // zones (fio's z suffix) into zones, with bytes and pct zero, or a size or
 // percentage into bytes and pct, where a percentage clears zones.
