@@ -201,6 +201,21 @@ func sameOffsets(log string) func(fio, gofio []*Outcome) []string {
 	return sameSeq(log, log+" offsets", "I/O", LogOffsets)
 }
 
+// eachLog returns a Check that, for every run and each of names, parses
+// that log of fio's outcome and of gofio's (a missing log parses as
+// empty) and returns what compare finds between them.
+func eachLog[T any](names []string, parse func([]byte) T, compare func(run int, name string, f, g T) []string) func(fio, gofio []*Outcome) []string {
+	return func(fio, gofio []*Outcome) []string {
+		var diffs []string
+		for i := range fio {
+			for _, name := range names {
+				diffs = append(diffs, compare(i, name, parse(fio[i].Logs[name]), parse(gofio[i].Logs[name]))...)
+			}
+		}
+		return diffs
+	}
+}
+
 // sameSeq returns a Check that, in every run, read finds the same
 // sequence of items (what, each an item) in log of fio's outcome and of
 // gofio's: a read error ends the check with it.

@@ -60,17 +60,11 @@ func iologIO(log []byte) []string {
 // sameIologIO returns a Check that both programs' iologs names hold the
 // same I/O lines.
 func sameIologIO(names ...string) func(fio, gofio []*Outcome) []string {
-	return func(fio, gofio []*Outcome) []string {
+	return eachLog(names, iologIO, func(run int, name string, f, g []string) []string {
 		var diffs []string
-		for i := range fio {
-			for _, name := range names {
-				f, g := iologIO(fio[i].Logs[name]), iologIO(gofio[i].Logs[name])
-				if len(f) == 0 {
-					diffs = append(diffs, fmt.Sprintf("run %d: fio's %s has no I/O", i, name))
-				}
-				diffs = append(diffs, seqDiffs(i, name, "I/O", f, g)...)
-			}
+		if len(f) == 0 {
+			diffs = append(diffs, fmt.Sprintf("run %d: fio's %s has no I/O", run, name))
 		}
-		return diffs
-	}
+		return append(diffs, seqDiffs(run, name, "I/O", f, g)...)
+	})
 }

@@ -114,30 +114,24 @@ func doneInFlight(depth, bs float64) func(fio, gofio []*Outcome) []string {
 // zeros fio writes agree: the columns fio 3.42 adds for
 // log_window_value=both and log_issue_time.
 func sameColumns(names ...string) func(fio, gofio []*Outcome) []string {
-	return func(fio, gofio []*Outcome) []string {
+	return eachLog(names, logFields, func(_ int, name string, f, g [][]string) []string {
+		if len(f) == 0 && len(g) == 0 {
+			return nil
+		}
+		if len(f) != len(g) || len(f[0]) != len(g[0]) {
+			return []string{fmt.Sprintf("%s: fio wrote %d lines, gofio %d, or their columns differ", name, len(f), len(g))}
+		}
 		var diffs []string
-		for i := range fio {
-			for _, name := range names {
-				f, g := logFields(fio[i].Logs[name]), logFields(gofio[i].Logs[name])
-				if len(f) == 0 && len(g) == 0 {
-					continue
-				}
-				if len(f) != len(g) || len(f[0]) != len(g[0]) {
-					diffs = append(diffs, fmt.Sprintf("%s: fio wrote %d lines, gofio %d, or their columns differ", name, len(f), len(g)))
-					continue
-				}
-				for _, line := range g {
-					for c := range line {
-						zero := func(l [][]string) bool { return l[0][c] == "0" }
-						if zero(f) != (line[c] == "0") && zero(f) {
-							diffs = append(diffs, fmt.Sprintf("%s: column %d is 0 in fio's lines, %s in gofio's", name, c+1, line[c]))
-						}
-					}
+		for _, line := range g {
+			for c := range line {
+				zero := func(l [][]string) bool { return l[0][c] == "0" }
+				if zero(f) != (line[c] == "0") && zero(f) {
+					diffs = append(diffs, fmt.Sprintf("%s: column %d is 0 in fio's lines, %s in gofio's", name, c+1, line[c]))
 				}
 			}
 		}
 		return diffs
-	}
+	})
 }
 
 // logFields splits a text log into lines of comma-separated fields.

@@ -46,17 +46,13 @@ func iologBody(log []byte) []string {
 // sameIolog returns a Check that both programs wrote the same iolog name,
 // line by line, times apart.
 func sameIolog(name string) func(fio, gofio []*Outcome) []string {
-	return func(fio, gofio []*Outcome) []string {
+	return eachLog([]string{name}, iologBody, func(run int, name string, f, g []string) []string {
 		var diffs []string
-		for i := range fio {
-			f, g := iologBody(fio[i].Logs[name]), iologBody(gofio[i].Logs[name])
-			if len(f) < 3 {
-				diffs = append(diffs, fmt.Sprintf("run %d: fio's %s has %d lines", i, name, len(f)))
-			}
-			diffs = append(diffs, seqDiffs(i, name, "line", f, g)...)
+		if len(f) < 3 {
+			diffs = append(diffs, fmt.Sprintf("run %d: fio's %s has %d lines", run, name, len(f)))
 		}
-		return diffs
-	}
+		return append(diffs, seqDiffs(run, name, "line", f, g)...)
+	})
 }
 
 // replayBytes returns the Check of the documented difference of a replay
