@@ -428,30 +428,29 @@ func (j *Job) lockCandidate(f *file, base, off uint64, zi uint32, limited bool) 
 func (j *Job) findZone(f *file, minBytes uint64, zi uint32) (uint32, bool) {
 	d := f.dev
 	shared := d.shared // the scan tests it once
+	// holds reports whether zone z has minBytes, keeping it locked if so.
+	holds := func(z uint32) bool {
+		if shared {
+			j.takeZone(d, z)
+		}
+		if zn := &d.zones[z]; zn.start+minBytes <= zn.wp {
+			return true
+		}
+		if shared {
+			j.dropZone(d, z)
+		}
+		return false
+	}
 	for z1, z2 := int64(zi)+1, int64(zi)-1; z1 < int64(f.maxZone) || z2 >= int64(f.minZone); z1, z2 = z1+1, z2-1 {
 		if z1 < int64(f.maxZone) {
-			if shared {
-				j.takeZone(d, uint32(z1))
-			}
-			if z := &d.zones[z1]; z.start+minBytes <= z.wp {
+			if holds(uint32(z1)) {
 				return uint32(z1), true
-			}
-			if shared {
-				j.dropZone(d, uint32(z1))
 			}
 		} else if !j.cfg.Random {
 			break
 		}
-		if j.cfg.Random && z2 >= int64(f.minZone) {
-			if shared {
-				j.takeZone(d, uint32(z2))
-			}
-			if z := &d.zones[z2]; z.start+minBytes <= z.wp {
-				return uint32(z2), true
-			}
-			if shared {
-				j.dropZone(d, uint32(z2))
-			}
+		if j.cfg.Random && z2 >= int64(f.minZone) && holds(uint32(z2)) {
+			return uint32(z2), true
 		}
 	}
 	return 0, false
