@@ -74,12 +74,8 @@ func rlimitString(v uint64) string {
 
 // UnregisterBuffers drops the registered buffers.
 func (r *Ring) UnregisterBuffers() error {
-	_, err := sysRegister(r.fd, unregisterBuffers, nil, 0)
 	r.bufsReg = false
-	if err != nil {
-		return fmt.Errorf("io_uring: unregister buffers: %w", err)
-	}
-	return nil
+	return r.registerNoArg(unregisterBuffers, "io_uring: unregister buffers")
 }
 
 // RegisterFiles registers fds (the kernel reads __s32 values; -1 leaves a
@@ -99,12 +95,8 @@ func (r *Ring) RegisterFiles(fds []int32) error {
 
 // UnregisterFiles drops the registered files.
 func (r *Ring) UnregisterFiles() error {
-	_, err := sysRegister(r.fd, unregisterFiles, nil, 0)
 	r.filesReg = false
-	if err != nil {
-		return fmt.Errorf("io_uring: unregister files: %w", err)
-	}
-	return nil
+	return r.registerNoArg(unregisterFiles, "io_uring: unregister files")
 }
 
 // RegisterIOWQMaxWorkers sets the io-wq limits {bounded, unbounded}; 0
@@ -131,9 +123,14 @@ func (r *Ring) RegisterIOWQAff(set *unix.CPUSet) error {
 
 // UnregisterIOWQAff drops the io-wq CPU restriction.
 func (r *Ring) UnregisterIOWQAff() error {
-	_, err := sysRegister(r.fd, unregisterIOWQAff, nil, 0)
-	if err != nil {
-		return fmt.Errorf("io_uring: unregister IOWQ_AFF: %w", err)
+	return r.registerNoArg(unregisterIOWQAff, "io_uring: unregister IOWQ_AFF")
+}
+
+// registerNoArg runs io_uring_register's opcode op, which takes no
+// argument, its error wrapped as what.
+func (r *Ring) registerNoArg(op uint32, what string) error {
+	if _, err := sysRegister(r.fd, op, nil, 0); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }

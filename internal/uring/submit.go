@@ -320,9 +320,5 @@ func (r *Ring) SQRingWait() error {
 // EnableRings enables a ring created with SetupRDisabled; the calling
 // thread becomes the SINGLE_ISSUER submitter.
 func (r *Ring) EnableRings() error {
-	_, err := sysRegister(r.fd, registerEnableRings, nil, 0)
-	if err != nil {
-		return fmt.Errorf("io_uring_register(ENABLE_RINGS): %w", err)
-	}
-	return nil
+	return r.registerNoArg(registerEnableRings, "io_uring_register(ENABLE_RINGS)")
 }
