@@ -30,8 +30,7 @@ out=$(mktemp) stat=$(mktemp)
 trap 'rm -f "$out" "$stat"; scratch_cleanup "$file"' EXIT
 events=syscalls:sys_enter_io_uring_enter,io_uring:io_uring_local_work_run,io_uring:io_uring_cqring_wait
 events+=,io_uring:io_uring_queue_async_work,sched:sched_wakeup,sched:sched_switch,sched:sched_migrate_task,task-clock
-job="--name=counts --time_based --runtime=$secs --ioengine=io_uring --rw=randread --bs=4k --direct=1
---iodepth=$depth --filename=$file --size=256m --output-format=json"
+job=$(scratch_job counts "$secs" "$depth" "$file")
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg); depth $depth; per I/O:"
 for cmd in "$@"; do
 	case $cmd in

@@ -29,8 +29,7 @@ if [ $# -eq 0 ]; then sed -n '2,14p' "$0"; exit 2; fi
 scratch_setup "$file"
 out=$(mktemp)
 trap 'rm -f "$out"; scratch_cleanup "$file"' EXIT
-job="--name=ab --time_based --runtime=2 --ioengine=io_uring --rw=randread --bs=4k --direct=1
---iodepth=$depth --filename=$file --size=256m --output-format=json"
+job=$(scratch_job ab 2 "$depth" "$file")
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg); depth $depth, $rounds rounds"
 for ((i = 0; i < rounds; i++)); do
 	for lc in "$@"; do
