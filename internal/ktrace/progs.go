@@ -143,8 +143,14 @@ func (g *gen) submitProg(f uringFields) asm.Instructions {
 	// Before the cutoff (ramp_time): not traced.
 	ins = append(ins, cutoff...)
 	ins = append(ins, asm.JLT.Reg(asm.R9, asm.R1, "exit"))
+	// The job's ring, stored once: a store every submission would take the
+	// counters' line from the CPUs that read it.
 	ins = append(ins, field(asm.R2, f.ctx)...)
-	ins = append(ins, asm.StoreMem(asm.R0, cntRing, asm.R2, asm.DWord))
+	ins = append(ins,
+		asm.LoadMem(asm.R3, asm.R0, cntRing, asm.DWord),
+		asm.JEq.Reg(asm.R3, asm.R2, "ring_known"),
+		asm.StoreMem(asm.R0, cntRing, asm.R2, asm.DWord),
+		asm.Mov.Reg(asm.R2, asm.R2).WithSymbol("ring_known"))
 	ins = append(ins, state(asm.R2, asm.R8)...)
 	ins = append(ins,
 		asm.JEq.Imm(asm.R2, stateFree, "fresh"),

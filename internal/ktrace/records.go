@@ -39,12 +39,18 @@ func init() {
 // its memory, and the stages it counts from them. It belongs to the
 // goroutine that reaps the job's I/Os.
 type shared struct {
-	recs   []record
-	cnt    *counters
-	maps   [][]byte
-	base   counters // the counters at the last reset
+	recs []record
+	cnt  *counters
+	maps [][]byte
+	base counters // the counters at the last reset
+	// cutoff is the counters' Cutoff, which only reset writes, kept here
+	// so that a reap reads no line of the counters the programs write.
+	cutoff uint64
 	st     *kstage.KernelStages
 	onJoin func(r Reap, d *[kstage.NumStages]uint64)
+	// d holds the stages of the I/O reap joins, here rather than on its
+	// stack, which onJoin's pointer would move to the heap for every I/O.
+	d [kstage.NumStages]uint64
 }
 
 // mapShared maps the records and counters maps of m.
@@ -95,7 +101,7 @@ func (s *shared) reap(ud uint64, start, end int64) {
 		return
 	}
 	atomic.StoreUint32(&r.State, stateFree)
-	if r.Submit < atomic.LoadUint64(&s.cnt.Cutoff) {
+	if r.Submit < s.cutoff {
 		return
 	}
 	k := s.st
@@ -114,13 +120,14 @@ func (s *shared) reap(ud uint64, start, end int64) {
 		// The record is an earlier try's (a retried I/O).
 		k.Unjoined[kstage.LossUnreaped]++
 	default:
-		d := [kstage.NumStages]uint64{
+		d := &s.d
+		*d = [kstage.NumStages]uint64{
 			r.Submit - uint64(start), r.Bio - r.Submit, r.Issue - r.Bio,
 			r.Done - r.Issue, r.CQE - r.Done, uint64(end) - r.CQE,
 		}
-		k.Add(&d)
+		k.Add(d)
 		if s.onJoin != nil {
-			s.onJoin(Reap{UserData: ud, Start: uint64(start), End: uint64(end)}, &d)
+			s.onJoin(Reap{UserData: ud, Start: uint64(start), End: uint64(end)}, d)
 		}
 	}
 }
@@ -128,7 +135,8 @@ func (s *shared) reap(ud uint64, start, end int64) {
 // reset starts the counts again at stamp at (the end of ramp_time):
 // requests submitted before it are not counted.
 func (s *shared) reset(at int64) {
-	atomic.StoreUint64(&s.cnt.Cutoff, uint64(at))
+	s.cutoff = uint64(at)
+	atomic.StoreUint64(&s.cnt.Cutoff, s.cutoff)
 	s.base = s.load()
 	*s.st = kstage.KernelStages{Available: s.st.Available, Reason: s.st.Reason}
 }
