@@ -42,21 +42,24 @@ import (
 // chainWalk is how many requests of one bucket a block event looks at.
 const chainWalk = 8
 
-// recordSize is the size of a slot's record in the records map.
-const recordSize = 72
+// recordSize is the size of a slot's record in the records map: one cache
+// line (the mmapable array's elements start on a page), so that the
+// programs and the job touch one line an event, and no two slots share
+// one.
+const recordSize = 64
 
 // The offsets of a record's fields (see record).
 const (
-	recReq    = 0
-	recSubmit = 8
-	recBio    = 16
-	recIssue  = 24
-	recDone   = 32
-	recCQE    = 40
-	recKey    = 48
-	recState  = 56 // state | bios << 8
-	recPrev   = 60 // user data + 1 of the request queued before it to its bucket, 0 for none
-	recNext   = 64 // user data + 1 of the request queued after it to its bucket, 0 for none
+	recSubmit = 0
+	recBio    = 8
+	recIssue  = 16
+	recDone   = 24
+	recCQE    = 32
+	recKey    = 40
+	recReq    = 48 // the request's low 32 bits, which its completion must match
+	recState  = 52 // state | bios << 8
+	recPrev   = 56 // user data + 1 of the request queued before it to its bucket, 0 for none
+	recNext   = 60 // user data + 1 of the request queued after it to its bucket, 0 for none
 )
 
 // The states of a record (the low byte of its state word).

@@ -172,7 +172,7 @@ func (g *gen) submitProg(f uringFields) asm.Instructions {
 		lost.WithSymbol("lost"))
 	ins = append(ins, labeled("fresh", field(asm.R1, f.req))...)
 	ins = append(ins,
-		asm.StoreMem(asm.R8, recReq, asm.R1, asm.DWord),
+		asm.StoreMem(asm.R8, recReq, asm.R1, asm.Word),
 		asm.StoreMem(asm.R8, recSubmit, asm.R9, asm.DWord))
 	for _, off := range []int16{recBio, recIssue, recDone, recCQE, recKey} {
 		ins = append(ins, zero64(asm.R8, off))
@@ -304,8 +304,8 @@ func (g *gen) completeProg(f uringFields) asm.Instructions {
 	ins = append(ins, asm.JNE.Imm(asm.R1, stateInFlight, "exit"))
 	ins = append(ins, field(asm.R1, f.req)...)
 	ins = append(ins,
-		asm.LoadMem(asm.R2, asm.R8, recReq, asm.DWord),
-		asm.JNE.Reg(asm.R1, asm.R2, "exit"))
+		asm.LoadMem(asm.R2, asm.R8, recReq, asm.Word),
+		asm.JNE.Reg32(asm.R1, asm.R2, "exit"))
 	ins = append(ins, g.stamp()...)
 	ins = append(ins, asm.Mov.Reg(asm.R9, asm.R0), asm.StoreMem(asm.R8, recCQE, asm.R9, asm.DWord))
 	ins = append(ins, g.unlink()...)

@@ -11,12 +11,12 @@ import (
 )
 
 // record is one slot's I/O as the programs join it (bpf.go's rec*
-// offsets): its request, its stamps (bpf_ktime_get_ns), its sector key, a
-// state word (state | bios << 8) and the requests queued before and after
-// it to its key's bucket.
+// offsets): its stamps (bpf_ktime_get_ns), its sector key, its request's
+// low 32 bits, a state word (state | bios << 8) and the requests queued
+// before and after it to its key's bucket.
 type record struct {
-	Req, Submit, Bio, Issue, Done, CQE, Key uint64
-	State, Prev, Next, _                    uint32
+	Submit, Bio, Issue, Done, CQE, Key uint64
+	Req, State, Prev, Next             uint32
 }
 
 // counters are what the programs count apart from the records (bpf.go's
