@@ -11,7 +11,12 @@
 # for bench/results.md: per case the median IOPS off and on, the median
 # on/off ratio of the pairs with its 95% interval and range, the load,
 # and from the cost runs the contentions per I/O, the BPF programs' CPU
-# time per I/O and per contention, and the lost events. Root only (BPF).
+# time per I/O and per contention, and the lost events; from the off runs
+# the CPU time per I/O of the job's threads (its own, SQ thread, io-wq
+# workers), and the on/off ratio the programs' CPU implies for it; and
+# the median of the pairs' off/on ratio of those threads' CPU per I/O
+# (bench/onoff/lib.sh): figures a loaded machine blurs less than IOPS,
+# though the SQ thread's polling counts as work in them. Root only (BPF).
 #
 #   bench/klock-cost/run.sh      # PAIRS=5 COST_RUNS=3 RUNTIME=3s NICE=0 CASES=
 #   CASES=seed NICE=-20 PAIRS=25 bench/klock-cost/run.sh
@@ -21,6 +26,9 @@ set -euo pipefail
 onoff_setup klock-cost
 job=(--name=klock --filename="$work/x" --size=256m --ioengine=io_uring --direct=1 --rw=randread --bs=4k
 	--iodepth=64 "--iowq_max_workers=4,4" --time_based --runtime="$RUNTIME")
+threadcpu='sum(t["usr_usec"]+t["sys_usec"] for t in j["gofio"]["threads"])*1000/j["read"]["total_ios"]'
+onoff_off_hook() { jobcpu+=("$(onoff_json "$1" "" "$threadcpu")"); }
+onoff_on_hook() { jobcpuon+=("$(onoff_json "$1" "" "$threadcpu")"); }
 onoff_cost_hook() {
 	per+=("$(onoff_json "$1" kernel_locks 'k["contentions_per_io"]')")
 	cost+=("$(onoff_json "$1" kernel_locks 'k["bpf_ns_per_io"]')")
@@ -30,14 +38,15 @@ onoff_cost_hook() {
 
 onoff_header "kernel locks: IOPS with --kernel-locks on against off (bench/klock-cost/run.sh)" \
 	"\`gofio ${job[*]//$work/DIR}\` plus the case's option, DIR a directory on /dev/shm"
-echo "| case | IOPS off (median) | IOPS on (median) | on/off (median) | on/off, 95% interval of the median | on/off (min-max) | load (1 min, min-max) | contentions per I/O (median) | BPF programs CPU per I/O (ns, median) | per contention (ns, median) | lost events (cost runs) |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| case | IOPS off (median) | IOPS on (median) | on/off (median) | on/off, 95% interval of the median | on/off (min-max) | load (1 min, min-max) | contentions per I/O (median) | BPF programs CPU per I/O (ns, median) | per contention (ns, median) | lost events (cost runs) | job threads' CPU per I/O, off (ns) | on/off implied | job threads' CPU per I/O, off/on (median of pairs) |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for c in "force_async=1 (the seed's job)|--force_async=1" "force_async=1 sqthread_poll=1|--force_async=1 --sqthread_poll=1" \
 	"no force_async|--force_async=0"; do
 	read -r -a extra <<<"${c#*|}"
-	per=() cost=() each=() lost=()
+	per=() cost=() each=() lost=() jobcpu=() jobcpuon=()
 	onoff_case "${c%%|*}" --kernel-locks=required "${job[@]}" "${extra[@]}" || continue
-	echo "| ${c%%|*} | $(onoff_ratio) | $(onoff_med 4 "${per[@]}") | $(onoff_med 1 "${cost[@]}") | $(onoff_med 0 "${each[@]}") | $(onoff_sum "${lost[@]}") |"
+	b=$(onoff_med 1 "${cost[@]}") u=$(onoff_med 0 "${jobcpu[@]}")
+	echo "| ${c%%|*} | $(onoff_ratio) | $(onoff_med 4 "${per[@]}") | $b | $(onoff_med 0 "${each[@]}") | $(onoff_sum "${lost[@]}") | $u | $(onoff_implied "$u" "$b") | $(onoff_pairs_ratio "${jobcpu[*]}" "${jobcpuon[*]}") |"
 done
 echo
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
