@@ -14,25 +14,40 @@ import (
 // LogOffsets reads the offset column (the fifth) of log name of an
 // outcome, an fio log written with log_offset=1.
 func LogOffsets(o *Outcome, name string) ([]uint64, error) {
+	recs, err := logRecords(o, name)
+	var offs []uint64
+	for _, f := range recs {
+		if len(f) < 5 {
+			return nil, fmt.Errorf("%s: line %q has no offset column", name, strings.Join(f, ","))
+		}
+		o, err := strconv.ParseUint(f[4], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: offset %q: %w", name, f[4], err)
+		}
+		offs = append(offs, o)
+	}
+	return offs, err
+}
+
+// logRecords returns the lines of log name of an outcome, each split at
+// its commas with every field trimmed, as far as they could be read (and
+// why not all); an error alone when the outcome has no such log.
+func logRecords(o *Outcome, name string) ([][]string, error) {
 	data, ok := o.Logs[name]
 	if !ok {
 		return nil, fmt.Errorf("%s wrote no log %s", o.Program, name)
 	}
-	path := name
-	var offs []uint64
+	var recs [][]string
 	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20) // a histogram log's line holds 1,856 bins
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), ",")
-		if len(f) < 5 {
-			return nil, fmt.Errorf("%s: line %q has no offset column", path, sc.Text())
+		for i := range f {
+			f[i] = strings.TrimSpace(f[i])
 		}
-		o, err := strconv.ParseUint(strings.TrimSpace(f[4]), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s: offset %q: %w", path, f[4], err)
-		}
-		offs = append(offs, o)
+		recs = append(recs, f)
 	}
-	return offs, sc.Err()
+	return recs, sc.Err()
 }
 
 // newSequenceEachRun returns a Check that the offset sequence in the log

@@ -1,7 +1,6 @@
 package equivalence
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -228,28 +227,23 @@ type histLine struct {
 
 // readHistLog parses log name of an outcome.
 func readHistLog(o *Outcome, name string) ([]histLine, error) {
-	data, ok := o.Logs[name]
-	if !ok {
-		return nil, fmt.Errorf("%s wrote no log %s", o.Program, name)
-	}
+	recs, err := logRecords(o, name)
 	var lines []histLine
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	for n, rec := range recs {
 		var vals []uint64
-		for _, f := range strings.Split(sc.Text(), ",") {
-			v, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		for _, f := range rec {
+			v, err := strconv.ParseUint(f, 10, 64)
 			if err != nil {
-				return nil, fmt.Errorf("%s %s:%d: %w", o.Program, name, n, err)
+				return nil, fmt.Errorf("%s %s:%d: %w", o.Program, name, n+1, err)
 			}
 			vals = append(vals, v)
 		}
 		if len(vals) < 4 {
-			return nil, fmt.Errorf("%s %s:%d: %d columns", o.Program, name, n, len(vals))
+			return nil, fmt.Errorf("%s %s:%d: %d columns", o.Program, name, n+1, len(vals))
 		}
 		lines = append(lines, histLine{msec: vals[0], dir: vals[1], bs: vals[2], bins: vals[3:]})
 	}
-	return lines, sc.Err()
+	return lines, err
 }
 
 // sameHistLog returns a Check of a write_hist_log file written with

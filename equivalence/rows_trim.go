@@ -28,17 +28,16 @@ func sameIOs(log string) func(fio, gofio []*Outcome) []string {
 // logIOs returns the direction, block size and offset columns of each
 // line of log name of an outcome.
 func logIOs(o *Outcome, name string) ([]string, error) {
-	data, ok := o.Logs[name]
-	if !ok {
-		return nil, fmt.Errorf("%s wrote no log %s", o.Program, name)
+	recs, err := logRecords(o, name)
+	if err == nil && len(recs) == 0 {
+		return nil, fmt.Errorf("%s: %s is empty: no offset column", o.Program, name)
 	}
 	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		f := strings.Split(line, ",")
+	for _, f := range recs {
 		if len(f) < 5 {
-			return nil, fmt.Errorf("%s: %s: line %q has no offset column", o.Program, name, line)
+			return nil, fmt.Errorf("%s: %s: line %q has no offset column", o.Program, name, strings.Join(f, ","))
 		}
-		out = append(out, strings.TrimSpace(f[2])+","+strings.TrimSpace(f[3])+","+strings.TrimSpace(f[4]))
+		out = append(out, strings.Join(f[2:5], ","))
 	}
-	return out, nil
+	return out, err
 }

@@ -1,8 +1,6 @@
 package equivalence
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -197,45 +195,35 @@ func zbdSameWrites(zoneSize uint64) func(fio, gofio []*Outcome) []string {
 
 // logWrites returns the offsets of the writes in an I/O log, in order.
 func logWrites(o *Outcome, name string) ([]uint64, error) {
-	data, ok := o.Logs[name]
-	if !ok {
-		return nil, fmt.Errorf("%s wrote no log %s", o.Program, name)
-	}
+	recs, err := logRecords(o, name)
 	var offs []uint64
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), ",")
-		if len(f) < 5 || strings.TrimSpace(f[2]) != "1" {
+	for _, f := range recs {
+		if len(f) < 5 || f[2] != "1" {
 			continue
 		}
-		off, err := strconv.ParseUint(strings.TrimSpace(f[4]), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s: bad line %q", name, sc.Text())
+		off, perr := strconv.ParseUint(f[4], 10, 64)
+		if perr != nil {
+			return nil, fmt.Errorf("%s: bad line %q", name, strings.Join(f, ","))
 		}
 		offs = append(offs, off)
 	}
-	return offs, sc.Err()
+	return offs, err
 }
 
 // logResets counts the zone resets a zbd job's I/O log implies: a write
 // below the write pointer of its zone found its zone reset.
 func logResets(o *Outcome, name string, zoneSize uint64) (uint64, error) {
-	data, ok := o.Logs[name]
-	if !ok {
-		return 0, fmt.Errorf("%s wrote no log %s", o.Program, name)
-	}
+	recs, err := logRecords(o, name)
 	wp := map[uint64]uint64{}
 	var resets uint64
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), ",")
-		if len(f) < 5 || strings.TrimSpace(f[2]) != "1" {
+	for _, f := range recs {
+		if len(f) < 5 || f[2] != "1" {
 			continue // not a write
 		}
-		n, err1 := strconv.ParseUint(strings.TrimSpace(f[3]), 10, 64)
-		off, err2 := strconv.ParseUint(strings.TrimSpace(f[4]), 10, 64)
+		n, err1 := strconv.ParseUint(f[3], 10, 64)
+		off, err2 := strconv.ParseUint(f[4], 10, 64)
 		if err1 != nil || err2 != nil {
-			return 0, fmt.Errorf("%s: bad line %q", name, sc.Text())
+			return 0, fmt.Errorf("%s: bad line %q", name, strings.Join(f, ","))
 		}
 		z := off / zoneSize
 		if w, ok := wp[z]; ok && off < w {
@@ -243,5 +231,5 @@ func logResets(o *Outcome, name string, zoneSize uint64) (uint64, error) {
 		}
 		wp[z] = off + n
 	}
-	return resets, sc.Err()
+	return resets, err
 }
