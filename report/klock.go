@@ -92,11 +92,7 @@ func share(part, whole uint64) float64 {
 // per I/O and as a share of CPU, the wait by subsystem, then the sites
 // waited on most.
 func writeKernelLocksNormal(w *bufio.Writer, l *klock.Locks) {
-	if l == nil {
-		return
-	}
-	if !l.Available {
-		gofioLine(w, "klock", "unavailable: %s", l.Reason)
+	if l == nil || writeUnavailable(w, "klock", l.Available, l.Reason) {
 		return
 	}
 	total := fmt.Sprintf("contentions=%d (%.4f/IO), wait=%.2f ms (%.1f ns/IO), spin=%.2f%% of CPU (%d threads, %.2f ms)",

@@ -60,11 +60,7 @@ var KStagePercentiles = []float64{50, 99}
 // writeKernelStagesNormal writes the job's "gofio kstage" lines: one with
 // the join, then one per stage with its mean, p50 and p99 in µs.
 func writeKernelStagesNormal(w *bufio.Writer, k *kstage.KernelStages) {
-	if k == nil {
-		return
-	}
-	if !k.Available {
-		gofioLine(w, "kstage", "unavailable: %s", k.Reason)
+	if k == nil || writeUnavailable(w, "kstage", k.Available, k.Reason) {
 		return
 	}
 	joined := fmt.Sprintf("joined=%d/%d (%.2f%%)", k.Joined, k.Traced, 100*k.JoinRate())
@@ -130,4 +126,14 @@ func (s *KernelStagesState) apply() (*kstage.KernelStages, error) {
 		}
 	}
 	return k, nil
+}
+
+// writeUnavailable writes a kernel tracer's "gofio TAG unavailable:
+// REASON" line when it could not trace (not available), and reports
+// whether it wrote it: the tracer's figures are then all zero.
+func writeUnavailable(w *bufio.Writer, tag string, available bool, reason string) bool {
+	if !available {
+		gofioLine(w, tag, "unavailable: %s", reason)
+	}
+	return !available
 }
