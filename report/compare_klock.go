@@ -221,17 +221,33 @@ func cmpKLockHeader(c *Comparison) []string {
 // cmpKLockRows is the lock table's rows: per comparison row one line a
 // side and, where both sides measured, one line of Δ% with the verdict.
 func cmpKLockRows(c *Comparison) [][]string {
+	return cmpSideRows(c, klockCells, false, func(r *ComparisonRow) []string {
+		if r.New.KLock.Measured() && r.Old.KLock.Measured() {
+			return klockDeltaCells(r.New.KLock, r.Old.KLock, r.KLockStats)
+		}
+		return nil
+	})
+}
+
+// cmpSideRows is the rows of a kernel table, cells giving a side's
+// figures: per comparison row one line a side (the new side's alone, with
+// no side column, when nothing is compared), with kernel the kernel's
+// reference's line where it ran, and a line of Δ% where delta gives one.
+func cmpSideRows(c *Comparison, cells func(*ComparisonSide) []string, kernel bool, delta func(*ComparisonRow) []string) [][]string {
 	var rows [][]string
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		if !c.Compared {
-			rows = append(rows, append([]string{r.Value}, klockCells(&r.New)...))
+			rows = append(rows, append([]string{r.Value}, cells(&r.New)...))
 			continue
 		}
-		rows = append(rows, append([]string{r.Value, cmpOr(c.New.Name)}, klockCells(&r.New)...),
-			append([]string{r.Value, cmpOr(c.Old.Name)}, klockCells(&r.Old)...))
-		if r.New.KLock.Measured() && r.Old.KLock.Measured() {
-			rows = append(rows, append([]string{r.Value, "Δ%"}, klockDeltaCells(r.New.KLock, r.Old.KLock, r.KLockStats)...))
+		rows = append(rows, append([]string{r.Value, cmpOr(c.New.Name)}, cells(&r.New)...),
+			append([]string{r.Value, cmpOr(c.Old.Name)}, cells(&r.Old)...))
+		if kernel && r.Kernel.Ran() {
+			rows = append(rows, append([]string{r.Value, KernelRefName}, cells(&r.Kernel)...))
+		}
+		if d := delta(r); d != nil {
+			rows = append(rows, append([]string{r.Value, "Δ%"}, d...))
 		}
 	}
 	return rows
@@ -240,12 +256,8 @@ func cmpKLockRows(c *Comparison) [][]string {
 // junitKLock is a side's lock contention as a line of a JUnit test
 // case's output, "" without it.
 func junitKLock(name string, s *ComparisonSide) string {
-	k := s.KLock
-	switch {
-	case !s.Ran() || k == nil:
-		return ""
-	case !k.Available:
-		return fmt.Sprintf("kernel locks %s: unavailable: %s\n", name, k.Reason)
+	if line, done := junitUntraced("kernel locks", name, s, s.KLock != nil, s.KLock); done {
+		return line
 	}
 	c := klockCells(s)
 	return fmt.Sprintf("kernel locks %s: cont/IO=%s wait_ns/IO=%s spin=%s%% io-wq=%s%% top=%s\n", name, c[0], c[1], c[2], c[3], c[4])

@@ -189,34 +189,20 @@ func cmpKStagesHeader(c *Comparison) []string {
 // cmpKStagesRows is the stage table's rows: per comparison row one line a
 // side and, where both sides measured stages, one line of Δ%.
 func cmpKStagesRows(c *Comparison) [][]string {
-	var rows [][]string
-	for i := range c.Rows {
-		r := &c.Rows[i]
-		if !c.Compared {
-			rows = append(rows, append([]string{r.Value}, kstageCells(&r.New)...))
-			continue
-		}
-		rows = append(rows, append([]string{r.Value, cmpOr(c.New.Name)}, kstageCells(&r.New)...),
-			append([]string{r.Value, cmpOr(c.Old.Name)}, kstageCells(&r.Old)...))
-		if r.Kernel.Ran() {
-			rows = append(rows, append([]string{r.Value, KernelRefName}, kstageCells(&r.Kernel)...))
-		}
+	return cmpSideRows(c, kstageCells, true, func(r *ComparisonRow) []string {
 		if r.New.KStages.Measured() && r.Old.KStages.Measured() {
-			rows = append(rows, append([]string{r.Value, "Δ%"}, kstageDeltaCells(r.New.KStages, r.Old.KStages)...))
+			return kstageDeltaCells(r.New.KStages, r.Old.KStages)
 		}
-	}
-	return rows
+		return nil
+	})
 }
 
 // junitKStages is a side's stages as one line of a JUnit test case's
 // output, "" without them.
 func junitKStages(name string, s *ComparisonSide) string {
 	k := s.KStages
-	switch {
-	case !s.Ran() || k == nil:
-		return ""
-	case !k.Available:
-		return fmt.Sprintf("kernel stages %s: unavailable: %s\n", name, k.Reason)
+	if line, done := junitUntraced("kernel stages", name, s, k != nil, k); done {
+		return line
 	}
 	parts := make([]string, 0, kstage.NumStages)
 	for i, v := range k.MeanUs {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"iter"
 	"math"
 	"slices"
@@ -601,4 +602,18 @@ func (c *Comparison) unavailableReasons(trace func(*ComparisonSide) kernelTrace)
 		}
 		return trace(s).unavailable()
 	})
+}
+
+// junitUntraced is the JUnit line of side s (named name) for the tracer
+// label names, k, when it has no figures: "" when the side did not run
+// or did not trace (not traced), a "LABEL NAME: unavailable: REASON" line
+// when it could not; done is false when the side has figures to write.
+func junitUntraced(label, name string, s *ComparisonSide, traced bool, k kernelTrace) (line string, done bool) {
+	if !s.Ran() || !traced {
+		return "", true
+	}
+	if reason, ok := k.unavailable(); ok {
+		return fmt.Sprintf("%s %s: unavailable: %s\n", label, name, reason), true
+	}
+	return "", false
 }
