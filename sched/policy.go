@@ -17,14 +17,17 @@ const (
 )
 
 // String returns the name the report prints: "priority" or "fifo".
-func (p Policy) String() string {
-	switch p {
-	case Priority:
-		return "priority"
-	case FIFO:
-		return "fifo"
+func (p Policy) String() string { return enumName(p, policyNames, "policy") }
+
+// policyNames are the policies' names, by value.
+var policyNames = []string{Priority: "priority", FIFO: "fifo"}
+
+// enumName returns names[v], or "kind(v)" where names has no name for v.
+func enumName[T ~uint8](v T, names []string, kind string) string {
+	if int(v) < len(names) && names[v] != "" {
+		return names[v]
 	}
-	return fmt.Sprintf("policy(%d)", uint8(p))
+	return fmt.Sprintf("%s(%d)", kind, uint8(v))
 }
 
 // PolicyFor returns Priority when twPriority is set, else FIFO.
@@ -49,12 +52,7 @@ const (
 )
 
 // String returns "completion" or "heavy".
-func (k Kind) String() string {
-	switch k {
-	case Completion:
-		return "completion"
-	case Heavy:
-		return "heavy"
-	}
-	return fmt.Sprintf("kind(%d)", uint8(k))
-}
+func (k Kind) String() string { return enumName(k, kindNames, "kind") }
+
+// kindNames are the item kinds' names, by value.
+var kindNames = []string{Completion: "completion", Heavy: "heavy"}
