@@ -11,25 +11,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gofio/gofio/internal/mounttest"
 )
 
 // Mount returns the mount point of a fresh ext4 filesystem of sizeMiB MiB,
 // or skips the test saying why it cannot make one.
 func Mount(t testing.TB, sizeMiB int64) string {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount an ext4 loop device")
-	}
+	mnt := mounttest.Dir(t, "mnt", "an ext4 loop device")
 	for _, tool := range []string{"mkfs.ext4", "mount", "umount", "losetup"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed: cannot make an ext4 loop device", tool)
 		}
 	}
-	dir := t.TempDir()
-	img, mnt := filepath.Join(dir, "ext4.img"), filepath.Join(dir, "mnt")
-	if err := os.Mkdir(mnt, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	img := filepath.Join(filepath.Dir(mnt), "ext4.img")
 	f, err := os.Create(img)
 	if err != nil {
 		t.Fatal(err)

@@ -5,25 +5,19 @@
 package tmpfstest
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/internal/mounttest"
 )
 
 // Mount returns the mount point of a fresh tmpfs of sizeMiB MiB, or skips
 // the test saying why it cannot make one.
 func Mount(t testing.TB, sizeMiB int) string {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a tmpfs")
-	}
-	dir := filepath.Join(t.TempDir(), "tmpfs")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := mounttest.Dir(t, "tmpfs", "a tmpfs")
 	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size="+strconv.Itoa(sizeMiB)+"m"); err != nil {
 		t.Skipf("mount tmpfs: %v", err)
 	}
