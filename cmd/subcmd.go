@@ -98,10 +98,7 @@ func (st *State) subcommands() []*cli.Command {
 			ArgsUsage:       diffUsage,
 			SkipFlagParsing: true,
 			Action: func(c *cli.Context) error {
-				if code := st.command(c.Context, append([]string{"gofio", diffCmd}, c.Args().Slice()...)); code != ExitOK {
-					return cli.Exit("", code)
-				}
-				return nil
+				return exitWith(st.command(c.Context, append([]string{"gofio", diffCmd}, c.Args().Slice()...)))
 			},
 		},
 		st.driftCommand(),
@@ -215,12 +212,18 @@ func (st *State) driftCommand() *cli.Command {
 			&cli.Float64Flag{Name: "detect", Value: compare.DriftDetectPct, Usage: "the slowdown in `PCT` the gate must still catch: no allowance of detect - fail-if-slower or more is proposed"},
 		},
 		Action: func(c *cli.Context) error {
-			if code := st.drift(c.Args().Slice(), c.String("gate-metric"), c.Float64("fail-if-slower"), c.Float64("detect")); code != ExitOK {
-				return cli.Exit("", code)
-			}
-			return nil
+			return exitWith(st.drift(c.Args().Slice(), c.String("gate-metric"), c.Float64("fail-if-slower"), c.Float64("detect")))
 		},
 	}
+}
+
+// exitWith is a subcommand's Action result for exit status code: nil for
+// ExitOK, else the status with nothing more to print.
+func exitWith(code int) error {
+	if code != ExitOK {
+		return cli.Exit("", code)
+	}
+	return nil
 }
 
 // historyCommand is gofio history: a saved run judged against the
@@ -240,12 +243,8 @@ func (st *State) historyCommand() *cli.Command {
 			if c.IsSet("fail-if-slower") && c.Float64("fail-if-slower") < 0 {
 				return fmt.Errorf("history: --fail-if-slower %g: want a percentage of 0 or more", c.Float64("fail-if-slower"))
 			}
-			code := st.history(c.Args().Slice(), historyFlags{last: c.Int("last"), failIfSlower: c.Float64("fail-if-slower"),
-				gateMetric: c.String("gate-metric"), format: c.String("output-format")})
-			if code != ExitOK {
-				return cli.Exit("", code)
-			}
-			return nil
+			return exitWith(st.history(c.Args().Slice(), historyFlags{last: c.Int("last"), failIfSlower: c.Float64("fail-if-slower"),
+				gateMetric: c.String("gate-metric"), format: c.String("output-format")}))
 		},
 	}
 }
