@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gofio/gofio/internal/ext4test"
+	"github.com/gofio/gofio/internal/mounttest"
 )
 
 // TestE4defrag runs fio's e4defrag example jobs (scaled down) with fio and
@@ -14,7 +14,7 @@ import (
 // It skips when not root or without loop devices.
 func TestE4defrag(t *testing.T) {
 	fio, gofio := bins.get(t)
-	mnt := ext4test.Mount(t, 128)
+	mnt := mounttest.Ext4(t, 128)
 	for _, inplace := range []string{"0", "1"} {
 		// NoKeys: fio 3.33 writes a "global options" object for a job
 		// file's [global] section and gofio does not yet (the key check

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gofio/gofio/internal/ext4test"
+	"github.com/gofio/gofio/internal/mounttest"
 )
 
 // programs are the binaries the suite compares, found or built once.
@@ -199,7 +199,7 @@ func runRow(t *testing.T, r Row, fio, gofio string) []string {
 	t.Helper()
 	root := scratchRoot(t)
 	if r.Ext4 > 0 {
-		root = ext4test.Mount(t, r.Ext4)
+		root = mounttest.Ext4(t, r.Ext4)
 	}
 	var fo, gofioOut []*Outcome
 	for i := 0; i < r.runs(); i++ {

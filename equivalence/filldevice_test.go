@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/gofio/gofio/internal/tmpfstest"
+	"github.com/gofio/gofio/internal/mounttest"
 )
 
 // TestFillDevice runs fill_device jobs with fio and with gofio, each on a
@@ -29,7 +29,7 @@ func TestFillDevice(t *testing.T) {
 	} {
 		var outs []*Outcome
 		for _, p := range []struct{ name, bin string }{{"fio", fio}, {"gofio", gofio}} {
-			dir := tmpfstest.Mount(t, 8)
+			dir := mounttest.Tmpfs(t, 8)
 			o, err := Run(context.Background(), p.name, p.bin, row, dir)
 			if err != nil {
 				t.Fatalf("%s: %v", row.Name, err)

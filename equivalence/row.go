@@ -66,7 +66,7 @@ type Row struct {
 	// both programs use): as another user the row skips saying so.
 	Root string
 	// Ext4, when above 0, puts the row's scratch directories on a fresh
-	// ext4 filesystem of that many MiB (internal/ext4test: root, loop
+	// ext4 filesystem of that many MiB (internal/mounttest: root, loop
 	// devices), for what tmpfs does not take (RWF_DONTCACHE); the row
 	// skips, saying why, where one cannot be made.
 	Ext4 int64

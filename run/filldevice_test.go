@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gofio/gofio/internal/tmpfstest"
+	"github.com/gofio/gofio/internal/mounttest"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -19,7 +19,7 @@ import (
 // short part's bytes: 2732 I/Os, 8386560 bytes), and the job ends without
 // an error.
 func TestFillDeviceShortWrite(t *testing.T) {
-	dir := tmpfstest.Mount(t, 8)
+	dir := mounttest.Tmpfs(t, 8)
 	jobs := parseJobs(t, t.TempDir(), fmt.Sprintf("[f]\ndirectory=%s\nrw=write\nbs=3k\nfill_device=1\n", dir))
 	var warn strings.Builder
 	res, err := Run(context.Background(), jobs, Options{Warn: &warn})

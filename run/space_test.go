@@ -13,7 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/faultfs"
-	"github.com/gofio/gofio/internal/tmpfstest"
+	"github.com/gofio/gofio/internal/mounttest"
 	"github.com/gofio/gofio/jobfile"
 )
 
@@ -23,7 +23,7 @@ import (
 // existing file counts, a file shared by two jobs counts once, and
 // fill_device is exempt.
 func TestSpaceRefusedBeforeLayout(t *testing.T) {
-	dir := tmpfstest.Mount(t, 8)
+	dir := mounttest.Tmpfs(t, 8)
 	pre := filepath.Join(dir, "pre")
 	if err := os.WriteFile(pre, bytes.Repeat([]byte("gofio"), 6<<20/5), 0o644); err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func listNames(t *testing.T, dir string) string {
 // say so; a file that existed before is neither removed nor truncated,
 // and one the job did not reach is untouched.
 func TestLayoutENOSPCRemovesPartial(t *testing.T) {
-	dir := tmpfstest.Mount(t, 8)
+	dir := mounttest.Tmpfs(t, 8)
 	keep := filepath.Join(dir, "keep")
 	short := filepath.Join(dir, "short")
 	data := bytes.Repeat([]byte("before"), 1000)

@@ -8,12 +8,12 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/engines"
-	"github.com/gofio/gofio/internal/ext4test"
+	"github.com/gofio/gofio/internal/mounttest"
 	"github.com/gofio/gofio/jobfile"
 )
 
 func TestMoveExtents(t *testing.T) {
-	mnt := ext4test.Mount(t, 64)
+	mnt := mounttest.Ext4(t, 64)
 	path := filepath.Join(mnt, "file1")
 	data := make([]byte, 1<<20)
 	for i := range data {

@@ -1,5 +1,8 @@
-// Package mounttest holds what the tests' scratch filesystems (ext4test,
-// tmpfstest) share: a mount point, for root only.
+// Package mounttest gives tests small scratch filesystems, mounted under
+// the test's temporary directory and gone when the test ends: a tmpfs of
+// a given size (Tmpfs), for jobs that must run out of space, and an ext4
+// image on a loop device (Ext4), for what tmpfs does not take. Both need
+// root: a test skips, saying why, when it is not root or the mount fails.
 package mounttest
 
 import (
@@ -8,10 +11,10 @@ import (
 	"testing"
 )
 
-// Dir returns a fresh directory, named name, under the test's temporary
-// directory, to mount a filesystem on, or skips the test when it does not
-// run as root, saying it needs root to mount what.
-func Dir(t testing.TB, name, what string) string {
+// mountDir returns a fresh directory, named name, under the test's
+// temporary directory, to mount a filesystem on, or skips the test when
+// it does not run as root, saying it needs root to mount what.
+func mountDir(t testing.TB, name, what string) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to mount " + what)

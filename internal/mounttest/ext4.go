@@ -1,9 +1,4 @@
-// Package ext4test gives tests a scratch ext4 filesystem: an image file
-// under the test's temporary directory, formatted with mkfs.ext4 and
-// mounted through a loop device the test makes, all removed when the test
-// ends. Tests that need it skip cleanly when not root or when mkfs.ext4,
-// mount or loop devices are missing.
-package ext4test
+package mounttest
 
 import (
 	"os"
@@ -11,15 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gofio/gofio/internal/mounttest"
 )
 
-// Mount returns the mount point of a fresh ext4 filesystem of sizeMiB MiB,
-// or skips the test saying why it cannot make one.
-func Mount(t testing.TB, sizeMiB int64) string {
+// Ext4 returns the mount point of a fresh ext4 filesystem of sizeMiB MiB:
+// an image file under the test's temporary directory, formatted with
+// mkfs.ext4 and mounted through a loop device, all removed when the test
+// ends. It skips the test saying why when it cannot make one (mkfs.ext4,
+// mount or loop devices missing).
+func Ext4(t testing.TB, sizeMiB int64) string {
 	t.Helper()
-	mnt := mounttest.Dir(t, "mnt", "an ext4 loop device")
+	mnt := mountDir(t, "mnt", "an ext4 loop device")
 	for _, tool := range []string{"mkfs.ext4", "mount", "umount", "losetup"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed: cannot make an ext4 loop device", tool)
