@@ -252,38 +252,39 @@ type arith struct {
 	pos int
 }
 
-func (a *arith) expr(depth int) (int64, bool) {
-	v, ok := a.term(depth)
-	for ok && a.pos < len(a.s) && (a.s[a.pos] == '+' || a.s[a.pos] == '-') {
+func (a *arith) expr(depth int) (int64, bool) { return a.level(depth, "+-", a.term) }
+
+func (a *arith) term(depth int) (int64, bool) { return a.level(depth, "*/", a.factor) }
+
+// level parses one precedence level: operands joined, left to right, by
+// the operators in ops.
+func (a *arith) level(depth int, ops string, operand func(int) (int64, bool)) (int64, bool) {
+	v, ok := operand(depth)
+	for ok && a.pos < len(a.s) && strings.IndexByte(ops, a.s[a.pos]) >= 0 {
 		op := a.s[a.pos]
 		a.pos++
 		var r int64
-		if r, ok = a.term(depth); op == '+' {
-			v += r
-		} else {
-			v -= r
+		if r, ok = operand(depth); ok {
+			v, ok = applyOp(op, v, r)
 		}
 	}
 	return v, ok
 }
 
-func (a *arith) term(depth int) (int64, bool) {
-	v, ok := a.factor(depth)
-	for ok && a.pos < len(a.s) && (a.s[a.pos] == '*' || a.s[a.pos] == '/') {
-		op := a.s[a.pos]
-		a.pos++
-		var r int64
-		r, ok = a.factor(depth)
-		switch {
-		case op == '*':
-			v *= r
-		case r == 0:
-			return 0, false
-		default:
-			v /= r
-		}
+// applyOp returns v op r; false for a division by zero.
+func applyOp(op byte, v, r int64) (int64, bool) {
+	switch op {
+	case '+':
+		return v + r, true
+	case '-':
+		return v - r, true
+	case '*':
+		return v * r, true
 	}
-	return v, ok
+	if r == 0 {
+		return 0, false
+	}
+	return v / r, true
 }
 
 func (a *arith) factor(depth int) (int64, bool) {
