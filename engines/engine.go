@@ -138,6 +138,17 @@ type Failer interface {
 	Failure() (fn string, err error)
 }
 
+// QueueCompleter is implemented by engines that run some requests to the
+// end inside Queue, as their fio counterparts do in the queue hook when it
+// answers FIO_Q_COMPLETED: libaio's fsync, fdatasync and sync_file_range
+// (fio's do_io_u_sync). CompletedAtQueue returns the result of the
+// request the last Queue ran in slot, once, and true; false when that
+// Queue left the request to Submit. A request run at queue is neither
+// submitted nor reaped: its slot is free again when Queue returns.
+type QueueCompleter interface {
+	CompletedAtQueue(slot uint32) (res int32, ok bool)
+}
+
 // SQThreader is implemented by engines whose ring may have the kernel's
 // SQPOLL thread: SQThread returns that thread's id, 0 without one.
 type SQThreader interface {

@@ -59,9 +59,8 @@ func (q *QueueTrims) Trim(slot uint32, fd int, r *Request) {
 	q.Complete(slot, q.Do(fd, r))
 }
 
-// Complete records the completion, with result res, of a request the
-// engine ran in its queue hook as fio's does: a trim, or libaio's
-// sync_file_range (fio's libaio runs every sync there).
+// Complete records the completion, with result res, of a trim the
+// engine ran in Queue, as fio's does in its queue hook.
 func (q *QueueTrims) Complete(slot uint32, res int32) {
 	q.done.Push(Completion{Slot: slot, Res: res})
 	q.unsubmitted++

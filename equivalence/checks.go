@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -394,6 +395,24 @@ func fsyncBound(depth, every float64) func(fio, gofio []*Outcome) []string {
 			return diffs
 		})
 	}
+}
+
+// syncsInFioSpread checks each gofio run's sync count (sync.total_ios)
+// against the spread of fio's runs of the row: within their least and
+// greatest, since fio's count depends on how its reaps fall.
+func syncsInFioSpread(fio, gofio []*Outcome) []string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	eachFirstJob(fio, gofio, func(_ int, fj, _ map[string]any) []string {
+		s, _ := Number(fj, "sync.total_ios")
+		lo, hi = math.Min(lo, s), math.Max(hi, s)
+		return nil
+	})
+	return eachFirstJob(fio, gofio, func(i int, _, gj map[string]any) []string {
+		if s, _ := Number(gj, "sync.total_ios"); s < lo || s > hi || s == 0 {
+			return []string{fmt.Sprintf("run %d: gofio issued %g syncs; fio's runs %g to %g", i, s, lo, hi)}
+		}
+		return nil
+	})
 }
 
 // uringCmdRefused checks the documented io_uring_cmd difference: both

@@ -153,6 +153,9 @@ const fio342Seeds = "fio 3.35 changed the random seeds (95282650 \"init: clean u
 // 3.42 pass skips them rather than wait, saying why (fio342Differences).
 var fio342Hangs = map[string]bool{"options/iolog-replay-uring": true}
 
+// fio342LibaioSync begins the difference of fio 3.42's libaio syncs.
+const fio342LibaioSync = "fio 3.42's libaio sends fsync through io_submit (IOCB_CMD_FSYNC, fio commit 5816d7f6) where fio 3.33's ran it in its queue hook: "
+
 // fio342Differences writes down, for each row where fio 3.42's results
 // differ from fio 3.33's (which gofio keeps), how they differ and, where
 // found, why: the 3.42 pass (GOFIO_EQ_FIO) of 2026-12-02 on this project's
@@ -167,6 +170,8 @@ var fio342Differences = map[string]string{
 	"item5/norandommap-bsrange":                    fio342Seeds + "the sizes until size= (read total_ios 1966 against 1963)",
 	"item8/fsync-null":                             "fio 3.42 issues half the syncs of fio 3.33 at iodepth 4 (fsync=8, 4 MiB: sync.total_ios 127 against 254)",
 	"item8/fsync-iodepth4":                         "fio 3.42 issues half the syncs of fio 3.33 at iodepth 4 (sync.total_ios and sync.lat_ns.N)",
+	"engines/libaio-randwrite-fsync1-qd4":          fio342LibaioSync + "255 syncs against fio 3.33's 253, and another IO depths map",
+	"engines/libaio-randwrite-fsync1-qd16":         fio342LibaioSync + "255 syncs against fio 3.33's 241, and other IO depths and complete maps",
 	"item11/elapsed-ramp":                          "fio 3.42's elapsed for ramp_time=1 runtime=1 is 4 s where fio 3.33's is 3 s",
 	"lfsr/loops":                                   fio342Seeds + "the LFSR's sequence (first I/O at 3735552 against 3850240)",
 	"lfsr/numjobs":                                 fio342Seeds + "the LFSR's sequence per clone",

@@ -54,31 +54,34 @@ func (l *loop) complete(it sched.Item, now int64) bool {
 			return false
 		}
 	case s.op.IsSync():
-		// An engine whose fio counterpart syncs in its queue hook
-		// (libaio) set lastWasSync when it queued the sync, as fio's
-		// io_completed did then; its completion, reaped later here,
-		// must not set it again after writes completed since cleared
-		// it, or the next multiple of fsync= writes finds it set and
-		// issues no sync (at load 30 libaio fsync=16 iodepth=4 ran 59
-		// to 63 syncs over 30 runs, fio 63 in each).
-		if !l.syncAtQueue {
-			l.lastWasSync = true
-		}
-		if l.sfr != nil {
-			l.sfr.Synced(int(s.file))
-		}
-		if acct {
-			v := uint64(now - s.start)
-			l.res.SyncIOs++
-			l.res.SyncLat.Add(v)
-			l.res.SyncHist.Add(v)
-		}
+		l.syncDone(s, now, s.start, acct)
 	default:
+		if l.lastWasSync && now-it.Wait >= l.syncedAt {
+			// Reaped (now less its wait) after the last sync done at
+			// queue, if any: fio's io_completed clears it.
+			l.lastWasSync = false
+		}
 		if !l.transferred(s, si, now, acct) {
 			return false
 		}
 	}
 	return !l.fatal
+}
+
+// syncDone completes a sync that ended at now, as fio's io_completed
+// does: lastWasSync set, sync_file_range's span of writes cleared, and
+// with acct the sync counted, with its latency from from.
+func (l *loop) syncDone(s *slot, now, from int64, acct bool) {
+	l.lastWasSync = true
+	if l.sfr != nil {
+		l.sfr.Synced(int(s.file))
+	}
+	if acct {
+		v := uint64(now - from)
+		l.res.SyncIOs++
+		l.res.SyncLat.Add(v)
+		l.res.SyncHist.Add(v)
+	}
 }
 
 // failedIO handles an I/O that returned error res: the job fails where the
@@ -96,8 +99,8 @@ func (l *loop) failedIO(s *slot, res int32) bool {
 		}
 	}
 	fn := "io_u error"
-	if s.op == engines.OpTrim {
-		fn = "td_io_queue" // fio's engines all trim in their queue hook
+	if s.op == engines.OpTrim || s.op.IsSync() && l.syncAtQueue {
+		fn = "td_io_queue" // run in fio's queue hook: every trim, libaio's syncs
 	}
 	l.ioError(s, int(-res), fn)
 	return true
@@ -110,7 +113,6 @@ func (l *loop) failedIO(s *slot, res int32) bool {
 // I/O (accountIO). It returns false when the slot was requeued or stopped
 // and must not be freed here.
 func (l *loop) transferred(s *slot, si uint32, now int64, acct bool) bool {
-	l.lastWasSync = false
 	got := uint32(s.res)
 	rest := s.length - s.done
 	if got > rest {

@@ -137,18 +137,11 @@ func (l *loop) chooseIO(si uint32, now int64, next *nextIO) bool {
 			l.stopIssue = true
 			return false
 		}
-		if op.IsSync() {
-			l.lastWasSync = l.syncAtQueue
-		}
 		now = l.clock()
 		l.replay.LastIssue = now
 	} else if sync, ok := l.syncDue(); ok {
 		op, d, file = sync, jobfile.DirWrite, l.gen.SyncFile()
-		// fio's libaio has completed the sync by now.
-		l.lastWasSync = l.syncAtQueue
-		l.syncQueuedLast = l.syncAtQueue
 	} else {
-		l.syncQueuedLast = false
 		if l.held.valid {
 			d, file, off, n = l.held.dir, l.held.file, l.held.off, l.held.n
 			l.held.valid = false
@@ -207,16 +200,19 @@ func (l *loop) countIssued(si uint32, next *nextIO) {
 			iogen.Scramble(buf, off, now)
 		}
 	}
-	prevOff := s.off
-	s.newIO(op, d, int32(file), off, uint32(n), now, l.ramping)
-	if l.zones != nil && !op.IsSync() {
-		s.zone = l.zones.Holds(file, d)
-	}
 	if op.IsSync() {
 		// fio's sync io_u keeps the offset of its last I/O, which
-		// write_iolog shows; the request itself has none (libaio's
-		// IOCB_CMD_FSYNC refuses one).
-		s.off = prevOff
+		// write_iolog shows (the request itself has none), and its
+		// issue time, which a sync done at queue is never given
+		// (syncedAtQueue).
+		prevOff, prevIssue := s.off, s.issue
+		s.newIO(op, d, int32(file), off, uint32(n), now, l.ramping)
+		s.off, s.issue = prevOff, prevIssue
+	} else {
+		s.newIO(op, d, int32(file), off, uint32(n), now, l.ramping)
+		if l.zones != nil {
+			s.zone = l.zones.Holds(file, d)
+		}
 	}
 	setRequest(&l.req, op, file, off, buf)
 	if op == engines.OpSyncFileRange {
@@ -355,21 +351,19 @@ func (l *loop) overlapWait(si uint32) {
 // writing request of an asynchronous engine counts in fio's io_u_queued,
 // and a batch of iodepth_batch_submit of them is committed
 // (commitQueued). In a plain run an engine that fio's would refuse first
-// (FIO_Q_BUSY) makes the loop commit and wait as fio's do_io does:
-// io_uring and libaio trim only with nothing queued, and null queues
-// nothing while completions are pending.
+// (FIO_Q_BUSY) makes the loop commit and wait as fio's do_io does: null
+// queues nothing while completions are pending, and a trim or sync done
+// at queue waits for what is queued (queueAtQueue).
 func (l *loop) queue(si uint32) {
-	trimNow := l.req.Op == engines.OpTrim && l.trimAtQueue
-	if !l.syncIO && !l.reapAll && (trimNow && l.pN > l.trimsPending || l.getEventsAll && l.inflight > 0) {
+	if l.req.Op >= engines.OpTrim && l.doneAtQueue(l.req.Op) {
+		l.queueAtQueue(si)
+		return
+	}
+	if l.getEventsAll && !l.syncIO && !l.reapAll && l.inflight > 0 {
 		l.busy()
 		if l.fatal {
 			return
 		}
-	}
-	if trimNow {
-		// io_uring and libaio trim inside Queue, as fio's engines do in
-		// their queue hook: the trim is issued now, not at Submit.
-		l.slots[si].issue = l.clock()
 	}
 	if l.locks != nil {
 		l.lockedQueue(si)
@@ -379,7 +373,7 @@ func (l *loop) queue(si uint32) {
 		l.fail(joberr.ErrnoOf(err, unix.EIO), "io_u queue", err)
 		return
 	}
-	l.queued(si, trimNow)
+	l.queued(si)
 }
 
 // lockedQueue queues the request of slot si under its file's lockfile=
@@ -387,7 +381,6 @@ func (l *loop) queue(si uint32) {
 // engine's queue hook to its return, so a synchronous engine's request
 // runs under it, and an asynchronous engine's batch commit comes after.
 func (l *loop) lockedQueue(si uint32) {
-	trimNow := l.req.Op == engines.OpTrim && l.trimAtQueue
 	file := l.req.File
 	shared := l.locks.Lock(file, l.req.Op)
 	err := l.eng.Queue(si, &l.req)
@@ -398,37 +391,22 @@ func (l *loop) lockedQueue(si uint32) {
 		l.fail(joberr.ErrnoOf(err, unix.EIO), "io_u queue", err)
 		return
 	}
-	l.queued(si, trimNow)
+	l.queued(si)
 	if l.syncIO {
 		l.locks.Unlock(file, shared)
 	}
 }
 
 // queued accounts the request the engine took in slot si: a synchronous
-// engine's runs at once (when its batch is full), a trim done at queue
-// counts as submitted and completed, the others wait for the batch's
-// commit.
-func (l *loop) queued(si uint32, trimNow bool) {
+// engine's runs at once (when its batch is full), the others wait for the
+// batch's commit.
+func (l *loop) queued(si uint32) {
 	l.slots[si].flight = true
 	if l.syncIO {
 		l.pushPending(si)
 		if l.pN >= l.batchSubmit {
 			l.submit()
 		}
-		return
-	}
-	if trimNow {
-		// fio's hook completes the trim at once: one submit, one
-		// complete, and the depth bucket of cur_depth with it, which it
-		// then leaves.
-		l.res.IODepth[depthBucket(l.curDepth()+1)]++
-		l.res.SubmitCalls++
-		l.res.Submit[batchBucket(1)]++
-		l.res.CompleteCalls++
-		l.res.Complete[batchBucket(1)]++
-		l.trimsFlying++
-		l.trimsPending++
-		l.pushPending(si)
 		return
 	}
 	l.pushPending(si)
@@ -506,7 +484,7 @@ func (l *loop) syncDue() (engines.Op, bool) {
 // syncDueSet is syncDue for a job that syncs, kept out of line so that
 // one without pays one inlined test per I/O.
 func (l *loop) syncDueSet() (engines.Op, bool) {
-	if l.lastWasSync || l.syncQueuedLast || !l.hasWrite {
+	if l.lastWasSync || !l.hasWrite {
 		return 0, false
 	}
 	w := l.gen.WritesIssued()

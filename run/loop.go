@@ -163,13 +163,12 @@ type loop struct {
 	// writes issued are a multiple of fsync=, every new I/O is a sync,
 	// so at iodepth > 1 several syncs go out per fsync= writes, as in fio.
 	lastWasSync bool
-	// syncQueuedLast is set when the engine's fio counterpart ran a sync
-	// in its queue hook (libaio) and no read or write has been issued
-	// since. fio completes such a sync before its next get_io_u, and a
-	// reap can only come after that next I/O, so the I/O after an
-	// at-queue sync is never a sync, however the completions of the
-	// writes in flight fall.
-	syncQueuedLast bool
+	// syncedAt is when the last sync done at queue (syncAtQueue)
+	// completed. fio completes what it reaps inside the reap, so a read
+	// or write reaped before that sync (while the sync waited out a busy
+	// engine) completed before it there, and does not clear lastWasSync
+	// here when its completion item runs after the sync.
+	syncedAt int64
 	// sfr holds each file's writes since its last sync, which
 	// sync_file_range= syncs; nil without it.
 	sfr target.SyncRanges

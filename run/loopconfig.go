@@ -27,9 +27,13 @@ type loopConfig struct {
 	coeRead, coeWrite          bool   // continue_on_error covers reads, writes
 	noSlat, noClat, noLat      bool   // latencies not measured
 	fsyncEvery, fdatasyncEvery int
-	sfrEvery                   int  // sync_file_range's :N, 0 without it
-	syncAtQueue                bool // the engine's fio counterpart syncs in its queue hook
-	trimAtQueue                bool // the engine trims in Queue, as its fio counterpart in its queue hook
+	sfrEvery                   int // sync_file_range's :N, 0 without it
+	// syncAtQueue says the engine runs fsync, fdatasync and
+	// sync_file_range inside Queue, as its fio counterpart in its queue
+	// hook (libaio): the sync is done before the next I/O is chosen and
+	// holds no slot (syncedAtQueue).
+	syncAtQueue bool
+	trimAtQueue bool // the engine trims in Queue, as its fio counterpart in its queue hook
 	// commit says the engine's fio counterpart has a commit hook: run
 	// synchronously (null at iodepth=1) it marks no submit or complete
 	// calls (see noMarks).

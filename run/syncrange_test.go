@@ -30,6 +30,14 @@ func (e recEngine) Queue(slot uint32, r *engines.Request) error {
 	return e.Engine.Queue(slot, r)
 }
 
+// CompletedAtQueue hands out the logged engine's syncs run at queue.
+func (e recEngine) CompletedAtQueue(slot uint32) (int32, bool) {
+	if qc, ok := e.Engine.(engines.QueueCompleter); ok {
+		return qc.CompletedAtQueue(slot)
+	}
+	return 0, false
+}
+
 // wrap returns open with its engines' requests logged.
 func (l *reqLog) wrap(open engines.Opener) engines.Opener {
 	return func(s engines.Setup) (engines.Engine, error) {

@@ -9,8 +9,10 @@
 // completion ring with userspace_reap=1 when it need not wait, as fio
 // does. cmdprio (Request.IOPrio) sets IOCB_FLAG_IOPRIO; nowait sets
 // RWF_NOWAIT; libaio_vectored sends reads and writes as IOCB_CMD_PREADV and
-// IOCB_CMD_PWRITEV of one iovec. fsync and fdatasync are IOCB_CMD_FSYNC and IOCB_CMD_FDSYNC;
-// sync_file_range, which AIO lacks, runs in Queue as in fio's engine.
+// IOCB_CMD_PWRITEV of one iovec. fsync, fdatasync and sync_file_range run
+// inside Queue, as fio's engine runs every sync in its queue hook
+// (do_io_u_sync), never through io_submit: their results come back
+// through engines.QueueCompleter, and their slots are free at once.
 //
 // Linux runs buffered (direct=0) AIO on regular files synchronously inside
 // io_submit: Open says so in Stats().Warnings.
@@ -31,8 +33,6 @@ import (
 const (
 	cmdPread   = 0
 	cmdPwrite  = 1
-	cmdFsync   = 2
-	cmdFdsync  = 3
 	cmdPreadv  = 7
 	cmdPwritev = 8
 
@@ -81,9 +81,10 @@ type Engine struct {
 	ctx     uint64
 	files   []int
 	trims   engines.QueueTrims
-	iocbs   []iocb       // one per slot
-	iov     []unix.Iovec // one per slot, with libaio_vectored
-	queued  []*iocb      // queued since the last accepted io_submit, in order
+	synced  syncedAtQueue // the sync the last Queue ran
+	iocbs   []iocb        // one per slot
+	iov     []unix.Iovec  // one per slot, with libaio_vectored
+	queued  []*iocb       // queued since the last accepted io_submit, in order
 	nq      int
 	events  []event
 	rwFlags uint32
@@ -97,9 +98,18 @@ type Engine struct {
 	warnings                  []string
 }
 
+// syncedAtQueue is a sync Queue ran: its slot and result, until
+// CompletedAtQueue hands them out.
+type syncedAtQueue struct {
+	slot uint32
+	res  int32
+	ok   bool
+}
+
 var (
-	_ engines.Engine        = (*Engine)(nil)
-	_ engines.StatsReporter = (*Engine)(nil)
+	_ engines.Engine         = (*Engine)(nil)
+	_ engines.StatsReporter  = (*Engine)(nil)
+	_ engines.QueueCompleter = (*Engine)(nil)
 )
 
 // ErrBusy is returned by Queue when every slot is already queued.
@@ -171,10 +181,12 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 		e.trims.Trim(slot, e.files[r.File], r)
 		return nil
 	}
-	if r.Op == engines.OpSyncFileRange {
-		// AIO has no sync_file_range command: fio's libaio engine
-		// runs it in its queue hook.
-		e.trims.Complete(slot, engines.SyncFileRange(e.files[r.File], r, e.sfr))
+	if r.Op.IsSync() {
+		// fio's libaio engine runs every sync in its queue hook, "since
+		// it can fail and we need to do it serialized with other io",
+		// and answers FIO_Q_COMPLETED: the sync holds no slot while the
+		// writes queued after it run.
+		e.synced = syncedAtQueue{slot: slot, res: e.sync(e.files[r.File], r), ok: true}
 		return nil
 	}
 	cb := &e.iocbs[slot]
@@ -203,10 +215,6 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 			}
 			cb.buf, cb.nbytes = uint64(uintptr(unsafe.Pointer(v))), 1
 		}
-	case engines.OpFsync:
-		cb.opcode = cmdFsync
-	case engines.OpFdatasync:
-		cb.opcode = cmdFdsync
 	default:
 		return fmt.Errorf("libaio: unknown op %d", r.Op)
 	}
@@ -217,6 +225,38 @@ func (e *Engine) Queue(slot uint32, r *engines.Request) error {
 	e.queued[e.nq] = cb
 	e.nq++
 	return nil
+}
+
+// sync runs the fsync, fdatasync or sync_file_range r on fd, fio's
+// do_io_u_sync, and returns 0 or the negated errno.
+func (e *Engine) sync(fd int, r *engines.Request) int32 {
+	nr := uintptr(unix.SYS_FSYNC)
+	switch r.Op {
+	case engines.OpFdatasync:
+		nr = unix.SYS_FDATASYNC
+	case engines.OpSyncFileRange:
+		return engines.SyncFileRange(fd, r, e.sfr)
+	}
+	for {
+		_, errno := e.syscall(nr, uintptr(fd), 0, 0, 0)
+		switch errno {
+		case 0:
+			return 0
+		case unix.EINTR:
+			continue
+		}
+		return -int32(errno)
+	}
+}
+
+// CompletedAtQueue returns the result of the sync the last Queue ran in
+// slot, once.
+func (e *Engine) CompletedAtQueue(slot uint32) (int32, bool) {
+	if !e.synced.ok || e.synced.slot != slot {
+		return 0, false
+	}
+	e.synced.ok = false
+	return e.synced.res, true
 }
 
 // Submit hands the queued iocbs to io_submit and returns how many the
@@ -262,7 +302,7 @@ func (e *Engine) submitAIO() (int, error) {
 func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
 	n := e.trims.Pop(out)
 	if n > 0 {
-		k, err := e.reapAIO(out[n:], min-n)
+		k, err := e.reapAIO(out[n:], max(min-n, 0))
 		return n + k, err
 	}
 	return e.reapAIO(out, min)
