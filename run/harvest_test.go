@@ -42,7 +42,14 @@ func reapRun(t *testing.T, reap string, completeMin, completeMax int) (int, *rep
 	j.IODepthBatchSubmit = 16
 	j.IODepthBatchCompleteMin, j.IODepthBatchCompleteMax = completeMin, completeMax
 	j.TWReap = reap
-	r := mustRun(t, []*jobfile.Job{j}, Options{Engines: engs}).Jobs[0]
+	// A clock that ticks once per reading: the in-flight mean is then a
+	// mean over the loop's own steps, not over wall time, which a
+	// preemption of the test while nothing is in flight can fill (mean
+	// 0.15 at load 9 in a clean-clone CI run).
+	clock := &fakeClock{step: 1}
+	opts := clock.opts()
+	opts.Engines = engs
+	r := mustRun(t, []*jobfile.Job{j}, opts).Jobs[0]
 	if r.TWWait.N != 1024 || r.Dirs[0].Clat.N != 1024 {
 		t.Errorf("tw_reap=%s: %d tw wait and %d clat samples, want one per I/O (1024)", reap, r.TWWait.N, r.Dirs[0].Clat.N)
 	}
@@ -139,7 +146,14 @@ func TestMapsCountedAsFio(t *testing.T) {
 			j.IOEngine = tt.engine
 			j.IODepthBatchSubmit = tt.batch
 			j.IODepthBatchCompleteMin, j.IODepthBatchCompleteMax = tt.cmin, tt.cmax
-			r := mustRun(t, []*jobfile.Job{j}, Options{Engines: engs}).Jobs[0]
+			// A clock that ticks once per reading: the in-flight mean is then a
+	// mean over the loop's own steps, not over wall time, which a
+	// preemption of the test while nothing is in flight can fill (mean
+	// 0.15 at load 9 in a clean-clone CI run).
+	clock := &fakeClock{step: 1}
+	opts := clock.opts()
+	opts.Engines = engs
+	r := mustRun(t, []*jobfile.Job{j}, opts).Jobs[0]
 			if r.IODepth != tt.depthMap {
 				t.Errorf("IO depths %v, want %v", r.IODepth, tt.depthMap)
 			}
