@@ -147,13 +147,13 @@ func TestMapsCountedAsFio(t *testing.T) {
 			j.IODepthBatchSubmit = tt.batch
 			j.IODepthBatchCompleteMin, j.IODepthBatchCompleteMax = tt.cmin, tt.cmax
 			// A clock that ticks once per reading: the in-flight mean is then a
-	// mean over the loop's own steps, not over wall time, which a
-	// preemption of the test while nothing is in flight can fill (mean
-	// 0.15 at load 9 in a clean-clone CI run).
-	clock := &fakeClock{step: 1}
-	opts := clock.opts()
-	opts.Engines = engs
-	r := mustRun(t, []*jobfile.Job{j}, opts).Jobs[0]
+			// mean over the loop's own steps, not over wall time, which a
+			// preemption of the test while nothing is in flight can fill (mean
+			// 0.15 at load 9 in a clean-clone CI run).
+			clock := &fakeClock{step: 1}
+			opts := clock.opts()
+			opts.Engines = engs
+			r := mustRun(t, []*jobfile.Job{j}, opts).Jobs[0]
 			if r.IODepth != tt.depthMap {
 				t.Errorf("IO depths %v, want %v", r.IODepth, tt.depthMap)
 			}

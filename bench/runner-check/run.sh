@@ -64,7 +64,7 @@ for i in $(seq 1 "$RUNS"); do
 		sleep 2
 	fi
 	out="$work/runs/run$(printf %02d "$i").json"
-	"$g" "${job[@]}" --output-format=json --output "$out" 2>/dev/null
+	"$g" "${job[@]}" --output-format=json --output "$out" >/dev/null 2>&1
 	stop_hogs
 	python3 - "$out" "$i" "$before" "$hog" <<'EOF'
 import json, statistics, sys
