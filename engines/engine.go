@@ -86,9 +86,11 @@ type Setup struct {
 	Bufs  [][]byte // one aligned, pinned buffer per slot, each of the job's max bs
 	Depth int      // number of slots, the real queue depth (no rounding)
 	// OwnP says the caller runs the engine on a goroutine locked to its
-	// thread and has made GOMAXPROCS leave a P for every such goroutine
-	// plus one to spare. Engines may then wait for completions without
-	// giving the P back to the runtime (see uring.Ring.SetRawWaits).
+	// thread and has made GOMAXPROCS leave a P for every such goroutine,
+	// one more for each sqthread_poll=1 job's SQPOLL goroutine, and one to
+	// spare. Engines may then wait for completions without giving the P
+	// back to the runtime (see uring.Ring.SetRawWaits), or busy-poll for
+	// them as io_uring's does under SQPOLL.
 	OwnP bool
 	// Info receives the lines fio's engine prints on stdout when it is
 	// set up, such as cpuio's "NAME (noop): ioengine=cpuio, cpuload=N,

@@ -64,6 +64,7 @@ func Rows() []Row {
 	rows = append(rows, lfsrRows...)
 	rows = append(rows, fileRows...)
 	rows = append(rows, depthRows...)
+	rows = append(rows, sqpollRows...)
 	rows = append(rows, offsetRows...)
 	rows = append(rows, logRows...)
 	rows = append(rows, fileOptionRows...)

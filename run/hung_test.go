@@ -33,6 +33,7 @@ func TestIOTimeoutStall(t *testing.T) {
 		engine string
 		async  bool
 		tw     bool // sqthread_poll=1 tw_thread=goroutine
+		sqpoll bool // sqthread_poll=1: the job's thread spins in its reaps
 		cancel bool // the note says ASYNC_CANCEL was tried
 		note   string
 	}{
@@ -40,6 +41,10 @@ func TestIOTimeoutStall(t *testing.T) {
 		{engine: "libaio"},
 		{engine: "io_uring"},
 		{engine: "io_uring", async: true, cancel: true},
+		// The kernel's SQPOLL thread, the read sent to io-wq: the job's
+		// thread busy-polls the CQ ring as fio's does, reading the clock
+		// as it spins, and times the read out itself.
+		{engine: "io_uring", async: true, sqpoll: true, cancel: true},
 		// The SQPOLL goroutine: the job's thread waits on the hand-off
 		// with a time limit and asks the goroutine to cancel. Issued via
 		// io-wq, the ring cancels the read; issued inline, the goroutine
@@ -48,7 +53,7 @@ func TestIOTimeoutStall(t *testing.T) {
 		{engine: "io_uring", tw: true, cancel: true, note: "the tw_thread goroutine is asleep in the kernel"},
 	}
 	for _, tt := range tests {
-		name := fmt.Sprintf("%s/async=%v/tw=%v", tt.engine, tt.async, tt.tw)
+		name := fmt.Sprintf("%s/async=%v/tw=%v/sqpoll=%v", tt.engine, tt.async, tt.tw, tt.sqpoll)
 		x := faultfs.MountT(t, faultfs.Options{Size: 1 << 20})
 		x.Stall(faultfs.Read, 5)
 		j := fuseJob(x, "hang", jobfile.RWRead, tt.engine, 1<<20, 1)
@@ -58,6 +63,9 @@ func TestIOTimeoutStall(t *testing.T) {
 		}
 		if tt.tw {
 			j.SQThreadPoll, j.TWThread = true, "goroutine"
+		}
+		if tt.sqpoll {
+			j.SQThreadPoll, j.RegisterFiles = true, true
 		}
 		var warn syncBuf
 		t0 := time.Now()

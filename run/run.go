@@ -408,8 +408,11 @@ func runGroup(e *env, g []*jobRun) {
 	}
 	threads := len(runnable)
 	for _, jr := range runnable {
-		if twthread.Use(jr.job, e.opts.Compare) {
-			threads++ // its SQPOLL goroutine needs a P too
+		if jr.job.KernelSQPoll() {
+			// Its SQPOLL goroutine (twthread) or the io_uring engine's
+			// stand-in for a refused SQPOLL needs a P too, while the
+			// job's thread spins in its reaps.
+			threads++
 		}
 	}
 	e.ownP = reserveProcs(threads)

@@ -29,4 +29,11 @@
 // plays the SQPOLL thread: Submit only publishes the SQ tail, and that
 // goroutine enters the kernel, sleeping after sqthread_idle without work and
 // woken like the kernel thread. Stats().Warnings says so in one line.
+//
+// Under SQPOLL, the kernel's or the stand-in's, a Reap that waits
+// busy-polls the CQ ring as fio's getevents does there (spinReaps, spinCQ):
+// the job's thread never sleeps in io_uring_enter for a completion. It
+// enters with GETEVENTS only when sq_flags says the kernel holds CQEs back,
+// and checks the stand-in's error and a timed reap's clock every spinCheck
+// polls.
 package iouring

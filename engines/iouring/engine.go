@@ -32,6 +32,9 @@ type Engine struct {
 	// kernel then runs DEFER_TASKRUN work and flushes overflow on each
 	// submit, so completions reach the CQ ring without a separate wait.
 	getEvents bool
+	// spin makes Reap busy-poll the CQ ring instead of waiting in the
+	// kernel, as fio's getevents does under sqthread_poll=1 (spinReaps).
+	spin bool
 
 	forceAsync int
 	asyncCount int
@@ -99,6 +102,7 @@ func open(s engines.Setup, k uring.Kernel) (*Engine, error) {
 	blocks := engines.SubmitsMayBlock(s.Files)
 	e.ring.SetSubmitsBlock(blocks)
 	e.ring.SetRawWaits(s.OwnP && e.poller == nil && !blocks)
+	e.spin = spinReaps(e.sqpoll, e.poller != nil, e.iopoll, s.OwnP)
 	if err := e.configure(s, p); err != nil {
 		e.Close()
 		return nil, err

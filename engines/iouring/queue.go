@@ -169,7 +169,9 @@ func (e *Engine) submitRing() (int, error) {
 }
 
 // Reap copies up to len(out) completions into out, waiting until at least
-// min are there. It does not allocate.
+// min are there. It does not allocate. Under SQPOLL (the kernel's or the
+// stand-in) it waits as fio does there, busy-polling the CQ ring without
+// entering the kernel (spinReaps); otherwise it waits in io_uring_enter.
 func (e *Engine) Reap(out []engines.Completion, min int) (int, error) {
 	n := e.trims.Pop(out)
 	if n > 0 {
@@ -194,7 +196,11 @@ func (e *Engine) reapRing(out []engines.Completion, min int) (int, error) {
 				return n, err
 			}
 		}
-		if _, err := e.ring.WaitCQENr(uint32(min - n)); err != nil {
+		if e.spin {
+			if _, err := e.spinCQ(uint32(min-n), -1); err != nil {
+				return n, err
+			}
+		} else if _, err := e.ring.WaitCQENr(uint32(min - n)); err != nil {
 			return n, e.reapErr(err)
 		}
 		n += e.copyOut(out[n:])
@@ -279,13 +285,15 @@ func (e *Engine) Stats() engines.Stats {
 
 func isEAGAIN(err error) bool { return errors.Is(err, unix.EAGAIN) }
 
-// CanReapTimeout reports whether the kernel waits with a time limit:
+// CanReapTimeout reports whether the engine waits with a time limit: a
+// spinning reap (spinReaps) always can, a wait in the kernel needs
 // IORING_FEAT_EXT_ARG, Linux 5.11.
-func (e *Engine) CanReapTimeout() bool { return e.ring.Features()&uring.FeatExtArg != 0 }
+func (e *Engine) CanReapTimeout() bool { return e.spin || e.ring.Features()&uring.FeatExtArg != 0 }
 
 // ReapTimeout is Reap bounded by d: it waits at most d for the first
 // completion and returns what is there then, possibly none. It needs
-// CanReapTimeout.
+// CanReapTimeout. Where Reap spins, it spins too, reading the clock every
+// spinCheck polls.
 func (e *Engine) ReapTimeout(out []engines.Completion, min int, d time.Duration) (int, error) {
 	n, err := e.Reap(out, 0)
 	if err != nil || n >= min || n == len(out) {
@@ -295,6 +303,12 @@ func (e *Engine) ReapTimeout(out []engines.Completion, min int, d time.Duration)
 		if err := e.poller.failed(); err != nil {
 			return n, err
 		}
+	}
+	if e.spin {
+		if _, err := e.spinCQ(1, max(d, 0)); err != nil {
+			return n, err
+		}
+		return n + e.copyOut(out[n:]), nil
 	}
 	if _, err := e.ring.WaitCQETimeout(d); err != nil && !errors.Is(err, unix.ETIME) {
 		return n, e.reapErr(err)
