@@ -177,7 +177,14 @@ func (l *loop) cancelInflight() string {
 	asked := 0
 	for i := range l.hang.issue {
 		if l.hang.issue[i].Load() > 0 {
-			if err := c.Cancel(uint32(i)); err == nil {
+			// A cancel may sleep in the kernel: under SQPOLL it waits
+			// for a free SQE, which an SQ thread stuck issuing a request
+			// inline (FUSE) never frees. The watcher then takes the job
+			// over, as for any other call asleep there.
+			l.callBegin()
+			err := c.Cancel(uint32(i))
+			l.callEnd()
+			if err == nil {
 				asked++
 			}
 		}

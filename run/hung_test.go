@@ -45,6 +45,9 @@ func TestIOTimeoutStall(t *testing.T) {
 		// thread busy-polls the CQ ring as fio's does, reading the clock
 		// as it spins, and times the read out itself.
 		{engine: "io_uring", async: true, sqpoll: true, cancel: true},
+		// Issued inline, the read holds the SQ thread, which never frees
+		// the SQE the cancel waits for: the watcher takes the job over.
+		{engine: "io_uring", sqpoll: true, note: "it is abandoned with its buffers"},
 		// The SQPOLL goroutine: the job's thread waits on the hand-off
 		// with a time limit and asks the goroutine to cancel. Issued via
 		// io-wq, the ring cancels the read; issued inline, the goroutine
