@@ -180,28 +180,7 @@ func TestReapSpinFlushesOverflow(t *testing.T) {
 func TestReapSpinAllocs(t *testing.T) {
 	const depth = 4
 	e, bufs := openSpin(t, uring.Kernel{}, []int{testFile(t, 16)}, depth)
-	out := make([]engines.Completion, depth)
-	reqs := make([]engines.Request, depth)
-	for i := range reqs {
-		reqs[i] = engines.Request{Op: engines.OpRead, Offset: uint64(i) * testBS, Buf: bufs[i]}
-	}
-	allocs := testing.AllocsPerRun(200, func() {
-		for i := range reqs {
-			if err := e.Queue(uint32(i), &reqs[i]); err != nil {
-				panic(err)
-			}
-		}
-		if _, err := e.Submit(); err != nil {
-			panic(err)
-		}
-		for got := 0; got < depth; {
-			k, err := e.Reap(out[got:], depth-got)
-			if err != nil {
-				panic(err)
-			}
-			got += k
-		}
-	})
+	allocs := roundAllocs(e, bufs, depth)
 	if allocs != 0 {
 		t.Fatalf("%v allocations per Queue/Submit/Reap round", allocs)
 	}
