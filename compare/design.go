@@ -196,7 +196,8 @@ func even(n int) int { return n + n%2 }
 // for a latency and faster for IOPS. Otherwise it is undecided:
 // VerdictInconclusive gated (the caller gives it more rounds while it
 // can), VerdictNoEvidence ungated, VerdictTooFew when no interval exists
-// at this many rounds.
+// at this many rounds. An undecided gated row carries its Projection: the
+// rounds that would decide it at the spread it showed (project).
 func JudgeRounds(newVals, oldVals []float64, d Design, look int, open Open) report.RowStats {
 	n := min(len(newVals), len(oldVals))
 	newVals, oldVals = newVals[:n], oldVals[:n]
@@ -234,11 +235,13 @@ func JudgeRounds(newVals, oldVals []float64, d Design, look int, open Open) repo
 	if look > 0 {
 		s.PAdj = math.Min(1, math.Min(w.oneSidedP(true)*FamilyAlpha/lv.lo, w.oneSidedP(false)*FamilyAlpha/lv.hi))
 	}
-	if lv.klo == 0 && lv.khi == 0 {
-		return s
+	if lv.klo > 0 || lv.khi > 0 {
+		s.Confidence = 1 - signedRankLowerTail(n, float64(lv.klo-1)) - signedRankLowerTail(n, float64(lv.khi-1))
+		s.Verdict = w.verdict(lv, fromPct, d)
 	}
-	s.Confidence = 1 - signedRankLowerTail(n, float64(lv.klo-1)) - signedRankLowerTail(n, float64(lv.khi-1))
-	s.Verdict = w.verdict(lv, fromPct, d)
+	if d.Gated && look > 0 && s.Verdict == report.VerdictInconclusive {
+		s.Projection = d.project(a, n, open, fromPct)
+	}
 	return s
 }
 

@@ -274,6 +274,10 @@ func (rr *roundRun) finish(rows []*roundRow, looks []int) *report.Comparison {
 	if !d.Gated {
 		c.Design.Budget = 0
 	}
+	c.Design.RoundsCap = looks[len(looks)-1]
+	if d.MaxRounds > 0 {
+		c.Design.RoundsCap = maxPlannedRounds
+	}
 	for _, r := range rows {
 		ri, ok := rr.b.rows[r.index]
 		if !ok {
@@ -298,10 +302,23 @@ func (rr *roundRun) finish(rows []*roundRow, looks []int) *report.Comparison {
 		}
 		if row.Stats != nil {
 			row.Stats.Verdict = row.Verdict
+			row.Stats.Projection = roundTime(row.Stats.Projection, r, row.Verdict)
 		}
 	}
 	judgeKLockRounds(c, d)
 	Conclude(c)
 	ExplainStages(c)
 	return c
+}
+
+// roundTime returns p with r's mean round time, or nil when the row the
+// projection is of was decided after all (no result).
+func roundTime(p *report.Projection, r *roundRow, verdict string) *report.Projection {
+	if p == nil || verdict != report.VerdictInconclusive {
+		return nil
+	}
+	if r.rounds > 0 {
+		p.RoundSeconds = r.spent.Seconds() / float64(r.rounds)
+	}
+	return p
 }

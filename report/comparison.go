@@ -104,6 +104,10 @@ type DesignInfo struct {
 	// BudgetSpent is true when the budget stopped rows before their
 	// next look.
 	BudgetSpent bool
+	// RoundsCap is the most rounds a row can run under any --budget: the
+	// rule's ceiling on the rounds it plans a row when its looks are
+	// planned to the budget (time-based runs), else its last look.
+	RoundsCap int
 }
 
 // SideSpec says what one side of a comparison is.
@@ -312,6 +316,9 @@ type RowStats struct {
 	// Look is the 1-based look of the sequential rule the statistics are
 	// from; 0 when there was none.
 	Look int
+	// Projection is, for a gated row still undecided, the rounds that
+	// would decide it at the spread it showed; nil otherwise.
+	Projection *Projection
 }
 
 // HasInterval reports whether the row has a confidence interval.
