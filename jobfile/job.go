@@ -466,6 +466,8 @@ type Job struct {
 	TWList       string     // tw_list: "locked" (default) or "lockfree"
 	TWReap       string     // tw_reap: "auto" (default), "fio" or "all"
 	KernelStages TracerMode // kernel_stages: 0 (default), 1 or required
+	// KernelStagesSample is kernel_stages_sample: 1 in this many I/Os traced.
+	KernelStagesSample int
 	// KernelLocks is kernel_locks: whether the job measures the kernel
 	// lock contention of its threads (internal/klock).
 	KernelLocks TracerMode

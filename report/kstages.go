@@ -13,7 +13,7 @@ const KernelStagesJSONKey = "kernel_stages"
 
 // kernelStagesJSON is the job's "gofio"."kernel_stages" object:
 //
-//	{"available": true, "traced": N, "joined": N, "join_rate": 0.999,
+//	{"available": true, "sampled_one_in": 8, "traced": N, "joined": N, "join_rate": 0.999,
 //	 "unjoined": {"iowq": 0, "split": 0, "merged": 0, "lost": 0, "unreaped": 0},
 //	 "in_flight": 0, "lost_events": 0, "bpf_run_ns": N, "bpf_runs": N,
 //	 "bpf_ns_per_io": 900.0,
@@ -21,8 +21,10 @@ const KernelStagesJSONKey = "kernel_stages"
 //	               "device": STAT, "tw": STAT, "reap": STAT}}
 //
 // where STAT is the shape of fio's clat_ns (min, max, mean, stddev, N,
-// percentile); the bpf_ keys, the tracing's cost, only when it was
-// measured (--kernel-trace-cost). Unavailable, it is {"available": false,
+// percentile); sampled_one_in is kernel_stages_sample (1 in it of the
+// job's reads and writes traced, the rest counted nowhere here); the bpf_
+// keys, the tracing's cost, only when it was measured
+// (--kernel-trace-cost), bpf_ns_per_io over every I/O of the job. Unavailable, it is {"available": false,
 // "reason": "..."}.
 func kernelStagesJSON(k *kstage.KernelStages, plist []float64) *jsonObject {
 	o := &jsonObject{}
@@ -31,6 +33,7 @@ func kernelStagesJSON(k *kstage.KernelStages, plist []float64) *jsonObject {
 		o.addString("reason", k.Reason)
 		return o
 	}
+	o.addInt("sampled_one_in", max(1, k.Sample))
 	o.addInt("traced", k.Traced)
 	o.addInt("joined", k.Joined)
 	o.addFloat("join_rate", k.JoinRate())
@@ -64,6 +67,9 @@ func writeKernelStagesNormal(w *bufio.Writer, k *kstage.KernelStages) {
 		return
 	}
 	joined := fmt.Sprintf("joined=%d/%d (%.2f%%)", k.Joined, k.Traced, 100*k.JoinRate())
+	if k.Sample > 1 {
+		joined += fmt.Sprintf(" of 1 in %d I/Os traced", k.Sample)
+	}
 	for i, n := range k.Unjoined {
 		if n > 0 {
 			joined += fmt.Sprintf(", %s=%d", kstage.Loss(i), n)

@@ -45,7 +45,7 @@ func (jr *jobRun) startKernelStages(e *env, p *prepared, l *loop) *joberr.Error 
 			for i, tg := range jr.targets {
 				paths[i] = tg.Path
 			}
-			kt, err = ktrace.Open(ktrace.Config{Targets: paths, Tids: tids, Slots: len(l.slots), Euid: os.Geteuid(),
+			kt, err = ktrace.Open(ktrace.Config{Targets: paths, Tids: tids, Slots: len(l.slots), Euid: os.Geteuid(), Sample: j.KernelStagesSample,
 				OnJoin: e.opts.kstage, TracefsOnly: e.opts.kstagesTracefs, Stats: e.opts.KernelTraceCost})
 		}
 	}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -37,9 +38,12 @@ func TestKernelStagesAddUpToLat(t *testing.T) {
 		{"no SQPOLL", []string{"sqpoll=0"}, false},
 		// I/Os of the ramp are not counted, those after it are.
 		{"ramp_time", []string{"sqpoll=0", "ramp_time=300ms"}, false},
+		// 1 in 8 I/Os traced, kernel_stages_sample's default.
+		{"sampled", []string{"sqpoll=0", "kernel_stages_sample=8"}, false},
+		{"sampled, kernel SQPOLL", []string{"kernel_stages_sample=8"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sets := append([]string{"filename=" + dev.Path, "runtime=1", "kernel_stages=required", "iodepth=8"}, tc.sets...)
+			sets := append([]string{"filename=" + dev.Path, "runtime=1", "kernel_stages=required", "kernel_stages_sample=1", "iodepth=8"}, tc.sets...)
 			jobs, err := jobfile.Parse(jobfile.Input{Files: []string{"../examples/randread.fio"}, Sets: sets})
 			if err != nil {
 				t.Fatal(err)
@@ -96,8 +100,14 @@ func checkStagesAddUp(t *testing.T, jobs []*jobfile.Job, tracefs bool) {
 		}
 		lats[lat]--
 	}
-	if ios := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs; ios < ks.Traced*99/100 {
-		t.Fatalf("the job did %d reads, the tracer saw %d", ios, ks.Traced)
+	// Every I/O traced, or 1 in Sample drawn at random: the count is
+	// binomial, within 5 standard deviations (and the few in flight at
+	// the end) of its mean.
+	ios := res.Jobs[0].Dirs[jobfile.DirRead].TotalIOs
+	p := 1 / float64(max(1, ks.Sample))
+	mean, sd := float64(ios)*p, math.Sqrt(float64(ios)*p*(1-p))
+	if d := math.Abs(float64(ks.Traced) - mean); d > 5*sd+16 {
+		t.Fatalf("the job did %d reads, the tracer saw %d, 1 in %d: want %.0f ± %.0f", ios, ks.Traced, ks.Sample, mean, 5*sd+16)
 	}
 	t.Logf("%d I/Os, %d joined; tw mean %.0f ns", ks.Traced, ks.Joined, ks.Stages[kstage.TW].Mean)
 }
@@ -182,7 +192,7 @@ func TestKernelStagesEveryDevice(t *testing.T) {
 		t.Skip("kernel stages need root (BPF on tracepoints) and loop devices; skipping")
 	}
 	a, b := loopdev.New(t, 32<<20), loopdev.New(t, 32<<20)
-	sets := []string{"filename=" + a.Path + ":" + b.Path, "runtime=1", "kernel_stages=required", "iodepth=8", "sqpoll=0"}
+	sets := []string{"filename=" + a.Path + ":" + b.Path, "runtime=1", "kernel_stages=required", "kernel_stages_sample=1", "iodepth=8", "sqpoll=0"}
 	jobs, err := jobfile.Parse(jobfile.Input{Files: []string{"../examples/randread.fio"}, Sets: sets})
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,10 @@
 # thread spins as work: under SQPOLL the SQ thread polls while idle, so
 # there they lean towards 1. Root only (loop device, BPF).
 #
-#   bench/kstage-cost/run.sh     # PAIRS=5 COST_RUNS=3 RUNTIME=3s NICE=0 CASES=
+# SAMPLE sets kernel_stages_sample (1 in SAMPLE I/Os traced; its default,
+# 8, when empty).
+#
+#   bench/kstage-cost/run.sh     # PAIRS=5 COST_RUNS=3 RUNTIME=3s NICE=0 CASES= SAMPLE=
 set -euo pipefail
 # shellcheck source=bench/onoff/lib.sh
 . "$(dirname "$0")/../onoff/lib.sh"
@@ -35,16 +38,17 @@ onoff_off_hook() { busy+=("$(onoff_json "$1" "" "$busiest")"); }
 onoff_on_hook() { busyon+=("$(onoff_json "$1" "" "$busiest")"); }
 onoff_cost_hook() {
 	cost+=("$(onoff_json "$1" kernel_stages 'k["bpf_ns_per_io"]/1000')")
-	runs+=("$(onoff_json "$1" kernel_stages 'k["bpf_runs"]/k["traced"]')")
+	runs+=("$(onoff_json "$1" kernel_stages 'k["bpf_runs"]/(k["traced"]*k.get("sampled_one_in", 1))')")
 	join+=("$(onoff_json "$1" kernel_stages '100*k["join_rate"]')")
 }
 
 onoff_header "kernel stages: IOPS with --kernel-stages on against off (bench/kstage-cost/run.sh)" \
-	"\`gofio examples/randread.fio --set filename=$loop --set runtime=$RUNTIME\` plus the case's options, on a 1 GiB loop device backed by /dev/shm"
+	"\`gofio examples/randread.fio --set filename=$loop --set runtime=$RUNTIME\` plus the case's options${SAMPLE:+ and kernel_stages_sample=$SAMPLE}, on a 1 GiB loop device backed by /dev/shm"
 echo "| case | IOPS off (median) | IOPS on (median) | on/off (median) | on/off, 95% interval of the median | on/off (min-max) | load (1 min, min-max) | BPF programs CPU per I/O (us) | program runs per I/O | joined (%) | busiest thread CPU per I/O, off (us) | on/off implied | busiest thread CPU per I/O, off/on (median of pairs) |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for c in "sqpoll qd1|--set iodepth=1" "sqpoll qd32|--set iodepth=32" "no sqpoll qd32|--set iodepth=32 --set sqpoll=0"; do
 	read -r -a extra <<<"${c#*|}"
+	if [ -n "${SAMPLE:-}" ]; then extra+=(--set "kernel_stages_sample=$SAMPLE"); fi
 	cost=() runs=() join=() busy=() busyon=()
 	onoff_case "${c%%|*}" --kernel-stages=required "$root/examples/randread.fio" --set filename="$loop" \
 		--set runtime="$RUNTIME" "${extra[@]}" || continue

@@ -37,6 +37,10 @@ type KernelStages struct {
 	// they share when it harvests it.
 	BPFRunNs uint64
 	BPFRuns  uint64
+	// Sample is kernel_stages_sample: 1 in Sample of the job's reads and
+	// writes was traced, drawn at random when it was submitted, and the
+	// counts and stages above are of those; 0 or 1 is every one.
+	Sample uint64
 }
 
 // JoinRate is the fraction of traced I/Os that were joined, 0 with none.
@@ -47,13 +51,14 @@ func (k *KernelStages) JoinRate() float64 {
 	return float64(k.Joined) / float64(k.Traced)
 }
 
-// BPFNsPerIO is the tracer's BPF run time per traced I/O in ns, 0 when not
-// measured.
+// BPFNsPerIO is the tracer's BPF run time per I/O of the job in ns (the
+// programs run on every I/O's events, traced or not: the I/Os are counted
+// as Traced times Sample), 0 when not measured.
 func (k *KernelStages) BPFNsPerIO() float64 {
 	if k.Traced == 0 {
 		return 0
 	}
-	return float64(k.BPFRunNs) / float64(k.Traced)
+	return float64(k.BPFRunNs) / float64(k.Traced*max(1, k.Sample))
 }
 
 // Add counts one joined I/O whose stages took d (ns each).
@@ -76,6 +81,9 @@ func (k *KernelStages) Merge(o *KernelStages) {
 	}
 	if o.Available {
 		k.Available, k.Reason = true, ""
+	}
+	if k.Sample == 0 {
+		k.Sample = o.Sample
 	}
 	k.Traced += o.Traced
 	k.Joined += o.Joined

@@ -211,6 +211,7 @@ type gen struct {
 	tids   []uint32
 	devs   []device
 	labels int
+	sample int32 // Config.Sample, at least 1
 	// test builds the programs for BPF_PROG_TEST_RUN (tests): the stamp
 	// is read from the context at offset 0 and the task's id at offset 8
 	// instead of from the kernel.

@@ -26,8 +26,10 @@
 // and, when on, one read of its slot's record from shared memory (no
 // system call, no event crossing into user space, no joining goroutine);
 // the programs leave other processes' events at their first instructions,
-// and call no helper but for the time, the task and an array element,
-// which the verifier inlines; their run time is measured only when asked
+// and call no helper but for the time, the task, an array element (which
+// the verifier inlines) and, when 1 in Config.Sample submissions is
+// traced, a random number; a submission not drawn names no request, so
+// the rest of its I/O's events leave at once; their run time is measured only when asked
 // for (Config.Stats);
 // every reason tracing cannot run is an *Unavailable error whose text is
 // the one-line reason the run prints; every join rule is tested on the

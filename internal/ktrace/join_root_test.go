@@ -54,6 +54,13 @@ type rig struct {
 
 func newRig(t *testing.T, slots int) *rig {
 	t.Helper()
+	return newSampledRig(t, slots, 1)
+}
+
+// newSampledRig is newRig with the programs tracing 1 in sample
+// submissions: under test, those whose stamp is a multiple of sample.
+func newSampledRig(t *testing.T, slots, sample int) *rig {
+	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("loading and running BPF programs needs root; skipping")
 	}
@@ -62,6 +69,7 @@ func newRig(t *testing.T, slots int) *rig {
 		t.Fatal(err)
 	}
 	g.test = true
+	g.sample = int32(sample)
 	r := &rig{t: t, g: g, now: 1_000_000}
 	r.st.Available = true
 	t.Cleanup(func() {
@@ -451,5 +459,44 @@ func TestJoinSharedBucket(t *testing.T) {
 	// Every device time is 1000.
 	if got := r.st.Stages[kstage.Device]; got.Min != 1000 || got.Max != 1000 {
 		t.Fatalf("device stage %+v", got)
+	}
+}
+
+// TestJoinSampled: with 1 in 2 submissions drawn, the drawn I/Os join
+// with their exact stages while the others, each submitted by the same
+// thread right after a drawn one and in flight beside it, leave no trace:
+// their bios do not mark the drawn request before them split, and their
+// completions and reaps count nothing.
+func TestJoinSampled(t *testing.T) {
+	r := newSampledRig(t, 8, 2)
+	const base = 1_000_000
+	for i := range uint64(8) {
+		ts := base + i*10_000 + i%2 // odd stamps are not drawn
+		r.submit(ts, testTid, i, 0xff00+i)
+		r.bio(ts+1000, testTid, testDisk, 800+8*i)
+	}
+	for i := range uint64(8) {
+		ts := base + i*10_000 + 100_000
+		r.block(pIssue, ts, testDisk, 800+8*i)
+		r.block(pDone, ts+1000, testDisk, 800+8*i)
+		r.complete(ts+2000, i, 0xff00+i)
+	}
+	for i := range uint64(8) {
+		r.sh.reap(i, int64(base+i*10_000-1000), int64(base+i*10_000+200_000))
+	}
+	if r.st.Traced != 4 || r.st.Joined != 4 || len(r.joins) != 4 {
+		t.Fatalf("traced %d joined %d (%d seen), unjoined %v; want the 4 drawn", r.st.Traced, r.st.Joined, len(r.joins), r.st.Unjoined)
+	}
+	for k, j := range r.joins {
+		if j.UserData != uint64(2*k) {
+			t.Fatalf("join %d is slot %d, want the drawn slot %d", k, j.UserData, 2*k)
+		}
+	}
+	// Drawn I/O i: submitted at base+i*10000, its bio 1000 later, issued
+	// at base+i*10000+100000, done 1000 and posted 2000 after that.
+	r.wantStages(0, [kstage.NumStages]float64{1000, 1000, 99_000, 1000, 1000, 98_000})
+	r.sh.settle()
+	if r.st.InFlight != 0 || r.st.Traced != 4 {
+		t.Fatalf("after settle: %+v", r.st)
 	}
 }

@@ -136,6 +136,7 @@ func (g *gen) submitProg(f uringFields) asm.Instructions {
 	}
 	ins = append(ins, asm.Ja.Label("exit"))
 	ins = append(ins, labeled("traced_op", g.slotOf(f.userData))...)
+	ins = append(ins, g.sampled()...)
 	ins = append(ins, g.stamp()...)
 	ins = append(ins, asm.Mov.Reg(asm.R9, asm.R0))
 	cutoff := append(asm.Instructions{asm.StoreImm(asm.RFP, stKey, 0, asm.Word)}, lookup(g.m.counters, stKey, "exit")...)
@@ -185,6 +186,28 @@ func (g *gen) submitProg(f uringFields) asm.Instructions {
 	ins = append(ins, lookup(g.m.current, stKey, "exit")...)
 	ins = append(ins, selfPlus1(asm.R1)...)
 	return finish(append(ins, asm.StoreMem(asm.R0, 0, asm.R1, asm.Word)))
+}
+
+// sampled leaves a submission out unless it is one of the 1 in g.sample
+// drawn (bpf_get_prandom_u32 modulo g.sample is 0; under test, the stamp
+// modulo g.sample): one left out names no request as its thread's next
+// bio (the thread's index at stKey, in R7), so that none of the block
+// events of its bio finds a record, and its slot's record stays free
+// (the job's reap took it), so that its completion and reap skip it.
+func (g *gen) sampled() asm.Instructions {
+	if g.sample <= 1 {
+		return nil
+	}
+	draw := asm.Instructions{asm.FnGetPrandomU32.Call()}
+	if g.test {
+		draw = asm.Instructions{asm.LoadMem(asm.R0, asm.R6, 0, asm.DWord)}
+	}
+	keep := g.label("sampled")
+	ins := append(draw, asm.Mod.Imm(asm.R0, g.sample), asm.JEq.Imm(asm.R0, 0, keep),
+		asm.StoreMem(asm.RFP, stKey, asm.R7, asm.Word))
+	ins = append(ins, lookup(g.m.current, stKey, "exit")...)
+	return append(ins, asm.StoreImm(asm.R0, 0, 0, asm.Word), asm.Ja.Label("exit"),
+		asm.Mov.Reg(asm.R0, asm.R0).WithSymbol(keep))
 }
 
 // bioProg is block_bio_queue: the first bio one of the job's threads

@@ -138,7 +138,7 @@ func (s *shared) reset(at int64) {
 	s.cutoff = uint64(at)
 	atomic.StoreUint64(&s.cnt.Cutoff, s.cutoff)
 	s.base = s.load()
-	*s.st = kstage.KernelStages{Available: s.st.Available, Reason: s.st.Reason}
+	*s.st = kstage.KernelStages{Available: s.st.Available, Reason: s.st.Reason, Sample: s.st.Sample}
 }
 
 func (s *shared) load() counters {

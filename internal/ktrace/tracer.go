@@ -40,6 +40,10 @@ type Config struct {
 	// kernel's BPF statistics (tracepoint.Programs.Stats): only when asked
 	// for, since they slow every BPF program on the machine.
 	Stats bool
+	// Sample traces 1 in Sample of the job's reads and writes, drawn at
+	// random (bpf_get_prandom_u32) when each is submitted; the rest leave
+	// every program at its first instructions. 0 or 1 traces every one.
+	Sample int
 	// OnJoin, when set, sees every joined I/O on the goroutine that calls
 	// Reap (tests).
 	OnJoin func(r Reap, d *[kstage.NumStages]uint64)
@@ -206,6 +210,7 @@ func Open(cfg Config) (*Tracer, error) {
 	}
 	t := &Tracer{}
 	t.st.Available = true
+	t.st.Sample = uint64(max(1, cfg.Sample))
 	if err := t.start(cfg, tp, devs); err != nil {
 		t.release()
 		return nil, err
@@ -253,6 +258,7 @@ func (t *Tracer) start(cfg Config, tp *tracepoints, devs []device) error {
 	if err != nil {
 		return err
 	}
+	g.sample = int32(max(1, cfg.Sample))
 	t.m = g.m
 	if t.sh, err = mapShared(t.m, int(g.slots), &t.st); err != nil {
 		return err
