@@ -240,7 +240,7 @@ func JudgeRounds(newVals, oldVals []float64, d Design, look int, open Open) repo
 		s.Verdict = w.verdict(lv, fromPct, d)
 	}
 	if d.Gated && look > 0 && s.Verdict == report.VerdictInconclusive {
-		s.Projection = d.project(a, n, open, fromPct)
+		s.Projection = d.project(w, a, open, fromPct)
 	}
 	return s
 }

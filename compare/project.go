@@ -15,75 +15,147 @@ import (
 // printing (it is out of reach long before, report.DesignInfo.RoundsCap).
 const maxProjectedRounds = 1e12
 
-// spreadTail is the one-sided tail of the interval a row's spread is read
-// from: one normal standard deviation either side of the estimate. The
-// ends of the intervals that decide (the family's at about 1e-4 a side,
-// the equivalence's at about 1%) overstate the spread at the few rounds an
-// undecided row has: there they reach into the tails of the Walsh
-// averages' distribution, which bend away from the straight line that
-// normal theory scales by (at 22 rounds the family ends read a per-round
-// spread 1.7 times what a central interval reads, on normal data).
+// spreadTail is the one-sided tail of the central interval a projection
+// reads a row's spread from near its estimate: one normal standard
+// deviation either side.
 var spreadTail = normalCDF(-1)
 
-// rowSpreads returns the spread of one round's difference below and
-// above the centre theta of n rounds whose sorted Walsh averages are a:
-// the distance of each end of the central signed-rank interval
-// (spreadTail) from theta, times √n, over the normal quantile of the tail
-// that end holds exactly; the standard deviation of one round's
-// Hodges–Lehmann estimate, side by side. ok is false when n rounds have
-// no such interval.
-func rowSpreads(a []float64, n int, theta float64) (lo, hi float64, ok bool) {
+// projector projects the intervals of a row of rounds to more rounds.
+// The signed-rank interval of m rounds at a one-sided normal quantile z
+// cuts the sorted Walsh averages at the fraction 0.5 - z·sd/M of them from
+// either end (T+'s normal approximation: mean M/2 = m(m+1)/4, standard
+// deviation sd); the Walsh averages of more rounds of the same runner
+// spread as those of the rounds run do, so the projected end is the
+// current Walsh averages' quantile at that fraction. That reads the
+// nonlinear tails of their distribution (which, read as a standard
+// deviation, would overstate the spread at few rounds: 1.7 times at 22
+// rounds for the family interval's ends on normal data) and ties (a p99
+// of histogram buckets) as they are. Nearer the centre than the central
+// interval (spreadTail) the rounds run resolve too few averages, and the
+// end moves linearly between that interval's end and the estimate: the
+// 1/√m of normal theory.
+type projector struct {
+	a         []float64 // the Walsh averages, sorted
+	theta     float64   // the estimate, their median
+	fc        float64   // the fraction the central interval cuts at
+	clo, chi  float64   // its ends
+	sd        float64   // one round's Hodges–Lehmann sd (√n times the estimate's)
+	centralOK bool
+}
+
+// newProjector returns the projector of n rounds whose sorted Walsh
+// averages are a; ok is false when n rounds have no central interval.
+func newProjector(a []float64, n int) (p projector, ok bool) {
 	k := signedRankCritical(n, spreadTail)
 	if k <= 0 {
-		return 0, 0, false
+		return p, false
 	}
-	z := -normalQuantile(signedRankLowerTail(n, float64(k-1)))
-	if !(z > 0) {
-		return 0, 0, false
+	p = projector{a: a, theta: median(a), fc: (float64(k) - 0.5) / float64(len(a)), clo: a[k-1], chi: a[len(a)-k]}
+	if z := -normalQuantile(signedRankLowerTail(n, float64(k-1))); z > 0 {
+		p.sd = (p.chi - p.clo) / 2 * math.Sqrt(float64(n)) / z
 	}
-	f := math.Sqrt(float64(n)) / z
-	return math.Max(0, theta-a[k-1]) * f, math.Max(0, a[len(a)-k]-theta) * f, true
+	return p, true
+}
+
+// end returns the lower end (upper: the upper end) of the interval m
+// rounds would give at the one-sided normal quantile z.
+func (p projector) end(m, z float64, upper bool) float64 {
+	pairs := m * (m + 1) / 2
+	f := math.Max(0, 0.5-z*math.Sqrt(m*(m+1)*(2*m+1)/24)/pairs)
+	if f < p.fc {
+		if upper {
+			return walshQuantile(p.a, 1-f)
+		}
+		return walshQuantile(p.a, f)
+	}
+	t := (0.5 - f) / (0.5 - p.fc)
+	if upper {
+		return p.theta + t*(p.chi-p.theta)
+	}
+	return p.theta - t*(p.theta-p.clo)
+}
+
+// walshQuantile returns the quantile at fraction f of the sorted a, the
+// i-th (0-based) at (i+0.5)/len(a), linear between them.
+func walshQuantile(a []float64, f float64) float64 {
+	x := f*float64(len(a)) - 0.5
+	switch {
+	case x <= 0:
+		return a[0]
+	case x >= float64(len(a)-1):
+		return a[len(a)-1]
+	}
+	i := int(x)
+	return a[i] + (x-float64(i))*(a[i+1]-a[i])
+}
+
+// fewest returns the fewest rounds from n on at which decided holds (it
+// holds from some count on), by bisection on a log scale, up to
+// maxProjectedRounds.
+func fewest(n int, decided func(m float64) bool) float64 {
+	lo, hi := float64(n), maxProjectedRounds
+	if decided(lo) {
+		return lo
+	}
+	if !decided(hi) {
+		return hi
+	}
+	for hi-lo > 0.5 {
+		mid := math.Sqrt(lo * hi)
+		if decided(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
 // project returns the projection of a gated row judged undecided
-// (JudgeRounds): how many rounds in all would decide it with even odds,
-// were the true change its estimate theta and one round's spread what its
-// rounds showed (rowSpreads), at the levels d's last look would use
-// (Levels, with open the rows still open in each family: the multiplicity
-// correction stays), at the threshold and at twice it. It is normal-theory
-// scaling, an approximation: at n rounds the estimate is normal about
-// theta with the spread over √n, and each interval end lies its level's
-// normal quantile of that from the estimate, so a half-width shrinks as
-// 1/√n. The decisions open to the row are those of verdict: higher
-// (lower) when the estimate lies beyond the threshold, at the rounds whose
-// family interval's lower (upper) end reaches 0; the same when it lies
-// strictly within ± the threshold, at the rounds where the equivalence
-// interval's half-width is below the threshold less |theta| with even
-// odds, counting the estimate's own noise (sameRounds; it matters only
-// for an estimate near 0). The projection is at least the next pair; none
-// (Rounds 0) when the estimate sits at ± the threshold, where neither
-// decision is open. It returns nil when the row has too few rounds for a
-// spread.
-func (d Design) project(a []float64, n int, open Open, fromPct func(float64) float64) *report.Projection {
-	theta := median(a)
-	slo, shi, ok := rowSpreads(a, n, theta)
+// (JudgeRounds) from its n rounds: w, its sorted per-round differences,
+// and a, their sorted Walsh averages. It is how many rounds in all would
+// decide the row with even odds were the Walsh averages of further rounds
+// to spread as these do about the estimate (projector), at the levels d's
+// last look would use (Levels, with open the rows still open in each
+// family: the multiplicity correction stays), at the threshold and at
+// twice it: normal-theory scaling, an approximation. The decisions open
+// to the row are those of verdict: higher (lower) when the estimate lies
+// beyond the threshold, at the rounds whose family interval's lower
+// (upper) end passes 0; the same when it lies strictly within ± the
+// threshold, at the rounds where both ends of the equivalence interval
+// lie within it, with even odds counting the estimate's own noise at
+// those rounds (it matters only for an estimate near 0). The projection
+// is at least the next pair; none (Rounds 0) when the estimate sits at ±
+// the threshold, where neither decision is open. It returns nil when the
+// row has too few rounds for a central interval.
+func (d Design) project(w walsh, a []float64, open Open, fromPct func(float64) float64) *report.Projection {
+	n := len(w)
+	pr, ok := newProjector(a, n)
 	if !ok {
 		return nil
 	}
 	looks := d.LookRounds()
 	last := d.lookLevels(len(looks), looks[len(looks)-1], open)
 	zlo, zhi, zeq := -normalQuantile(last.lo), -normalQuantile(last.hi), -normalQuantile(last.eq)
+	theta := pr.theta
 	at := func(pct float64) (int, string) {
 		u, l := fromPct(pct), fromPct(-pct)
 		higher := true
 		var rounds float64
 		switch {
 		case theta > u && theta > 0:
-			rounds = math.Pow(zlo*slo/theta, 2)
+			rounds = fewest(n, func(m float64) bool { return pr.end(m, zlo, false) > 0 })
 		case theta < l && theta < 0:
-			rounds, higher = math.Pow(zhi*shi/theta, 2), false
+			rounds, higher = fewest(n, func(m float64) bool { return pr.end(m, zhi, true) < 0 }), false
 		case theta > l && theta < u:
-			return projectedRounds(sameRounds(theta, l, u, zeq, slo, shi), n), report.VerdictSame
+			return projectedRounds(fewest(n, func(m float64) bool {
+				lo, hi := pr.end(m, zeq, false), pr.end(m, zeq, true)
+				if pr.sd <= 0 {
+					return lo > l && hi < u
+				}
+				se := pr.sd / math.Sqrt(m)
+				return normalCDF((u-hi)/se)-normalCDF((l-lo)/se) >= 0.5
+			}), n), report.VerdictSame
 		default:
 			return 0, ""
 		}
@@ -92,40 +164,28 @@ func (d Design) project(a []float64, n int, open Open, fromPct func(float64) flo
 		}
 		return projectedRounds(rounds, n), report.VerdictFaster
 	}
-	p := &report.Projection{RoundSD: (slo + shi) / 2 / math.Sqrt(math.Pi/3)}
+	p := &report.Projection{RoundSD: stddev(w)}
 	p.Rounds, p.Decision = at(d.ThresholdPct)
 	p.Rounds2x, p.Decision2x = at(2 * d.ThresholdPct)
 	return p
 }
 
-// sameRounds returns the rounds at which a row of true change theta,
-// strictly within (l, u), reads the same with even odds: its estimate,
-// normal about theta with the mean of the spreads slo and shi over
-// √rounds, lies at least z·slo/√rounds above l and z·shi/√rounds below u.
-// The chance grows with the rounds, so it is found by bisection, up to
-// maxProjectedRounds.
-func sameRounds(theta, l, u, z, slo, shi float64) float64 {
-	sd := (slo + shi) / 2
-	chance := func(n float64) float64 {
-		r := math.Sqrt(n)
-		if sd == 0 {
-			return 1
-		}
-		return normalCDF((u-z*shi/r-theta)*r/sd) - normalCDF((l+z*slo/r-theta)*r/sd)
+// stddev returns the sample standard deviation of xs (0 for fewer than
+// two).
+func stddev(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
 	}
-	lo, hi := 1.0, maxProjectedRounds
-	if chance(hi) < 0.5 {
-		return hi
+	mean := 0.0
+	for _, x := range xs {
+		mean += x
 	}
-	for hi-lo > 0.5 {
-		mid := math.Sqrt(lo * hi) // the rounds span decades
-		if chance(mid) >= 0.5 {
-			hi = mid
-		} else {
-			lo = mid
-		}
+	mean /= float64(len(xs))
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
 	}
-	return hi
+	return math.Sqrt(ss / float64(len(xs)-1))
 }
 
 // projectedRounds rounds a projection of x rounds up to whole ABBA pairs,

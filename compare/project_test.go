@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -189,7 +190,7 @@ func TestProjectionAtThreshold(t *testing.T) {
 		if v := w.verdict(d.lookLevels(3, len(w), Open{}), pctToLog, d); v != report.VerdictInconclusive {
 			t.Fatalf("at %+.2f%%: verdict %q, want inconclusive", logToPct(c), v)
 		}
-		p := d.project(a, len(w), Open{}, pctToLog)
+		p := d.project(w, a, Open{}, pctToLog)
 		if p == nil || p.Rounds != 0 || p.Decision != "" {
 			t.Errorf("at %+.2f%%: projection %+v, want none finite", logToPct(c), p)
 			continue
@@ -205,8 +206,8 @@ func TestProjectionAtThreshold(t *testing.T) {
 	for i, x := range w {
 		up[i], down[i] = x+1e-4, x-1e-4
 	}
-	pu := d.project(newWalsh(up).averages(), len(w), Open{}, pctToLog)
-	pd := d.project(newWalsh(down).averages(), len(w), Open{}, pctToLog)
+	wu, wd := newWalsh(up), newWalsh(down)
+	pu, pd := d.project(wu, wu.averages(), Open{}, pctToLog), d.project(wd, wd.averages(), Open{}, pctToLog)
 	if pu.Decision != report.VerdictSlower || pd.Decision != report.VerdictSame || pd.Rounds <= 100*pu.Rounds {
 		t.Errorf("just above +5%%: %d rounds %s; just below: %d rounds %s", pu.Rounds, pu.Decision, pd.Rounds, pd.Decision)
 	}
@@ -264,5 +265,85 @@ func TestRoundsProjection(t *testing.T) {
 		}
 	} else if b.Within != 1 || b.MoreRounds != more || b.MoreSeconds != float64(2*more) || b.BudgetSeconds != c.Design.Elapsed+float64(2*more) {
 		t.Errorf("budget %+v, want %d more rounds of 2s after %gs", b, more, c.Design.Elapsed)
+	}
+}
+
+// TestProjectionTies checks a row whose rounds take few values (as a p99
+// read off histogram buckets does): log ratios cycling through ±ln 2 and
+// ±ln 4, undecided at 82 rounds with a quarter of its Walsh averages at
+// 0. Its equivalence interval closes on 0 from 104 rounds on; the
+// projection reads that off the Walsh averages rather than a standard
+// deviation, which would put it in the thousands.
+func TestProjectionTies(t *testing.T) {
+	d := Design{Rows: 1, MinRounds: 5, Gated: true, ThresholdPct: 5, GateMetric: report.GateAvg}
+	cycle := []float64{math.Log(0.25), math.Log(0.5), math.Log(2), math.Log(4)}
+	rounds := func(n int) walsh {
+		diffs := make([]float64, n)
+		for i := range diffs {
+			diffs[i] = cycle[i%4]
+		}
+		return newWalsh(diffs)
+	}
+	w := rounds(82)
+	if v := w.verdict(d.lookLevels(5, 82, Open{}), pctToLog, d); v != report.VerdictInconclusive {
+		t.Fatalf("82 rounds: %q, want inconclusive", v)
+	}
+	p := d.project(w, w.averages(), Open{}, pctToLog)
+	if p == nil || p.Decision != report.VerdictSame || p.Rounds < 100 || p.Rounds > 116 || math.Abs(p.RoundSD-1.1) > 0.01 {
+		t.Fatalf("projection %+v, want the same in 100 to 116 rounds, sd 1.1", p)
+	}
+	for n := p.Rounds; n <= p.Rounds+20; n += 2 {
+		if v := rounds(n).verdict(lastLookLevels(d, n), pctToLog, d); v != report.VerdictSame {
+			t.Errorf("%d rounds, from the projected %d on: %q, want the same", n, p.Rounds, v)
+		}
+	}
+}
+
+// TestProjectionSweep runs a sweep shaped like the patch's 15 depths on
+// a noisy 2-core VM through Rounds.Run: no change at any depth, a
+// per-round sd of the log ratio of 0.65, 0.5 and 0.3 at depths 1 to 4 and
+// 0.18 to 0.11 beyond, 2.1s a round, within --budget 15m with the looks
+// planned to it (1s runs). Every undecided row carries its spread (within
+// 30% of the simulated one) and its 2.1s a round, and the verdict note
+// sums them into a budget beyond the 15 minutes spent.
+func TestProjectionSweep(t *testing.T) {
+	f := newRoundsFake(11)
+	f.step = 1050 * time.Millisecond
+	var depths []string
+	sd := map[int]float64{}
+	for i, depth := 0, 1; depth <= 16384; i, depth = i+1, depth*2 {
+		depths = append(depths, strconv.Itoa(depth))
+		sd[depth] = []float64{0.65, 0.5, 0.3}[min(i, 2)]
+		if depth >= 8 {
+			sd[depth] = 0.18 - 0.07*float64(i-3)/11
+		}
+		f.noise[depth] = sd[depth] / math.Sqrt2 // each side's; a round's ratio has both
+	}
+	d := Design{MinRounds: 5, Gated: true, ThresholdPct: 5, GateMetric: report.GateAvg, Budget: 15 * time.Minute}
+	d.MaxRounds = PlanRounds(d.Budget, time.Second, len(depths))
+	rs := Rounds{Design: d, Now: f.clock, Rand: rand.New(rand.NewPCG(5, 6))}
+	c, err := rs.Run(context.Background(), []Sweep{{Key: "iodepth", Values: depths}}, prioAB, f.run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		depth, _ := strconv.Atoi(r.Value)
+		if c.RowVerdict(r) != report.VerdictInconclusive {
+			t.Logf("depth %5d: %s after %d rounds", depth, c.RowVerdict(r), r.Stats.NewN)
+			continue
+		}
+		p := r.Stats.Projection
+		t.Logf("depth %5d: inconclusive after %d rounds, %+.1f%%, sd %.3f (simulated %.3f): %d rounds to read %s (%d, %s at 10%%)",
+			depth, r.Stats.NewN, r.Stats.DeltaPct, p.RoundSD, sd[depth], p.Rounds, p.Decision, p.Rounds2x, p.Decision2x)
+		if math.Abs(p.RoundSD/sd[depth]-1) > 0.3 || math.Abs(p.RoundSeconds-2.1) > 1e-9 {
+			t.Errorf("depth %d: sd %.3f for %.3f simulated, %gs a round for 2.1", depth, p.RoundSD, sd[depth], p.RoundSeconds)
+		}
+	}
+	b := c.DecideBudget(false)
+	note := report.DecideNote(c)
+	t.Logf("%s; %+v", note, b)
+	if c.Verdict != report.GateInconclusive || b.Undecided < 10 || b.BudgetSeconds <= c.Design.Elapsed || note == "" || c.Design.RoundsCap != maxPlannedRounds {
+		t.Errorf("verdict %q, %+v, rounds cap %d, note %q", c.Verdict, b, c.Design.RoundsCap, note)
 	}
 }
