@@ -16,7 +16,8 @@ import (
 // verdictLine says in one line what a comparison concluded (its Verdict):
 // pass, FAIL with the failing rows, INCONCLUSIVE with the undecided rows
 // and the interval each reached, or not gated; then the rows by verdict
-// and, for rounds, what they took, e.g. "gofio verdict: pass: no row
+// and, for rounds, what they took (and, inconclusive, what the undecided
+// rows would need: report.DecideNote), e.g. "gofio verdict: pass: no row
 // slower by more than 5% beyond noise; 3 rows: 2 same, 1 no result; 16 to
 // 24 rounds a row, 1m40s of the 15m budget".
 func verdictLine(c titled) string {
@@ -59,6 +60,9 @@ func verdictLine(c titled) string {
 		why := "after the most rounds the rule takes"
 		if cmp.Design != nil && cmp.Design.BudgetSpent {
 			why = fmt.Sprintf("when the --budget of %s ran out", shortDuration(time.Duration(cmp.Design.Budget*float64(time.Second))))
+		}
+		if l := report.DecideNote(cmp); l != "" {
+			tail += "; " + l
 		}
 		return fmt.Sprintf("%s: INCONCLUSIVE: no row slower %s beyond noise%s, but %d undecided %s: %s%s",
 			what, beyond, note, len(undecided), why, rowList(cmp, undecided), tail)

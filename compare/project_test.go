@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -305,7 +306,9 @@ func TestProjectionTies(t *testing.T) {
 // 0.18 to 0.11 beyond, 2.1s a round, within --budget 15m with the looks
 // planned to it (1s runs). Every undecided row carries its spread (within
 // 30% of the simulated one) and its 2.1s a round, and the verdict note
-// sums them into a budget beyond the 15 minutes spent.
+// sums them into a budget beyond the 15 minutes spent: at 5%, 14 rows
+// within reach in about 2400 more rounds (1h24m), but --budget 4h10m,
+// since the looks plan depth 4's 770 rounds only from that budget on.
 func TestProjectionSweep(t *testing.T) {
 	f := newRoundsFake(11)
 	f.step = 1050 * time.Millisecond
@@ -345,5 +348,10 @@ func TestProjectionSweep(t *testing.T) {
 	t.Logf("%s; %+v", note, b)
 	if c.Verdict != report.GateInconclusive || b.Undecided < 10 || b.BudgetSeconds <= c.Design.Elapsed || note == "" || c.Design.RoundsCap != maxPlannedRounds {
 		t.Errorf("verdict %q, %+v, rounds cap %d, note %q", c.Verdict, b, c.Design.RoundsCap, note)
+	}
+	// The looks give each row 1.5 times an even share of the budget, so
+	// the noisiest row within reach sets it, not the rounds' time.
+	if b.PlanSeconds <= c.Design.Elapsed+b.MoreSeconds || b.BudgetSeconds != b.PlanSeconds || !strings.Contains(note, b.WidestRow+" needs") {
+		t.Errorf("budget %+v: want the looks' plan to set it", b)
 	}
 }

@@ -21,7 +21,8 @@ import (
 // _all_ios over every I/O of every repeat), so a name means one figure
 // wherever it appears. A side that did not run, or a statistic that does
 // not exist, leaves its cells empty. Per-repeat figures are listed in
-// repeat order, separated by ";".
+// repeat order, separated by ";". rounds_to_decide and projected_verdict
+// are an undecided row's projection (Projection), empty otherwise.
 func WriteCompareCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
 	header := append([]string(nil), c.Keys...)
@@ -37,7 +38,7 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 	for _, f := range csvAllSideFigures {
 		header = append(header, "new_"+f.name, "old_"+f.name)
 	}
-	header = append(header, "metric", "same_schedule", "p_adjusted", "no_result_reason")
+	header = append(header, "metric", "same_schedule", "p_adjusted", "no_result_reason", "rounds_to_decide", "projected_verdict")
 	header = append(header, csvKernelRefHeader()...)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("compare csv: %w", err)
@@ -78,6 +79,7 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 			padj = csvNum(r.Stats.PAdj, 4)
 		}
 		rec = append(rec, c.Metric, strconv.FormatBool(c.SameSchedule(r)), padj, c.RowNoResultReason(r))
+		rec = append(rec, csvProjection(c, r)...)
 		rec = append(rec, csvKernelRefCells(r)...)
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("compare csv: %w", err)

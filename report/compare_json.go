@@ -42,8 +42,41 @@ type ComparisonJSON struct {
 	// FamilyAlpha is the family-wise level the rows were judged at together.
 	FamilyAlpha float64 `json:"family_alpha"`
 	// Design is the rounds' design as it ran; absent for a diff of runs.
-	Design *DesignJSON      `json:"design,omitempty"`
-	Rows   []ComparisonRowJ `json:"rows"`
+	Design *DesignJSON `json:"design,omitempty"`
+	// BudgetToDecideS is, for a gate with undecided rows, the --budget in
+	// seconds their projections ask for: the time spent plus the rounds
+	// each still needs at its own time a round (DecideBudget); absent when
+	// some undecided row is out of any budget's reach. DecideProjection
+	// holds the sum behind it, at the threshold and at twice it.
+	BudgetToDecideS  *float64           `json:"budget_to_decide_s,omitempty"`
+	DecideProjection []DecideBudgetJSON `json:"decide_projection,omitempty"`
+	Rows             []ComparisonRowJ   `json:"rows"`
+}
+
+// DecideBudgetJSON is the JSON shape of a DecideBudget.
+type DecideBudgetJSON struct {
+	ThresholdPct float64 `json:"threshold_pct"`
+	Undecided    int     `json:"undecided"`
+	// Within rows are decided by rounds a row can run (design.rounds_cap),
+	// Beyond need more (up to BeyondRounds), Never sit at ± the
+	// threshold, NoInterval reached no interval to project from.
+	Within       int     `json:"within_reach"`
+	Beyond       int     `json:"beyond_rounds_cap"`
+	BeyondRounds int     `json:"beyond_rounds_most,omitempty"`
+	Never        int     `json:"at_threshold"`
+	NoInterval   int     `json:"no_interval"`
+	MoreRounds   int     `json:"more_rounds"`
+	MoreS        float64 `json:"more_s"`
+	// BudgetS is the --budget suggested: the time spent plus MoreS, or
+	// PlanS where more: the budget whose looks, planned to it, reach the
+	// WidestRounds of WidestRow, the row within reach that needs most.
+	BudgetS      float64 `json:"budget_s"`
+	PlanS        float64 `json:"plan_s,omitempty"`
+	WidestRow    string  `json:"widest_row,omitempty"`
+	WidestRounds int     `json:"widest_rounds,omitempty"`
+	// SlowerRows are the rows within reach headed for "slower": their
+	// estimates lie beyond the threshold.
+	SlowerRows []string `json:"slower_rows,omitempty"`
 }
 
 // DesignJSON is the JSON shape of a DesignInfo.
@@ -54,6 +87,8 @@ type DesignJSON struct {
 	BudgetS        float64 `json:"budget_s"`
 	ElapsedS       float64 `json:"elapsed_s"`
 	BudgetSpent    bool    `json:"budget_spent"`
+	// RoundsCap is the most rounds a row can run under any --budget.
+	RoundsCap int `json:"rounds_cap,omitempty"`
 }
 
 // SideSpecJSON is the JSON shape of a SideSpec.
@@ -124,6 +159,20 @@ type RowStatsJSON struct {
 	// "same"; null when there is none.
 	EqLoPct *float64 `json:"eq_lo_pct,omitempty"`
 	EqHiPct *float64 `json:"eq_hi_pct,omitempty"`
+	// RoundsToDecide is, for a gated row still undecided, the rounds in
+	// all that would decide it with even odds at the spread it showed
+	// (Projection), and ProjectedVerdict the verdict they would give;
+	// both absent when no number of rounds does (the estimate at ± the
+	// threshold) or the row is decided. The _2x pair is the same at twice
+	// the threshold. RoundSD is the per-round standard deviation of the
+	// log ratio new/old the projection read, RoundS the seconds a round
+	// of the row took; both present whenever there is a projection.
+	RoundsToDecide     *int     `json:"rounds_to_decide,omitempty"`
+	ProjectedVerdict   string   `json:"projected_verdict,omitempty"`
+	RoundsToDecide2x   *int     `json:"rounds_to_decide_2x,omitempty"`
+	ProjectedVerdict2x string   `json:"projected_verdict_2x,omitempty"`
+	RoundSD            *float64 `json:"round_sd,omitempty"`
+	RoundS             *float64 `json:"round_s,omitempty"`
 }
 
 // SideJSON is the JSON shape of a ComparisonSide. Each name ends with its
@@ -261,8 +310,10 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 		j.ThresholdPct = &t
 	}
 	if d := c.Design; d != nil {
-		j.Design = &DesignJSON{MinRounds: d.MinRounds, Looks: d.Looks, IntervalRounds: d.IntervalRounds, BudgetS: d.Budget, ElapsedS: cmpRound(d.Elapsed, 3), BudgetSpent: d.BudgetSpent}
+		j.Design = &DesignJSON{MinRounds: d.MinRounds, Looks: d.Looks, IntervalRounds: d.IntervalRounds, BudgetS: d.Budget, ElapsedS: cmpRound(d.Elapsed, 3),
+			BudgetSpent: d.BudgetSpent, RoundsCap: d.RoundsCap}
 	}
+	j.BudgetToDecideS, j.DecideProjection = decideJSON(c)
 	if c.Compared {
 		old := SideSpecJSON(c.Old)
 		j.Old = &old
@@ -279,6 +330,7 @@ func CompareJSON(c *Comparison) *ComparisonJSON {
 			KernelSQPoll: sideJSON(&r.Kernel), ModelCostPct: modelCostJSON(r), KStageDeltas: kstageDeltasJSON(r.KStageDeltas)}
 		if st := j.Rows[i].Stats; st != nil {
 			st.Verdict = j.Rows[i].Verdict // one label per row, wherever it is read
+			projectionJSON(st, rowProjection(c, r))
 		}
 	}
 	return j

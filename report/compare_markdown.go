@@ -57,8 +57,12 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison, gate float64) error {
 		case failed > 0:
 			fmt.Fprintf(&b, "**%d of %d rows slower by more than %g%% beyond noise (--fail-if-slower %g).**\n\n", failed, len(c.Rows), gate, gate)
 		case c.Verdict == GateInconclusive:
-			fmt.Fprintf(&b, "**Inconclusive:** no row slower by more than %g%% beyond noise, but %d of %d rows undecided (--fail-if-slower %g).\n\n",
+			fmt.Fprintf(&b, "**Inconclusive:** no row slower by more than %g%% beyond noise, but %d of %d rows undecided (--fail-if-slower %g).",
 				gate, cmpCount(c, VerdictInconclusive), len(c.Rows), gate)
+			if l := DecideNote(c); l != "" {
+				b.WriteString(" " + mdEsc(strings.ToUpper(l[:1])+l[1:]) + ".")
+			}
+			b.WriteString("\n\n")
 		default:
 			fmt.Fprintf(&b, "No row slower by more than %g%% beyond noise (--fail-if-slower %g).\n\n", gate, gate)
 		}

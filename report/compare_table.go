@@ -36,6 +36,9 @@ func WriteCompareTable(w io.Writer, c *Comparison) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("compare table: %w", err)
 	}
+	if l := DecideNote(c); l != "" {
+		b.WriteString("\n" + l + "\n")
+	}
 	if c.HasKStages() && !kstagesMeasuredAny(c) {
 		b.WriteString("\n" + cmpKStagesUnavailable(c) + "\n")
 	} else if c.HasKStages() {
@@ -96,7 +99,8 @@ var cmpSideFigures = []cmpSideFigure{
 
 // cmpHeader is the header row of the text and markdown tables. Without
 // --compare only the one side's figures are shown: the gate metric's
-// median under its own name, then the side figures. A taskrun column (one
+// median under its own name, then the side figures. Rounds to decide
+// follows the rounds where a row is undecided with a projection. A taskrun column (one
 // per side) follows the key where the task-run mode differs between rows
 // or sides (cmpTaskRunVaries).
 func cmpHeader(c *Comparison) []string {
@@ -117,6 +121,9 @@ func cmpHeader(c *Comparison) []string {
 	h = append(h, "new", "old", "Δ%", cmpCILabel(c), "p", "verdict")
 	if c.Paired {
 		h = append(h, "rounds")
+	}
+	if cmpHasProjection(c) {
+		h = append(h, "rounds to decide")
 	}
 	for _, f := range cmpTableFigures(c) {
 		h = append(h, "new "+f.head, "old "+f.head)
@@ -245,6 +252,9 @@ func cmpCells(c *Comparison, r *ComparisonRow) []string {
 	if c.Paired {
 		cells = append(cells, strconv.Itoa(min(len(n.Repeats), len(o.Repeats))))
 	}
+	if cmpHasProjection(c) {
+		cells = append(cells, cmpProjectionCell(c, r))
+	}
 	for _, f := range cmpTableFigures(c) {
 		cells = append(cells, cmpSideCell(n, f), cmpSideCell(o, f))
 	}
@@ -345,6 +355,9 @@ func cmpGateRule(c *Comparison) string {
 		if d.Budget > 0 {
 			s += fmt.Sprintf(" within a budget of %gs (%.0fs spent)", d.Budget, d.Elapsed)
 		}
+	}
+	if cmpHasProjection(c) {
+		s += "; " + ProjectionRule
 	}
 	return s
 }

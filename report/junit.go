@@ -72,6 +72,9 @@ func junitSuite(c *Comparison, gate float64) testsuite {
 		case v == VerdictInconclusive:
 			tc.Skipped = &skipped{Message: fmt.Sprintf("inconclusive: %+.2f%% %s after %d rounds, neither beyond nor within %g%%",
 				s.DeltaPct, junitInterval(s), s.NewN, c.ThresholdPct)}
+			if w := cmpProjectionWords(c, r); w != "" {
+				tc.Skipped.Message += "; " + w
+			}
 		}
 		if tc.Skipped != nil {
 			suite.Skipped++

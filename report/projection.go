@@ -41,6 +41,13 @@ type Projection struct {
 	RoundSeconds float64
 }
 
+// ProjectionRule says what the rounds to decide column of an undecided
+// row holds, for the table's footer.
+const ProjectionRule = "rounds to decide: the rounds in all that would decide an undecided row with even odds, " +
+	"and the verdict they would give, were its estimate and the spread of its rounds to hold " +
+	"(normal-theory scaling of its intervals to the levels of the last look; an approximation); " +
+	"∞: the estimate sits at ± the threshold, where no number of rounds decides it"
+
 // DecideBudget is what the projections of a gated comparison's undecided
 // rows add up to, at one threshold.
 type DecideBudget struct {
@@ -50,15 +57,28 @@ type DecideBudget struct {
 	// finite projection (the estimate at ± the threshold), NoInterval
 	// reached no interval to project from.
 	Undecided, Within, Beyond, Never, NoInterval int
+	// BeyondRounds is the most rounds a Beyond row needs.
+	BeyondRounds int
 	// MoreRounds is the rounds the Within rows need beyond those they
 	// ran, summed, and MoreSeconds their time at each row's own time per
 	// round.
 	MoreRounds  int
 	MoreSeconds float64
+	// SlowerRows are the Within rows whose rounds would read them slower
+	// ("iodepth=2048"): their estimates lie beyond the threshold.
+	SlowerRows []string
+	// WidestRow is the Within row that needs the most rounds ("" for
+	// none), WidestRounds its rounds.
+	WidestRow    string
+	WidestRounds int
 	// BudgetSeconds is the --budget that covers them: the time the
-	// comparison took plus MoreSeconds. It decides every undecided row
-	// only when Within is Undecided.
+	// comparison took plus MoreSeconds or, when more, PlanSeconds. It
+	// decides every undecided row only when Within is Undecided.
 	BudgetSeconds float64
+	// PlanSeconds is the budget whose looks reach WidestRounds where the
+	// looks are planned to the budget (they give a row a share of it, in
+	// proportion: DesignInfo.Looks' last at Budget); 0 otherwise.
+	PlanSeconds float64
 }
 
 // DecideBudget returns the projections of c's undecided rows added up, at
@@ -90,23 +110,34 @@ func (c *Comparison) DecideBudget(twice bool) DecideBudget {
 			b.NoInterval++
 			continue
 		}
-		n := p.Rounds
+		n, decision := p.Rounds, p.Decision
 		if twice {
-			n = p.Rounds2x
+			n, decision = p.Rounds2x, p.Decision2x
 		}
 		switch {
 		case n == 0:
 			b.Never++
 		case n > limit:
 			b.Beyond++
+			b.BeyondRounds = max(b.BeyondRounds, n)
 		default:
 			b.Within++
+			if decision == VerdictSlower {
+				b.SlowerRows = append(b.SlowerRows, cmpOr(c.Key)+"="+r.Value)
+			}
+			if n > b.WidestRounds {
+				b.WidestRow, b.WidestRounds = cmpOr(c.Key)+"="+r.Value, n
+			}
 			more := max(0, n-min(len(r.New.Repeats), len(r.Old.Repeats)))
 			b.MoreRounds += more
 			b.MoreSeconds += float64(more) * p.RoundSeconds
 		}
 	}
 	b.BudgetSeconds += b.MoreSeconds
+	if d := c.Design; d != nil && d.Budget > 0 && len(d.Looks) > 0 && d.RoundsCap > d.Looks[len(d.Looks)-1] {
+		b.PlanSeconds = d.Budget * float64(b.WidestRounds) / float64(d.Looks[len(d.Looks)-1])
+		b.BudgetSeconds = math.Max(b.BudgetSeconds, b.PlanSeconds)
+	}
 	return b
 }
 
@@ -127,14 +158,37 @@ func DecideNote(c *Comparison) string {
 	}
 	s := "at the spread measured, "
 	need := func(b DecideBudget) string {
-		return fmt.Sprintf("about %s more rounds (about %s)", aboutCount(b.MoreRounds), aboutDuration(b.MoreSeconds))
+		s := fmt.Sprintf("about %s more rounds (about %s)", aboutCount(b.MoreRounds), aboutDuration(b.MoreSeconds))
+		switch n := len(b.SlowerRows); {
+		case n == 1:
+			s += ", " + b.SlowerRows[0] + " to read slower"
+		case n > 1 && n <= 3:
+			s += ", " + strings.Join(b.SlowerRows, ", ") + " to read slower"
+		case n > 3:
+			s += fmt.Sprintf(", %d of them to read slower", n)
+		}
+		return s
+	}
+	why := " (the looks give a row its share of the budget: "
+	budget := func(b DecideBudget) string {
+		s := "--budget " + budgetArg(b.BudgetSeconds)
+		if b.PlanSeconds >= b.BudgetSeconds {
+			s += fmt.Sprintf("%s%s needs %s rounds)", why, b.WidestRow, aboutCount(b.WidestRounds))
+			why = " ("
+		}
+		return s
 	}
 	switch {
 	case b.Within == b.Undecided:
-		s += "deciding " + rows + " needs " + need(b) + ": --budget " + budgetArg(b.BudgetSeconds)
+		s += "deciding " + rows + " needs " + need(b) + ": " + budget(b)
 	case b.Within > 0:
-		s += fmt.Sprintf("of %s, %s; deciding the other %d needs %s: --budget %s",
-			rows, outOfReach(c, b), b.Within, need(b), budgetArg(b.BudgetSeconds))
+		other := "the other one"
+		if b.Within > 1 {
+			other = fmt.Sprintf("the other %d", b.Within)
+		}
+		s += fmt.Sprintf("of %s, %s; deciding %s needs %s: %s", rows, outOfReach(c, b), other, need(b), budget(b))
+	case b.Undecided == 1:
+		s += "the undecided row " + strings.TrimPrefix(outOfReach(c, b), "1 ")
 	default:
 		s += fmt.Sprintf("of %s, %s", rows, outOfReach(c, b))
 	}
@@ -144,26 +198,40 @@ func DecideNote(c *Comparison) string {
 	b2 := c.DecideBudget(true)
 	switch {
 	case b2.Within == b2.Undecided:
-		s += fmt.Sprintf("; or --fail-if-slower %g: %s, --budget %s", b2.ThresholdPct, need(b2), budgetArg(b2.BudgetSeconds))
+		s += fmt.Sprintf("; or --fail-if-slower %g: %s, %s", b2.ThresholdPct, need(b2), budget(b2))
 	case b2.Within > 0:
-		s += fmt.Sprintf("; or --fail-if-slower %g: %d of them in %s, --budget %s", b2.ThresholdPct, b2.Within, need(b2), budgetArg(b2.BudgetSeconds))
+		s += fmt.Sprintf("; or --fail-if-slower %g: %d of them in %s, %s", b2.ThresholdPct, b2.Within, need(b2), budget(b2))
 	default:
 		s += fmt.Sprintf("; --fail-if-slower %g brings none within reach", b2.ThresholdPct)
 	}
 	return s
 }
 
-// outOfReach says which undecided rows no --budget decides, and why.
+// outOfReach says which undecided rows no --budget decides, and why,
+// each reason starting with its count of rows.
 func outOfReach(c *Comparison, b DecideBudget) string {
+	verb := func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return strconv.Itoa(n) + " " + many
+	}
 	var parts []string
-	if b.Beyond > 0 {
-		parts = append(parts, fmt.Sprintf("%d need more than the %d rounds a row can run", b.Beyond, c.Design.RoundsCap))
+	switch {
+	case b.Beyond == 1:
+		parts = append(parts, fmt.Sprintf("1 needs about %s rounds, more than the %d a row can run here", aboutCount(b.BeyondRounds), c.Design.RoundsCap))
+	case b.Beyond > 1:
+		parts = append(parts, fmt.Sprintf("%d need up to about %s rounds, more than the %d a row can run here", b.Beyond, aboutCount(b.BeyondRounds), c.Design.RoundsCap))
 	}
 	if b.Never > 0 {
-		parts = append(parts, fmt.Sprintf("%d sit at ±%g%%, where no number of rounds decides them", b.Never, b.ThresholdPct))
+		them := "them"
+		if b.Never == 1 {
+			them = "it"
+		}
+		parts = append(parts, verb(b.Never, "sits", "sit")+fmt.Sprintf(" at ±%g%%, where no number of rounds decides %s", b.ThresholdPct, them))
 	}
 	if b.NoInterval > 0 {
-		parts = append(parts, fmt.Sprintf("%d reached no interval to project from", b.NoInterval))
+		parts = append(parts, verb(b.NoInterval, "reached", "reached")+" no interval to project from")
 	}
 	return strings.Join(parts, ", ")
 }
@@ -245,4 +313,68 @@ func trimDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// projectionJSON fills the projection's fields of a row's JSON statistics
+// from p (nil: none).
+func projectionJSON(j *RowStatsJSON, p *Projection) {
+	if p == nil {
+		return
+	}
+	if p.Rounds > 0 {
+		n := p.Rounds
+		j.RoundsToDecide, j.ProjectedVerdict = &n, p.Decision
+	}
+	if p.Rounds2x > 0 {
+		n := p.Rounds2x
+		j.RoundsToDecide2x, j.ProjectedVerdict2x = &n, p.Decision2x
+	}
+	sd, secs := cmpRound(p.RoundSD, 4), cmpRound(p.RoundSeconds, 3)
+	j.RoundSD, j.RoundS = &sd, &secs
+}
+
+// decideJSON returns the JSON of c's DecideBudget at its threshold and at
+// twice it, with the --budget that decides every undecided row when one
+// does; nothing for a comparison without undecided rows.
+func decideJSON(c *Comparison) (*float64, []DecideBudgetJSON) {
+	if !c.Gated {
+		return nil, nil
+	}
+	var out []DecideBudgetJSON
+	for _, twice := range []bool{false, true} {
+		b := c.DecideBudget(twice)
+		if b.Undecided == 0 {
+			return nil, nil
+		}
+		out = append(out, DecideBudgetJSON{ThresholdPct: b.ThresholdPct, Undecided: b.Undecided, Within: b.Within, Beyond: b.Beyond, BeyondRounds: b.BeyondRounds,
+			Never: b.Never, NoInterval: b.NoInterval, MoreRounds: b.MoreRounds, MoreS: cmpRound(b.MoreSeconds, 1), BudgetS: cmpRound(b.BudgetSeconds, 1),
+			WidestRow: b.WidestRow, WidestRounds: b.WidestRounds, PlanS: cmpRound(b.PlanSeconds, 1), SlowerRows: b.SlowerRows})
+	}
+	if out[0].Within != out[0].Undecided {
+		return nil, out
+	}
+	budget := out[0].BudgetS
+	return &budget, out
+}
+
+// cmpProjectionWords says what a row's projection is, for the JUnit
+// message of an undecided row: "about 580 rounds in all would read it
+// same at the spread measured"; "" without one.
+func cmpProjectionWords(c *Comparison, r *ComparisonRow) string {
+	switch p := rowProjection(c, r); {
+	case p == nil:
+		return ""
+	case p.Rounds > 0:
+		return fmt.Sprintf("about %s rounds in all would read it %s at the spread measured", aboutCount(p.Rounds), p.Decision)
+	}
+	return fmt.Sprintf("its estimate sits at ±%g%%, where no number of rounds decides it", c.ThresholdPct)
+}
+
+// csvProjection is a row's rounds_to_decide and projected_verdict cells:
+// empty for a row decided, without a projection, or with none finite.
+func csvProjection(c *Comparison, r *ComparisonRow) []string {
+	if p := rowProjection(c, r); p != nil && p.Rounds > 0 {
+		return []string{strconv.Itoa(p.Rounds), p.Decision}
+	}
+	return []string{"", ""}
 }
