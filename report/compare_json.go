@@ -164,9 +164,9 @@ type RowStatsJSON struct {
 	// (Projection), and ProjectedVerdict the verdict they would give;
 	// both absent when no number of rounds does (the estimate at ± the
 	// threshold) or the row is decided. The _2x pair is the same at twice
-	// the threshold. RoundSD is the per-round standard deviation of the
-	// log ratio new/old the projection read, RoundS the seconds a round
-	// of the row took; both present whenever there is a projection.
+	// the threshold. RoundSD is the sample standard deviation of the
+	// row's per-round log ratios new/old, RoundS the seconds a round of
+	// the row took; both present whenever there is a projection.
 	RoundsToDecide     *int     `json:"rounds_to_decide,omitempty"`
 	ProjectedVerdict   string   `json:"projected_verdict,omitempty"`
 	RoundsToDecide2x   *int     `json:"rounds_to_decide_2x,omitempty"`

@@ -15,11 +15,13 @@ import (
 
 // Projection is how far a gated row still undecided stands from a
 // decision: the rounds in all that would decide it were its estimate to
-// stay where it is and its rounds to keep the spread they showed. It is
-// normal-theory scaling of the intervals the row reached (an interval's
-// half-width shrinks as 1/√rounds), at the levels the design's last look
-// would use: an approximation, about even odds of deciding by then, not a
-// promise.
+// stay where it is and the Walsh averages of further rounds to spread as
+// those of its rounds did. It is normal-theory scaling of the row's
+// signed-rank intervals to more rounds (their half-width shrinks about as
+// 1/√rounds), at the levels the design's last look would use: an
+// approximation, even odds of a decision at that many rounds, not a
+// promise (docs/ci.md, "Reading inconclusive", has how close it came on
+// simulated rows).
 type Projection struct {
 	// Rounds is the rounds in all (those run included) that would decide
 	// the row, in whole ABBA pairs; 0 when no number of rounds does: the
@@ -33,8 +35,9 @@ type Projection struct {
 	// threshold (--fail-if-slower 2T), the other lever.
 	Rounds2x   int
 	Decision2x string
-	// RoundSD is the standard deviation of one round's difference (the
-	// log ratio new/old) that the row's intervals imply.
+	// RoundSD is the sample standard deviation of the row's per-round
+	// differences (the log ratio new/old): the spread the rounds showed,
+	// to read beside the projection.
 	RoundSD float64
 	// RoundSeconds is the time one of the row's rounds took, on average:
 	// both sides and what ran beside them (0: unknown).
@@ -145,8 +148,10 @@ func (c *Comparison) DecideBudget(twice bool) DecideBudget {
 // comparison need (DecideBudget), for the verdict line and the notes
 // under the tables, e.g. "at the spread measured, deciding the 14
 // undecided rows needs about 2600 more rounds (about 1h30m): --budget
-// 1h45m, or --fail-if-slower 10 (about 500 more rounds, 25m)"; "" when
-// no row is undecided or none has a projection.
+// 1h45m; or --fail-if-slower 10: about 700 more rounds (about 25m),
+// --budget 40m", naming the rows out of reach, those headed for slower,
+// and the row whose rounds set the budget where the looks' plan does; ""
+// when no row is undecided or none has a projection.
 func DecideNote(c *Comparison) string {
 	b := c.DecideBudget(false)
 	if b.Undecided == 0 || b.NoInterval == b.Undecided {
