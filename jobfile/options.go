@@ -459,7 +459,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		}},
 	{Name: "kernel_stages_sample", Type: TypeInt, Default: "8", Min: 1, Max: 1 << 20, Gofio: true, Parent: "kernel_stages",
 		Help: "Trace 1 in this many of the job's reads and writes with kernel_stages, drawn at random at submission (1: every I/O); the stages are those of the I/Os traced",
-		Note: "the programs still run on every I/O's events and leave the others at their first instructions: 8 keeps tracing within 10% of the IOPS of a 4 KiB read on a RAM-backed loop device at iodepth 32 (bench/results.md)",
+		Note: "the programs still run on every I/O's events and leave the others at their first instructions; at 8 the patch's job (SQPOLL, iodepth 32, a RAM-backed loop device) runs at the IOPS it runs at without tracing, and without SQPOLL at 0.89 of them, where attaching the programs at all costs 0.92 (bench/results.md)",
 		intp: func(j *Job) *int { return &j.KernelStagesSample }},
 	{Name: "kernel_locks", Type: TypeChoice, Default: "0", Gofio: true,
 		Help:    "Measure the kernel lock contention of the job's threads (its own, its SQPOLL thread and io-wq workers) per I/O and by site from the lock:contention_begin/end tracepoints with BPF; root, Linux 5.19 or later",
