@@ -92,10 +92,10 @@ func (c *Comparison) HasKStages() bool {
 // KTWRule says what the kernel's tw columns hold.
 const KTWRule = "ktw = the kernel's own completion task-work wait, from the device completion (block_rq_complete) " +
 	"to the CQE posted (io_uring_complete), from the kernel's tracepoints (kernel_stages=1); ktw and ktw p99 = its mean " +
-	"and 99th percentile in usec over every joined I/O of every repeat"
+	"and 99th percentile in usec over every joined I/O of every repeat (of the 1 in kernel_stages_sample traced, 8 by default)"
 
 // KStagesRule says what the stage table holds.
-const KStagesRule = "kernel stages: mean usec over every joined I/O of every repeat: enter = gofio's submission to the SQE " +
+const KStagesRule = "kernel stages: mean usec over every joined I/O of every repeat (of the 1 in kernel_stages_sample traced): enter = gofio's submission to the SQE " +
 	"taken by the kernel, submit = to the bio queued, queue = to the request issued, device = to the device completion, " +
 	"tw = to the CQE posted, reap = to gofio's harvest; sum = their total, the joined I/Os' mean lat; " +
 	"Δ% = (new - old) / old per stage"
