@@ -35,12 +35,11 @@ var spreadTail = normalCDF(-1)
 // end moves linearly between that interval's end and the estimate: the
 // 1/√m of normal theory.
 type projector struct {
-	a         []float64 // the Walsh averages, sorted
-	theta     float64   // the estimate, their median
-	fc        float64   // the fraction the central interval cuts at
-	clo, chi  float64   // its ends
-	sd        float64   // one round's Hodges–Lehmann sd (√n times the estimate's)
-	centralOK bool
+	a        []float64 // the Walsh averages, sorted
+	theta    float64   // the estimate, their median
+	fc       float64   // the fraction the central interval cuts at
+	clo, chi float64   // its ends
+	sd       float64   // one round's Hodges–Lehmann sd (√n times the estimate's)
 }
 
 // newProjector returns the projector of n rounds whose sorted Walsh
