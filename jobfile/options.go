@@ -435,6 +435,7 @@ var optionTable = withFioOptions([]OptionSpec{
 		boolp: func(j *Job) *bool { return &j.TWPriority }},
 	{Name: "tw_thread", Type: TypeChoice, Default: "auto", Gofio: true,
 		Help: "Who plays the SQ thread of a sqthread_poll=1 job: the kernel's SQPOLL or a gofio goroutine running the task-work lists",
+		Note: "the goroutine's thread is pinned to sqthread_poll_cpu, or else to the highest CPU of the process's allowed set no other job's goroutine holds (none when the process may run on one CPU): left to the scheduler, it and the job's thread share a CPU in some runs and not in others, and the runs' latency with it (bench/results.md)",
 		Choices: []Choice{{"auto", "The goroutine under --compare, the kernel's SQPOLL otherwise"},
 			{"kernel", "The kernel's SQPOLL thread, as fio"},
 			{"goroutine", "A goroutine on its own OS thread submits and harvests through the task-work lists"}},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -78,6 +79,7 @@ type Engine struct {
 	closeErr        error
 	lockFree        bool
 	tid             int // the goroutine's OS thread, set before the engine opens
+	cpu             int // the CPU the goroutine's thread is pinned to, -1 for none
 
 	// io_timeout: watch.On says the job runs under it.
 	watch Watch
@@ -261,13 +263,23 @@ func (t *Engine) run(open engines.Opener, s engines.Setup, opened chan<- error) 
 	}()
 	defer close(t.closed)
 	t.tid = unix.Gettid()
-	if cpu := s.Job.SQThreadPollCPU; cpu >= 0 {
+	t.cpu = s.Job.SQThreadPollCPU
+	if t.cpu < 0 {
+		if cpu, ok := holdCPU(); ok {
+			defer releaseCPU(cpu)
+			var set unix.CPUSet
+			set.Set(cpu)
+			if unix.SchedSetaffinity(0, &set) == nil {
+				t.cpu, pinned = cpu, true
+			}
+		}
+	} else {
 		pinned = true
 		var set unix.CPUSet
-		set.Set(cpu)
+		set.Set(t.cpu)
 		if err := unix.SchedSetaffinity(0, &set); err != nil {
 			close(t.stopped)
-			opened <- fmt.Errorf("tw_thread goroutine: sqthread_poll_cpu %d: %w", cpu, err)
+			opened <- fmt.Errorf("tw_thread goroutine: sqthread_poll_cpu %d: %w", t.cpu, err)
 			return
 		}
 	}
@@ -657,7 +669,11 @@ func (t *Engine) Note() string {
 	if t.lockFree {
 		list = "lockfree"
 	}
-	return "tw_thread=goroutine: a gofio goroutine played the SQ thread, submissions and completions ran as task work (tw_list=" + list + ")"
+	pin := ""
+	if t.cpu >= 0 {
+		pin = ", pinned to CPU " + strconv.Itoa(t.cpu)
+	}
+	return "tw_thread=goroutine: a gofio goroutine played the SQ thread" + pin + ", submissions and completions ran as task work (tw_list=" + list + ")"
 }
 
 // Close stops the goroutine and closes the engine on its thread; an
