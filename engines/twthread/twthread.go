@@ -263,24 +263,28 @@ func (t *Engine) run(open engines.Opener, s engines.Setup, opened chan<- error) 
 	}()
 	defer close(t.closed)
 	t.tid = unix.Gettid()
+	// sqthread_poll_cpu, or else a CPU no other job's goroutine holds
+	// (holdCPU), where that pin is only a preference.
 	t.cpu = s.Job.SQThreadPollCPU
-	if t.cpu < 0 {
+	asked := t.cpu >= 0
+	if !asked {
 		if cpu, ok := holdCPU(); ok {
 			defer releaseCPU(cpu)
-			var set unix.CPUSet
-			set.Set(cpu)
-			if unix.SchedSetaffinity(0, &set) == nil {
-				t.cpu, pinned = cpu, true
-			}
+			t.cpu = cpu
 		}
-	} else {
-		pinned = true
+	}
+	if t.cpu >= 0 {
 		var set unix.CPUSet
 		set.Set(t.cpu)
-		if err := unix.SchedSetaffinity(0, &set); err != nil {
+		switch err := unix.SchedSetaffinity(0, &set); {
+		case err == nil:
+			pinned = true
+		case asked:
 			close(t.stopped)
 			opened <- fmt.Errorf("tw_thread goroutine: sqthread_poll_cpu %d: %w", t.cpu, err)
 			return
+		default:
+			t.cpu = -1
 		}
 	}
 	eng, err := open(s)
